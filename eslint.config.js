@@ -1,0 +1,51 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import reactRefresh from 'eslint-plugin-react-refresh';
+import tseslint from 'typescript-eslint';
+
+// src/ is the headless core: it runs in Node (CLI, tests, exported code) and in the browser,
+// so it may not reach for UI or browser-storage libraries, statically or through import().
+const uiLibraries = '^(react|react-dom|@xyflow\\x2F.*|dexie|monaco-editor|zustand)(\\x2F.*)?$';
+
+const noCodeFromData = [
+  { selector: "CallExpression[callee.name='eval']", message: 'eval is banned: chain files and model output are data, never code.' },
+  { selector: "NewExpression[callee.name='Function']", message: 'new Function is banned: chain files and model output are data, never code.' },
+  { selector: "CallExpression[callee.name='Function']", message: 'Function() is banned: chain files and model output are data, never code.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'public'] },
+  {
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    languageOptions: { ecmaVersion: 2022, globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      'no-restricted-syntax': ['error', ...noCodeFromData],
+      'no-implied-eval': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, 'react-refresh': reactRefresh },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'react-refresh/only-export-components': ['warn', { allowConstantExport: true }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ regex: uiLibraries, message: 'src/ is the headless core: no UI or storage libraries (see DESIGN.md).' }],
+      }],
+      'no-restricted-syntax': ['error', ...noCodeFromData,
+        {
+          selector: `ImportExpression[source.value=/${uiLibraries}/]`,
+          message: 'src/ is the headless core: no UI or storage libraries, not even through import().',
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,141 @@
+import type { z } from 'zod';
+import { stepRegistry } from '../steps/index.ts';
+import type { StepRegistry } from '../steps/registry.ts';
+import { chainEdges, topologicalOrder } from './graph.ts';
+import { migrateChain } from './migrate.ts';
+import { parseRef } from './refs.ts';
+import { CHAIN_FORMAT, CHAIN_VERSION, chainSchema, type Chain } from './schema.ts';
+import { findPlaceholders } from './template.ts';
+
+/**
+ * Reads a chain file. Every problem comes back with a JSON path and a plain message — never a
+ * stack trace — and nothing is returned unless the whole file is sound, so callers can refuse
+ * to store a bad file without having touched anything.
+ */
+export interface ChainProblem {
+  path: string;
+  message: string;
+}
+
+export type ParseChainResult = { ok: true; chain: Chain } | { ok: false; problems: ChainProblem[] };
+
+export const MAX_CHAIN_BYTES = 10 * 1024 * 1024;
+const MAX_DEPTH = 64;
+const MAX_NODES = 2_000_000;
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '$';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key)) ? `.${String(key)}` : `[${JSON.stringify(String(key))}]`;
+  return out;
+}
+
+/** Depth, size and prototype-key limits, checked iteratively so hostile nesting can't overflow the stack. */
+function checkShape(root: unknown): ChainProblem[] {
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+    if (value === null || typeof value !== 'object') continue;
+    if (++nodes > MAX_NODES) return [{ path: '$', message: `the file has more than ${MAX_NODES} values` }];
+    if (path.length > MAX_DEPTH) return [{ path: formatPath(path), message: `nesting is deeper than ${MAX_DEPTH} levels` }];
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__') return [{ path: formatPath([...path, key]), message: 'the key "__proto__" is not allowed' }];
+      stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, Array.isArray(value) ? Number(key) : key] });
+    }
+  }
+  return [];
+}
+
+function zodProblems(error: z.ZodError, prefix: PropertyKey[] = []): ChainProblem[] {
+  return error.issues.map((issue) => ({ path: formatPath([...prefix, ...issue.path]), message: issue.message }));
+}
+
+/** Checks that need the whole chain: unique ids, refs that resolve, branch targets, cycles, placeholders. */
+function checkReferences(chain: Chain, registry: StepRegistry): ChainProblem[] {
+  const problems: ChainProblem[] = [];
+  const inputNames = new Set<string>();
+  chain.inputs.forEach((input, i) => {
+    if (inputNames.has(input.name)) problems.push({ path: `$.inputs[${i}].name`, message: `the input name "${input.name}" is used twice` });
+    inputNames.add(input.name);
+  });
+  const stepIds = new Set<string>();
+  chain.steps.forEach((step, i) => {
+    if (stepIds.has(step.id)) problems.push({ path: `$.steps[${i}].id`, message: `the step id "${step.id}" is used twice` });
+    stepIds.add(step.id);
+  });
+  chain.steps.forEach((step, i) => {
+    const def = registry.get(step.kind);
+    if (!def) return;
+    const bindings = def.bindings(step.config);
+    for (const [name, ref] of Object.entries(bindings)) {
+      const { root, name: target } = parseRef(ref);
+      const path = `$.steps[${i}].config.bindings.${name}`;
+      if (root === 'inputs' && !inputNames.has(target)) problems.push({ path, message: `reads the input "${target}", which the chain does not declare` });
+      if (root === 'steps' && !stepIds.has(target)) problems.push({ path, message: `reads the step "${target}", which does not exist` });
+      if (root === 'steps' && target === step.id) problems.push({ path, message: 'a step cannot read its own output' });
+    }
+    def.branches(step.config).forEach((branch) => {
+      if (!stepIds.has(branch.to)) problems.push({ path: `$.steps[${i}].config`, message: `the branch "${branch.label}" goes to "${branch.to}", which does not exist` });
+    });
+    for (const key of ['system', 'prompt'] as const) {
+      const template = (step.config as Record<string, unknown>)[key];
+      if (typeof template !== 'string') continue;
+      for (const p of findPlaceholders(template)) {
+        if (!(p.binding in bindings)) problems.push({ path: `$.steps[${i}].config.${key}`, message: `the placeholder {${p.name}} names nothing: bind "${p.binding}" in the step's reads` });
+      }
+    }
+  });
+  const { cycle } = topologicalOrder(chain.steps.map((s) => s.id), chainEdges(chain, registry));
+  if (cycle.length > 0) problems.push({ path: '$.steps', message: `the steps ${cycle.join(', ')} form a cycle` });
+  return problems;
+}
+
+/**
+ * Parses and validates a chain file (text or an already-parsed value).
+ *
+ * @example
+ * const result = parseChain(await file.text());
+ * if (!result.ok) showProblems(result.problems); else save(result.chain);
+ */
+export function parseChain(input: string | unknown, registry: StepRegistry = stepRegistry): ParseChainResult {
+  let raw: unknown = input;
+  if (typeof input === 'string') {
+    if (input.length > MAX_CHAIN_BYTES) return { ok: false, problems: [{ path: '$', message: `the file is ${(input.length / 1048576).toFixed(1)} MB; chain files are limited to ${MAX_CHAIN_BYTES / 1048576} MB` }] };
+    try {
+      raw = JSON.parse(input);
+    } catch (error) {
+      return { ok: false, problems: [{ path: '$', message: `the file is not valid JSON: ${(error as Error).message}` }] };
+    }
+  }
+  const shape = checkShape(raw);
+  if (shape.length > 0) return { ok: false, problems: shape };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, problems: [{ path: '$', message: 'a chain file is a JSON object' }] };
+  const record = raw as Record<string, unknown>;
+  if (record.format !== CHAIN_FORMAT) return { ok: false, problems: [{ path: '$.format', message: `must be "${CHAIN_FORMAT}" (this is not a Seamscope chain file)` }] };
+  const migrated = migrateChain(record);
+  if (!migrated.ok) return { ok: false, problems: [{ path: '$.version', message: migrated.message }] };
+
+  const envelope = chainSchema.safeParse(migrated.value);
+  if (!envelope.success) return { ok: false, problems: zodProblems(envelope.error) };
+  const chain = envelope.data;
+  const problems: ChainProblem[] = [];
+  chain.steps = chain.steps.map((step, i) => {
+    const def = registry.get(step.kind);
+    if (!def) {
+      problems.push({ path: `$.steps[${i}].kind`, message: `unknown step kind "${step.kind}" (known: ${registry.all().map((d) => d.kind).join(', ')})` });
+      return step;
+    }
+    const config = def.config.safeParse(step.config);
+    if (!config.success) {
+      problems.push(...zodProblems(config.error, ['steps', i, 'config']));
+      return step;
+    }
+    return { ...step, config: config.data as Record<string, unknown> };
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  const refProblems = checkReferences(chain, registry);
+  if (refProblems.length > 0) return { ok: false, problems: refProblems };
+  return { ok: true, chain };
+}
+
+export { CHAIN_VERSION };

@@ -1,0 +1,78 @@
+import { ProviderError } from '../providers/errors.ts';
+import type { ModelProvider, ModelRequest } from '../providers/types.ts';
+import type { ModelCallResult } from '../steps/types.ts';
+import type { TraceEvent } from '../trace/events.ts';
+
+/**
+ * One model call with bounded, jittered transport retries (429 honouring Retry-After, 5xx,
+ * overloaded, network, cut streams). Auth errors, bad requests and spend limits are not
+ * retried: another attempt cannot fix them. Each retry is a trace event.
+ */
+export interface TransportPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  timeoutMs: number;
+}
+
+export const defaultTransportPolicy: TransportPolicy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 30_000, timeoutMs: 120_000 };
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new ProviderError('aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ProviderError('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function backoffDelay(error: ProviderError, attempt: number, policy: TransportPolicy, random = Math.random): number {
+  if (error.retryAfterMs !== null) return Math.min(error.retryAfterMs, policy.maxDelayMs);
+  const exp = policy.baseDelayMs * 2 ** (attempt - 1);
+  return Math.min(policy.maxDelayMs, exp / 2 + random() * (exp / 2));
+}
+
+export interface CallModelDeps {
+  provider: ModelProvider;
+  fetch: typeof fetch;
+  signal: AbortSignal;
+  policy: TransportPolicy;
+  now: () => number;
+  emit: (event: TraceEvent) => void;
+}
+
+export async function callModelWithRetries(deps: CallModelDeps, stepId: string, request: ModelRequest, onDelta?: (text: string) => void): Promise<ModelCallResult> {
+  for (let attempt = 1; ; attempt++) {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, deps.policy.timeoutMs);
+    const forward = () => controller.abort();
+    deps.signal.addEventListener('abort', forward, { once: true });
+    const started = deps.now();
+    try {
+      if (deps.signal.aborted) throw new ProviderError('aborted');
+      const response = await deps.provider.call(request, { fetch: deps.fetch, signal: controller.signal, onDelta });
+      return { response, latencyMs: deps.now() - started };
+    } catch (raw) {
+      let error = raw instanceof ProviderError ? raw : new ProviderError('network', (raw as Error)?.message ?? String(raw));
+      if (timedOut && !deps.signal.aborted) error = new ProviderError('timeout', `no answer within ${deps.policy.timeoutMs} ms`);
+      if (deps.signal.aborted) throw new ProviderError('aborted');
+      if (!error.retryable || attempt >= deps.policy.maxAttempts) throw error;
+      const waitMs = backoffDelay(error, attempt, deps.policy);
+      deps.emit({ type: 'step.transport_retry', at: deps.now(), stepId, attempt, error: error.message, status: error.status, waitMs });
+      await sleep(waitMs, deps.signal);
+    } finally {
+      clearTimeout(timer);
+      deps.signal.removeEventListener('abort', forward);
+    }
+  }
+}

@@ -1,0 +1,240 @@
+import { hashValue } from '../chain/hash.ts';
+import { parseChain } from '../chain/parse.ts';
+import { parseRef, resolveRef } from '../chain/refs.ts';
+import type { Chain } from '../chain/schema.ts';
+import { ProviderError } from '../providers/errors.ts';
+import { loadTokenCounter, type TokenCounter } from '../providers/tokenizer.ts';
+import type { ModelProvider, TokenUsage } from '../providers/types.ts';
+import { fallbackTarget } from '../steps/common.ts';
+import { stepRegistry } from '../steps/index.ts';
+import type { StepRegistry } from '../steps/registry.ts';
+import type { StepFailure, StepOutcome } from '../steps/types.ts';
+import { TRACE_VERSION, type RunMeta, type RunStatus, type TraceEvent } from '../trace/events.ts';
+import { createTraceRecorder } from '../trace/recorder.ts';
+import type { RunRepository } from '../trace/repository.ts';
+import { callModelWithRetries, defaultTransportPolicy, type TransportPolicy } from './call-model.ts';
+import { checkInputs } from './inputs.ts';
+import { planChain, type PlannedStep } from './plan.ts';
+import { createSchemaValidator, type SchemaValidator } from './validate.ts';
+
+/** The model settings a run takes from its endpoint profile. */
+export interface RunModelSettings {
+  name: string;
+  maxOutputTokens: number;
+  structuredOutput: boolean;
+}
+
+export interface RunOptions {
+  chain: Chain;
+  inputs: Record<string, unknown>;
+  provider: ModelProvider;
+  model: RunModelSettings;
+  repo: RunRepository;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  runId?: string;
+  onEvent?: (event: TraceEvent) => void;
+  now?: () => number;
+  registry?: StepRegistry;
+  transport?: Partial<TransportPolicy>;
+  /** How many independent steps may run at once. */
+  concurrency?: number;
+  countTokens?: TokenCounter;
+  validator?: SchemaValidator;
+}
+
+type StepState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
+
+const haltStatus: Record<string, RunStatus> = { abort: 'failed', abstain: 'abstained', escalate: 'escalated' };
+
+function addUsage(total: TokenUsage, event: TraceEvent): void {
+  if (event.type !== 'step.attempt' || !event.record.usage) return;
+  total.inputTokens += event.record.usage.inputTokens;
+  total.outputTokens += event.record.usage.outputTokens;
+}
+
+/**
+ * Runs a chain to a defined end state and records every step and attempt as trace events.
+ * Each completed step is flushed to the repository before the steps after it start.
+ *
+ * @example
+ * const run = await runChain({ chain, inputs: { question }, provider: createDemoProvider(),
+ *   model: runModelSettings(demoProfile), repo: createMemoryRunRepository() });
+ * console.log(run.status, run.output);
+ */
+export async function runChain(opts: RunOptions): Promise<RunMeta> {
+  const now = opts.now ?? Date.now;
+  const registry = opts.registry ?? stepRegistry;
+  const signal = opts.signal ?? new AbortController().signal;
+  const runId = opts.runId ?? globalThis.crypto.randomUUID();
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  const meta: RunMeta = {
+    id: runId, traceVersion: TRACE_VERSION, chainId: opts.chain.id, chainName: opts.chain.name, chainRevision: hashValue(opts.chain),
+    chain: structuredClone(opts.chain), inputs: structuredClone(opts.inputs), provider: opts.provider.kind, model: opts.model.name,
+    status: 'running', startedAt: now(),
+  };
+  await opts.repo.createRun(meta);
+  const recorder = createTraceRecorder(opts.repo, runId, {
+    onEvent: (event) => {
+      addUsage(usage, event);
+      opts.onEvent?.(event);
+    },
+  });
+  const emit = (event: TraceEvent) => recorder.append(event);
+  emit({ type: 'run.started', at: now(), runId, chainId: meta.chainId, chainName: meta.chainName, chainRevision: meta.chainRevision, inputs: meta.inputs, provider: meta.provider, model: meta.model });
+
+  let end: { status: RunStatus; output?: unknown; error?: string; terminalStep?: string };
+  try {
+    end = await execute(opts, { registry, signal, now, emit, flush: () => recorder.flush() });
+  } catch (error) {
+    end = signal.aborted || (error instanceof ProviderError && error.code === 'aborted')
+      ? { status: 'cancelled', error: 'The run was cancelled' }
+      : { status: 'failed', error: `Internal error: ${(error as Error).message}` };
+  }
+  emit({ type: 'run.finished', at: now(), ...end });
+  await recorder.flush();
+  const final: RunMeta = { ...meta, status: end.status, output: end.output, error: end.error, finishedAt: now(), usage };
+  await opts.repo.updateRun(runId, { status: final.status, output: final.output, error: final.error, finishedAt: final.finishedAt, usage });
+  return final;
+}
+
+interface ExecDeps {
+  registry: StepRegistry;
+  signal: AbortSignal;
+  now: () => number;
+  emit: (event: TraceEvent) => void;
+  flush: () => Promise<void>;
+}
+
+async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunStatus; output?: unknown; error?: string; terminalStep?: string }> {
+  const parsed = parseChain(opts.chain, deps.registry);
+  if (!parsed.ok) return { status: 'failed', error: `The chain is not valid: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}` };
+  const chain = parsed.chain;
+  const validator = opts.validator ?? createSchemaValidator();
+  // Stop and ask: a missing or malformed input ends the run before any model call.
+  const inputProblems = checkInputs(chain, opts.inputs, validator);
+  if (inputProblems.length > 0) return { status: 'failed', error: inputProblems.join('; ') };
+
+  const countTokens = opts.countTokens ?? (await loadTokenCounter());
+  const plan = planChain(chain, deps.registry);
+  const untrustedInputs = new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name));
+  const state = new Map<string, StepState>([...plan.keys()].map((id) => [id, 'pending']));
+  const outputs = new Map<string, unknown>();
+  const tainted = new Set<string>();
+  const chosen = new Map<string, Set<string>>();
+  const transport = { ...defaultTransportPolicy, ...opts.transport };
+  const callDeps = { provider: opts.provider, fetch: opts.fetch ?? globalThis.fetch.bind(globalThis), signal: deps.signal, policy: transport, now: deps.now, emit: deps.emit };
+  let halt: { status: RunStatus; error: string } | null = null;
+  let terminal: { stepId: string; output: unknown } | null = null;
+
+  const runOne = async (planned: PlannedStep): Promise<{ outcome: StepOutcome; latencyMs: number }> => {
+    const { step, def, config } = planned;
+    const started = deps.now();
+    deps.emit({ type: 'step.started', at: started, stepId: step.id });
+    const values: Record<string, unknown> = {};
+    const untrusted = new Set<string>();
+    const missing: string[] = [];
+    for (const [name, ref] of Object.entries(def.bindings(config))) {
+      const value = resolveRef(ref, { inputs: opts.inputs, outputs });
+      if (value === undefined) missing.push(`${name} (${ref})`);
+      values[name] = value;
+      const { root, name: source } = parseRef(ref);
+      if ((root === 'inputs' && untrustedInputs.has(source)) || (root === 'steps' && tainted.has(source))) untrusted.add(name);
+    }
+    if (missing.length > 0) {
+      return { outcome: { status: 'failed', failure: { code: 'missing_input', message: `no value for ${missing.join(', ')}` } }, latencyMs: deps.now() - started };
+    }
+    if (untrusted.size > 0) tainted.add(step.id);
+    const outcome = await def.run({
+      chain, step, config, values, untrusted, signal: deps.signal, model: opts.model,
+      callModel: (request, onDelta) => callModelWithRetries(callDeps, step.id, request, onDelta),
+      validate: (schema, value) => validator.validate(schema, value),
+      emit: deps.emit, countTokens, now: deps.now,
+    });
+    return { outcome, latencyMs: deps.now() - started };
+  };
+
+  /** Runs a step and, when it fails, its fallback chain; returns the failure that stands, if any. */
+  const settle = async (planned: PlannedStep, depth = 0): Promise<{ output?: unknown; failure?: StepFailure; onFail?: string }> => {
+    const { outcome, latencyMs } = await runOne(planned);
+    const id = planned.step.id;
+    if (outcome.status === 'succeeded') {
+      deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'succeeded', output: outcome.output, latencyMs });
+      if (outcome.chosen) chosen.set(id, new Set(outcome.chosen));
+      if (outcome.terminal && !terminal) terminal = { stepId: id, output: outcome.output };
+      return { output: outcome.output };
+    }
+    const onFail = String((planned.config as { onFail?: unknown }).onFail ?? 'abort');
+    const fallback = fallbackTarget(onFail);
+    const target = fallback ? plan.get(fallback) : undefined;
+    deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'failed', failure: outcome.failure, latencyMs, fallbackTo: target ? fallback ?? undefined : undefined });
+    if (target && depth < 8) {
+      await deps.flush();
+      const result = await settle(target, depth + 1);
+      if (!result.failure) state.set(target.step.id, 'done');
+      return result;
+    }
+    return { failure: outcome.failure, onFail: fallback ? 'abort' : onFail };
+  };
+
+  const running = new Map<string, Promise<void>>();
+  const limit = Math.max(1, opts.concurrency ?? 4);
+  const isSettled = (id: string) => ['done', 'skipped', 'failed'].includes(state.get(id) ?? '');
+
+  const launch = (planned: PlannedStep) => {
+    const id = planned.step.id;
+    state.set(id, 'running');
+    const task = settle(planned).then(async (result) => {
+      if (result.failure) {
+        state.set(id, 'failed');
+        halt ??= { status: haltStatus[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
+      } else {
+        state.set(id, 'done');
+        outputs.set(id, result.output);
+      }
+      // Durable before anything downstream starts.
+      await deps.flush();
+    }).finally(() => running.delete(id));
+    running.set(id, task);
+  };
+
+  for (;;) {
+    if (deps.signal.aborted) throw new ProviderError('aborted');
+    if (!halt && !terminal) {
+      for (const planned of plan.values()) {
+        const id = planned.step.id;
+        if (state.get(id) !== 'pending') continue;
+        if (planned.standby) {
+          state.set(id, 'skipped');
+          continue;
+        }
+        const preds = [...planned.dataPreds, ...planned.routePreds];
+        if (!preds.every(isSettled)) continue;
+        const blocked = planned.dataPreds.some((p) => state.get(p) !== 'done');
+        const notChosen = planned.routePreds.length > 0 && !planned.routePreds.some((r) => chosen.get(r)?.has(id));
+        if (blocked || notChosen) {
+          state.set(id, 'skipped');
+          deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'skipped', latencyMs: 0 });
+          continue;
+        }
+        if (running.size >= limit) break;
+        launch(planned);
+      }
+    }
+    if (running.size === 0) {
+      // Skips can unlock further skips; loop until nothing pending can be decided.
+      const pendingDecidable = !halt && !terminal && [...plan.values()].some((p) => state.get(p.step.id) === 'pending' && [...p.dataPreds, ...p.routePreds].every(isSettled));
+      if (pendingDecidable) continue;
+      break;
+    }
+    await Promise.race(running.values());
+  }
+
+  if (deps.signal.aborted) throw new ProviderError('aborted');
+  const h = halt as { status: RunStatus; error: string } | null;
+  if (h) return { status: h.status, error: h.error };
+  const t = terminal as { stepId: string; output: unknown } | null;
+  if (t) return { status: 'succeeded', output: t.output, terminalStep: t.stepId };
+  const last = chain.steps.map((s) => s.id).filter((id) => state.get(id) === 'done').pop();
+  return { status: 'succeeded', output: last ? outputs.get(last) : undefined, terminalStep: last };
+}

@@ -1,0 +1,18 @@
+/**
+ * Token counting with a real BPE tokenizer (o200k_base, the encoding of current OpenAI
+ * models; a close estimate for others). The encoding is ~2 MB, so it is loaded through
+ * import() and lands in its own chunk, only when a run or an estimate needs it.
+ */
+export type TokenCounter = (text: string) => number;
+
+let loading: Promise<TokenCounter> | null = null;
+
+export function loadTokenCounter(): Promise<TokenCounter> {
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => (text ? m.countTokens(text) : 0));
+  return loading;
+}
+
+/** A rough count for places that cannot wait for the tokenizer (never used in the trace). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

@@ -1,0 +1,65 @@
+/**
+ * The provider interface: every model endpoint (OpenAI-compatible, Anthropic, the offline
+ * demo model) is reached through this, so the engine never knows which one it talks to.
+ * Network access only goes through the injected `fetch`, so the same code runs in a tab,
+ * in Node tests and in the CLI.
+ */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+/** A JSON Schema the output must satisfy, sent as structured output where supported. */
+export interface OutputContract {
+  name: string;
+  schema: Record<string, unknown>;
+  /** True when the schema meets the strict-mode rules (all properties required, no extra keys). */
+  strict: boolean;
+}
+
+export interface ModelRequest {
+  model: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  temperature?: number;
+  contract?: OutputContract;
+  stream?: boolean;
+}
+
+/** Why the model stopped, normalised across protocols. */
+export type FinishReason = 'stop' | 'length' | 'refusal' | 'content_filter' | 'tool_calls' | 'other';
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ModelResponse {
+  text: string;
+  finishReason: FinishReason;
+  /** The provider's own word for it (`finish_reason` or `stop_reason`), for the trace. */
+  rawFinishReason: string | null;
+  usage: TokenUsage;
+  /** The exact JSON body sent to the endpoint (never includes the key: it travels in a header). */
+  requestBody: unknown;
+  /** The parsed response body, or for streams the list of event payloads. */
+  rawResponse: unknown;
+  status: number;
+  model: string;
+}
+
+export interface CallContext {
+  fetch: typeof fetch;
+  signal?: AbortSignal;
+  /** Called with each text delta while streaming, so the UI can show partial output. */
+  onDelta?: (text: string) => void;
+}
+
+export interface ModelProvider {
+  /** Stable id for the trace, e.g. `openai`, `anthropic`, `demo`. */
+  readonly kind: string;
+  call(request: ModelRequest, ctx: CallContext): Promise<ModelResponse>;
+}

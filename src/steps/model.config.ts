@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { jsonSchemaObject } from '../chain/schema.ts';
+import { bindingsSchema, onFailSchema } from './common.ts';
+
+/** Config of a `model` step: a prompt template, an output contract and the call parameters. */
+export const modelConfigSchema = z.object({
+  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  /** Optional system message; placeholders allowed. */
+  system: z.string().max(200_000).default(''),
+  /** The user message template: `{binding}` or `{binding.field}` placeholders, replaced (never formatted). */
+  prompt: z.string().max(200_000),
+  /** JSON Schema the output must satisfy; null means free text (a lint warning). */
+  outputSchema: jsonSchemaObject.nullable().default(null),
+  schemaName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('output'),
+  /** Overrides the profile's model name when set. */
+  model: z.string().max(200).default(''),
+  temperature: z.number().min(0).max(2).default(0),
+  maxTokens: z.number().int().min(1).max(1_000_000).default(1024),
+  /** Validation retries (with the errors sent back as feedback) after the first attempt. */
+  retries: z.number().int().min(0).max(5).default(1),
+  onFail: onFailSchema,
+  stream: z.boolean().default(false),
+});
+
+export type ModelConfig = z.infer<typeof modelConfigSchema>;

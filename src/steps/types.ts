@@ -1,0 +1,100 @@
+import type { z } from 'zod';
+import type { Chain, Ref, StepDef } from '../chain/schema.ts';
+import type { ChatMessage, ModelRequest, ModelResponse } from '../providers/types.ts';
+import type { TraceEvent } from '../trace/events.ts';
+
+/** The groups the palette shows, in this order. */
+export const stepGroups = ['Model', 'Control', 'Check', 'Terminal'] as const;
+export type StepGroup = (typeof stepGroups)[number];
+
+/**
+ * The closed set of editor field kinds; the inspector renders each with an exhaustive switch.
+ * `key` is a dotted path into the step's config.
+ */
+export type FieldSpec =
+  | { kind: 'text'; key: string; label: string; placeholder?: string }
+  | { kind: 'textarea'; key: string; label: string; rows?: number; template?: boolean }
+  | { kind: 'number'; key: string; label: string; min?: number; max?: number; step?: number }
+  | { kind: 'select'; key: string; label: string; options: readonly string[] }
+  | { kind: 'bindings'; key: string; label: string }
+  | { kind: 'json'; key: string; label: string; schemaHint?: 'jsonSchema' | 'json' }
+  | { kind: 'onFail'; key: string; label: string };
+
+/** What a failed step does after its retries: never silently continue on bad output. */
+export type OnFail = 'abort' | 'abstain' | 'escalate' | `fallback:${string}`;
+
+export interface StepFailure {
+  /** invalid_json | schema_violation | truncated | refusal | provider_error | gate_failed | missing_input | ... */
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export type StepOutcome =
+  | { status: 'succeeded'; output: unknown; terminal?: 'output' | 'abstain' | 'escalate'; chosen?: string[]; label?: string }
+  | { status: 'failed'; failure: StepFailure };
+
+/** One model call as the engine performs it: transport retries, timing and trace included. */
+export interface ModelCallResult {
+  response: ModelResponse;
+  latencyMs: number;
+}
+
+export interface StepBranch {
+  label: string;
+  to: string;
+  kind: 'route' | 'fallback';
+}
+
+export interface StepRunContext<C> {
+  chain: Chain;
+  step: StepDef;
+  config: C;
+  /** Binding name → resolved value. */
+  values: Record<string, unknown>;
+  /** Binding names whose value derives from an untrusted input. */
+  untrusted: ReadonlySet<string>;
+  signal: AbortSignal;
+  /** Model defaults from the run's endpoint profile. */
+  model: { name: string; maxOutputTokens: number; structuredOutput: boolean };
+  /** Calls the run's provider; throws ProviderError after its own bounded transport retries. */
+  callModel(request: ModelRequest, onDelta?: (text: string) => void): Promise<ModelCallResult>;
+  /** Validates a value against a JSON Schema (compiled once per distinct schema). */
+  validate(schema: Record<string, unknown>, value: unknown): string[];
+  emit(event: TraceEvent): void;
+  /** Counts tokens with the run's real tokenizer. */
+  countTokens(text: string): number;
+  now(): number;
+}
+
+export interface StepDefinition<K extends string = string, C = unknown> {
+  kind: K;
+  title: string;
+  group: StepGroup;
+  /** One line for the palette tooltip. */
+  description: string;
+  config: z.ZodType<C>;
+  defaults(): C;
+  /** Binding name → ref. These are the data edges into the step. */
+  bindings(config: C): Record<string, Ref>;
+  /**
+   * Control edges out of the step, with labels: `route` edges (a router's branches) decide
+   * which steps run; a `fallback` edge names a step that runs only in place of this one.
+   */
+  branches(config: C): StepBranch[];
+  /** Whether the step ends the run when reached. */
+  terminal: boolean;
+  fields: readonly FieldSpec[];
+  /** Lines shown on the canvas node body (model, schema fields, routes…). */
+  summary(config: C): string[];
+  /** JSON Schema of what the step outputs, when known (used for template completion and lint). */
+  outputSchema(config: C): Record<string, unknown> | null;
+  run(ctx: StepRunContext<C>): Promise<StepOutcome>;
+}
+
+/** Identity helper that keeps the literal `kind` type for the registry union. */
+export function defineStep<K extends string, C>(definition: StepDefinition<K, C>): StepDefinition<K, C> {
+  return definition;
+}
+
+export type { ChatMessage };

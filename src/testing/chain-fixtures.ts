@@ -1,0 +1,54 @@
+import type { Chain } from '../chain/schema.ts';
+
+/** Small chains for unit tests; demo chains live in public/demo. */
+export function twoStepChain(overrides: { retries?: number; onFail?: string } = {}): Chain {
+  return {
+    format: 'seamscope.chain', version: 1, id: 'two-step', name: 'Two step',
+    inputs: [
+      { name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true },
+      { name: 'question', schema: { type: 'string' }, trust: 'untrusted', required: true },
+    ],
+    steps: [
+      {
+        id: 'extract', kind: 'model', name: 'Extract', position: { x: 0, y: 0 },
+        config: {
+          bindings: { document: 'inputs.document' },
+          prompt: 'List the facts in {document}. Example: {"facts": ["a"]}',
+          outputSchema: { type: 'object', properties: { facts: { type: 'array', items: { type: 'string' }, maxItems: 5 } }, required: ['facts'], additionalProperties: false },
+          retries: overrides.retries ?? 1, onFail: overrides.onFail ?? 'abort',
+        },
+      },
+      {
+        id: 'answer', kind: 'model', name: 'Answer', position: { x: 280, y: 0 },
+        config: {
+          bindings: { facts: 'steps.extract.facts', question: 'inputs.question' },
+          prompt: 'Facts: {facts}\nQuestion: {question}',
+          outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false },
+        },
+      },
+      { id: 'final', kind: 'output', name: 'Final', position: { x: 560, y: 0 }, config: { bindings: { value: 'steps.answer.answer' } } },
+    ],
+  };
+}
+
+export function routedChain(): Chain {
+  return {
+    format: 'seamscope.chain', version: 1, id: 'routed', name: 'Routed',
+    inputs: [{ name: 'ticket', schema: { type: 'string' }, trust: 'untrusted', required: true }],
+    steps: [
+      {
+        id: 'classify', kind: 'model', name: 'Classify', position: { x: 0, y: 0 },
+        config: {
+          bindings: { ticket: 'inputs.ticket' }, prompt: 'Classify: {ticket}',
+          outputSchema: { type: 'object', properties: { category: { type: 'string', enum: ['billing', 'tech'] } }, required: ['category'], additionalProperties: false },
+        },
+      },
+      {
+        id: 'route', kind: 'router', name: 'Route', position: { x: 280, y: 0 },
+        config: { bindings: { value: 'steps.classify' }, field: 'category', routes: [{ equals: 'billing', to: 'billing_reply', label: 'billing' }], defaultTo: 'tech_reply' },
+      },
+      { id: 'billing_reply', kind: 'output', name: 'Billing', position: { x: 560, y: 0 }, config: { bindings: { value: 'steps.classify.category' } } },
+      { id: 'tech_reply', kind: 'output', name: 'Tech', position: { x: 560, y: 140 }, config: { bindings: { value: 'inputs.ticket' } } },
+    ],
+  };
+}

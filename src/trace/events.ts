@@ -1,0 +1,76 @@
+import type { ChatMessage, FinishReason, TokenUsage } from '../providers/types.ts';
+
+/**
+ * The run trace: an append-only list of events, recorded as they happen. Every attempt of
+ * every step carries the exact messages sent and what came back, so a run can be replayed
+ * (never re-called) boundary by boundary.
+ */
+export const TRACE_VERSION = 1;
+
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'abstained' | 'escalated' | 'interrupted' | 'cancelled';
+export type StepStatus = 'succeeded' | 'failed' | 'skipped' | 'abstained' | 'escalated';
+
+/** One piece of the assembled prompt, for the truncation and boundary views. */
+export interface PromptSegment {
+  /** `system`, `template`, `binding:<name>`, `feedback` */
+  kind: string;
+  text: string;
+  tokens: number;
+  untrusted?: boolean;
+}
+
+export interface AttemptRecord {
+  messages: ChatMessage[];
+  segments: PromptSegment[];
+  params: { model: string; maxTokens: number; temperature?: number; structured: boolean; stream: boolean };
+  /** The exact JSON body sent to the endpoint; keys are never in it. */
+  requestBody?: unknown;
+  rawResponse?: unknown;
+  text?: string;
+  finishReason?: FinishReason;
+  rawFinishReason?: string | null;
+  output?: unknown;
+  /** Empty when the attempt passed. */
+  errors: string[];
+  /** invalid_json | schema_violation | truncated | refusal | provider_error */
+  failure?: string;
+  /** What the next attempt was told (the validation errors as feedback). */
+  feedback?: string;
+  status?: number;
+  latencyMs: number;
+  usage?: TokenUsage;
+  /** Hash of this step's prompt, model, parameters and validator together. */
+  configHash: string;
+}
+
+export type TraceEvent =
+  | { type: 'run.started'; at: number; runId: string; chainId: string; chainName: string; chainRevision: string; inputs: Record<string, unknown>; provider: string; model: string }
+  | { type: 'step.started'; at: number; stepId: string }
+  | { type: 'step.attempt'; at: number; stepId: string; attempt: number; record: AttemptRecord }
+  | { type: 'step.transport_retry'; at: number; stepId: string; attempt: number; error: string; status: number | null; waitMs: number }
+  | { type: 'step.check'; at: number; stepId: string; check: string; passed: boolean; problems: string[] }
+  | { type: 'step.route'; at: number; stepId: string; label: string; chosen: string[] }
+  | { type: 'step.finished'; at: number; stepId: string; status: StepStatus; output?: unknown; failure?: { code: string; message: string }; latencyMs: number; fallbackTo?: string }
+  | { type: 'run.finished'; at: number; status: RunStatus; output?: unknown; error?: string; terminalStep?: string };
+
+export type TraceEventType = TraceEvent['type'];
+
+/** The stored summary of a run, kept apart from its events so a run list loads fast. */
+export interface RunMeta {
+  id: string;
+  traceVersion: number;
+  chainId: string;
+  chainName: string;
+  chainRevision: string;
+  /** The chain exactly as it ran, so replay and rerun never depend on later edits. */
+  chain: unknown;
+  inputs: Record<string, unknown>;
+  provider: string;
+  model: string;
+  status: RunStatus;
+  startedAt: number;
+  finishedAt?: number;
+  output?: unknown;
+  error?: string;
+  usage?: TokenUsage;
+}

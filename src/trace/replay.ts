@@ -1,0 +1,108 @@
+import { chainEdges } from '../chain/graph.ts';
+import { parseRef } from '../chain/refs.ts';
+import type { Chain } from '../chain/schema.ts';
+import { stringifyForPrompt } from '../chain/template.ts';
+import type { ChatMessage } from '../providers/types.ts';
+import { stepRegistry } from '../steps/index.ts';
+import type { StepRegistry } from '../steps/registry.ts';
+import type { AttemptRecord, PromptSegment, RunMeta, StepStatus, TraceEvent } from './events.ts';
+
+/**
+ * Turns a stored run into what the replay view shows: each step with its attempts, and each
+ * boundary (producer → consumer) with the source the producer read, the intermediate it
+ * emitted, and exactly what the consumer received. Pure: replay never calls a model.
+ */
+export interface StepView {
+  stepId: string;
+  name: string;
+  kind: string;
+  status: StepStatus | 'running' | 'pending';
+  attempts: { attempt: number; record: AttemptRecord }[];
+  checks: { check: string; passed: boolean; problems: string[] }[];
+  transportRetries: { attempt: number; error: string; status: number | null; waitMs: number }[];
+  route?: { label: string; chosen: string[] };
+  output?: unknown;
+  failure?: { code: string; message: string };
+  fallbackTo?: string;
+  latencyMs?: number;
+}
+
+export interface Boundary {
+  id: string;
+  producer: string;
+  consumer: string;
+  binding: string;
+  intermediate: unknown;
+  /** The chain inputs the producer read, directly or through earlier steps. */
+  sources: { name: string; text: string }[];
+  received: { messages: ChatMessage[]; segments: PromptSegment[] } | null;
+  consumerOutput: unknown;
+}
+
+export interface RunView {
+  steps: StepView[];
+  boundaries: Boundary[];
+}
+
+function inputClosure(chain: Chain, registry: StepRegistry, stepId: string, seen = new Set<string>()): string[] {
+  if (seen.has(stepId)) return [];
+  seen.add(stepId);
+  const step = chain.steps.find((s) => s.id === stepId);
+  const def = step && registry.get(step.kind);
+  if (!step || !def) return [];
+  const parsed = def.config.safeParse(step.config);
+  if (!parsed.success) return [];
+  const direct: string[] = [];
+  const upstream: string[] = [];
+  for (const ref of Object.values(def.bindings(parsed.data))) {
+    const { root, name } = parseRef(ref);
+    if (root === 'inputs') direct.push(name);
+    else upstream.push(...inputClosure(chain, registry, name, seen));
+  }
+  return [...new Set([...direct, ...upstream])];
+}
+
+export function buildRunView(meta: RunMeta, events: readonly TraceEvent[], registry: StepRegistry = stepRegistry): RunView {
+  const chain = meta.chain as Chain;
+  const byId = new Map<string, StepView>();
+  const order: string[] = [];
+  const view = (stepId: string): StepView => {
+    let v = byId.get(stepId);
+    if (!v) {
+      const step = chain.steps.find((s) => s.id === stepId);
+      v = { stepId, name: step?.name || stepId, kind: step?.kind ?? 'unknown', status: 'pending', attempts: [], checks: [], transportRetries: [] };
+      byId.set(stepId, v);
+      order.push(stepId);
+    }
+    return v;
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case 'step.started': view(e.stepId).status = 'running'; break;
+      case 'step.attempt': view(e.stepId).attempts.push({ attempt: e.attempt, record: e.record }); break;
+      case 'step.check': view(e.stepId).checks.push({ check: e.check, passed: e.passed, problems: e.problems }); break;
+      case 'step.transport_retry': view(e.stepId).transportRetries.push({ attempt: e.attempt, error: e.error, status: e.status, waitMs: e.waitMs }); break;
+      case 'step.route': view(e.stepId).route = { label: e.label, chosen: e.chosen }; break;
+      case 'step.finished': Object.assign(view(e.stepId), { status: e.status, output: e.output, failure: e.failure, latencyMs: e.latencyMs, fallbackTo: e.fallbackTo }); break;
+      default: break;
+    }
+  }
+  const steps = order.map((id) => byId.get(id) as StepView);
+  const ran = (id: string) => { const s = byId.get(id); return s && s.status !== 'skipped' && s.status !== 'pending'; };
+  const inputText = (name: string) => stringifyForPrompt(meta.inputs[name]);
+  const boundaries: Boundary[] = chainEdges(chain, registry)
+    .filter((e) => e.kind === 'data' && ran(e.source) && ran(e.target))
+    .sort((a, b) => order.indexOf(a.target) - order.indexOf(b.target) || order.indexOf(a.source) - order.indexOf(b.source))
+    .map((edge) => {
+      const consumer = byId.get(edge.target) as StepView;
+      const last = consumer.attempts[consumer.attempts.length - 1]?.record;
+      return {
+        id: edge.id, producer: edge.source, consumer: edge.target, binding: edge.label,
+        intermediate: byId.get(edge.source)?.output,
+        sources: inputClosure(chain, registry, edge.source).map((name) => ({ name, text: inputText(name) })),
+        received: last ? { messages: last.messages, segments: last.segments } : null,
+        consumerOutput: consumer.output,
+      };
+    });
+  return { steps, boundaries };
+}

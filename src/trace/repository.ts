@@ -1,0 +1,56 @@
+import type { RunMeta, TraceEvent } from './events.ts';
+
+/**
+ * Where runs live. The browser uses a Dexie implementation (app/persistence); Node (CLI,
+ * tests, benchmarks) uses the in-memory one below. Events are appended, never rewritten.
+ */
+export interface RunRepository {
+  createRun(meta: RunMeta): Promise<void>;
+  updateRun(id: string, patch: Partial<Omit<RunMeta, 'id'>>): Promise<void>;
+  /** Appends in order; resolves once the events are durable. */
+  appendEvents(runId: string, events: readonly TraceEvent[]): Promise<void>;
+  getRun(id: string): Promise<RunMeta | undefined>;
+  listRuns(filter?: { chainId?: string }): Promise<RunMeta[]>;
+  getEvents(runId: string): Promise<TraceEvent[]>;
+  deleteRun(id: string): Promise<void>;
+}
+
+/** A RunRepository in memory, for Node. Values are cloned so callers can't mutate history. */
+export function createMemoryRunRepository(): RunRepository {
+  const runs = new Map<string, RunMeta>();
+  const events = new Map<string, TraceEvent[]>();
+  return {
+    async createRun(meta) {
+      if (runs.has(meta.id)) throw new Error(`Run ${meta.id} already exists`);
+      runs.set(meta.id, structuredClone(meta));
+      events.set(meta.id, []);
+    },
+    async updateRun(id, patch) {
+      const current = runs.get(id);
+      if (!current) throw new Error(`No run ${id}`);
+      runs.set(id, { ...current, ...structuredClone(patch) });
+    },
+    async appendEvents(runId, batch) {
+      const list = events.get(runId);
+      if (!list) throw new Error(`No run ${runId}`);
+      for (const event of batch) list.push(structuredClone(event));
+    },
+    async getRun(id) {
+      const run = runs.get(id);
+      return run && structuredClone(run);
+    },
+    async listRuns(filter) {
+      return [...runs.values()]
+        .filter((r) => !filter?.chainId || r.chainId === filter.chainId)
+        .sort((a, b) => b.startedAt - a.startedAt)
+        .map((r) => structuredClone(r));
+    },
+    async getEvents(runId) {
+      return structuredClone(events.get(runId) ?? []);
+    },
+    async deleteRun(id) {
+      runs.delete(id);
+      events.delete(id);
+    },
+  };
+}
