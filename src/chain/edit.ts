@@ -1,0 +1,319 @@
+import { stepRegistry } from '../steps/index.ts';
+import type { StepRegistry } from '../steps/registry.ts';
+import { parseRef } from './refs.ts';
+import type { Chain, ChainInput, StepDef } from './schema.ts';
+
+/**
+ * Pure edits of a chain: each takes a chain and returns a new one (or the same object when
+ * nothing changed, so callers can skip a re-render or an autosave). The UI store only calls
+ * these; nothing here knows about React, the canvas or storage. Step kinds are never named:
+ * where an edit needs to know a kind's shape it asks the registry (its `fields`, `bindings`
+ * and `branches`).
+ */
+
+export interface XY {
+  x: number;
+  y: number;
+}
+
+const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `base_1`, `base_2`, … — the first one not in `taken`. */
+export function freshId(base: string, taken: ReadonlySet<string>): string {
+  const stem = identifierPattern.test(base) ? base : 'step';
+  for (let n = 1; ; n++) {
+    const candidate = `${stem}_${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+function mapStep(chain: Chain, stepId: string, update: (step: StepDef) => StepDef): Chain {
+  let changed = false;
+  const steps = chain.steps.map((step) => {
+    if (step.id !== stepId) return step;
+    const next = update(step);
+    if (next !== step) changed = true;
+    return next;
+  });
+  return changed ? { ...chain, steps } : chain;
+}
+
+/** The config key of the step's `bindings` field, from the registry; null when it reads nothing. */
+export function bindingsKey(step: StepDef, registry: StepRegistry = stepRegistry): string | null {
+  return registry.get(step.kind)?.fields.find((f) => f.kind === 'bindings')?.key ?? null;
+}
+
+function getIn(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** Immutable set along a dotted path; creates plain objects on the way, copies arrays. */
+function setIn(value: unknown, path: readonly string[], next: unknown): unknown {
+  const [key, ...rest] = path;
+  if (key === undefined) return next;
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new Error(`Refusing to write the key "${key}"`);
+  if (Array.isArray(value)) {
+    const copy = [...value];
+    copy[Number(key)] = setIn(copy[Number(key)], rest, next);
+    return copy;
+  }
+  const base = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  return { ...base, [key]: setIn(base[key], rest, next) };
+}
+
+function readBindings(step: StepDef, registry: StepRegistry): { key: string; bindings: Record<string, string> } | null {
+  const key = bindingsKey(step, registry);
+  if (!key) return null;
+  const raw = getIn(step.config, key.split('.'));
+  const bindings = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, string>) : {};
+  return { key, bindings };
+}
+
+function writeBindings(step: StepDef, key: string, bindings: Record<string, string>): StepDef {
+  return { ...step, config: setIn(step.config, key.split('.'), bindings) as Record<string, unknown> };
+}
+
+/** Adds a step of `kind` with the registry's defaults and a fresh id such as `model_2`. */
+export function addStep(chain: Chain, kind: string, position: XY, registry: StepRegistry = stepRegistry): { chain: Chain; stepId: string } {
+  const def = registry.get(kind);
+  if (!def) throw new Error(`Unknown step kind "${kind}"`);
+  const taken = new Set([...chain.steps.map((s) => s.id), ...chain.inputs.map((i) => i.name)]);
+  const stepId = freshId(kind, taken);
+  const number = stepId.slice(stepId.lastIndexOf('_') + 1);
+  const step: StepDef = {
+    id: stepId,
+    kind,
+    name: `${def.title} ${number}`,
+    position: { x: Math.round(position.x), y: Math.round(position.y) },
+    config: structuredClone(def.defaults()) as Record<string, unknown>,
+  };
+  return { chain: { ...chain, steps: [...chain.steps, step] }, stepId };
+}
+
+/** Every string leaf in a value, with its path. */
+function stringLeaves(value: unknown, path: string[] = [], out: { path: string[]; value: string }[] = []): { path: string[]; value: string }[] {
+  if (typeof value === 'string') out.push({ path, value });
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) stringLeaves(child, [...path, key], out);
+  }
+  return out;
+}
+
+function countBranchesTo(registry: StepRegistry, step: StepDef, config: unknown, target: string): number | null {
+  const def = registry.get(step.kind);
+  const parsed = def?.config.safeParse(config);
+  if (!def || !parsed?.success) return null;
+  return def.branches(parsed.data).filter((b) => b.to === target).length;
+}
+
+/** Removes the path's value: the enclosing array item when there is one, else the key (or null). */
+function dropAt(config: Record<string, unknown>, path: string[]): Record<string, unknown>[] {
+  const candidates: Record<string, unknown>[] = [];
+  // Candidate 1: drop the nearest enclosing array item (a route, a list entry).
+  for (let i = path.length - 1; i >= 1; i--) {
+    const arrayPath = path.slice(0, i);
+    const array = getIn(config, arrayPath);
+    if (Array.isArray(array)) {
+      const index = Number(path[i]);
+      candidates.push(setIn(config, arrayPath, array.filter((_, j) => j !== index)) as Record<string, unknown>);
+      break;
+    }
+  }
+  // Candidate 2: null the value (an optional target such as "otherwise go to").
+  candidates.push(setIn(config, path, null) as Record<string, unknown>);
+  // Candidate 3: "fallback:<id>" style policies fall back to the safe default.
+  candidates.push(setIn(config, path, 'abort') as Record<string, unknown>);
+  return candidates;
+}
+
+/**
+ * Removes the control edges (branches, fallbacks) from `step` to `target`. Kinds are not
+ * named: each string in the config that mentions the target is tried out of the way in a few
+ * shapes, and a change is kept only if the config still parses and has fewer branches there.
+ */
+export function removeBranchesTo(step: StepDef, target: string, registry: StepRegistry = stepRegistry): StepDef {
+  let config = step.config;
+  for (let guard = 0; guard < 100; guard++) {
+    const before = countBranchesTo(registry, step, config, target);
+    if (!before) break;
+    const mentions = stringLeaves(config).filter((leaf) => leaf.value === target || leaf.value.endsWith(`:${target}`));
+    let improved = false;
+    for (const mention of mentions) {
+      for (const candidate of dropAt(config, mention.path)) {
+        const after = countBranchesTo(registry, step, candidate, target);
+        if (after !== null && after < before) {
+          config = candidate;
+          improved = true;
+          break;
+        }
+      }
+      if (improved) break;
+    }
+    if (!improved) break;
+  }
+  return config === step.config ? step : { ...step, config };
+}
+
+/** Removes a step and every binding and branch that points at it. */
+export function removeStep(chain: Chain, stepId: string, registry: StepRegistry = stepRegistry): Chain {
+  if (!chain.steps.some((s) => s.id === stepId)) return chain;
+  const steps = chain.steps
+    .filter((s) => s.id !== stepId)
+    .map((step) => {
+      const read = readBindings(step, registry);
+      let next = step;
+      if (read) {
+        const kept = Object.entries(read.bindings).filter(([, ref]) => !readsStep(ref, stepId));
+        if (kept.length !== Object.keys(read.bindings).length) next = writeBindings(step, read.key, Object.fromEntries(kept));
+      }
+      return removeBranchesTo(next, stepId, registry);
+    });
+  return { ...chain, steps };
+}
+
+function readsStep(ref: string, stepId: string): boolean {
+  try {
+    const parsed = parseRef(ref);
+    return parsed.root === 'steps' && parsed.name === stepId;
+  } catch {
+    return false;
+  }
+}
+
+function readsInput(ref: string, name: string): boolean {
+  try {
+    const parsed = parseRef(ref);
+    return parsed.root === 'inputs' && parsed.name === name;
+  } catch {
+    return false;
+  }
+}
+
+export function moveStep(chain: Chain, stepId: string, position: XY): Chain {
+  return mapStep(chain, stepId, (step) =>
+    step.position.x === position.x && step.position.y === position.y ? step : { ...step, position: { x: Math.round(position.x), y: Math.round(position.y) } },
+  );
+}
+
+/** Changes the display name (not the id, which bindings refer to). */
+export function renameStep(chain: Chain, stepId: string, name: string): Chain {
+  return mapStep(chain, stepId, (step) => (step.name === name ? step : { ...step, name }));
+}
+
+/** Sets one config value by dotted key path, e.g. `prompt` or `check.quotesPath`. */
+export function updateStepConfig(chain: Chain, stepId: string, keyPath: string, value: unknown): Chain {
+  const path = keyPath.split('.').filter(Boolean);
+  if (path.length === 0) throw new Error('An empty key path');
+  return mapStep(chain, stepId, (step) =>
+    Object.is(getIn(step.config, path), value) ? step : { ...step, config: setIn(step.config, path, value) as Record<string, unknown> },
+  );
+}
+
+/** Sets (or replaces) the binding `name` → `ref` on a step that has a bindings field. */
+export function setBinding(chain: Chain, stepId: string, name: string, ref: string, registry: StepRegistry = stepRegistry): Chain {
+  return mapStep(chain, stepId, (step) => {
+    const read = readBindings(step, registry);
+    if (!read || read.bindings[name] === ref) return step;
+    return writeBindings(step, read.key, { ...read.bindings, [name]: ref });
+  });
+}
+
+export function removeBinding(chain: Chain, stepId: string, name: string, registry: StepRegistry = stepRegistry): Chain {
+  return mapStep(chain, stepId, (step) => {
+    const read = readBindings(step, registry);
+    if (!read || !Object.prototype.hasOwnProperty.call(read.bindings, name)) return step;
+    const { [name]: _removed, ...rest } = read.bindings;
+    return writeBindings(step, read.key, rest);
+  });
+}
+
+/** Renames a binding, keeping its place in the list. */
+export function renameBinding(chain: Chain, stepId: string, from: string, to: string, registry: StepRegistry = stepRegistry): Chain {
+  if (from === to) return chain;
+  return mapStep(chain, stepId, (step) => {
+    const read = readBindings(step, registry);
+    if (!read || !(from in read.bindings) || to in read.bindings) return step;
+    return writeBindings(step, read.key, Object.fromEntries(Object.entries(read.bindings).map(([k, v]) => [k === from ? to : k, v])));
+  });
+}
+
+function connectRef(chain: Chain, ref: string, preferred: string, targetId: string, registry: StepRegistry): Chain {
+  const target = chain.steps.find((s) => s.id === targetId);
+  const read = target && readBindings(target, registry);
+  if (!read) return chain;
+  if (Object.values(read.bindings).includes(ref)) return chain;
+  let name = preferred;
+  for (let n = 2; name in read.bindings; n++) name = `${preferred}_${n}`;
+  return setBinding(chain, targetId, name, ref, registry);
+}
+
+/** Makes `targetId` read the output of `sourceId`: a binding named after the source (`steps.<source>`). */
+export function connect(chain: Chain, sourceId: string, targetId: string, bindingName?: string, registry: StepRegistry = stepRegistry): Chain {
+  if (sourceId === targetId || !chain.steps.some((s) => s.id === sourceId)) return chain;
+  return connectRef(chain, `steps.${sourceId}`, bindingName ?? sourceId, targetId, registry);
+}
+
+/** Makes `targetId` read the chain input `inputName` (`inputs.<name>`). */
+export function connectInput(chain: Chain, inputName: string, targetId: string, bindingName?: string, registry: StepRegistry = stepRegistry): Chain {
+  if (!chain.inputs.some((i) => i.name === inputName)) return chain;
+  return connectRef(chain, `inputs.${inputName}`, bindingName ?? inputName, targetId, registry);
+}
+
+/** Removes the binding behind a data edge. */
+export function disconnect(chain: Chain, targetId: string, bindingName: string, registry: StepRegistry = stepRegistry): Chain {
+  return removeBinding(chain, targetId, bindingName, registry);
+}
+
+/** Removes a branch edge (a route or fallback from `sourceId` to `targetId`). */
+export function removeBranch(chain: Chain, sourceId: string, targetId: string, registry: StepRegistry = stepRegistry): Chain {
+  return mapStep(chain, sourceId, (step) => removeBranchesTo(step, targetId, registry));
+}
+
+/** Adds a chain input (a string by default) with a fresh name such as `input_1`. */
+export function addInput(chain: Chain, name?: string, patch: Partial<Omit<ChainInput, 'name'>> = {}): { chain: Chain; name: string } {
+  const taken = new Set([...chain.inputs.map((i) => i.name), ...chain.steps.map((s) => s.id)]);
+  const chosen = name && !taken.has(name) ? name : freshId(name ?? 'input', taken);
+  const input: ChainInput = { name: chosen, schema: { type: 'string' }, trust: 'trusted', required: true, ...patch };
+  return { chain: { ...chain, inputs: [...chain.inputs, input] }, name: chosen };
+}
+
+/** Removes an input and every binding that reads it. */
+export function removeInput(chain: Chain, name: string, registry: StepRegistry = stepRegistry): Chain {
+  if (!chain.inputs.some((i) => i.name === name)) return chain;
+  const steps = chain.steps.map((step) => {
+    const read = readBindings(step, registry);
+    if (!read) return step;
+    const kept = Object.entries(read.bindings).filter(([, ref]) => !readsInput(ref, name));
+    return kept.length === Object.keys(read.bindings).length ? step : writeBindings(step, read.key, Object.fromEntries(kept));
+  });
+  return { ...chain, inputs: chain.inputs.filter((i) => i.name !== name), steps };
+}
+
+/** Updates an input; a new name is carried into every binding that reads it. */
+export function updateInput(chain: Chain, name: string, patch: Partial<ChainInput>, registry: StepRegistry = stepRegistry): Chain {
+  const current = chain.inputs.find((i) => i.name === name);
+  if (!current) return chain;
+  const renamed = patch.name !== undefined && patch.name !== name;
+  if (renamed && chain.inputs.some((i) => i.name === patch.name)) return chain;
+  const inputs = chain.inputs.map((i) => (i.name === name ? { ...i, ...patch } : i));
+  if (!renamed) return { ...chain, inputs };
+  const steps = chain.steps.map((step) => {
+    const read = readBindings(step, registry);
+    if (!read || !Object.values(read.bindings).some((ref) => readsInput(ref, name))) return step;
+    const rewritten = Object.fromEntries(
+      Object.entries(read.bindings).map(([k, ref]) => [k, readsInput(ref, name) ? `inputs.${patch.name}${ref.slice(`inputs.${name}`.length)}` : ref]),
+    );
+    return writeBindings(step, read.key, rewritten);
+  });
+  return { ...chain, inputs, steps };
+}
+
+/** A new, empty chain. */
+export function createEmptyChain(id: string, name = 'Untitled chain'): Chain {
+  return { format: 'seamscope.chain', version: 1, id, name, inputs: [], steps: [] };
+}

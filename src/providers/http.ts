@@ -1,0 +1,89 @@
+import { ProviderError, parseRetryAfter } from './errors.ts';
+import type { CallContext } from './types.ts';
+
+/**
+ * Transport helpers shared by the HTTP providers. Only web-platform APIs (fetch, Headers,
+ * Response) are used, so this runs unchanged in a tab, in Node tests and in the CLI.
+ */
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Joins a base URL and a path with exactly one slash, whatever the user typed. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** JSON.parse that answers undefined instead of throwing: endpoints do send garbage. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function snippet(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** A rejected fetch or body read: cancelled by us, timed out, or the network failed. */
+export function transportFailure(err: unknown, signal: AbortSignal | undefined, whileReading: boolean): ProviderError {
+  const name = nameOf(err);
+  const reasonName = signal?.aborted ? nameOf(signal.reason) : '';
+  if (name === 'TimeoutError' || reasonName === 'TimeoutError') return new ProviderError('timeout', describe(err));
+  if (name === 'AbortError' || signal?.aborted) return new ProviderError('aborted', describe(err));
+  // A body that breaks off after the headers arrived is a cut response, not an unreachable host.
+  return new ProviderError(whileReading ? 'stream_cut' : 'network', describe(err));
+}
+
+function nameOf(value: unknown): string {
+  return isRecord(value) && typeof value.name === 'string' ? value.name : '';
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
+    return `${err.message}${cause}`;
+  }
+  return String(err);
+}
+
+/** POSTs a JSON body. Fetch rejections become ProviderErrors; HTTP statuses are left to the caller. */
+export async function postJson(ctx: CallContext, url: string, headers: Record<string, string>, body: unknown): Promise<Response> {
+  // Called without a receiver on purpose: `ctx.fetch(...)` would bind `this` to ctx and
+  // browsers throw "Illegal invocation" when window.fetch runs with a foreign `this`.
+  const doFetch = ctx.fetch;
+  try {
+    return await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: ctx.signal });
+  } catch (err) {
+    throw transportFailure(err, ctx.signal, false);
+  }
+}
+
+export async function readText(res: Response, signal: AbortSignal | undefined): Promise<string> {
+  try {
+    return await res.text();
+  } catch (err) {
+    throw transportFailure(err, signal, true);
+  }
+}
+
+/**
+ * The wait the endpoint asked for: `retry-after-ms` (OpenAI's precise header) wins over
+ * `retry-after` (seconds or an HTTP date), as in openai-node's client.
+ */
+export function retryAfterFromHeaders(headers: Headers): number | null {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null) {
+    const value = Number(ms);
+    if (Number.isFinite(value) && value >= 0) return value;
+  }
+  return parseRetryAfter(headers.get('retry-after'));
+}
+
+export function isEventStream(res: Response): boolean {
+  return (res.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+}

@@ -1,0 +1,227 @@
+import { ProviderError, type ProviderErrorCode } from './errors.ts';
+import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
+import { readSse } from './sse.ts';
+import type { CallContext, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage } from './types.ts';
+
+/**
+ * OpenAI Chat Completions (and the many servers that copy it): POST {baseUrl}/chat/completions,
+ * where baseUrl already ends in `/v1` (or whatever prefix a compatible server uses).
+ */
+export interface OpenAIProviderOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** Send the output contract as `response_format: json_schema`. Default true. */
+  structuredOutput?: boolean;
+  /** Newer (reasoning) models reject `max_tokens` and want `max_completion_tokens`. */
+  maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+  extraHeaders?: Record<string, string>;
+}
+
+export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider {
+  const url = joinUrl(opts.baseUrl, 'chat/completions');
+  return {
+    kind: 'openai',
+    call: (request, ctx) => callOpenAI(opts, url, request, ctx),
+  };
+}
+
+/** The exact request body; exported so the trace and tests can show what will be sent. */
+export function buildOpenAIBody(request: ModelRequest, opts: Pick<OpenAIProviderOptions, 'structuredOutput' | 'maxTokensParam'>): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: request.model,
+    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+  };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  body[opts.maxTokensParam ?? 'max_tokens'] = request.maxTokens;
+  if (request.contract && opts.structuredOutput !== false) {
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: { name: request.contract.name, schema: request.contract.schema, strict: request.contract.strict },
+    };
+  }
+  if (request.stream) {
+    body.stream = true;
+    // Without this the stream carries no token counts at all.
+    body.stream_options = { include_usage: true };
+  }
+  return body;
+}
+
+async function callOpenAI(opts: OpenAIProviderOptions, url: string, request: ModelRequest, ctx: CallContext): Promise<ModelResponse> {
+  const body = buildOpenAIBody(request, opts);
+  const headers: Record<string, string> = {
+    ...opts.extraHeaders,
+    'content-type': 'application/json',
+    accept: request.stream ? 'text/event-stream' : 'application/json',
+  };
+  // The key travels only in this header: never in the body, the URL or the trace.
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+
+  const res = await postJson(ctx, url, headers, body);
+  if (!res.ok) throw openAIHttpError(res, await readText(res, ctx.signal));
+  // Some compatible servers ignore `stream: true` and answer one JSON body; that is complete, so accept it.
+  if (request.stream && isEventStream(res)) return readOpenAIStream(res, body, request, ctx);
+  return parseOpenAIBody(await readText(res, ctx.signal), res.status, body, request);
+}
+
+function parseOpenAIBody(text: string, status: number, requestBody: unknown, request: ModelRequest): ModelResponse {
+  const json = parseJson(text);
+  if (!isRecord(json)) throw new ProviderError('bad_response', `${status}: body is not a JSON object: ${snippet(text, 120)}`, { status, body: text });
+  if (isRecord(json.error) && !Array.isArray(json.choices)) throw openAIBodyError(json, status);
+  const choice = Array.isArray(json.choices) ? json.choices[0] : undefined;
+  if (!isRecord(choice) || !isRecord(choice.message)) {
+    throw new ProviderError('bad_response', `${status}: no choices[0].message in the completion`, { status, body: json });
+  }
+  const message = choice.message;
+  const content = typeof message.content === 'string' ? message.content : '';
+  const refusal = typeof message.refusal === 'string' ? message.refusal : null;
+  const rawFinish = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+  return {
+    text: refusal ?? content,
+    finishReason: refusal !== null ? 'refusal' : mapFinishReason(rawFinish),
+    rawFinishReason: rawFinish,
+    usage: usageOf(json.usage),
+    requestBody,
+    rawResponse: json,
+    status,
+    model: typeof json.model === 'string' ? json.model : request.model,
+  };
+}
+
+async function readOpenAIStream(res: Response, requestBody: unknown, request: ModelRequest, ctx: CallContext): Promise<ModelResponse> {
+  const chunks: unknown[] = [];
+  let content = '';
+  let refusal = '';
+  let rawFinish: string | null = null;
+  let usage: unknown = null;
+  let model = request.model;
+  let done = false;
+
+  await readSse(res, ctx.signal, ({ data, atEof }) => {
+    if (data.trim() === '[DONE]') {
+      done = true;
+      return 'stop';
+    }
+    const payload = parseJson(data);
+    if (payload === undefined) {
+      if (atEof) throw new ProviderError('stream_cut', 'the stream broke off inside a chunk', { status: res.status });
+      throw new ProviderError('bad_response', `stream chunk is not JSON: ${snippet(data, 120)}`, { status: res.status, body: data });
+    }
+    chunks.push(payload);
+    if (!isRecord(payload)) throw new ProviderError('bad_response', 'stream chunk is not a JSON object', { status: res.status, body: payload });
+    // openai-node raises a chunk carrying `error` as an API error: the HTTP status was already 200.
+    if (isRecord(payload.error)) throw openAIBodyError(payload, null);
+    if (typeof payload.model === 'string' && payload.model) model = payload.model;
+    if (isRecord(payload.usage)) usage = payload.usage;
+    const choices = Array.isArray(payload.choices) ? payload.choices : [];
+    const choice = choices.find((c) => isRecord(c) && (c.index === 0 || c.index === undefined));
+    if (!isRecord(choice)) return;
+    const delta = isRecord(choice.delta) ? choice.delta : {};
+    if (typeof delta.content === 'string' && delta.content) {
+      content += delta.content;
+      ctx.onDelta?.(delta.content);
+    }
+    if (typeof delta.refusal === 'string' && delta.refusal) {
+      refusal += delta.refusal;
+      ctx.onDelta?.(delta.refusal);
+    }
+    if (typeof choice.finish_reason === 'string') rawFinish = choice.finish_reason;
+  });
+
+  // A stream without its ending must never pass as a complete answer.
+  if (!done) throw new ProviderError('stream_cut', 'the stream ended without data: [DONE]', { status: res.status, body: chunks });
+  if (rawFinish === null) throw new ProviderError('stream_cut', 'the stream ended without a finish_reason', { status: res.status, body: chunks });
+  return {
+    text: refusal || content,
+    finishReason: refusal ? 'refusal' : mapFinishReason(rawFinish),
+    rawFinishReason: rawFinish,
+    usage: usageOf(usage),
+    requestBody,
+    rawResponse: chunks,
+    status: res.status,
+    model,
+  };
+}
+
+function mapFinishReason(raw: string | null): FinishReason {
+  switch (raw) {
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content_filter';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_calls';
+    default:
+      return 'other';
+  }
+}
+
+function usageOf(usage: unknown): TokenUsage {
+  if (!isRecord(usage)) return { inputTokens: 0, outputTokens: 0 };
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
+}
+
+interface OpenAIErrorFields {
+  message: string;
+  type: string;
+  code: string;
+}
+
+function errorFields(body: unknown): OpenAIErrorFields | null {
+  if (!isRecord(body) || !isRecord(body.error)) return null;
+  const e = body.error;
+  const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+  return { message: str(e.message), type: str(e.type), code: str(e.code) };
+}
+
+function codeForStatus(status: number, fields: OpenAIErrorFields | null): ProviderErrorCode {
+  const quota = fields !== null && (fields.code === 'insufficient_quota' || fields.type === 'insufficient_quota');
+  if (status === 401 || status === 403) return 'auth';
+  // A 429 is either "slow down" (retry helps) or "out of money" (it never will).
+  if (status === 429) return quota ? 'quota_exceeded' : 'rate_limited';
+  if (status === 529) return 'overloaded';
+  if (status === 404) return 'not_found';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'server_error';
+  if (quota) return 'quota_exceeded';
+  return 'bad_request';
+}
+
+/** An error body inside a 200 (or a stream chunk): classify by its type/code. */
+function codeForBody(fields: OpenAIErrorFields): ProviderErrorCode {
+  const tag = `${fields.type} ${fields.code}`;
+  if (/insufficient_quota/.test(tag)) return 'quota_exceeded';
+  // Real rate-limit bodies carry type `tokens` or `requests` and code `rate_limit_exceeded`.
+  if (/rate_limit/.test(tag) || fields.type === 'tokens' || fields.type === 'requests') return 'rate_limited';
+  if (/overloaded/.test(tag)) return 'overloaded';
+  if (/server_error|internal/.test(tag)) return 'server_error';
+  if (/invalid_api_key|authentication|permission/.test(tag)) return 'auth';
+  if (/invalid_request/.test(tag)) return 'bad_request';
+  return 'bad_response';
+}
+
+function describeError(status: number | null, fields: OpenAIErrorFields | null, text: string): string {
+  const prefix = status === null ? 'in stream' : String(status);
+  if (!fields) return `${prefix}: ${snippet(text) || '(empty body)'}`;
+  const tag = fields.code || fields.type;
+  return `${prefix}${tag ? ` ${tag}` : ''}: ${fields.message || '(no message)'}`;
+}
+
+function openAIHttpError(res: Response, text: string): ProviderError {
+  const body = parseJson(text);
+  const fields = errorFields(body);
+  return new ProviderError(codeForStatus(res.status, fields), describeError(res.status, fields, text), {
+    status: res.status,
+    retryAfterMs: retryAfterFromHeaders(res.headers),
+    body: body ?? text,
+  });
+}
+
+function openAIBodyError(body: Record<string, unknown>, status: number | null): ProviderError {
+  const fields = errorFields(body) ?? { message: '', type: '', code: '' };
+  return new ProviderError(codeForBody(fields), describeError(status, fields, ''), { status, body });
+}

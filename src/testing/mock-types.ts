@@ -1,0 +1,117 @@
+/**
+ * Scripted replies for the mock model server. One FIFO queue serves both protocols, so a
+ * test can script "429 then success" without caring which provider is on the other end.
+ */
+
+export type MockFinishReason = 'stop' | 'length' | 'refusal' | 'content_filter';
+
+export interface MockContentReply {
+  /** An object is sent as its JSON text, as a model following a schema would. */
+  content: string | Record<string, unknown> | unknown[];
+  finishReason?: MockFinishReason;
+  usage?: { inputTokens?: number; outputTokens?: number };
+  /** Wait this long before answering (a slow model). */
+  delayMs?: number;
+}
+
+export type MockFaultReply =
+  /** An HTTP error; the body defaults to that protocol's real error body for the status. */
+  | { fault: 'status'; status: number; retryAfter?: string; headers?: Record<string, string>; body?: unknown }
+  /**
+   * Out of money. OpenAI: 429 `insufficient_quota`. Anthropic: its real spend-limit answer,
+   * a 400 invalid_request_error "Your credit balance is too low…" (status overridable).
+   */
+  | { fault: 'quota'; status?: number }
+  /** 200 whose body is not JSON (in a stream: one chunk that is not JSON). */
+  | { fault: 'invalid_json' }
+  /** Close the socket after this many SSE events (non-streaming: mid-body), with no terminator. */
+  | { fault: 'cut_stream'; afterChunks: number }
+  /** A mid-stream error event after this many events (OpenAI `data: {error}`, Anthropic `event: error`). */
+  | { fault: 'stream_error'; afterChunks?: number }
+  /** Wait, then answer as the default responder would. */
+  | { fault: 'delay'; delayMs: number }
+  /** Never answer (for timeouts); the socket stays open until the client gives up. */
+  | { fault: 'hang' }
+  /** The model declines: OpenAI `message.refusal`, Anthropic `stop_reason: refusal`. */
+  | { fault: 'refusal'; message?: string };
+
+export type MockReply = MockContentReply | MockFaultReply;
+
+export type MockProtocol = 'openai' | 'anthropic';
+
+/** What the mock understood of a valid request, protocol-neutral. */
+export interface MockCall {
+  protocol: MockProtocol;
+  model: string;
+  /** System prompt first (Anthropic's top-level `system` becomes a system message). */
+  messages: { role: string; content: string }[];
+  /** From `response_format.json_schema.schema` or `output_config.format.schema`. */
+  schema: Record<string, unknown> | null;
+  stream: boolean;
+  /** OpenAI `stream_options.include_usage`; Anthropic streams always carry usage. */
+  includeUsage: boolean;
+  body: Record<string, unknown>;
+}
+
+export type MockResponder = (call: MockCall) => MockReply | Promise<MockReply>;
+
+export interface RecordedRequest {
+  protocol: MockProtocol | 'unknown';
+  method: string;
+  path: string;
+  /** Lower-cased; `authorization` and `x-api-key` are present but read '[redacted]'. */
+  headers: Record<string, string>;
+  /** Parsed JSON, or the raw text when it was not JSON. */
+  body: unknown;
+}
+
+/** The completed answer a protocol module renders, as a body or as stream events. */
+export interface MockCompletion {
+  text: string;
+  finish: MockFinishReason;
+  /** Set when the model refuses: the refusal wording (OpenAI `refusal`, Anthropic stop_details). */
+  refusal: string | null;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface SseEventOut {
+  event?: string;
+  data: string;
+}
+
+export type CheckResult =
+  | { ok: true; call: MockCall }
+  | { ok: false; status: number; body: unknown };
+
+/** What each protocol module provides to the shared server. */
+export interface ProtocolModule {
+  protocol: MockProtocol;
+  /** Auth, headers and body validation, in the order the real endpoint applies them. */
+  check(headers: Record<string, string | undefined>, rawBody: string, apiKey: string | undefined): CheckResult;
+  /** The real error body for an HTTP status. */
+  errorBody(status: number): unknown;
+  quotaError(): { status: number; body: unknown };
+  /** Headers every answer carries (request ids). */
+  responseHeaders(): Record<string, string>;
+  completion(call: MockCall, out: MockCompletion): unknown;
+  streamEvents(call: MockCall, out: MockCompletion): SseEventOut[];
+  /** Whether the protocol ends a stream with `data: [DONE]` after the events. */
+  streamTerminator: string | null;
+  streamErrorEvent(): SseEventOut;
+  /** A 200 body that looks like the start of a completion but is not JSON. */
+  invalidJsonBody(call: MockCall): string;
+}
+
+/** ~4 characters per token: crude, but the same rule everywhere in the mock. */
+export function approxTokens(text: string): number {
+  return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** Splits into ~4-character deltas on code-point boundaries (never half a surrogate pair). */
+export function splitDeltas(text: string, size = 4): string[] {
+  const chars = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  return out;
+}
