@@ -77,11 +77,12 @@ function checkReferences(chain: Chain, registry: StepRegistry): ChainProblem[] {
     def.branches(step.config).forEach((branch) => {
       if (!stepIds.has(branch.to)) problems.push({ path: `$.steps[${i}].config`, message: `the branch "${branch.label}" goes to "${branch.to}", which does not exist` });
     });
+    const names = new Set([...Object.keys(bindings), ...(def.templateNames?.(step.config) ?? [])]);
     for (const key of ['system', 'prompt'] as const) {
       const template = (step.config as Record<string, unknown>)[key];
       if (typeof template !== 'string') continue;
       for (const p of findPlaceholders(template)) {
-        if (!(p.binding in bindings)) problems.push({ path: `$.steps[${i}].config.${key}`, message: `the placeholder {${p.name}} names nothing: bind "${p.binding}" in the step's reads` });
+        if (!names.has(p.binding)) problems.push({ path: `$.steps[${i}].config.${key}`, message: `the placeholder {${p.name}} names nothing: bind "${p.binding}" in the step's reads` });
       }
     }
   });

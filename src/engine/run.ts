@@ -125,7 +125,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const transport = { ...defaultTransportPolicy, ...opts.transport };
   const callDeps = { provider: opts.provider, fetch: opts.fetch ?? globalThis.fetch.bind(globalThis), signal: deps.signal, policy: transport, now: deps.now, emit: deps.emit };
   let halt: { status: RunStatus; error: string } | null = null;
-  let terminal: { stepId: string; output: unknown } | null = null;
+  let terminal: { stepId: string; output: unknown; kind: 'output' | 'abstain' | 'escalate' } | null = null;
 
   const runOne = async (planned: PlannedStep): Promise<{ outcome: StepOutcome; latencyMs: number }> => {
     const { step, def, config } = planned;
@@ -149,7 +149,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
       chain, step, config, values, untrusted, signal: deps.signal, model: opts.model,
       callModel: (request, onDelta) => callModelWithRetries(callDeps, step.id, request, onDelta),
       validate: (schema, value) => validator.validate(schema, value),
-      emit: deps.emit, countTokens, now: deps.now,
+      emit: deps.emit, checkpoint: deps.flush, countTokens, now: deps.now,
     });
     return { outcome, latencyMs: deps.now() - started };
   };
@@ -161,7 +161,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (outcome.status === 'succeeded') {
       deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'succeeded', output: outcome.output, latencyMs });
       if (outcome.chosen) chosen.set(id, new Set(outcome.chosen));
-      if (outcome.terminal && !terminal) terminal = { stepId: id, output: outcome.output };
+      if (outcome.terminal && !terminal) terminal = { stepId: id, output: outcome.output, kind: outcome.terminal };
       return { output: outcome.output };
     }
     const onFail = String((planned.config as { onFail?: unknown }).onFail ?? 'abort');
@@ -233,8 +233,11 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   if (deps.signal.aborted) throw new ProviderError('aborted');
   const h = halt as { status: RunStatus; error: string } | null;
   if (h) return { status: h.status, error: h.error };
-  const t = terminal as { stepId: string; output: unknown } | null;
-  if (t) return { status: 'succeeded', output: t.output, terminalStep: t.stepId };
+  const t = terminal as { stepId: string; output: unknown; kind: 'output' | 'abstain' | 'escalate' } | null;
+  if (t) {
+    const status: RunStatus = t.kind === 'abstain' ? 'abstained' : t.kind === 'escalate' ? 'escalated' : 'succeeded';
+    return { status, output: t.output, terminalStep: t.stepId };
+  }
   const last = chain.steps.map((s) => s.id).filter((id) => state.get(id) === 'done').pop();
   return { status: 'succeeded', output: last ? outputs.get(last) : undefined, terminalStep: last };
 }

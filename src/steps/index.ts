@@ -1,11 +1,14 @@
 import { gateStep } from './gate.ts';
 import { modelStep } from './model.ts';
+import { mapStep } from './map.ts';
 import { outputStep } from './output.ts';
+import { reduceStep } from './reduce.ts';
 import { createStepRegistry } from './registry.ts';
 import { routerStep } from './router.ts';
+import { abstainStep, escalateStep } from './terminals.ts';
 
 /** Every built-in step kind. Adding a kind: one file in this folder plus one entry here. */
-export const builtInSteps = [modelStep, gateStep, routerStep, outputStep] as const;
+export const builtInSteps = [modelStep, mapStep, reduceStep, gateStep, routerStep, outputStep, abstainStep, escalateStep] as const;
 export type StepKind = (typeof builtInSteps)[number]['kind'];
 
 export const stepRegistry = createStepRegistry(builtInSteps);

@@ -62,6 +62,8 @@ export interface StepRunContext<C> {
   /** Validates a value against a JSON Schema (compiled once per distinct schema). */
   validate(schema: Record<string, unknown>, value: unknown): string[];
   emit(event: TraceEvent): void;
+  /** Makes everything emitted so far durable (map units call it after each unit). */
+  checkpoint(): Promise<void>;
   /** Counts tokens with the run's real tokenizer. */
   countTokens(text: string): number;
   now(): number;
@@ -82,6 +84,8 @@ export interface StepDefinition<K extends string = string, C = unknown> {
    * which steps run; a `fallback` edge names a step that runs only in place of this one.
    */
   branches(config: C): StepBranch[];
+  /** Names a template may use besides the bindings (a map's current unit). */
+  templateNames?(config: C): string[];
   /** Whether the step ends the run when reached. */
   terminal: boolean;
   fields: readonly FieldSpec[];

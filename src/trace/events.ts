@@ -46,8 +46,9 @@ export interface AttemptRecord {
 export type TraceEvent =
   | { type: 'run.started'; at: number; runId: string; chainId: string; chainName: string; chainRevision: string; inputs: Record<string, unknown>; provider: string; model: string }
   | { type: 'step.started'; at: number; stepId: string }
-  | { type: 'step.attempt'; at: number; stepId: string; attempt: number; record: AttemptRecord }
+  | { type: 'step.attempt'; at: number; stepId: string; attempt: number; record: AttemptRecord; unit?: string }
   | { type: 'step.transport_retry'; at: number; stepId: string; attempt: number; error: string; status: number | null; waitMs: number }
+  | { type: 'step.unit'; at: number; stepId: string; unitId: string; index: number; status: 'ok' | 'error'; output?: unknown; error?: { code: string; message: string } }
   | { type: 'step.check'; at: number; stepId: string; check: string; passed: boolean; problems: string[] }
   | { type: 'step.route'; at: number; stepId: string; label: string; chosen: string[] }
   | { type: 'step.finished'; at: number; stepId: string; status: StepStatus; output?: unknown; failure?: { code: string; message: string }; latencyMs: number; fallbackTo?: string }

@@ -1,0 +1,41 @@
+import { defineConfig } from '@playwright/test';
+
+// The built app (vite preview) and the project's mock model server, both on 127.0.0.1.
+// Debian's Chromium is used directly: browser downloads do not work on these machines.
+export const MOCK_PORT = 8787;
+export const APP_URL = 'http://127.0.0.1:4173';
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: APP_URL,
+    trace: 'on-first-retry',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: [
+    {
+      command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
+      url: APP_URL,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      command: `npx tsx src/testing/mock-cli.ts --port ${MOCK_PORT} --api-key e2e-test-key`,
+      url: `http://127.0.0.1:${MOCK_PORT}/__mock/requests`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+    },
+  ],
+});

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { stepRegistry } from '../steps/index.ts';
+import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
+import {
+  addInput, addStep, connect, connectInput, createEmptyChain, disconnect, freshId, moveStep, removeBranch, removeInput,
+  removeStep, renameBinding, renameStep, updateInput, updateStepConfig,
+} from './edit.ts';
+import { chainEdges } from './graph.ts';
+import { parseChain } from './parse.ts';
+
+const bindingsOf = (chain: ReturnType<typeof twoStepChain>, id: string) =>
+  (chain.steps.find((s) => s.id === id)?.config as { bindings?: Record<string, string> }).bindings;
+
+describe('freshId', () => {
+  it('takes the first free number', () => {
+    expect(freshId('model', new Set())).toBe('model_1');
+    expect(freshId('model', new Set(['model_1', 'model_3']))).toBe('model_2');
+  });
+});
+
+describe('addStep', () => {
+  it('adds a step with the registry defaults and a unique id', () => {
+    const empty = createEmptyChain('c1');
+    const first = addStep(empty, 'model', { x: 10.4, y: 20.6 });
+    const second = addStep(first.chain, 'model', { x: 0, y: 0 });
+    expect(first.stepId).toBe('model_1');
+    expect(second.stepId).toBe('model_2');
+    const step = second.chain.steps[1];
+    expect(step).toMatchObject({ id: 'model_2', kind: 'model', name: 'Model 2', position: { x: 0, y: 0 } });
+    expect(step?.config).toEqual(stepRegistry.get('model')?.defaults());
+    expect(first.chain.steps[0]?.position).toEqual({ x: 10, y: 21 });
+    expect(empty.steps).toHaveLength(0);
+  });
+
+  it('never reuses an input name as a step id', () => {
+    const withInput = addInput(createEmptyChain('c'), 'gate_1').chain;
+    expect(addStep(withInput, 'gate', { x: 0, y: 0 }).stepId).toBe('gate_2');
+  });
+
+  it('refuses an unknown kind', () => {
+    expect(() => addStep(createEmptyChain('c'), 'nope', { x: 0, y: 0 })).toThrow(/Unknown step kind/);
+  });
+});
+
+describe('removeStep', () => {
+  it('removes the step and the bindings that read it', () => {
+    const chain = removeStep(twoStepChain(), 'extract');
+    expect(chain.steps.map((s) => s.id)).toEqual(['answer', 'final']);
+    expect(bindingsOf(chain, 'answer')).toEqual({ question: 'inputs.question' });
+  });
+
+  it('removes routes and the default that go to it, and the chain still parses', () => {
+    const chain = removeStep(routedChain(), 'billing_reply');
+    const route = chain.steps.find((s) => s.id === 'route')?.config as { routes: unknown[]; defaultTo: string | null };
+    expect(route.routes).toEqual([]);
+    expect(route.defaultTo).toBe('tech_reply');
+    const again = removeStep(chain, 'tech_reply');
+    expect((again.steps.find((s) => s.id === 'route')?.config as { defaultTo: unknown }).defaultTo).toBeNull();
+    expect(parseChain(again).ok).toBe(true);
+  });
+
+  it('turns a fallback to the removed step into abort', () => {
+    const base = twoStepChain({ onFail: 'fallback:answer' });
+    const chain = removeStep(base, 'answer');
+    expect((chain.steps[0]?.config as { onFail: string }).onFail).toBe('abort');
+  });
+
+  it('returns the same chain for an unknown id', () => {
+    const chain = twoStepChain();
+    expect(removeStep(chain, 'nope')).toBe(chain);
+  });
+});
+
+describe('moveStep, renameStep, updateStepConfig', () => {
+  it('moves and renames immutably', () => {
+    const base = twoStepChain();
+    const moved = moveStep(base, 'answer', { x: 5, y: 6 });
+    expect(moved.steps[1]?.position).toEqual({ x: 5, y: 6 });
+    expect(base.steps[1]?.position).toEqual({ x: 280, y: 0 });
+    expect(renameStep(moved, 'answer', 'Reply').steps[1]?.name).toBe('Reply');
+    expect(moveStep(moved, 'answer', { x: 5, y: 6 })).toBe(moved);
+  });
+
+  it('sets nested config by key path', () => {
+    const base = twoStepChain();
+    const chain = updateStepConfig(base, 'extract', 'outputSchema.properties.facts.maxItems', 3);
+    expect((chain.steps[0]?.config as { outputSchema: { properties: { facts: { maxItems: number } } } }).outputSchema.properties.facts.maxItems).toBe(3);
+    expect((base.steps[0]?.config as { outputSchema: { properties: { facts: { maxItems: number } } } }).outputSchema.properties.facts.maxItems).toBe(5);
+    expect(updateStepConfig(chain, 'extract', 'retries', 1)).toBe(chain);
+    expect(() => updateStepConfig(base, 'extract', '__proto__.x', 1)).toThrow();
+  });
+});
+
+describe('connect and disconnect', () => {
+  it('adds a binding named after the source, drawn as an edge', () => {
+    const base = twoStepChain();
+    const chain = connect(base, 'extract', 'final');
+    expect(bindingsOf(chain, 'final')).toEqual({ value: 'steps.answer.answer', extract: 'steps.extract' });
+    expect(chainEdges(chain, stepRegistry).some((e) => e.source === 'extract' && e.target === 'final' && e.label === 'extract')).toBe(true);
+    expect(connect(chain, 'extract', 'final')).toBe(chain);
+  });
+
+  it('keeps binding names unique and ignores self-loops and unknown sources', () => {
+    const base = updateStepConfig(twoStepChain(), 'final', 'bindings', { answer: 'inputs.question' });
+    expect(bindingsOf(connect(base, 'answer', 'final'), 'final')).toEqual({ answer: 'inputs.question', answer_2: 'steps.answer' });
+    expect(connect(base, 'final', 'final')).toBe(base);
+    expect(connect(base, 'ghost', 'final')).toBe(base);
+  });
+
+  it('connects an input and disconnects a binding', () => {
+    const chain = connectInput(twoStepChain(), 'document', 'answer');
+    expect(bindingsOf(chain, 'answer')?.document).toBe('inputs.document');
+    expect(bindingsOf(disconnect(chain, 'answer', 'facts'), 'answer')).toEqual({ question: 'inputs.question', document: 'inputs.document' });
+  });
+
+  it('renames a binding in place', () => {
+    const chain = renameBinding(twoStepChain(), 'answer', 'facts', 'evidence');
+    expect(Object.keys(bindingsOf(chain, 'answer') ?? {})).toEqual(['evidence', 'question']);
+  });
+
+  it('removes a branch edge', () => {
+    const chain = removeBranch(routedChain(), 'route', 'tech_reply');
+    expect(chainEdges(chain, stepRegistry).filter((e) => e.source === 'route').map((e) => e.target)).toEqual(['billing_reply']);
+  });
+});
+
+describe('inputs', () => {
+  it('adds, renames (rewriting refs) and removes inputs', () => {
+    const added = addInput(twoStepChain());
+    expect(added.name).toBe('input_1');
+    expect(added.chain.inputs.at(-1)).toMatchObject({ name: 'input_1', schema: { type: 'string' }, trust: 'trusted' });
+    const renamed = updateInput(added.chain, 'document', { name: 'policy' });
+    expect(bindingsOf(renamed, 'extract')).toEqual({ document: 'inputs.policy' });
+    expect(parseChain(renamed).ok).toBe(true);
+    expect(updateInput(renamed, 'policy', { name: 'question' })).toBe(renamed);
+    const removed = removeInput(renamed, 'question');
+    expect(removed.inputs.map((i) => i.name)).toEqual(['policy', 'input_1']);
+    expect(bindingsOf(removed, 'answer')).toEqual({ facts: 'steps.extract.facts' });
+  });
+});

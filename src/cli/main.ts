@@ -1,0 +1,130 @@
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseChain } from '../chain/parse.ts';
+import type { Chain } from '../chain/schema.ts';
+import { runChain } from '../engine/run.ts';
+import { createProviderForProfile, demoProfile, runModelSettings, type EndpointProfile } from '../providers/profiles.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
+import { toRunFile } from '../trace/run-file.ts';
+import { parseArgs } from './args.ts';
+
+/**
+ * `seamscope` — the headless face of the same engine the app runs.
+ *   seamscope validate <chain.json>
+ *   seamscope run <chain.json> [--inputs <file>] [--endpoint URL --model M [--protocol openai|anthropic]] [--out run.json] [--stream]
+ * Keys come from the environment only (SEAMSCOPE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY).
+ */
+const usage = `Usage:
+  seamscope validate <chain.json>
+  seamscope run <chain.json> [--inputs inputs.json] [--endpoint URL --model NAME] [--protocol openai|anthropic]
+                             [--no-structured-output] [--out run.json]
+Inputs: a JSON object of input values; a value {"$file": "path"} reads text from that file (relative to the inputs file).
+Without --inputs, a chain's meta.inputFiles and input examples are used. Without --endpoint, the offline demo model runs.
+API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, never from arguments.`;
+
+interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+const defaultIo: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`), env: process.env };
+
+async function loadChain(path: string, io: Io): Promise<Chain | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    io.err(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    return null;
+  }
+  const result = parseChain(text);
+  if (!result.ok) {
+    io.err(`${path}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`);
+    for (const p of result.problems) io.err(`  ${p.path}  ${p.message}`);
+    return null;
+  }
+  return result.chain;
+}
+
+async function readInputs(chain: Chain, chainPath: string, inputsPath: string | undefined): Promise<Record<string, unknown>> {
+  const inputs: Record<string, unknown> = {};
+  const inputFiles = (chain.meta?.inputFiles ?? {}) as Record<string, unknown>;
+  for (const input of chain.inputs) {
+    const file = inputFiles[input.name];
+    if (typeof file === 'string') inputs[input.name] = await readFile(resolve(dirname(chainPath), file), 'utf8');
+    else if (input.example !== undefined) inputs[input.name] = input.example;
+  }
+  if (!inputsPath) return inputs;
+  const given = JSON.parse(await readFile(inputsPath, 'utf8')) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(given)) {
+    const ref = value !== null && typeof value === 'object' && '$file' in value ? (value as { $file: unknown }).$file : undefined;
+    inputs[name] = typeof ref === 'string' ? await readFile(resolve(dirname(inputsPath), ref), 'utf8') : value;
+  }
+  return inputs;
+}
+
+function profileFromArgs(options: Record<string, string | true>): EndpointProfile {
+  if (typeof options.endpoint !== 'string') return demoProfile;
+  const kind = options.protocol === 'anthropic' ? 'anthropic' : 'openai';
+  return {
+    ...demoProfile, id: 'cli', name: 'CLI endpoint', kind, baseUrl: options.endpoint,
+    model: typeof options.model === 'string' ? options.model : 'gpt-4.1-mini',
+    structuredOutput: options['no-structured-output'] !== true,
+  };
+}
+
+async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<number> {
+  const [chainPath] = args.positionals;
+  if (!chainPath) return io.err(usage), 2;
+  const chain = await loadChain(chainPath, io);
+  if (!chain) return 1;
+  const inputs = await readInputs(chain, chainPath, typeof args.options.inputs === 'string' ? args.options.inputs : undefined);
+  const profile = profileFromArgs(args.options);
+  const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
+  const repo = createMemoryRunRepository();
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  const run = await runChain({
+    chain, inputs, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile), repo, signal: controller.signal,
+    onEvent: (e) => {
+      if (e.type === 'step.finished') io.err(`  ${e.status.padEnd(9)} ${e.stepId}${e.failure ? `  ${e.failure.code}: ${e.failure.message}` : ''}`);
+    },
+  }).finally(() => process.off('SIGINT', onSignal));
+  const outPath = typeof args.options.out === 'string' ? args.options.out : join('.runs', `${run.id}.run.json`);
+  await mkdir(dirname(resolve(outPath)), { recursive: true });
+  await writeFile(outPath, `${JSON.stringify(toRunFile(run, await repo.getEvents(run.id)), null, 2)}\n`);
+  io.err(`run ${run.id}: ${run.status}${run.error ? ` — ${run.error}` : ''}\ntrace written to ${outPath}`);
+  if (run.status === 'succeeded') io.out(typeof run.output === 'string' ? run.output : JSON.stringify(run.output, null, 2));
+  return run.status === 'succeeded' ? 0 : 1;
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    const args = parseArgs(rest, ['no-structured-output', 'json']);
+    switch (command) {
+      case 'validate': {
+        const [path] = args.positionals;
+        if (!path) return io.err(usage), 2;
+        const chain = await loadChain(path, io);
+        if (chain) io.out(`${path}: ok — "${chain.name}", ${chain.steps.length} steps, ${chain.inputs.length} inputs`);
+        return chain ? 0 : 1;
+      }
+      case 'run':
+        return await runCommand(args, io);
+      case undefined:
+      case 'help':
+      case '--help':
+        io.out(usage);
+        return command ? 0 : 2;
+      default:
+        io.err(`Unknown command "${command}".\n${usage}`);
+        return 2;
+    }
+  } catch (error) {
+    io.err(`Error: ${(error as Error).message}`);
+    return 1;
+  }
+}

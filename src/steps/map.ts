@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { getPath } from '../chain/refs.ts';
+import { bindingsSchema } from './common.ts';
+import { modelConfigSchema, type ModelConfig } from './model.config.ts';
+import { runContractCall } from './model-call.ts';
+import { defineStep } from './types.ts';
+
+/**
+ * Fan-out: one contract call per unit of a collection, with bounded concurrency. Each unit's
+ * result is typed `{unit_id, status, output, error_detail}`; a failed unit is data and never
+ * aborts the batch (seed 003). An empty collection stops the run: never invent the batch.
+ */
+export const mapConfigSchema = modelConfigSchema.extend({
+  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  /** The name the template uses for the current unit, e.g. `{unit}`. */
+  itemName: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).default('unit'),
+  /** Dotted path to a unit's id inside each item; blank numbers the units from 1. */
+  unitIdField: z.string().max(200).default(''),
+  concurrency: z.number().int().min(1).max(64).default(4),
+});
+export type MapConfig = z.infer<typeof mapConfigSchema>;
+
+export interface UnitResult {
+  unit_id: string;
+  status: 'ok' | 'error';
+  output: unknown;
+  error_detail: { code: string; message: string } | null;
+}
+
+/** The JSON Schema of a map's output, for lint, completion and the reduce step. */
+export function mapOutputSchema(unitSchema: Record<string, unknown> | null): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { unit_id: { type: 'string' }, status: { enum: ['ok', 'error'] }, output: unitSchema ?? {}, error_detail: {} },
+          required: ['unit_id', 'status', 'output', 'error_detail'],
+        },
+      },
+      ok_count: { type: 'integer' },
+      error_count: { type: 'integer' },
+    },
+    required: ['results', 'ok_count', 'error_count'],
+  };
+}
+
+/** Runs `task` over `items` with at most `limit` in flight, keeping results in input order. */
+export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export const mapStep = defineStep<'map', MapConfig>({
+  kind: 'map',
+  title: 'Map',
+  group: 'Model',
+  description: 'Runs a contract call over each unit of a collection; failed units are data, not aborts.',
+  config: mapConfigSchema,
+  defaults: () => mapConfigSchema.parse({
+    prompt: 'Summarise this unit:\n\n{unit}',
+    outputSchema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false },
+  }),
+  bindings: (cfg) => cfg.bindings,
+  branches: () => [],
+  templateNames: (cfg) => [cfg.itemName],
+  terminal: false,
+  fields: [
+    { kind: 'bindings', key: 'bindings', label: 'Reads (items = the collection)' },
+    { kind: 'text', key: 'itemName', label: 'Unit name in the template' },
+    { kind: 'text', key: 'unitIdField', label: 'Unit id field' },
+    { kind: 'textarea', key: 'prompt', label: 'Prompt per unit', rows: 6, template: true },
+    { kind: 'json', key: 'outputSchema', label: 'Output schema per unit', schemaHint: 'jsonSchema' },
+    { kind: 'number', key: 'concurrency', label: 'Units at once', min: 1, max: 64 },
+    { kind: 'number', key: 'maxTokens', label: 'Max output tokens', min: 1 },
+    { kind: 'number', key: 'retries', label: 'Retries with feedback', min: 0, max: 5 },
+  ],
+  summary: (cfg) => [`over ${cfg.bindings.items ?? '(no items bound)'}`, `${cfg.concurrency} at once`, 'per unit: ok | error'],
+  outputSchema: (cfg) => mapOutputSchema(cfg.outputSchema),
+  async run(ctx) {
+    const items = ctx.values.items;
+    if (!Array.isArray(items)) return { status: 'failed', failure: { code: 'missing_input', message: `the map needs a collection bound as "items"; got ${items === undefined ? 'nothing' : typeof items}` } };
+    if (items.length === 0) return { status: 'failed', failure: { code: 'missing_input', message: 'the collection bound as "items" is empty: stopping before any model call rather than inventing units' } };
+    const { itemName, unitIdField, concurrency } = ctx.config;
+    const shared = Object.fromEntries(Object.entries(ctx.values).filter(([k]) => k !== 'items'));
+    const untrusted = new Set(ctx.untrusted);
+    if (ctx.untrusted.has('items')) untrusted.add(itemName);
+    const unitConfig: ModelConfig = ctx.config;
+
+    const results = await mapWithConcurrency(items, concurrency, async (item, index): Promise<UnitResult> => {
+      const rawId = unitIdField ? getPath(item, unitIdField.split('.')) : undefined;
+      const unitId = rawId === undefined || rawId === null ? String(index + 1) : String(rawId);
+      const outcome = await runContractCall(ctx, { config: unitConfig, values: { ...shared, [itemName]: item }, untrusted, unit: unitId });
+      const result: UnitResult = outcome.status === 'succeeded'
+        ? { unit_id: unitId, status: 'ok', output: outcome.output, error_detail: null }
+        : { unit_id: unitId, status: 'error', output: null, error_detail: { code: outcome.failure.code, message: outcome.failure.message } };
+      ctx.emit({ type: 'step.unit', at: ctx.now(), stepId: ctx.step.id, unitId, index, status: result.status, output: result.output, ...(result.error_detail ? { error: result.error_detail } : {}) });
+      // Each finished unit is durable before more work is done, so a resume never repeats it.
+      await ctx.checkpoint();
+      return result;
+    });
+    const okCount = results.filter((r) => r.status === 'ok').length;
+    return { status: 'succeeded', output: { results, ok_count: okCount, error_count: results.length - okCount } };
+  },
+});

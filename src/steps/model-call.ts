@@ -1,0 +1,96 @@
+import { hashValue } from '../chain/hash.ts';
+import { ProviderError } from '../providers/errors.ts';
+import type { AttemptRecord, PromptSegment } from '../trace/events.ts';
+import type { ModelConfig } from './model.config.ts';
+import { assemblePrompt, feedbackMessage, isStrictCompatible, parseModelJson } from './model-prompt.ts';
+import type { StepOutcome, StepRunContext } from './types.ts';
+
+/**
+ * A model call with a contract: render the template, call, parse JSON, validate against the
+ * output schema, and on failure retry with the errors sent back as feedback. Every attempt
+ * becomes a trace event with the exact messages sent and what came back. Shared by every
+ * step kind that calls a model (model, map units, reduce).
+ */
+export interface ContractCallInput {
+  config: ModelConfig;
+  values: Record<string, unknown>;
+  untrusted: ReadonlySet<string>;
+  /** Set for map units, so the trace tells units apart. */
+  unit?: string;
+}
+
+export async function runContractCall(ctx: StepRunContext<unknown>, input: ContractCallInput): Promise<StepOutcome> {
+  const cfg = input.config;
+  const model = cfg.model || ctx.model.name;
+  const structured = Boolean(cfg.outputSchema) && ctx.model.structuredOutput;
+  const assembled = assemblePrompt(cfg, input.values, input.untrusted, { schemaInPrompt: Boolean(cfg.outputSchema) && !structured });
+  if (assembled.missing.length > 0) {
+    return { status: 'failed', failure: { code: 'missing_input', message: `The prompt names ${assembled.missing.map((m) => `{${m}}`).join(', ')} but no value is bound to it` } };
+  }
+  const maxTokens = Math.min(cfg.maxTokens, ctx.model.maxOutputTokens);
+  const params = { model, maxTokens, temperature: cfg.temperature, structured, stream: cfg.stream };
+  // Prompt, model, parameters and validator versioned together: any output traces back to this.
+  const configHash = hashValue({ system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params });
+  const contract = cfg.outputSchema ? { name: cfg.schemaName, schema: cfg.outputSchema, strict: isStrictCompatible(cfg.outputSchema) } : undefined;
+  const messages = [...assembled.messages];
+  const segments: PromptSegment[] = assembled.segments.map((s) => ({ ...s, tokens: ctx.countTokens(s.text) }));
+  const attempts = cfg.retries + 1;
+  let lastFailure = { code: 'schema_violation', message: '' };
+
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const started = ctx.now();
+    const record: AttemptRecord = { messages: [...messages], segments: [...segments], params, errors: [], latencyMs: 0, configHash };
+    try {
+      const { response, latencyMs } = await ctx.callModel({ model, messages: record.messages, maxTokens, temperature: cfg.temperature, contract, stream: cfg.stream });
+      Object.assign(record, {
+        requestBody: response.requestBody, rawResponse: response.rawResponse, text: response.text,
+        finishReason: response.finishReason, rawFinishReason: response.rawFinishReason, status: response.status,
+        usage: response.usage, latencyMs,
+      });
+      judgeResponse(ctx, record, cfg, maxTokens);
+    } catch (error) {
+      if (error instanceof ProviderError && error.code === 'aborted') throw error;
+      record.latencyMs = ctx.now() - started;
+      record.failure = 'provider_error';
+      record.status = error instanceof ProviderError ? (error.status ?? undefined) : undefined;
+      record.errors = [(error as Error).message];
+      record.rawResponse = error instanceof ProviderError ? error.body : undefined;
+    }
+
+    // Another attempt cannot fix a transport failure (already retried below us) or a refusal.
+    const canRetry = attempt < attempts && record.failure !== 'provider_error' && record.failure !== 'refusal';
+    if (record.failure && canRetry) {
+      record.feedback = feedbackMessage(record.errors);
+      messages.push({ role: 'assistant', content: record.text ?? '' }, { role: 'user', content: record.feedback });
+      segments.push({ kind: 'feedback', text: record.feedback, tokens: ctx.countTokens(record.feedback) });
+    }
+    ctx.emit({ type: 'step.attempt', at: ctx.now(), stepId: ctx.step.id, attempt, record, ...(input.unit !== undefined ? { unit: input.unit } : {}) });
+    if (!record.failure) return { status: 'succeeded', output: record.output };
+    lastFailure = { code: record.failure, message: record.errors.join('; ') };
+    if (!canRetry) break;
+  }
+  return { status: 'failed', failure: lastFailure };
+}
+
+/** Decides whether a response is a usable output; fills `failure` and `errors` when it is not. */
+function judgeResponse(ctx: StepRunContext<unknown>, record: AttemptRecord, cfg: ModelConfig, maxTokens: number): void {
+  if (record.finishReason === 'length') {
+    record.failure = 'truncated';
+    record.errors = [`the output was cut off at the ${maxTokens}-token output cap (${record.rawFinishReason ?? 'length'}); it is truncated, not complete`];
+  } else if (record.finishReason === 'refusal' || record.finishReason === 'content_filter') {
+    record.failure = 'refusal';
+    record.errors = [`the model refused: ${(record.text ?? '').slice(0, 300)}`];
+  } else if (!cfg.outputSchema) {
+    record.output = record.text;
+  } else {
+    const parsed = parseModelJson(record.text ?? '');
+    if (!parsed.ok) {
+      record.failure = 'invalid_json';
+      record.errors = [parsed.error];
+    } else {
+      record.output = parsed.value;
+      record.errors = ctx.validate(cfg.outputSchema, parsed.value);
+      if (record.errors.length > 0) record.failure = 'schema_violation';
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { bindingsSchema } from './common.ts';
+import { defineStep } from './types.ts';
+
+/**
+ * The two terminals that end a run without an answer: `abstain` (say no answer and why) and
+ * `escalate` (hand to a person). Reaching one sets the run's status, so abstentions and
+ * escalations are counted apart from failures.
+ */
+export const reasonTerminalConfigSchema = z.object({
+  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  /** Shown to whoever reads the result, e.g. "No section of the policy answers this." */
+  reason: z.string().max(2000).default(''),
+});
+export type ReasonTerminalConfig = z.infer<typeof reasonTerminalConfigSchema>;
+
+function reasonTerminal<K extends 'abstain' | 'escalate'>(kind: K, title: string, description: string) {
+  return defineStep<K, ReasonTerminalConfig>({
+    kind, title, group: 'Terminal', description,
+    config: reasonTerminalConfigSchema,
+    defaults: () => ({ bindings: {}, reason: '' }),
+    bindings: (cfg) => cfg.bindings,
+    branches: () => [],
+    terminal: true,
+    fields: [
+      { kind: 'text', key: 'reason', label: 'Reason' },
+      { kind: 'bindings', key: 'bindings', label: 'Carries (value)' },
+    ],
+    summary: (cfg) => [cfg.reason || `${title.toLowerCase()} (no reason given)`],
+    outputSchema: () => ({ type: 'object', properties: { reason: { type: 'string' }, value: {} } }),
+    async run(ctx) {
+      return { status: 'succeeded', output: { reason: ctx.config.reason, value: ctx.values.value ?? null }, terminal: kind };
+    },
+  });
+}
+
+export const abstainStep = reasonTerminal('abstain', 'Abstain', 'Ends the run with no answer, and says why.');
+export const escalateStep = reasonTerminal('escalate', 'Escalate', 'Ends the run by handing it to a person.');
