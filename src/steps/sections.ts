@@ -1,0 +1,112 @@
+/**
+ * Splits a document into addressable sections with stable ids, so retrieval can select whole
+ * sections, dynamic enums can list a document's own ids, and quotes can be checked against the
+ * section they claim. Three shapes are recognised, in this order:
+ * - statutes: Markdown headings `##### (a) …` with `(1)`, `(A)`, `(i)`, `(I)` paragraphs → ids like `(b)(1)(D)(i)`;
+ * - Markdown headings → ids from a leading number (`7.3`) or the heading's position (`s4`);
+ * - plain paragraphs → `p1`, `p2`, ….
+ */
+export interface Section {
+  id: string;
+  heading: string;
+  text: string;
+  start: number;
+  end: number;
+}
+
+const romanLower = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii|xiv|xv|xvi|xvii|xviii|xix|xx)$/;
+const romanUpper = /^(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV)$/;
+const markerLine = /^\(([A-Za-z0-9]{1,6})\)\s+(.*)$/;
+const headingLine = /^(#{1,6})\s+(.*)$/;
+
+interface Line {
+  text: string;
+  start: number;
+}
+
+function splitLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (const text_ of text.split('\n')) {
+    lines.push({ text: text_, start });
+    start += text_.length + 1;
+  }
+  return lines;
+}
+
+/** The nesting level of a paragraph marker, given the level of the paragraph before it. */
+function markerLevel(marker: string, previousLevel: number): number | null {
+  if (/^\d+$/.test(marker)) return 2;
+  if (romanLower.test(marker)) return 4;
+  if (romanUpper.test(marker) && previousLevel >= 4) return 5;
+  if (/^[A-Z]{1,2}$/.test(marker)) return 3;
+  return null;
+}
+
+function statuteSections(text: string, lines: Line[]): Section[] | null {
+  const sections: Section[] = [];
+  const path: string[] = [];
+  let level = 0;
+  let sawParagraph = false;
+  for (const line of lines) {
+    const heading = headingLine.exec(line.text);
+    const headingMarker = heading ? markerLine.exec(heading[2] ?? '') : null;
+    if (headingMarker && /^[a-z]{1,2}$/.test(headingMarker[1] ?? '')) {
+      path.length = 0;
+      path[1] = `(${headingMarker[1]})`;
+      level = 1;
+      sections.push({ id: path.join(''), heading: heading?.[2] ?? '', text: '', start: line.start, end: line.start });
+      continue;
+    }
+    const marker = path[1] ? markerLine.exec(line.text) : null;
+    const next = marker ? markerLevel(marker[1] ?? '', level) : null;
+    if (marker && next !== null) {
+      sawParagraph = true;
+      path.length = next;
+      path[next] = `(${marker[1]})`;
+      level = next;
+      sections.push({ id: path.filter(Boolean).join(''), heading: line.text.trim().slice(0, 120), text: '', start: line.start, end: line.start });
+    }
+  }
+  if (!sawParagraph || sections.length < 2) return null;
+  return closeSections(text, sections);
+}
+
+function headingSections(text: string, lines: Line[]): Section[] | null {
+  const sections: Section[] = [];
+  for (const line of lines) {
+    const heading = headingLine.exec(line.text);
+    if (!heading) continue;
+    const title = (heading[2] ?? '').trim();
+    const numbered = /^(\d+(?:\.\d+)*)\b/.exec(title);
+    sections.push({ id: numbered?.[1] ?? `s${sections.length + 1}`, heading: title, text: '', start: line.start, end: line.start });
+  }
+  return sections.length >= 2 ? closeSections(text, sections) : null;
+}
+
+function paragraphSections(text: string): Section[] {
+  const sections: Section[] = [];
+  const pattern = /[^\n]+(?:\n(?!\s*\n)[^\n]*)*/g;
+  for (const match of text.matchAll(pattern)) {
+    if (!match[0].trim()) continue;
+    const start = match.index ?? 0;
+    sections.push({ id: `p${sections.length + 1}`, heading: match[0].trim().slice(0, 80), text: match[0], start, end: start + match[0].length });
+  }
+  return sections;
+}
+
+/** Each section runs to the start of the next; ids made unique by suffixing repeats. */
+function closeSections(text: string, sections: Section[]): Section[] {
+  const seen = new Map<string, number>();
+  return sections.map((section, i) => {
+    const end = sections[i + 1]?.start ?? text.length;
+    const count = (seen.get(section.id) ?? 0) + 1;
+    seen.set(section.id, count);
+    return { ...section, id: count > 1 ? `${section.id}#${count}` : section.id, end, text: text.slice(section.start, end).trimEnd() };
+  });
+}
+
+export function splitSections(text: string): Section[] {
+  const lines = splitLines(text);
+  return statuteSections(text, lines) ?? headingSections(text, lines) ?? paragraphSections(text);
+}
