@@ -71,7 +71,7 @@ export function findDurations(text: string): DurationMatch[] {
 export function sentenceSpans(paragraph: string): [number, number][] {
   const spans: [number, number][] = [];
   // A boundary is terminal punctuation, whitespace, then something that starts a sentence.
-  const boundary = /[.;!?](?=\s+[A-Z(“"'])/g;
+  const boundary = /[.;!?…](?=\s+[A-Z(“"'])/g;
   let start = 0;
   for (const m of paragraph.matchAll(boundary)) {
     const end = (m.index ?? 0) + 1;

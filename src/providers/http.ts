@@ -30,13 +30,13 @@ export function snippet(text: string, max = 300): string {
 }
 
 /** A rejected fetch or body read: cancelled by us, timed out, or the network failed. */
-export function transportFailure(err: unknown, signal: AbortSignal | undefined, whileReading: boolean): ProviderError {
+export function transportFailure(err: unknown, signal: AbortSignal | undefined, whileReading: boolean, status: number | null = null): ProviderError {
   const name = nameOf(err);
   const reasonName = signal?.aborted ? nameOf(signal.reason) : '';
-  if (name === 'TimeoutError' || reasonName === 'TimeoutError') return new ProviderError('timeout', describe(err));
-  if (name === 'AbortError' || signal?.aborted) return new ProviderError('aborted', describe(err));
+  if (name === 'TimeoutError' || reasonName === 'TimeoutError') return new ProviderError('timeout', describe(err), { status });
+  if (name === 'AbortError' || signal?.aborted) return new ProviderError('aborted', describe(err), { status });
   // A body that breaks off after the headers arrived is a cut response, not an unreachable host.
-  return new ProviderError(whileReading ? 'stream_cut' : 'network', describe(err));
+  return new ProviderError(whileReading ? 'stream_cut' : 'network', describe(err), { status });
 }
 
 function nameOf(value: unknown): string {
@@ -67,7 +67,7 @@ export async function readText(res: Response, signal: AbortSignal | undefined): 
   try {
     return await res.text();
   } catch (err) {
-    throw transportFailure(err, signal, true);
+    throw transportFailure(err, signal, true, res.status);
   }
 }
 

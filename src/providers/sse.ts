@@ -46,7 +46,7 @@ export async function readSse(res: Response, signal: AbortSignal | undefined, on
       try {
         chunk = await reader.read();
       } catch (err) {
-        throw transportFailure(err, signal, true);
+        throw transportFailure(err, signal, true, res.status);
       }
       if (chunk.done) {
         atEof = true;

@@ -1,6 +1,7 @@
 import { hashValue } from '../chain/hash.ts';
 import { ProviderError } from '../providers/errors.ts';
 import type { AttemptRecord, PromptSegment } from '../trace/events.ts';
+import { applyBudget } from './budget.ts';
 import type { ModelConfig } from './model.config.ts';
 import { assemblePrompt, feedbackMessage, isStrictCompatible, parseModelJson } from './model-prompt.ts';
 import type { StepOutcome, StepRunContext } from './types.ts';
@@ -23,14 +24,28 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
   const cfg = input.config;
   const model = cfg.model || ctx.model.name;
   const structured = Boolean(cfg.outputSchema) && ctx.model.structuredOutput;
-  const assembled = assemblePrompt(cfg, input.values, input.untrusted, { schemaInPrompt: Boolean(cfg.outputSchema) && !structured });
+  const assemble = (values: Record<string, unknown>) => assemblePrompt(cfg, values, input.untrusted, { schemaInPrompt: Boolean(cfg.outputSchema) && !structured });
+  const measure = (values: Record<string, unknown>) => assemble(values).messages.reduce((n, m) => n + ctx.countTokens(m.content), 0);
+  let values = input.values;
+  let truncation: AttemptRecord['truncation'];
+  if (cfg.inputBudget > 0) {
+    const budgeted = cfg.truncate && Object.prototype.hasOwnProperty.call(values, cfg.truncate.binding)
+      ? applyBudget(values, cfg.inputBudget, cfg.truncate, measure, ctx.countTokens)
+      : null;
+    if (budgeted) ({ values, truncation } = budgeted);
+    const total = measure(values);
+    if (total > cfg.inputBudget) {
+      return { status: 'failed', failure: { code: 'over_budget', message: `the assembled prompt is ${total} tokens, over the ${cfg.inputBudget}-token input budget, and no truncation policy cuts it` } };
+    }
+  }
+  const assembled = assemble(values);
   if (assembled.missing.length > 0) {
     return { status: 'failed', failure: { code: 'missing_input', message: `The prompt names ${assembled.missing.map((m) => `{${m}}`).join(', ')} but no value is bound to it` } };
   }
   const maxTokens = Math.min(cfg.maxTokens, ctx.model.maxOutputTokens);
   const params = { model, maxTokens, temperature: cfg.temperature, structured, stream: cfg.stream };
   // Prompt, model, parameters and validator versioned together: any output traces back to this.
-  const configHash = hashValue({ system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params });
+  const configHash = hashValue({ system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params, budget: cfg.inputBudget, truncate: cfg.truncate });
   const contract = cfg.outputSchema ? { name: cfg.schemaName, schema: cfg.outputSchema, strict: isStrictCompatible(cfg.outputSchema) } : undefined;
   const messages = [...assembled.messages];
   const segments: PromptSegment[] = assembled.segments.map((s) => ({ ...s, tokens: ctx.countTokens(s.text) }));
@@ -39,7 +54,7 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
 
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const started = ctx.now();
-    const record: AttemptRecord = { messages: [...messages], segments: [...segments], params, errors: [], latencyMs: 0, configHash };
+    const record: AttemptRecord = { messages: [...messages], segments: [...segments], params, errors: [], latencyMs: 0, configHash, ...(truncation ? { truncation } : {}) };
     try {
       const { response, latencyMs } = await ctx.callModel({ model, messages: record.messages, maxTokens, temperature: cfg.temperature, contract, stream: cfg.stream });
       Object.assign(record, {

@@ -20,6 +20,13 @@ export const modelConfigSchema = z.object({
   retries: z.number().int().min(0).max(5).default(1),
   onFail: onFailSchema,
   stream: z.boolean().default(false),
+  /** Input budget in tokens for the assembled prompt; 0 means no budget. */
+  inputBudget: z.number().int().min(0).max(10_000_000).default(0),
+  /**
+   * What to cut when the assembled prompt is over budget: one binding, from its end or start.
+   * Without a policy an over-budget prompt fails the step rather than being cut silently.
+   */
+  truncate: z.object({ binding: z.string().min(1), from: z.enum(['end', 'start']).default('end') }).nullable().default(null),
 });
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;

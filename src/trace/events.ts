@@ -19,6 +19,18 @@ export interface PromptSegment {
   untrusted?: boolean;
 }
 
+export interface TruncationRecord {
+  binding: string;
+  from: 'end' | 'start';
+  budget: number;
+  /** Tokens of the whole assembled prompt before and after the cut. */
+  totalBefore: number;
+  totalAfter: number;
+  bindingTokensBefore: number;
+  bindingTokensKept: number;
+  cutText: string;
+}
+
 export interface AttemptRecord {
   messages: ChatMessage[];
   segments: PromptSegment[];
@@ -39,6 +51,8 @@ export interface AttemptRecord {
   status?: number;
   latencyMs: number;
   usage?: TokenUsage;
+  /** Set when the input budget cut a binding: exactly what was kept and what was cut. */
+  truncation?: TruncationRecord;
   /** Hash of this step's prompt, model, parameters and validator together. */
   configHash: string;
 }

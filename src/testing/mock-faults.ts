@@ -1,0 +1,238 @@
+import type { ServerResponse } from 'node:http';
+import {
+  approxTokens,
+  type MockCall,
+  type MockCompletion,
+  type MockContentReply,
+  type MockReply,
+  type ProtocolModule,
+  type SseEventOut,
+} from './mock-types.ts';
+
+/**
+ * Turns one scripted reply into bytes on the wire: normal answers (JSON or SSE) and every
+ * fault the providers must survive (error statuses, garbage bodies, cut streams, hangs).
+ */
+
+export interface ReplyContext {
+  module: ProtocolModule;
+  call: MockCall;
+  res: ServerResponse;
+  /** CORS and request-id headers every answer carries. */
+  headers: Record<string, string>;
+  /** The reply used after a `delay` fault: the responder or the demo model. */
+  fallback: () => Promise<MockReply>;
+  /** Registers a response that must never be answered (`hang`), so close() can drop it. */
+  hang: (res: ServerResponse) => void;
+}
+
+const DEFAULT_REFUSAL = "I'm sorry, but I can't help with that request.";
+
+export function completionOf(call: MockCall, reply: MockContentReply): MockCompletion {
+  const text = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content);
+  const finish = reply.finishReason ?? 'stop';
+  return {
+    text,
+    finish,
+    refusal: finish === 'refusal' ? text : null,
+    inputTokens: reply.usage?.inputTokens ?? approxTokens(call.messages.map((m) => m.content).join('\n')),
+    outputTokens: reply.usage?.outputTokens ?? approxTokens(text),
+  };
+}
+
+function refusalOf(call: MockCall, message: string): MockCompletion {
+  return { text: '', finish: 'refusal', refusal: message, inputTokens: approxTokens(call.messages.map((m) => m.content).join('\n')), outputTokens: approxTokens(message) };
+}
+
+/** Resolves true after `ms`, or false as soon as the client has gone away. */
+export function wait(ms: number, res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve(false);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(!res.destroyed);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
+
+function write(res: ServerResponse, chunk: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
+    res.write(chunk, () => resolve());
+  });
+}
+
+export function sendBody(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  const isText = typeof body === 'string';
+  const text = isText ? body : JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': isText ? 'text/html; charset=utf-8' : 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+function sendJsonText(res: ServerResponse, text: string, headers: Record<string, string>): void {
+  res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+function frame(event: SseEventOut): string {
+  return `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`;
+}
+
+function startStream(res: ServerResponse, headers: Record<string, string>): void {
+  res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  // Headers go out now, as a real server's do before the first token: a cut after zero
+  // events is then a broken stream, not a refused connection.
+  res.flushHeaders();
+}
+
+async function writeEvents(res: ServerResponse, events: SseEventOut[]): Promise<void> {
+  for (const event of events) await write(res, frame(event));
+}
+
+async function sendStream(ctx: ReplyContext, out: MockCompletion): Promise<void> {
+  startStream(ctx.res, ctx.headers);
+  await writeEvents(ctx.res, ctx.module.streamEvents(ctx.call, out));
+  if (ctx.module.streamTerminator) await write(ctx.res, frame({ data: ctx.module.streamTerminator }));
+  ctx.res.end();
+}
+
+/** How many events may go out before a cut so that the stream is really incomplete. */
+function cutPoint(ctx: ReplyContext, events: SseEventOut[], wanted: number): number {
+  // Anthropic's last event (message_stop) is its terminator; OpenAI's [DONE] is separate.
+  const max = ctx.module.streamTerminator ? events.length : events.length - 1;
+  return Math.max(0, Math.min(wanted, max));
+}
+
+async function cutStream(ctx: ReplyContext, afterChunks: number): Promise<void> {
+  const out = completionOf(ctx.call, { content: 'This answer is cut off before it ends properly.' });
+  if (ctx.call.stream) {
+    const events = ctx.module.streamEvents(ctx.call, out);
+    startStream(ctx.res, ctx.headers);
+    await writeEvents(ctx.res, events.slice(0, cutPoint(ctx, events, afterChunks)));
+  } else {
+    // Promise the full length, deliver half: the client's body read fails.
+    const text = JSON.stringify(ctx.module.completion(ctx.call, out));
+    ctx.res.writeHead(200, { ...ctx.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    await write(ctx.res, text.slice(0, Math.floor(text.length / 2)));
+  }
+  // Let everything written so far reach the client, then destroy (not end) the socket so no
+  // terminating chunk is sent: the connection just drops.
+  const socket = ctx.res.socket;
+  if (socket && !socket.destroyed) await new Promise<void>((resolve) => socket.write('', () => resolve()));
+  socket?.destroy();
+}
+
+async function streamError(ctx: ReplyContext, afterChunks: number): Promise<void> {
+  const out = completionOf(ctx.call, { content: 'This answer fails part way through.' });
+  if (!ctx.call.stream) {
+    // Without a stream there is no mid-answer error: the status says it.
+    sendBody(ctx.res, 529, ctx.module.errorBody(529), ctx.headers);
+    return;
+  }
+  const events = ctx.module.streamEvents(ctx.call, out);
+  startStream(ctx.res, ctx.headers);
+  await writeEvents(ctx.res, events.slice(0, cutPoint(ctx, events, afterChunks)));
+  await write(ctx.res, frame(ctx.module.streamErrorEvent()));
+  ctx.res.end();
+}
+
+async function invalidJson(ctx: ReplyContext): Promise<void> {
+  if (!ctx.call.stream) {
+    sendJsonText(ctx.res, ctx.module.invalidJsonBody(ctx.call), ctx.headers);
+    return;
+  }
+  const events = ctx.module.streamEvents(ctx.call, completionOf(ctx.call, { content: 'not json {' }));
+  startStream(ctx.res, ctx.headers);
+  await writeEvents(ctx.res, events.slice(0, 1));
+  await write(ctx.res, frame({ event: events[1]?.event, data: '{"choices":[{"delta":{"content":"not json {' }));
+  ctx.res.end();
+}
+
+export async function performReply(ctx: ReplyContext, reply: MockReply): Promise<void> {
+  const { res, module, call, headers } = ctx;
+  if (!('fault' in reply)) {
+    if (reply.delayMs && !(await wait(reply.delayMs, res))) return;
+    const out = completionOf(call, reply);
+    if (call.stream) await sendStream(ctx, out);
+    else sendBody(res, 200, module.completion(call, out), headers);
+    return;
+  }
+  switch (reply.fault) {
+    case 'status': {
+      const extra: Record<string, string> = { ...reply.headers };
+      if (reply.retryAfter !== undefined) extra['retry-after'] = reply.retryAfter;
+      sendBody(res, reply.status, reply.body ?? module.errorBody(reply.status), { ...headers, ...extra });
+      return;
+    }
+    case 'quota': {
+      const quota = module.quotaError();
+      sendBody(res, reply.status ?? quota.status, quota.body, headers);
+      return;
+    }
+    case 'invalid_json':
+      return invalidJson(ctx);
+    case 'cut_stream':
+      return cutStream(ctx, reply.afterChunks);
+    case 'stream_error':
+      return streamError(ctx, reply.afterChunks ?? 1);
+    case 'delay':
+      if (!(await wait(reply.delayMs, res))) return;
+      return performReply(ctx, await ctx.fallback());
+    case 'hang':
+      ctx.hang(res);
+      return;
+    case 'refusal': {
+      const out = refusalOf(call, reply.message ?? DEFAULT_REFUSAL);
+      if (call.stream) await sendStream(ctx, out);
+      else sendBody(res, 200, module.completion(call, out), headers);
+      return;
+    }
+  }
+}
+
+/** Checks a reply that came over the control API (another process scripting the mock). */
+export function parseMockReply(value: unknown): MockReply {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a reply must be an object');
+  const r = value as Record<string, unknown>;
+  const positive = (v: unknown, name: string) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${name} must be a number >= 0`);
+  };
+  if ('fault' in r) {
+    switch (r.fault) {
+      case 'status':
+        if (typeof r.status !== 'number' || !Number.isInteger(r.status) || r.status < 400 || r.status > 599) throw new Error('status must be an integer from 400 to 599');
+        if (r.retryAfter !== undefined && typeof r.retryAfter !== 'string') throw new Error('retryAfter must be a string');
+        break;
+      case 'cut_stream':
+        positive(r.afterChunks, 'afterChunks');
+        break;
+      case 'delay':
+        positive(r.delayMs, 'delayMs');
+        break;
+      case 'stream_error':
+        if (r.afterChunks !== undefined) positive(r.afterChunks, 'afterChunks');
+        break;
+      case 'quota':
+      case 'invalid_json':
+      case 'hang':
+      case 'refusal':
+        break;
+      default:
+        throw new Error(`unknown fault ${JSON.stringify(r.fault)}`);
+    }
+    return r as unknown as MockReply;
+  }
+  if (!('content' in r) || (typeof r.content !== 'string' && (typeof r.content !== 'object' || r.content === null))) {
+    throw new Error('a reply needs `content` (string or JSON value) or `fault`');
+  }
+  if (r.finishReason !== undefined && !['stop', 'length', 'refusal', 'content_filter'].includes(r.finishReason as string)) {
+    throw new Error('finishReason must be stop, length, refusal or content_filter');
+  }
+  if (r.delayMs !== undefined) positive(r.delayMs, 'delayMs');
+  return r as unknown as MockReply;
+}
