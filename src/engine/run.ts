@@ -22,6 +22,7 @@ export interface RunModelSettings {
   name: string;
   maxOutputTokens: number;
   structuredOutput: boolean;
+  contextWindow?: number;
 }
 
 export interface RunOptions {

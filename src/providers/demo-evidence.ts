@@ -98,7 +98,11 @@ export function citation(analysis: PromptAnalysis, sentence: Sentence): string |
 /** "How many days do I have to request X?" → "request X", in the second person. */
 function actionPhrase(question: string): string | null {
   const q = question.replace(/\?+\s*$/, '').trim();
-  const m = /\b(?:have|has|get|got)\s+to\s+(.+)$/i.exec(q) ?? /\b(?:must|should|can|do|does|may)\s+(?:i|we|you|they|a member|the member)\s+(.+)$/i.exec(q) ?? /\bto\s+(.+)$/i.exec(q);
+  const m =
+    /\b(?:have|has|get|got)\s+to\s+(.+)$/i.exec(q) ??
+    /\b(?:must|should|can|do|does|may|will)\s+(?:i|we|you|they|a member|the member)\s+(.+)$/i.exec(q) ??
+    /\b(?:must|should|can|does|may|will)\s+(?:the |a |an )?[A-Za-z]+\s+(.+)$/i.exec(q) ??
+    /\bto\s+(.+)$/i.exec(q);
   if (!m?.[1]) return null;
   return m[1]
     .replace(/\bmy\b/gi, 'your')
@@ -165,7 +169,7 @@ export function composeAnswer(analysis: PromptAnalysis, ranked: Ranked[]): { tex
   // The best material carries no figure: the honest answer from it is the vague one.
   const lead = personal
     ? `You should ${action ?? 'act'} promptly after you receive the notice.`
-    : `${action ? `The request to ${action}` : 'This'} should be made promptly after the notice is received.`;
+    : `${action ? `To ${action}, act` : 'Act'} promptly after the notice is received.`;
   return { text: `${lead} The material says: ${best.sentence.text.replace(/^[^:]{1,80}:\s+/, '')}`, source: best.sentence };
 }
 

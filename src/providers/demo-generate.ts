@@ -68,7 +68,7 @@ export class DemoGenerator {
     return (this.answer ??= composeAnswer(this.analysis, this.ranked)).text;
   }
 
-  /** The ids an answer rests on: the sentence it was composed from, then the rest in relevance order. */
+  /** The ids an answer rests on: the section of the sentence it was composed from. */
   private citedIds(): string[] {
     this.answerText();
     const own = this.answer?.source?.sectionId;
@@ -84,7 +84,8 @@ export class DemoGenerator {
   }
 
   value(schemaIn: unknown, slot: Slot): unknown {
-    if (schemaIn === false) return null;
+    // A schema that requires itself forever has no finite instance; stop rather than overflow.
+    if (schemaIn === false || slot.depth > 40) return null;
     const raw = asSchema(schemaIn) ?? {};
     const s = mergeAllOf(resolveRef(raw, this.root), this.root);
     if ('const' in s) return s.const;
@@ -154,7 +155,8 @@ export class DemoGenerator {
     const itemName = singular(slot.name);
     const idList = roleOf(itemName) === 'id';
     const available = idList ? this.idsFor(slot).length : this.picks.length;
-    const count = Math.min(max, Math.max(min, Math.min(available, 3)));
+    // Deep inside a recursive schema, arrays stay at their minimum so the output stays finite.
+    const count = Math.min(max, Math.max(min, slot.depth > 6 ? 0 : Math.min(available, 3)));
     const out: unknown[] = [];
     for (let i = 0; i < count; i++) {
       const sub = i < prefix.length ? prefix[i] : (s.items ?? true);

@@ -132,6 +132,10 @@ describe('generateDemoOutput: schema conformance', () => {
       properties: { items: { type: 'array', items: { $ref: '#/$defs/item' }, minItems: 1 } },
       required: ['items'],
     },
+    recursiveTree: {
+      $defs: { node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['name', 'children'] } },
+      $ref: '#/$defs/node',
+    },
     tuple: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }, { const: 'end' }], items: false, minItems: 3 },
     rootArray: { type: 'array', items: { type: 'string' }, minItems: 1 },
     rootString: { type: 'string', maxLength: 50 },

@@ -66,7 +66,7 @@ function findQuestion(texts: string[]): string | null {
     const lines = text.split('\n');
     lines.forEach((raw, i) => {
       const line = stripTags(raw);
-      const label = /^(?:the )?(?:member'?s |user'?s |customer'?s )?question\s*:\s*(.*)$/i.exec(line);
+      const label = /(?:^|\s)(?:the )?(?:member'?s |user'?s |customer'?s )?question\s*:\s*(.*)$/i.exec(line);
       if (label) {
         const rest = label[1]?.trim() || lines.slice(i + 1).map(stripTags).find((l) => l.length > 0) || '';
         if (rest) labelled = rest;
@@ -123,7 +123,13 @@ export function analysePrompt(messages: PromptMessage[]): PromptAnalysis {
     const stack: (string | undefined)[] = [];
     const titles: (string | undefined)[] = [];
     let inData = false;
+    let inComment = false;
     for (const rawLine of text.split('\n')) {
+      // HTML comments (provenance notes and the like) are not the document's text.
+      if (inComment || rawLine.trimStart().startsWith('<!--')) {
+        inComment = !rawLine.includes('-->');
+        continue;
+      }
       if (/<data\b/i.test(rawLine)) inData = true;
       const line = stripTags(rawLine);
       if (/<\/data>/i.test(rawLine)) inData = false;

@@ -6,10 +6,11 @@ import { reduceStep } from './reduce.ts';
 import { retrieveStep } from './retrieve.ts';
 import { createStepRegistry } from './registry.ts';
 import { routerStep } from './router.ts';
+import { splitStep } from './split.ts';
 import { abstainStep, escalateStep } from './terminals.ts';
 
 /** Every built-in step kind. Adding a kind: one file in this folder plus one entry here. */
-export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, gateStep, routerStep, outputStep, abstainStep, escalateStep] as const;
+export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep] as const;
 export type StepKind = (typeof builtInSteps)[number]['kind'];
 
 export const stepRegistry = createStepRegistry(builtInSteps);

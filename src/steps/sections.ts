@@ -106,7 +106,34 @@ function closeSections(text: string, sections: Section[]): Section[] {
   });
 }
 
+const clauseLine = /^\s*(\d{1,3}(?:\.\d{1,3}){0,3})\.?\s{1,8}(\S.*)$/;
+
+/**
+ * Contracts: lines that start with a clause number (`1.`, `1.1`, `10.5.1`). Page numbers and
+ * cross-references are filtered by requiring each top-level number to follow its predecessor.
+ */
+function clauseSections(text: string, lines: Line[]): Section[] | null {
+  const sections: Section[] = [];
+  let top = 0;
+  for (const line of lines) {
+    const match = clauseLine.exec(line.text);
+    if (!match) continue;
+    const id = match[1] as string;
+    const first = Number(id.split('.')[0]);
+    if (first !== top && first !== top + 1) continue;
+    if (!id.includes('.') && !/^[A-Z]/.test(match[2] ?? '')) continue;
+    top = first;
+    sections.push({ id, heading: (match[2] ?? '').slice(0, 120), text: '', start: line.start, end: line.start });
+  }
+  return sections.filter((s) => s.id.includes('.')).length >= 10 ? closeSections(text, sections) : null;
+}
+
+/** The top-level part of a section id (`(b)` of `(b)(1)(D)`, `10` of `10.5.1`), used to keep sections whole when grouping. */
+export function topLevelOf(id: string): string {
+  return /^\([^)]+\)/.exec(id)?.[0] ?? id.split('.')[0] ?? id;
+}
+
 export function splitSections(text: string): Section[] {
   const lines = splitLines(text);
-  return statuteSections(text, lines) ?? headingSections(text, lines) ?? paragraphSections(text);
+  return statuteSections(text, lines) ?? clauseSections(text, lines) ?? headingSections(text, lines) ?? paragraphSections(text);
 }

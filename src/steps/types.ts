@@ -56,7 +56,7 @@ export interface StepRunContext<C> {
   untrusted: ReadonlySet<string>;
   signal: AbortSignal;
   /** Model defaults from the run's endpoint profile. */
-  model: { name: string; maxOutputTokens: number; structuredOutput: boolean };
+  model: { name: string; maxOutputTokens: number; structuredOutput: boolean; contextWindow?: number };
   /** Calls the run's provider; throws ProviderError after its own bounded transport retries. */
   callModel(request: ModelRequest, onDelta?: (text: string) => void): Promise<ModelCallResult>;
   /** Validates a value against a JSON Schema (compiled once per distinct schema). */

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { hashString } from '../chain/hash.ts';
+import { stringifyForPrompt } from '../chain/template.ts';
+import { bindingsSchema } from './common.ts';
+import { splitSections, topLevelOf } from './sections.ts';
+import { defineStep } from './types.ts';
+
+/**
+ * Partitions units (clauses, sections) into groups sized from the output cap, the window and
+ * the shared context paid once per group (seed 004). Whole sections stay together unless one
+ * alone cannot fit; group keys derive from the unit ids, so a retry regroups identically and a
+ * failed group can be re-run on its own.
+ */
+export const splitConfigSchema = z.object({
+  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  /** Output cap per call in tokens; 0 takes the profile's cap. */
+  outputCap: z.number().int().min(0).default(0),
+  /** Context window in tokens; 0 takes the profile's window. */
+  window: z.number().int().min(0).default(0),
+  /** Output tokens expected per input token (rewrites run ~20% longer). */
+  expansion: z.number().positive().max(20).default(1.2),
+  /** Share of the cap a group may plan to use, leaving room for a mis-estimated length. */
+  headroom: z.number().positive().max(1).default(0.6),
+});
+export type SplitConfig = z.infer<typeof splitConfigSchema>;
+
+export interface Unit {
+  id: string;
+  text: string;
+  section: string;
+}
+
+export interface UnitGroup {
+  group_key: string;
+  unit_ids: string[];
+  units: { id: string; text: string }[];
+  input_tokens: number;
+  projected_output_tokens: number;
+}
+
+export interface GroupPlan {
+  cap: number;
+  window: number;
+  sharedTokens: number;
+  expansion: number;
+  headroom: number;
+}
+
+/** Units from a document (split into sections) or from an array of `{id, text, section?}`. */
+export function toUnits(value: unknown): Unit[] | string {
+  if (typeof value === 'string') return splitSections(value).map((s) => ({ id: s.id, text: s.text, section: topLevelOf(s.id) }));
+  if (!Array.isArray(value)) return 'split needs "units" bound to a document or an array of {id, text}';
+  const units: Unit[] = [];
+  for (const [i, item] of value.entries()) {
+    if (!item || typeof item !== 'object' || typeof (item as Unit).text !== 'string') return `unit ${i + 1} has no text`;
+    const id = String((item as { id?: unknown }).id ?? i + 1);
+    units.push({ id, text: (item as Unit).text, section: String((item as { section?: unknown }).section ?? topLevelOf(id)) });
+  }
+  return units;
+}
+
+export function groupUnits(units: readonly Unit[], plan: GroupPlan, countTokens: (t: string) => number): UnitGroup[] {
+  const outLimit = plan.cap * plan.headroom;
+  const inLimit = plan.window - plan.cap * plan.headroom;
+  const groups: Unit[][] = [];
+  let current: Unit[] = [];
+  let inUsed = plan.sharedTokens;
+  let outUsed = 0;
+  const tokens = new Map(units.map((u) => [u.id, countTokens(u.text)]));
+  const within = (extraIn: number) => outUsed + extraIn * plan.expansion <= outLimit && inUsed + extraIn <= inLimit;
+  // A single unit always has a group of its own, even when it alone exceeds the plan.
+  const fits = (extraIn: number) => current.length === 0 || within(extraIn);
+  const close = () => {
+    if (current.length) groups.push(current);
+    current = [];
+    inUsed = plan.sharedTokens;
+    outUsed = 0;
+  };
+  const add = (unit: Unit) => {
+    const t = tokens.get(unit.id) ?? 0;
+    current.push(unit);
+    inUsed += t;
+    outUsed += t * plan.expansion;
+  };
+  // Walk whole sections: a section joins the current group only if all of it fits.
+  for (let i = 0; i < units.length;) {
+    let j = i;
+    while (j < units.length && units[j]?.section === units[i]?.section) j++;
+    const section = units.slice(i, j);
+    const sectionTokens = section.reduce((n, u) => n + (tokens.get(u.id) ?? 0), 0);
+    if (!within(sectionTokens)) close();
+    if (within(sectionTokens)) section.forEach(add);
+    else for (const unit of section) {
+      // A section too big for any group is split at unit boundaries, never inside a unit.
+      if (!fits(tokens.get(unit.id) ?? 0)) close();
+      add(unit);
+    }
+    i = j;
+  }
+  close();
+  return groups.map((g) => {
+    const ids = g.map((u) => u.id);
+    const input = g.reduce((n, u) => n + (tokens.get(u.id) ?? 0), 0);
+    return {
+      group_key: `g-${hashString(ids.join('\u0000')).slice(-10)}`,
+      unit_ids: ids, units: g.map((u) => ({ id: u.id, text: u.text })),
+      input_tokens: input + plan.sharedTokens, projected_output_tokens: Math.ceil(input * plan.expansion),
+    };
+  });
+}
+
+export const splitStep = defineStep<'split', SplitConfig>({
+  kind: 'split',
+  title: 'Split',
+  group: 'Control',
+  description: 'Groups units so each group’s output fits the cap, keeping sections whole, with stable group keys.',
+  config: splitConfigSchema,
+  defaults: () => splitConfigSchema.parse({}),
+  bindings: (cfg) => cfg.bindings,
+  branches: () => [],
+  terminal: false,
+  fields: [
+    { kind: 'bindings', key: 'bindings', label: 'Reads (units, shared)' },
+    { kind: 'number', key: 'outputCap', label: 'Output cap (0: profile)', min: 0 },
+    { kind: 'number', key: 'window', label: 'Window (0: profile)', min: 0 },
+    { kind: 'number', key: 'expansion', label: 'Output per input token', min: 0.1, step: 0.1 },
+    { kind: 'number', key: 'headroom', label: 'Share of cap to plan for', min: 0.1, max: 1, step: 0.05 },
+  ],
+  summary: (cfg) => [`groups sized from ${cfg.outputCap || 'the profile'} output cap × ${cfg.headroom}`, 'sections kept whole'],
+  outputSchema: () => ({
+    type: 'object',
+    properties: {
+      groups: { type: 'array', items: { type: 'object', properties: { group_key: { type: 'string' }, unit_ids: { type: 'array', items: { type: 'string' } }, units: { type: 'array' }, input_tokens: { type: 'integer' }, projected_output_tokens: { type: 'integer' } } } },
+      group_count: { type: 'integer' }, unit_count: { type: 'integer' }, shared_tokens: { type: 'integer' },
+    },
+  }),
+  async run(ctx) {
+    const units = toUnits(ctx.values.units);
+    if (typeof units === 'string') return { status: 'failed', failure: { code: 'missing_input', message: units } };
+    if (units.length === 0) return { status: 'failed', failure: { code: 'missing_input', message: 'there are no units to split' } };
+    const cap = ctx.config.outputCap || ctx.model.maxOutputTokens;
+    const window = ctx.config.window || ctx.model.contextWindow || 128_000;
+    const sharedTokens = ctx.values.shared === undefined ? 0 : ctx.countTokens(stringifyForPrompt(ctx.values.shared));
+    if (sharedTokens >= window - cap * ctx.config.headroom) return { status: 'failed', failure: { code: 'over_budget', message: `the shared context (${sharedTokens} tokens) leaves no room in a ${window}-token window` } };
+    const groups = groupUnits(units, { cap, window, sharedTokens, expansion: ctx.config.expansion, headroom: ctx.config.headroom }, ctx.countTokens);
+    return { status: 'succeeded', output: { groups, group_count: groups.length, unit_count: units.length, shared_tokens: sharedTokens, cap, window } };
+  },
+});
