@@ -1,0 +1,59 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseRunFile } from '../trace/run-file.ts';
+import { main } from './main.ts';
+
+function capture(env: Record<string, string | undefined> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), env }, out, err };
+}
+
+const demo = (name: string) => new URL(`../../public/demo/${name}`, import.meta.url).pathname;
+
+describe('seamscope CLI', () => {
+  it('validates a demo chain and exits 0', async () => {
+    const { io, out } = capture();
+    expect(await main(['validate', demo('summarise-then-answer.chain.json')], io)).toBe(0);
+    expect(out.join('\n')).toContain(': ok');
+  });
+
+  it('lists every problem with its path and exits non-zero on a bad file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+    const path = join(dir, 'bad.chain.json');
+    await writeFile(path, JSON.stringify({ format: 'seamscope.chain', version: 1, id: 'x', name: 'x', inputs: [], steps: [{ id: 'a', kind: 'model', name: 'A', config: { prompt: '{nothing}' } }] }));
+    const { io, err } = capture();
+    expect(await main(['validate', path], io)).toBe(1);
+    expect(err.join('\n')).toContain('$.steps[0].config.prompt');
+    expect(await main(['validate', join(dir, 'missing.json')], io)).toBe(1);
+    expect(err.join('\n')).toContain('ENOENT');
+  });
+
+  it('runs a demo chain headless on the demo model, writes the trace and prints the output', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+    const outPath = join(dir, 'run.json');
+    const { io, out } = capture();
+    expect(await main(['run', demo('select-quotes-then-answer.chain.json'), '--out', outPath], io)).toBe(0);
+    expect(out.join('\n')).toContain('180 days');
+    const parsed = parseRunFile(await readFile(outPath, 'utf8'));
+    expect(parsed.ok && parsed.file.run.status).toBe('succeeded');
+    expect(parsed.ok && parsed.file.events.filter((e) => e.type === 'step.attempt').length).toBe(2);
+  });
+
+  it('takes inputs from a file, with {"$file"} values read relative to it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+    await writeFile(join(dir, 'doc.txt'), 'A member may request reconsideration within 180 calendar days of the notice.');
+    await writeFile(join(dir, 'inputs.json'), JSON.stringify({ document: { $file: 'doc.txt' }, question: 'How many days do I have to request reconsideration?' }));
+    const { io, out } = capture();
+    expect(await main(['run', demo('select-quotes-then-answer.chain.json'), '--inputs', join(dir, 'inputs.json'), '--out', join(dir, 'r.json')], io)).toBe(0);
+    expect(out.join('\n')).toContain('180');
+  });
+
+  it('answers unknown commands with usage and exit 2', async () => {
+    const { io, err } = capture();
+    expect(await main(['frobnicate'], io)).toBe(2);
+    expect(err.join('\n')).toContain('Usage');
+  });
+});
