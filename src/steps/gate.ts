@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
+import { getPath } from '../chain/refs.ts';
 import { bindingsSchema, fallbackTarget, onFailSchema } from './common.ts';
+import { checkCitations, checkIdSet, checkNumbers, checkQuotes, checkRule } from './gate-checks.ts';
 import { selectAll } from './select-path.ts';
 import { defineStep } from './types.ts';
 
@@ -8,6 +10,8 @@ import { defineStep } from './types.ts';
  * A deterministic check in code between two steps. It passes its `value` through when the
  * check holds, so downstream steps read the checked value, and fails (with every problem
  * listed) when it does not; the step's on-fail policy decides what happens next.
+ * Bindings: `value` (what is checked), `source` (the document, for quotes and numbers),
+ * `expected` (for id sets and citations).
  */
 const checkSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('jsonSchema'), schema: jsonSchemaObject }),
@@ -15,8 +19,37 @@ const checkSchema = z.discriminatedUnion('type', [
     type: z.literal('quoteContainment'),
     /** Where the quotes are in `value`, e.g. `relevant_sections[*].quote`. */
     quotesPath: z.string().min(1).max(500),
+    /** Field beside each quote naming its section; when set, the quote must be inside that section. */
+    sectionField: z.string().max(100).optional(),
+  }),
+  z.object({
+    type: z.literal('idSet'),
+    returnedPath: z.string().min(1).max(500),
+    /** Path into `expected`, e.g. `unit_ids[*]`. */
+    expectedPath: z.string().min(1).max(500),
+  }),
+  z.object({
+    type: z.literal('citations'),
+    claimsPath: z.string().min(1).max(500).default('claims[*]'),
+    citationsField: z.string().min(1).max(100).default('citations'),
+    textField: z.string().min(1).max(100).default('text'),
+    /** Path into `expected` listing the retrieved ids in rank order, e.g. `sections[*].section_id`. */
+    availablePath: z.string().min(1).max(500),
+    requireTopCited: z.boolean().default(true),
+  }),
+  z.object({
+    type: z.literal('numberConsistency'),
+    answerPath: z.string().min(1).max(500).default('answer'),
+    citedPath: z.string().min(1).max(500).default('section_ids[*]'),
+  }),
+  z.object({
+    type: z.literal('rule'),
+    /** A JSON Logic rule over `{ value, source, expected }`; truthy passes. Data, never code. */
+    rule: z.unknown(),
+    message: z.string().min(1).max(500),
   }),
 ]);
+export type GateCheck = z.infer<typeof checkSchema>;
 
 export const gateConfigSchema = z.object({
   bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
@@ -25,26 +58,49 @@ export const gateConfigSchema = z.object({
 });
 export type GateConfig = z.infer<typeof gateConfigSchema>;
 
-/** Whitespace-normalised, so line wrapping in the source never fails a true quote. */
-export function normaliseForContainment(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+export { normaliseForContainment } from './gate-text.ts';
+
+/** Kept for callers that check a flat list of quotes. */
+export function checkQuoteContainment(quotes: unknown[], source: string): string[] {
+  return checkQuotes({ quotes }, source, 'quotes[*]');
 }
 
-export function checkQuoteContainment(quotes: unknown[], source: string): string[] {
-  const haystack = normaliseForContainment(source);
-  const problems: string[] = [];
-  quotes.forEach((quote, i) => {
-    if (typeof quote !== 'string') problems.push(`quote ${i + 1} is not a string`);
-    else if (!haystack.includes(normaliseForContainment(quote))) problems.push(`quote ${i + 1} is not in the source: "${quote.slice(0, 120)}"`);
-  });
-  return problems;
+const describeCheck: Record<GateCheck['type'], (c: never) => string> = {
+  jsonSchema: () => 'check: JSON Schema',
+  quoteContainment: (c: Extract<GateCheck, { type: 'quoteContainment' }>) => `check: quotes in source${c.sectionField ? ' and in their section' : ''}`,
+  idSet: () => 'check: returned ids = expected ids',
+  citations: () => 'check: citations (phantom, uncited, top chunk)',
+  numberConsistency: () => 'check: numbers appear in cited sections',
+  rule: (c: Extract<GateCheck, { type: 'rule' }>) => `check: ${c.message}`,
+};
+
+export function runCheck(check: GateCheck, values: Record<string, unknown>, validate: (s: Record<string, unknown>, v: unknown) => string[]): string[] {
+  const { value, source, expected } = values;
+  const needSource = () => (typeof source === 'string' ? null : ['the gate has no source text bound (bind "source" to the document)']);
+  switch (check.type) {
+    case 'jsonSchema':
+      return validate(check.schema, value);
+    case 'quoteContainment':
+      return needSource() ?? checkQuotes(value, source as string, check.quotesPath, check.sectionField);
+    case 'idSet':
+      return checkIdSet(selectAll(value, check.returnedPath), selectAll(expected, check.expectedPath));
+    case 'citations':
+      return checkCitations(selectAll(value, check.claimsPath), selectAll(expected, check.availablePath), check);
+    case 'numberConsistency': {
+      const answer = getPath(value, check.answerPath.split('.'));
+      if (typeof answer !== 'string') return [`the answer at ${check.answerPath} is not text`];
+      return needSource() ?? checkNumbers(answer, selectAll(value, check.citedPath), source as string);
+    }
+    case 'rule':
+      return checkRule(check.rule, { value, source, expected }, check.message);
+  }
 }
 
 export const gateStep = defineStep<'gate', GateConfig>({
   kind: 'gate',
   title: 'Gate',
   group: 'Check',
-  description: 'A deterministic check in code (JSON Schema, quote containment) before the next step runs.',
+  description: 'A deterministic check in code (schema, quotes, id sets, citations, numbers, rules) before the next step runs.',
   config: gateConfigSchema,
   defaults: () => ({ bindings: {}, check: { type: 'jsonSchema' as const, schema: { type: 'object' } }, onFail: 'abort' }),
   bindings: (cfg) => cfg.bindings,
@@ -54,26 +110,16 @@ export const gateStep = defineStep<'gate', GateConfig>({
   },
   terminal: false,
   fields: [
-    { kind: 'bindings', key: 'bindings', label: 'Reads (value, source)' },
+    { kind: 'bindings', key: 'bindings', label: 'Reads (value, source, expected)' },
     { kind: 'json', key: 'check', label: 'Check' },
     { kind: 'onFail', key: 'onFail', label: 'When the check fails' },
   ],
-  summary: (cfg) => [cfg.check.type === 'jsonSchema' ? 'check: JSON Schema' : `check: quotes in source (${cfg.check.quotesPath})`, `on fail: ${cfg.onFail}`],
+  summary: (cfg) => [(describeCheck[cfg.check.type] as (c: GateCheck) => string)(cfg.check), `on fail: ${cfg.onFail}`],
   outputSchema: () => null,
   async run(ctx) {
-    const { check } = ctx.config;
-    const value = ctx.values.value;
-    let problems: string[];
-    if (check.type === 'jsonSchema') {
-      problems = ctx.validate(check.schema, value);
-    } else {
-      const source = ctx.values.source;
-      problems = typeof source === 'string'
-        ? checkQuoteContainment(selectAll(value, check.quotesPath), source)
-        : ['the gate has no source text bound (bind "source" to the document)'];
-    }
-    ctx.emit({ type: 'step.check', at: ctx.now(), stepId: ctx.step.id, check: check.type, passed: problems.length === 0, problems });
+    const problems = runCheck(ctx.config.check, ctx.values, ctx.validate);
+    ctx.emit({ type: 'step.check', at: ctx.now(), stepId: ctx.step.id, check: ctx.config.check.type, passed: problems.length === 0, problems });
     if (problems.length > 0) return { status: 'failed', failure: { code: 'gate_failed', message: problems.join('; '), details: problems } };
-    return { status: 'succeeded', output: value };
+    return { status: 'succeeded', output: ctx.values.value };
   },
 });

@@ -1,0 +1,4 @@
+/** Whitespace-normalised, so line wrapping in the source never fails a true quote. */
+export function normaliseForContainment(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
