@@ -1,4 +1,4 @@
-import { fstatSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createMockModelServer } from './mock-server.ts';
 
@@ -24,7 +24,39 @@ function parsePositiveInt(value: string | undefined, name: string): number | und
   return n;
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Our parent and up to `depth - 1` of its ancestors (Linux /proc; elsewhere just the parent), never init. */
+function ancestorPids(parent: number, depth: number): number[] {
+  const pids = [parent];
+  let pid = parent;
+  while (pids.length < depth) {
+    let next = 0;
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may contain spaces, so cut after ')'.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      next = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
+    if (!Number.isInteger(next) || next <= 1) break;
+    pids.push(next);
+    pid = next;
+  }
+  return pids;
+}
+
 async function main(): Promise<void> {
+  // When the parent dies, our stdout pipe dies with it: a log line must not crash the exit path.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
   const { values } = parseArgs({
     options: {
       port: { type: 'string' },
@@ -47,7 +79,10 @@ async function main(): Promise<void> {
   console.log(`  Anthropic base URL:         ${server.url}`);
   console.log(`  Control API: POST ${server.url}/__mock/enqueue, GET ${server.url}/__mock/requests, POST ${server.url}/__mock/reset`);
 
+  let stopping = false;
   const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
     console.log(`Mock model server stopping (${why})`);
     void server.close().then(() => process.exit(0));
     // Should close() ever stall, do not linger anyway.
@@ -55,20 +90,16 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-  void server.closed.then(() => process.exit(0));
+  void server.closed.then(() => {
+    console.log('Mock model server closed');
+    process.exit(0);
+  });
 
-  // Parent gone: we were re-parented (ppid changes) or the old parent no longer exists.
-  const parent = process.ppid;
+  // Parent gone: `npm run mock` runs us under npm → sh → tsx, so the process that matters
+  // (a test runner, a terminal) is a few levels up. Watch those ancestors, not just ppid.
+  const ancestors = ancestorPids(process.ppid, 4);
   setInterval(() => {
-    let alive = process.ppid === parent;
-    if (alive) {
-      try {
-        process.kill(parent, 0);
-      } catch (err) {
-        alive = (err as NodeJS.ErrnoException).code === 'EPERM';
-      }
-    }
-    if (!alive) stop('parent process exited');
+    if (process.ppid !== ancestors[0] || !ancestors.every(isAlive)) stop('parent process exited');
   }, 1000).unref();
 
   // Only a pipe means "my parent holds the other end"; /dev/null or a TTY would end at once

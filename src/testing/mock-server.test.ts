@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { protocolValidators, type Validator } from './corpus.ts';
+import { protocolValidators, readCorpus, type Validator } from './corpus.ts';
 import { anthropicModule } from './mock-anthropic.ts';
 import { openAIModule } from './mock-openai.ts';
 import { createMockModelServer, type MockModelServer } from './mock-server.ts';
@@ -70,6 +70,19 @@ function sseEvents(text: string): { event?: string; data: string }[] {
       return out;
     });
 }
+
+describe('the corpus validators are real', () => {
+  it('accept recorded traffic and reject broken shapes', () => {
+    const recorded = JSON.parse(readCorpus('openai-recorded/openai-text.response.json')) as Record<string, unknown>;
+    expectValid(v.openai.response, recorded);
+    expect(v.openai.response({ ...recorded, choices: 'none' })).toBe(false);
+    expect(v.openai.chunk({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'done' }] })).toBe(false);
+    for (const line of readCorpus('anthropic-recorded/anthropic-text.chunks.jsonl').split('\n').filter(Boolean)) expectValid(v.anthropic.event, JSON.parse(line));
+    expect(v.anthropic.event({ type: 'message_delta' })).toBe(false);
+    expect(v.anthropic.message({ ...(JSON.parse(readCorpus('anthropic-recorded/anthropic-text.response.json')) as object), stop_reason: 'done' })).toBe(false);
+    expect(v.openai.error({ error: { message: 'x' } })).toBe(false);
+  });
+});
 
 describe('mock OpenAI responses match the corpus schema', () => {
   const replies: [string, MockReply | null][] = [
@@ -281,7 +294,7 @@ describe('mock auth, CORS, control API and lifetime', () => {
     try {
       const post = (path: string, headers: Record<string, string>, body: unknown) =>
         fetch(`${keyed.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-      for (const headers of [{}, { authorization: 'Bearer sk-wrong-key-0000' }]) {
+      for (const headers of [{}, { authorization: 'Bearer sk-wrong-key-0000' }] as Record<string, string>[]) {
         const res = await post('/v1/chat/completions', headers, openAIBody());
         expect(res.status).toBe(401);
         expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
