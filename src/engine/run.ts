@@ -13,7 +13,9 @@ import { TRACE_VERSION, type RunMeta, type RunStatus, type TraceEvent } from '..
 import { createTraceRecorder } from '../trace/recorder.ts';
 import type { RunRepository } from '../trace/repository.ts';
 import { callModelWithRetries, defaultTransportPolicy, type TransportPolicy } from './call-model.ts';
+import { chainEdges, topologicalOrder } from '../chain/graph.ts';
 import { checkInputs } from './inputs.ts';
+import { restoreFromEvents } from './restore.ts';
 import { planChain, type PlannedStep } from './plan.ts';
 import { createSchemaValidator, type SchemaValidator } from './validate.ts';
 
@@ -42,6 +44,11 @@ export interface RunOptions {
   concurrency?: number;
   countTokens?: TokenCounter;
   validator?: SchemaValidator;
+  /**
+   * Continue an interrupted run: the events it had made durable. Completed steps and map units
+   * are restored from them and never called again; the run keeps its id.
+   */
+  resume?: { events: readonly TraceEvent[] };
 }
 
 type StepState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
@@ -74,7 +81,8 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
     chain: structuredClone(opts.chain), inputs: structuredClone(opts.inputs), provider: opts.provider.kind, model: opts.model.name,
     status: 'running', startedAt: now(),
   };
-  await opts.repo.createRun(meta);
+  if (opts.resume) await opts.repo.updateRun(runId, { status: 'running' });
+  else await opts.repo.createRun(meta);
   const recorder = createTraceRecorder(opts.repo, runId, {
     onEvent: (event) => {
       addUsage(usage, event);
@@ -82,7 +90,8 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
     },
   });
   const emit = (event: TraceEvent) => recorder.append(event);
-  emit({ type: 'run.started', at: now(), runId, chainId: meta.chainId, chainName: meta.chainName, chainRevision: meta.chainRevision, inputs: meta.inputs, provider: meta.provider, model: meta.model });
+  if (!opts.resume) emit({ type: 'run.started', at: now(), runId, chainId: meta.chainId, chainName: meta.chainName, chainRevision: meta.chainRevision, inputs: meta.inputs, provider: meta.provider, model: meta.model });
+  for (const event of opts.resume?.events ?? []) addUsage(usage, event);
 
   let end: { status: RunStatus; output?: unknown; error?: string; terminalStep?: string };
   try {
@@ -118,11 +127,27 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
 
   const countTokens = opts.countTokens ?? (await loadTokenCounter());
   const plan = planChain(chain, deps.registry);
+  const restored = restoreFromEvents(opts.resume?.events ?? []);
   const untrustedInputs = new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name));
   const state = new Map<string, StepState>([...plan.keys()].map((id) => [id, 'pending']));
   const outputs = new Map<string, unknown>();
   const tainted = new Set<string>();
-  const chosen = new Map<string, Set<string>>();
+  const chosen = new Map<string, Set<string>>(restored.chosen);
+  const taint = (planned: PlannedStep) => Object.values(planned.def.bindings(planned.config)).some((ref) => {
+    const { root, name } = parseRef(ref);
+    return (root === 'inputs' && untrustedInputs.has(name)) || (root === 'steps' && tainted.has(name));
+  });
+  // Restore in dependency order so taint flows through restored steps as it did the first time.
+  for (const id of topologicalOrder([...plan.keys()], chainEdges(chain, deps.registry)).order) {
+    const done = restored.finished.get(id);
+    const planned = plan.get(id) as PlannedStep;
+    if (done?.status === 'succeeded') {
+      state.set(id, 'done');
+      outputs.set(id, done.output);
+      if (taint(planned)) tainted.add(id);
+    } else if (done?.status === 'skipped') state.set(id, 'skipped');
+  }
+  if (opts.resume) deps.emit({ type: 'run.resumed', at: deps.now(), restoredSteps: [...restored.finished.keys()], restoredUnits: [...restored.units.values()].reduce((n, m) => n + m.size, 0) });
   const transport = { ...defaultTransportPolicy, ...opts.transport };
   const callDeps = { provider: opts.provider, fetch: opts.fetch ?? globalThis.fetch.bind(globalThis), signal: deps.signal, policy: transport, now: deps.now, emit: deps.emit };
   let halt: { status: RunStatus; error: string } | null = null;
@@ -150,7 +175,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
       chain, step, config, values, untrusted, signal: deps.signal, model: opts.model,
       callModel: (request, onDelta) => callModelWithRetries(callDeps, step.id, request, onDelta),
       validate: (schema, value) => validator.validate(schema, value),
-      emit: deps.emit, checkpoint: deps.flush, countTokens, now: deps.now,
+      emit: deps.emit, checkpoint: deps.flush, countTokens, now: deps.now, completedUnits: restored.units.get(step.id),
     });
     return { outcome, latencyMs: deps.now() - started };
   };

@@ -100,6 +100,8 @@ export const mapStep = defineStep<'map', MapConfig>({
     const results = await mapWithConcurrency(items, concurrency, async (item, index): Promise<UnitResult> => {
       const rawId = unitIdField ? getPath(item, unitIdField.split('.')) : undefined;
       const unitId = rawId === undefined || rawId === null ? String(index + 1) : String(rawId);
+      const done = ctx.completedUnits?.get(unitId);
+      if (done) return { unit_id: unitId, status: done.status, output: done.output ?? null, error_detail: done.error ?? null };
       const outcome = await runContractCall(ctx, { config: unitConfig, values: { ...shared, [itemName]: item }, untrusted, unit: unitId });
       const result: UnitResult = outcome.status === 'succeeded'
         ? { unit_id: unitId, status: 'ok', output: outcome.output, error_detail: null }

@@ -62,6 +62,8 @@ export interface StepRunContext<C> {
   /** Validates a value against a JSON Schema (compiled once per distinct schema). */
   validate(schema: Record<string, unknown>, value: unknown): string[];
   emit(event: TraceEvent): void;
+  /** Units of this step finished before an interruption: reused on resume, never re-called. */
+  completedUnits?: ReadonlyMap<string, { status: 'ok' | 'error'; output?: unknown; error?: { code: string; message: string } }>;
   /** Makes everything emitted so far durable (map units call it after each unit). */
   checkpoint(): Promise<void>;
   /** Counts tokens with the run's real tokenizer. */

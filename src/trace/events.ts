@@ -59,6 +59,7 @@ export interface AttemptRecord {
 
 export type TraceEvent =
   | { type: 'run.started'; at: number; runId: string; chainId: string; chainName: string; chainRevision: string; inputs: Record<string, unknown>; provider: string; model: string }
+  | { type: 'run.resumed'; at: number; restoredSteps: string[]; restoredUnits: number }
   | { type: 'step.started'; at: number; stepId: string }
   | { type: 'step.attempt'; at: number; stepId: string; attempt: number; record: AttemptRecord; unit?: string }
   | { type: 'step.transport_retry'; at: number; stepId: string; attempt: number; error: string; status: number | null; waitMs: number }
