@@ -2,6 +2,7 @@ import { hashValue } from '../chain/hash.ts';
 import { ProviderError } from '../providers/errors.ts';
 import type { AttemptRecord, PromptSegment } from '../trace/events.ts';
 import { applyBudget } from './budget.ts';
+import { hasDynamicEnums, resolveDynamicEnums } from './dynamic-enum.ts';
 import type { ModelConfig } from './model.config.ts';
 import { assemblePrompt, feedbackMessage, isStrictCompatible, parseModelJson } from './model-prompt.ts';
 import type { StepOutcome, StepRunContext } from './types.ts';
@@ -21,7 +22,12 @@ export interface ContractCallInput {
 }
 
 export async function runContractCall(ctx: StepRunContext<unknown>, input: ContractCallInput): Promise<StepOutcome> {
-  const cfg = input.config;
+  let cfg = input.config;
+  if (cfg.outputSchema && hasDynamicEnums(cfg.outputSchema)) {
+    const resolved = resolveDynamicEnums(cfg.outputSchema, input.values);
+    if ('error' in resolved) return { status: 'failed', failure: { code: 'missing_input', message: resolved.error } };
+    cfg = { ...cfg, outputSchema: resolved.schema };
+  }
   const model = cfg.model || ctx.model.name;
   const structured = Boolean(cfg.outputSchema) && ctx.model.structuredOutput;
   const assemble = (values: Record<string, unknown>) => assemblePrompt(cfg, values, input.untrusted, { schemaInPrompt: Boolean(cfg.outputSchema) && !structured });

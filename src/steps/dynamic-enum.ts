@@ -1,0 +1,67 @@
+import { hashString } from '../chain/hash.ts';
+import { getPath } from '../chain/refs.ts';
+import { splitSections } from './sections.ts';
+
+/**
+ * Dynamic enums: a schema node carrying `"x-dynamicEnum": { "binding": "document", "from": "sectionIds" }`
+ * gets an `enum` generated per run from that binding — the document's own section ids, or the
+ * strings of an array — so an invented id cannot be decoded under strict structured output,
+ * rather than merely detected afterwards (seed 000). Resolved schemas are cached by the
+ * bound value's content, so a document's schema is built (and compiled) once.
+ */
+export interface DynamicEnumSpec {
+  binding: string;
+  from: 'sectionIds' | 'values';
+  /** For `values`: a dotted path into the binding, `[*]` allowed at the end via items. */
+  path?: string;
+}
+
+const idCache = new Map<string, string[]>();
+
+export function sectionIdsOf(text: string): string[] {
+  const key = hashString(text);
+  let ids = idCache.get(key);
+  if (!ids) {
+    ids = splitSections(text).map((s) => s.id);
+    if (idCache.size >= 32) idCache.delete(idCache.keys().next().value as string);
+    idCache.set(key, ids);
+  }
+  return ids;
+}
+
+function enumValues(spec: DynamicEnumSpec, values: Record<string, unknown>): string[] | string {
+  const bound = values[spec.binding];
+  if (bound === undefined) return `the dynamic enum reads "${spec.binding}", which is not bound`;
+  if (spec.from === 'sectionIds') {
+    if (typeof bound !== 'string') return `the dynamic enum needs "${spec.binding}" to be text`;
+    return sectionIdsOf(bound);
+  }
+  const list = spec.path ? getPath(bound, spec.path.split('.')) : bound;
+  if (!Array.isArray(list)) return `the dynamic enum needs "${spec.binding}${spec.path ? `.${spec.path}` : ''}" to be an array`;
+  return [...new Set(list.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))))];
+}
+
+export function hasDynamicEnums(schema: unknown): boolean {
+  return JSON.stringify(schema ?? null).includes('"x-dynamicEnum"');
+}
+
+/** Returns the schema with every dynamic enum filled in, or the problem that stopped it. */
+export function resolveDynamicEnums(schema: Record<string, unknown>, values: Record<string, unknown>): { schema: Record<string, unknown> } | { error: string } {
+  let error: string | null = null;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) if (k !== 'x-dynamicEnum') out[k] = walk(v);
+    const spec = (node as Record<string, unknown>)['x-dynamicEnum'] as DynamicEnumSpec | undefined;
+    if (spec) {
+      const list = enumValues(spec, values);
+      if (typeof list === 'string') error ??= list;
+      else if (list.length === 0) error ??= `the dynamic enum from "${spec.binding}" is empty`;
+      else out.enum = list;
+    }
+    return out;
+  };
+  const resolved = walk(schema) as Record<string, unknown>;
+  return error ? { error } : { schema: resolved };
+}
