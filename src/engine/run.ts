@@ -25,6 +25,8 @@ export interface RunModelSettings {
   maxOutputTokens: number;
   structuredOutput: boolean;
   contextWindow?: number;
+  /** USD per million tokens, for cost per attempt, step and run. */
+  prices?: { input: number; output: number };
 }
 
 export interface RunOptions {
@@ -55,10 +57,11 @@ type StepState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
 
 const haltStatus: Record<string, RunStatus> = { abort: 'failed', abstain: 'abstained', escalate: 'escalated' };
 
-function addUsage(total: TokenUsage, event: TraceEvent): void {
+function addUsage(total: TokenUsage & { costUsd: number }, event: TraceEvent): void {
   if (event.type !== 'step.attempt' || !event.record.usage) return;
   total.inputTokens += event.record.usage.inputTokens;
   total.outputTokens += event.record.usage.outputTokens;
+  total.costUsd += event.record.costUsd ?? 0;
 }
 
 /**
@@ -75,7 +78,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const registry = opts.registry ?? stepRegistry;
   const signal = opts.signal ?? new AbortController().signal;
   const runId = opts.runId ?? globalThis.crypto.randomUUID();
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const meta: RunMeta = {
     id: runId, traceVersion: TRACE_VERSION, chainId: opts.chain.id, chainName: opts.chain.name, chainRevision: hashValue(opts.chain),
     chain: structuredClone(opts.chain), inputs: structuredClone(opts.inputs), provider: opts.provider.kind, model: opts.model.name,
@@ -95,7 +98,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
 
   let end: { status: RunStatus; output?: unknown; error?: string; terminalStep?: string };
   try {
-    end = await execute(opts, { registry, signal, now, emit, flush: () => recorder.flush() });
+    end = await execute(opts, { runId, registry, signal, now, emit, flush: () => recorder.flush() });
   } catch (error) {
     end = signal.aborted || (error instanceof ProviderError && error.code === 'aborted')
       ? { status: 'cancelled', error: 'The run was cancelled' }
@@ -109,6 +112,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
 }
 
 interface ExecDeps {
+  runId: string;
   registry: StepRegistry;
   signal: AbortSignal;
   now: () => number;
@@ -172,7 +176,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     }
     if (untrusted.size > 0) tainted.add(step.id);
     const outcome = await def.run({
-      chain, step, config, values, untrusted, signal: deps.signal, model: opts.model,
+      runId: deps.runId, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: opts.model,
       callModel: (request, onDelta) => callModelWithRetries(callDeps, step.id, request, onDelta),
       validate: (schema, value) => validator.validate(schema, value),
       emit: deps.emit, checkpoint: deps.flush, countTokens, now: deps.now, completedUnits: restored.units.get(step.id),

@@ -55,5 +55,5 @@ export function createProviderForProfile(profile: EndpointProfile, opts: Provide
 
 /** The model settings a run needs from its profile. */
 export function runModelSettings(profile: EndpointProfile) {
-  return { name: profile.model, maxOutputTokens: profile.maxOutputTokens, structuredOutput: profile.structuredOutput, contextWindow: profile.contextWindow };
+  return { name: profile.model, maxOutputTokens: profile.maxOutputTokens, structuredOutput: profile.structuredOutput, contextWindow: profile.contextWindow, prices: profile.prices };
 }

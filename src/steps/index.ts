@@ -8,9 +8,10 @@ import { createStepRegistry } from './registry.ts';
 import { routerStep } from './router.ts';
 import { splitStep } from './split.ts';
 import { abstainStep, escalateStep } from './terminals.ts';
+import { webhookStep } from './webhook.ts';
 
 /** Every built-in step kind. Adding a kind: one file in this folder plus one entry here. */
-export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep] as const;
+export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep, webhookStep] as const;
 export type StepKind = (typeof builtInSteps)[number]['kind'];
 
 export const stepRegistry = createStepRegistry(builtInSteps);

@@ -68,6 +68,10 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
         finishReason: response.finishReason, rawFinishReason: response.rawFinishReason, status: response.status,
         usage: response.usage, latencyMs,
       });
+      const prices = ctx.model.prices;
+      if (prices && (prices.input > 0 || prices.output > 0)) {
+        record.costUsd = (response.usage.inputTokens * prices.input + response.usage.outputTokens * prices.output) / 1_000_000;
+      }
       judgeResponse(ctx, record, cfg, maxTokens);
     } catch (error) {
       if (error instanceof ProviderError && error.code === 'aborted') throw error;

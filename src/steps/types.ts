@@ -47,6 +47,10 @@ export interface StepBranch {
 }
 
 export interface StepRunContext<C> {
+  /** The run's id: stable across retries and resumes, so side effects can derive idempotency keys from it. */
+  runId: string;
+  /** The run's injected fetch, for steps with side effects (webhooks). */
+  fetch: typeof fetch;
   chain: Chain;
   step: StepDef;
   config: C;
@@ -56,7 +60,7 @@ export interface StepRunContext<C> {
   untrusted: ReadonlySet<string>;
   signal: AbortSignal;
   /** Model defaults from the run's endpoint profile. */
-  model: { name: string; maxOutputTokens: number; structuredOutput: boolean; contextWindow?: number };
+  model: { name: string; maxOutputTokens: number; structuredOutput: boolean; contextWindow?: number; prices?: { input: number; output: number } };
   /** Calls the run's provider; throws ProviderError after its own bounded transport retries. */
   callModel(request: ModelRequest, onDelta?: (text: string) => void): Promise<ModelCallResult>;
   /** Validates a value against a JSON Schema (compiled once per distinct schema). */

@@ -51,6 +51,8 @@ export interface AttemptRecord {
   status?: number;
   latencyMs: number;
   usage?: TokenUsage;
+  /** From the profile's prices; absent when the profile has none. */
+  costUsd?: number;
   /** Set when the input budget cut a binding: exactly what was kept and what was cut. */
   truncation?: TruncationRecord;
   /** Hash of this step's prompt, model, parameters and validator together. */
@@ -88,5 +90,5 @@ export interface RunMeta {
   finishedAt?: number;
   output?: unknown;
   error?: string;
-  usage?: TokenUsage;
+  usage?: TokenUsage & { costUsd?: number };
 }

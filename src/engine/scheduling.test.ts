@@ -1,0 +1,107 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Chain } from '../chain/schema.ts';
+import type { ModelProvider } from '../providers/types.ts';
+import { createScriptedProvider } from '../testing/scripted-provider.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
+import { runChain } from './run.ts';
+
+const schema = { type: 'object', properties: { v: { type: 'string' } }, required: ['v'], additionalProperties: false };
+const model = (id: string, reads: Record<string, string>, prompt: string) => ({ id, kind: 'model', name: id, position: { x: 0, y: 0 }, config: { bindings: reads, prompt, outputSchema: schema } });
+
+const diamond: Chain = {
+  format: 'seamscope.chain', version: 1, id: 'diamond', name: 'Diamond',
+  inputs: [{ name: 'q', schema: { type: 'string' }, trust: 'trusted', required: true }],
+  steps: [
+    model('a', { q: 'inputs.q' }, 'A {q}'),
+    model('b', { a: 'steps.a.v' }, 'B {a}'),
+    model('c', { a: 'steps.a.v' }, 'C {a}'),
+    model('d', { b: 'steps.b.v', c: 'steps.c.v' }, 'D {b} {c}'),
+    { id: 'out', kind: 'output', name: 'out', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.d.v' } } },
+  ],
+};
+
+/** Holds each call until released, recording which prompts were in flight together. */
+function gatedProvider() {
+  const inFlight = new Set<string>();
+  const overlaps: string[][] = [];
+  const provider: ModelProvider = {
+    kind: 'gated',
+    async call(req) {
+      const name = (req.messages.at(-1)?.content ?? '').slice(0, 1);
+      inFlight.add(name);
+      overlaps.push([...inFlight].sort());
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight.delete(name);
+      return { text: JSON.stringify({ v: name }), finishReason: 'stop', rawFinishReason: 'stop', usage: { inputTokens: 1000, outputTokens: 500 }, requestBody: {}, rawResponse: {}, status: 200, model: req.model };
+    },
+  };
+  return { provider, overlaps };
+}
+
+describe('scheduling', () => {
+  it('runs independent steps of a diamond concurrently: its critical path, not the sum', async () => {
+    const { provider, overlaps } = gatedProvider();
+    const run = await runChain({ chain: diamond, inputs: { q: 'x' }, provider, repo: createMemoryRunRepository(), model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
+    expect(run.status).toBe('succeeded');
+    expect(overlaps).toContainEqual(['B', 'C']);
+    expect(overlaps.some((o) => o.includes('D') && o.length > 1)).toBe(false);
+  });
+
+  it('honours the per-run concurrency limit', async () => {
+    const { provider, overlaps } = gatedProvider();
+    await runChain({ chain: diamond, inputs: { q: 'x' }, provider, repo: createMemoryRunRepository(), model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length, concurrency: 1 });
+    expect(overlaps.every((o) => o.length === 1)).toBe(true);
+  });
+
+  it('prices tokens per attempt and totals them per run', async () => {
+    const { provider } = gatedProvider();
+    const run = await runChain({ chain: diamond, inputs: { q: 'x' }, provider, repo: createMemoryRunRepository(), model: { name: 'm', maxOutputTokens: 100, structuredOutput: true, prices: { input: 2, output: 8 } }, countTokens: (t) => t.length });
+    // 4 calls × (1000 × $2 + 500 × $8) / 1M = 4 × $0.006
+    expect(run.usage).toMatchObject({ inputTokens: 4000, outputTokens: 2000 });
+    expect((run.usage as { costUsd: number }).costUsd).toBeCloseTo(0.024, 10);
+  });
+});
+
+describe('webhook terminal', () => {
+  const received: { key: string | undefined; body: { idempotency_key: string; value: unknown } }[] = [];
+  let failNext = 0;
+  const server = createServer((req: IncomingMessage, res) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => {
+      received.push({ key: req.headers['idempotency-key'] as string | undefined, body: JSON.parse(data) });
+      if (failNext-- > 0) res.writeHead(503).end();
+      else res.writeHead(200).end('ok');
+    });
+  });
+  let url = '';
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const hookChain = (): Chain => ({
+    format: 'seamscope.chain', version: 1, id: 'hook', name: 'Hook',
+    inputs: [{ name: 'q', schema: { type: 'string' }, trust: 'trusted', required: true }],
+    steps: [model('a', { q: 'inputs.q' }, 'A {q}'), { id: 'send', kind: 'webhook', name: 'Send', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.a' }, url } }],
+  });
+
+  it('sends one idempotency key for a run, the same across transport retries and a resume', async () => {
+    received.length = 0;
+    failNext = 1;
+    const repo = createMemoryRunRepository();
+    const first = await runChain({ chain: hookChain(), inputs: { q: 'x' }, provider: createScriptedProvider([{ v: 'hello' }]), repo, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
+    expect(first.status).toBe('succeeded');
+    expect(received).toHaveLength(2);
+    expect(received[0]?.key).toBe(received[1]?.key);
+    expect(received[0]?.body.value).toEqual({ v: 'hello' });
+    // Resuming the same run (e.g. after a crash before the run was marked done) reuses the key.
+    const events = (await repo.getEvents(first.id)).filter((e) => !(e.type === 'step.finished' && e.stepId === 'send'));
+    await runChain({ chain: hookChain(), inputs: { q: 'x' }, provider: createScriptedProvider([]), repo, runId: first.id, resume: { events }, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
+    expect(received).toHaveLength(3);
+    expect(received[2]?.key).toBe(received[0]?.key);
+  });
+});

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { hashString } from '../chain/hash.ts';
+import { bindingsSchema } from './common.ts';
+import { defineStep } from './types.ts';
+
+/**
+ * A terminal with a side effect: POSTs the result to a URL. It carries an idempotency key
+ * derived from the run and step ids, so retries and resumes of the same run send the same key
+ * and the receiver can drop duplicates (seed 002: side effects at the end, idempotent).
+ */
+export const webhookConfigSchema = z.object({
+  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  url: z.string().max(2000).regex(/^https?:\/\//, 'must be an http(s) URL').default('http://127.0.0.1:9000/hook'),
+  /** Plain headers (never secrets: chain files are shared and exported). */
+  headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/), z.string().max(500)).default(() => ({}) as Record<string, string>),
+});
+export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
+
+export function idempotencyKey(runId: string, stepId: string): string {
+  return `seamscope-${hashString(`${runId}:${stepId}`)}`;
+}
+
+export const webhookStep = defineStep<'webhook', WebhookConfig>({
+  kind: 'webhook',
+  title: 'Webhook',
+  group: 'Terminal',
+  description: 'Ends the run by sending the result to a URL, with an idempotency key stable across retries and resumes.',
+  config: webhookConfigSchema,
+  defaults: () => webhookConfigSchema.parse({}),
+  bindings: (cfg) => cfg.bindings,
+  branches: () => [],
+  terminal: true,
+  fields: [
+    { kind: 'bindings', key: 'bindings', label: 'Sends (value)' },
+    { kind: 'text', key: 'url', label: 'URL' },
+    { kind: 'json', key: 'headers', label: 'Headers (no secrets)' },
+  ],
+  summary: (cfg) => [`POST ${cfg.url}`, 'idempotent per run'],
+  outputSchema: () => ({ type: 'object', properties: { status: { type: 'integer' }, idempotency_key: { type: 'string' } } }),
+  async run(ctx) {
+    const key = idempotencyKey(ctx.runId, ctx.step.id);
+    const body = JSON.stringify({ idempotency_key: key, run_id: ctx.runId, step_id: ctx.step.id, value: ctx.values.value ?? null });
+    let lastError = '';
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        const doFetch = ctx.fetch;
+        const res = await doFetch(ctx.config.url, {
+          method: 'POST', body, signal: ctx.signal,
+          headers: { ...ctx.config.headers, 'content-type': 'application/json', 'idempotency-key': key },
+        });
+        if (res.ok) return { status: 'succeeded', output: { status: res.status, idempotency_key: key, value: ctx.values.value ?? null }, terminal: 'output' };
+        lastError = `the webhook answered ${res.status} ${res.statusText}`.trim();
+        if (res.status < 500 && res.status !== 429) break;
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        lastError = `could not reach the webhook: ${(error as Error).message}`;
+      }
+    }
+    return { status: 'failed', failure: { code: 'side_effect_failed', message: lastError } };
+  },
+});
