@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
+import { lintChain } from './lint.ts';
+import type { Chain } from './schema.ts';
+
+const codes = (chain: Chain) => lintChain(chain).map((f) => `${f.code}${f.stepId ? `@${f.stepId}` : ''}`);
+const demo = (file: string) => JSON.parse(readFileSync(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8')) as Chain;
+
+describe('lintChain', () => {
+  it('flags a model step without an output schema and an unbounded array', () => {
+    const chain = twoStepChain();
+    chain.steps[1]!.config.outputSchema = null;
+    (chain.steps[0]!.config.outputSchema as { properties: { facts: Record<string, unknown> } }).properties.facts = { type: 'array', items: { type: 'string' } };
+    expect(codes(chain)).toEqual(expect.arrayContaining(['no-output-schema@answer', 'unbounded-array@extract']));
+  });
+
+  it('flags a router branching on untrusted text, and an abstain flag nobody reads', () => {
+    const chain = routedChain();
+    chain.steps[1]!.config.bindings = { value: 'inputs.ticket' };
+    (chain.steps[0]!.config.outputSchema as { properties: Record<string, unknown> }).properties.insufficient_evidence = { type: 'boolean' };
+    expect(codes(chain)).toEqual(expect.arrayContaining(['route-on-untrusted-text@route', 'unconsumed-abstain-flag@classify']));
+  });
+
+  it('flags a reduce that reads raw units, a side effect before the end, and no baseline', () => {
+    const chain = twoStepChain();
+    chain.steps.push({ id: 'merge', kind: 'reduce', name: 'Merge', position: { x: 0, y: 0 }, config: { bindings: { collection: 'inputs.document' }, prompt: '{collection}' } });
+    chain.steps.push({ id: 'hook', kind: 'webhook', name: 'Hook', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.answer' } } });
+    chain.steps.push({ id: 'after', kind: 'output', name: 'After', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.hook' } } });
+    expect(codes(chain)).toEqual(expect.arrayContaining(['reduce-reads-raw-units@merge', 'side-effect-before-end@hook', 'no-single-prompt-baseline']));
+  });
+
+  it('warns when the budget can overflow with no truncation policy', () => {
+    const chain = twoStepChain();
+    chain.steps[0]!.config.inputBudget = 1000;
+    expect(codes(chain)).toContain('budget-may-overflow@extract');
+    chain.steps[0]!.config.truncate = { binding: 'document', from: 'end' };
+    expect(codes(chain)).not.toContain('budget-may-overflow@extract');
+  });
+
+  it('finds the seed-000 failure in the summarise demo and not the contract problems of the quotes demo', () => {
+    const summarise = codes(demo('summarise-then-answer.chain.json'));
+    expect(summarise).toContain('no-failure-path@summarise');
+    const quotes = codes(demo('select-quotes-then-answer.chain.json'));
+    expect(quotes).not.toContain('unconsumed-abstain-flag@select');
+    expect(quotes).not.toContain('unbounded-array@select');
+  });
+});
