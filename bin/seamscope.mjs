@@ -4,5 +4,10 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// `seamscope inspect run.json | head` closes stdout early; that is not an error.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

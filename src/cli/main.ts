@@ -7,6 +7,7 @@ import { createProviderForProfile, demoProfile, runModelSettings, type EndpointP
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { toRunFile } from '../trace/run-file.ts';
 import { parseArgs } from './args.ts';
+import { inspectCommand, inspectUsage } from './inspect.ts';
 
 /**
  * `seamscope` — the headless face of the same engine the app runs.
@@ -20,7 +21,8 @@ const usage = `Usage:
                              [--no-structured-output] [--out run.json]
 Inputs: a JSON object of input values; a value {"$file": "path"} reads text from that file (relative to the inputs file).
 Without --inputs, a chain's meta.inputFiles and input examples are used. Without --endpoint, the offline demo model runs.
-API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, never from arguments.`;
+API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, never from arguments.
+${inspectUsage}`;
 
 interface Io {
   out: (text: string) => void;
@@ -103,7 +105,7 @@ async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<n
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    const args = parseArgs(rest, ['no-structured-output', 'json']);
+    const args = parseArgs(rest, ['no-structured-output', 'json', 'strict']);
     switch (command) {
       case 'validate': {
         const [path] = args.positionals;
@@ -114,6 +116,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       }
       case 'run':
         return await runCommand(args, io);
+      case 'inspect':
+        return await inspectCommand(args.positionals, args.options, io);
       case undefined:
       case 'help':
       case '--help':

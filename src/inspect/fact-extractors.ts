@@ -1,0 +1,208 @@
+import {
+  clauseNumberRe, conditionRe, curatedConditions, dateRes, definedTermRe, durationLeftRe, durationUnitRe, idRes, monthDateRe,
+  monthIndex, moneyPrefixRe, moneySuffixRe, numberRe, ordinalLeftRe, parenChainRe, parseAmount, percentLeftRe, percentMarkerRe,
+  refRe, sectionRe, structuralBefore, unitStems, yearContextRe, yearRe,
+} from './fact-patterns.ts';
+import type { FactKind } from './facts.ts';
+
+/**
+ * One extractor per fact kind. Each reads the text (and its lowercase twin, same offsets,
+ * for indexOf scans) and emits spans; `extractFacts` settles overlaps by extractor order.
+ */
+export type Emit = (kind: FactKind, start: number, end: number, normalized: string, value?: number, unit?: string) => void;
+export type Extractor = (text: string, lower: string, emit: Emit) => void;
+
+const fmt = (n: number) => String(Math.round(n * 100) / 100);
+const pad = (n: number | string) => String(n).padStart(2, '0');
+
+/** Every index of `needle` in `hay`: a Boyer-Moore scan, far cheaper than a regex alternation. */
+function indexesOf(hay: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + needle.length)) found.push(i);
+  return found;
+}
+
+const leftWindow = 80;
+// "calendar" adds nothing; business days are a different length of time.
+const unitOf = (qualifier: string | undefined, unit: string) => (qualifier === 'business' || qualifier === 'working' ? `business ${unit}` : unit);
+
+export const durations: Extractor = (text, lower, emit) => {
+  for (const stem of unitStems) {
+    for (const at of indexesOf(lower, stem)) {
+      if (!/[\s\-–]/.test(text[at - 1] ?? '')) continue;
+      durationUnitRe.lastIndex = at;
+      const tail = durationUnitRe.exec(text);
+      if (!tail) continue;
+      const end = at + tail[0].length;
+      const from = Math.max(0, at - leftWindow);
+      const left = text.slice(from, at);
+      const m = durationLeftRe.exec(left);
+      if (m) {
+        const unit = unitOf(m[3]?.toLowerCase(), stem);
+        const first = parseAmount(m[1]!);
+        if (m[2] !== undefined) {
+          // A range names two facts: "5 to 7 business days" is 5 and 7 business days.
+          const second = parseAmount(m[2]);
+          if (first !== undefined) emit('duration', from + m.index, from + m.indices![1]![1], `${fmt(first)} ${unit}`, first, unit);
+          if (second !== undefined) emit('duration', from + m.indices![2]![0], end, `${fmt(second)} ${unit}`, second, unit);
+        } else if (first !== undefined) emit('duration', from + m.index, end, `${fmt(first)} ${unit}`, first, unit);
+        continue;
+      }
+      const ordinal = ordinalLeftRe.exec(left);
+      if (ordinal) {
+        const value = Number(ordinal[1]);
+        const unit = unitOf(ordinal[2]?.toLowerCase(), stem);
+        emit('duration', from + ordinal.index, end, `${value} ${unit}`, value, unit);
+      }
+    }
+  }
+};
+
+const scaleOf: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, mn: 1e6, m: 1e6, billion: 1e9, bn: 1e9, b: 1e9 };
+const currencyOf = (marker: string): string => (/€|EUR|euro/i.test(marker) ? '€' : /£|GBP/i.test(marker) ? '£' : '$');
+
+export const money: Extractor = (text, _lower, emit) => {
+  for (const m of text.matchAll(moneyPrefixRe)) {
+    const value = Number(m[2]!.replace(/,/g, '')) * (m[3] ? (scaleOf[m[3].toLowerCase()] ?? 1) : 1);
+    const symbol = currencyOf(m[1]!);
+    emit('money', m.index, m.index + m[0].length, `${symbol}${fmt(value)}`, value, symbol);
+  }
+  for (const m of text.matchAll(moneySuffixRe)) {
+    let value = Number(m[1]!.replace(/,/g, '')) * (m[2] ? (scaleOf[m[2].toLowerCase()] ?? 1) : 1);
+    if (m[3]!.toLowerCase() === 'cents') value /= 100;
+    const symbol = currencyOf(m[3]!);
+    emit('money', m.index, m.index + m[0].length, `${symbol}${fmt(value)}`, value, symbol);
+  }
+};
+
+export const percentages: Extractor = (text, lower, emit) => {
+  for (const at of [...indexesOf(lower, '%'), ...indexesOf(lower, 'percent'), ...indexesOf(lower, 'per cent')]) {
+    percentMarkerRe.lastIndex = at;
+    const marker = percentMarkerRe.exec(text);
+    if (!marker) continue;
+    const from = Math.max(0, at - leftWindow);
+    const m = percentLeftRe.exec(text.slice(from, at));
+    const value = m ? parseAmount(m[1]!) : undefined;
+    if (m && value !== undefined) emit('percentage', from + m.index, at + marker[0].length, `${fmt(value)}%`, value, 'percent');
+  }
+};
+
+export const dates: Extractor = (text, _lower, emit) => {
+  // Day-first dates before month-led ones, or "30 December 2016" would lose its day to "December 2016".
+  for (const { re, order } of dateRes) {
+    for (const m of text.matchAll(re)) {
+      const normalized = order === 'dmy' ? `${m[3]}-${pad(monthIndex(m[2]!))}-${pad(m[1]!)}`
+        : order === 'iso' ? `${m[1]}-${m[2]}-${m[3]}`
+          : `${m[3]}-${pad(m[1]!)}-${pad(m[2]!)}`; // slashes in US order, as the corpus writes them
+      emit('date', m.index, m.index + m[0].length, normalized);
+    }
+  }
+  for (const m of text.matchAll(monthDateRe)) {
+    const month = pad(monthIndex(m[1]!));
+    const normalized = m[4] ? `${m[4]}-${month}` : m[3] ? `${m[3]}-${month}-${pad(m[2]!)}` : `--${month}-${pad(m[2]!)}`;
+    emit('date', m.index, m.index + m[0].length, normalized);
+  }
+  for (const m of text.matchAll(yearRe)) {
+    if (yearContextRe.test(text.slice(Math.max(0, m.index - 20), m.index))) emit('date', m.index, m.index + 4, m[0], Number(m[0]));
+  }
+};
+
+/** A clause number counts only where it opens a line or follows a run of whitespace. */
+function opensLine(text: string, at: number): boolean {
+  if (/\s/.test(text[at - 1] ?? '') && /\s/.test(text[at - 2] ?? '')) return true;
+  let i = at - 1;
+  while (i >= 0 && ' \t#>*'.includes(text[i] as string)) i--;
+  return i < 0 || text[i] === '\n';
+}
+
+const normalizeRef = (ref: string) => ref.replace(/[–—]/g, '-');
+
+export const sections: Extractor = (text, _lower, emit) => {
+  for (const m of text.matchAll(sectionRe)) {
+    const listStart = m.index + m[0].length - m[1]!.length;
+    let first = true;
+    for (const r of m[1]!.matchAll(refRe)) {
+      const s = listStart + r.index;
+      // The first ref keeps its keyword in the span ("section 1395w–22"), for the highlight.
+      emit('section', first ? m.index : s, s + r[0].length, normalizeRef(r[0]));
+      first = false;
+    }
+  }
+  for (const m of text.matchAll(parenChainRe)) emit('section', m.index, m.index + m[0].length, m[0]);
+  for (const m of text.matchAll(clauseNumberRe)) if (opensLine(text, m.index)) emit('section', m.index, m.index + m[0].length, m[0]);
+};
+
+export const ids: Extractor = (text, _lower, emit) => {
+  for (const { re, gate } of idRes) {
+    if (gate && !gate.test(text)) continue;
+    for (const m of text.matchAll(re)) {
+      const end = m.index + m[0].length;
+      const start = m[1] !== undefined ? end - m[1].length : m.index;
+      emit('id', start, end, text.slice(start, end).replace(/^#/, ''));
+    }
+  }
+};
+
+const isTermChar = (c: string | undefined) => c !== undefined && /[\w-]/.test(c);
+
+export const conditions: Extractor = (text, lower, emit) => {
+  for (const m of text.matchAll(conditionRe)) {
+    // The capture group that matched says which curated condition this is.
+    let i = 1;
+    while (i < m.length && m[i] === undefined) i++;
+    emit('condition', m.index, m.index + m[0].length, curatedConditions[i - 1]?.[0] ?? m[0].toLowerCase());
+  }
+  const terms = new Set<string>();
+  for (const m of text.matchAll(definedTermRe)) {
+    const term = (m[1] ?? m[2] ?? '').trim();
+    // One-word terms ("Customer", "Term") are the parties and the document itself: everywhere, never dropped, pure noise.
+    const words = term.split(/\s+/).length;
+    if (words >= 2 && words <= 6) terms.add(term);
+  }
+  // A defined term is one fact however often it is used; its later uses are occurrences of it,
+  // matched as defined (only the first letter may change case, at the start of a sentence).
+  for (const term of [...terms].sort((a, b) => b.length - a.length)) {
+    const rest = term.slice(1);
+    const normalized = term.toLowerCase().replace(/\s+/g, ' ');
+    for (const at of indexesOf(lower, term.toLowerCase())) {
+      const end = at + term.length;
+      if (isTermChar(text[at - 1]) || isTermChar(text[end]) || text.slice(at + 1, end) !== rest) continue;
+      emit('condition', at, end, normalized);
+    }
+  }
+};
+
+/**
+ * A bare "(1)", a "1." at the start of a line, a page number alone on its line,
+ * "paragraph (2)", or an inline enumerator whose parentheses were lost in conversion
+ * ("shall include  1 a detailed…"): structure, not a fact.
+ */
+function isListMarker(text: string, start: number, end: number): boolean {
+  // A number that is the whole text (a JSON string leaf such as "1,500") is a value, never a marker.
+  if (!/\S/.test(text.slice(0, start)) && !/\S/.test(text.slice(end))) return false;
+  if (end - start <= 3 && text[start - 1] === '(' && text[end] === ')') return true;
+  if (end - start <= 2 && /\s\s$/.test(text.slice(start - 2, start))) return true;
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (start - lineStart < 8 && /^[\s#>*-]*$/.test(text.slice(lineStart, start))) {
+    if (/^[.)]\s/.test(text.slice(end, end + 2))) return true;
+    const lineEnd = text.indexOf('\n', end);
+    if (/^\s*$/.test(text.slice(end, lineEnd === -1 ? text.length : Math.min(lineEnd, end + 200)))) return true;
+  }
+  return structuralBefore.test(text.slice(Math.max(0, start - 16), start));
+}
+
+export const numbers: Extractor = (text, _lower, emit) => {
+  for (const m of text.matchAll(numberRe)) {
+    const amountEnd = m.index + m[1]!.length;
+    if (isListMarker(text, m.index, amountEnd)) continue;
+    // A leading zero ("02116") makes it a code, not a quantity: keep it verbatim.
+    if (/^0\d/.test(m[1]!)) {
+      emit('id', m.index, amountEnd, m[1]!);
+      continue;
+    }
+    const value = Number(m[1]!.replace(/,/g, ''));
+    const rawUnit = (m[2] ?? m[3])?.toLowerCase();
+    const unit = rawUnit === 'lbs' ? 'lb' : rawUnit && rawUnit.length > 3 && rawUnit.endsWith('s') && !rawUnit.endsWith('ss') ? rawUnit.slice(0, -1) : rawUnit;
+    emit('number', m.index, m.index + m[0].length, unit ? `${fmt(value)} ${unit}` : fmt(value), value, unit);
+  }
+};

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { seedQuotes, seedSource, seedSummary } from './seed-example.ts';
+import { factSurvival } from './survival.ts';
+
+const survival = (source: string, intermediate: unknown) => factSurvival([{ name: 'document', text: source }], intermediate);
+const dropped = (source: string, intermediate: unknown) => survival(source, intermediate).dropped.map((f) => f.text);
+
+describe('factSurvival', () => {
+  it('marks both deadlines dropped by a summary that says "promptly"', () => {
+    const report = survival(seedSource, seedSummary);
+    expect(report.dropped.filter((f) => f.kind === 'duration').map((f) => [f.text, f.line])).toEqual([['180 calendar days', 1], ['72 hours', 2]]);
+    expect(report.byKind.duration).toEqual({ total: 2, dropped: 2 });
+    // The summary did keep the named conditions, in its own words.
+    expect(report.survived.map((f) => f.normalized)).toEqual(expect.arrayContaining(['expedited', 'urgent']));
+  });
+
+  it('finds every quoted fact in an intermediate that quotes the source verbatim', () => {
+    const report = survival(seedSource, seedQuotes);
+    expect(report.byKind.duration).toEqual({ total: 2, dropped: 0 });
+    // What the quotes left out is reported too: they never mention the adverse benefit determination.
+    expect(report.dropped.map((f) => f.text)).toEqual(['adverse benefit determination']);
+  });
+
+  it.each([
+    ['the 180-day period', 'Members have 180 calendar days.'],
+    ['within 180 calendar days', 'a 180-day window'],
+    ['within 72 hours', 'within 3 days'],
+    ['not to exceed 14 days', 'two weeks at most'],
+    ['a fee of $1,500', 'a fee of 1500 dollars'],
+    ['a fee of $1,500', '$1500.00'],
+    ['5 percent', 'five percent'],
+    ['25%', '25.0 %'],
+    ['effective January 1, 2006', 'from 2006-01-01'],
+    ['§ 1395ff', 'section 1395ff'],
+    ['section 1395w–22', 'see 1395w-22'],
+    ['order #W2378156', 'order W2378156'],
+    ['the “local coverage determination” means', 'Local coverage determination rules'],
+  ])('does not drop %j restated as %j', (source, intermediate) => {
+    expect(dropped(source, intermediate)).toEqual([]);
+  });
+
+  it('counts numbers in a JSON intermediate, unit or not', () => {
+    expect(dropped(seedSource, { appeal_window_days: 180, expedited_hours: 72, conditions: ['expedited', 'urgent', 'adverse benefit determination'] })).toEqual([]);
+    expect(dropped('The deductible is $1,500.', { deductible_usd: '1,500' })).toEqual([]);
+  });
+
+  it('reads JSON string leaves as text, so an escaped newline does not hide a word, and no fact spans two leaves', () => {
+    expect(dropped('Expedited review applies.', { notes: 'Standard review.\nExpedited review applies.' })).toEqual([]);
+    // Glued, "within 3" + "days" would read as 3 days = 72 hours; kept apart, nothing restates 72 hours.
+    expect(dropped('Decide within 72 hours.', { parts: ['Decide within 3', 'days are allowed for the file'] })).toEqual(['72 hours']);
+    expect(dropped('The fee is $1,500.', ['1,500'])).toEqual([]);
+  });
+
+  it('does not count a different fact with the same figure as a survival', () => {
+    expect(dropped('Appeal within 180 days.', 'The fee is $180.')).toEqual(['180 days']);
+    expect(dropped('Appeal within 30 days.', 'Appeal within 30 business days.')).toEqual(['30 days']);
+    expect(dropped('See §7.3.', { section_id: '17.3' })).toEqual(['§7.3']);
+    expect(dropped('See §7.3.', { section_id: '7.3' })).toEqual([]);
+  });
+
+  it('judges a repeated fact once and keeps every occurrence with its line', () => {
+    const text = 'within the 60-day period.\nbefore the end of such 60-day period.\nwithin 60 days of the date.';
+    const report = survival(text, 'No figures here.');
+    expect(report.facts).toHaveLength(1);
+    expect(report.facts[0]?.occurrences.map((o) => o.line)).toEqual([1, 2, 3]);
+    expect(report.byKind.duration).toEqual({ total: 1, dropped: 1 });
+  });
+
+  it('keeps facts of different sources apart', () => {
+    const report = factSurvival([{ name: 'policy', text: 'within 30 days' }, { name: 'letter', text: 'within 30 days' }], 'promptly');
+    expect(report.dropped.map((f) => f.source)).toEqual(['policy', 'letter']);
+  });
+});
