@@ -1,0 +1,165 @@
+import {
+  Background, Controls, MiniMap, ReactFlow,
+  type Connection, type EdgeChange, type NodeChange, type OnDelete, type OnNodeDrag, useReactFlow,
+} from '@xyflow/react';
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import type { Chain } from '../../src/chain/schema.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { useRunStore } from '../stores/run-store.ts';
+import { lintCountsOf, problemCountsOf, selectChain, selectReplayOpen, selectSelectedEdgeIds, selectSelectedInput, selectSelectedStepId } from '../stores/selectors.ts';
+import { buildEdges, buildNodes, INPUT_PREFIX, type FlowEdge, type FlowNode } from './flow-elements.ts';
+import { nodeTypes } from './node-types.ts';
+import { NODE_HALF, STEP_DRAG_TYPE } from './palette-constants.ts';
+import { useHighlight, useRunInfo } from './use-run-info.ts';
+
+type XY = { x: number; y: number };
+
+const minimapColor = (node: FlowNode) => (node.type === 'chainInput' ? '#c7d2fe' : '#d4d4d8');
+
+/** The React Flow canvas for one chain; remounted per chain so view and measurements reset. */
+function ChainCanvas({ chain }: { chain: Chain }) {
+  const s = useEditorStore.getState;
+  const selectedStepId = useEditorStore(selectSelectedStepId);
+  const selectedInput = useEditorStore(selectSelectedInput);
+  const selectedEdgeIds = useEditorStore(selectSelectedEdgeIds);
+  const runInfo = useRunInfo();
+  const highlight = useHighlight();
+  const replayOpen = useRunStore(selectReplayOpen);
+  const { screenToFlowPosition, fitView } = useReactFlow();
+  // Measured sizes must go back into controlled nodes, or React Flow re-measures every render.
+  const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
+  // Positions while dragging stay local; the chain gets one move when the drag ends.
+  const [dragging, setDragging] = useState<Record<string, XY>>({});
+
+  const problemCounts = problemCountsOf(chain);
+  const lintCounts = lintCountsOf(chain);
+  const nodes = useMemo(
+    () => buildNodes(chain, stepRegistry, { selectedStepId, selectedInput, problemCounts, lintCounts, runInfo, measured, dragging, highlight }),
+    [chain, selectedStepId, selectedInput, problemCounts, lintCounts, runInfo, measured, dragging, highlight],
+  );
+  const edges = useMemo(() => buildEdges(chain, stepRegistry, selectedEdgeIds, highlight), [chain, selectedEdgeIds, highlight]);
+
+  // Fit once on open, only when there is something to fit: React Flow would otherwise fit
+  // (and jump the view) when the first node is added to an empty chain.
+  const [fitOnOpen] = useState(() => chain.steps.length + chain.inputs.length > 0);
+
+  // Follow the replay: bring the current boundary's two steps into view, and refit when the
+  // replay dock opens or closes (it changes the canvas size; wait for React Flow to measure).
+  // Only on a change, not on mount (StrictMode runs mount effects twice).
+  const followed = useRef({ highlight, replayOpen });
+  useEffect(() => {
+    if (followed.current.highlight === highlight && followed.current.replayOpen === replayOpen) return;
+    followed.current = { highlight, replayOpen };
+    const timer = setTimeout(() => {
+      if (highlight) void fitView({ nodes: [{ id: highlight.producer }, { id: highlight.consumer }], padding: 0.3, maxZoom: 1, duration: 250 });
+      else void fitView({ padding: 0.2, maxZoom: 1, duration: 200 });
+    }, 60);
+    return () => clearTimeout(timer);
+  }, [highlight, replayOpen, fitView]);
+
+  const onNodesChange = (changes: NodeChange<FlowNode>[]) => {
+    const sizes: Record<string, { width: number; height: number }> = {};
+    const moves: Record<string, XY> = {};
+    let selected: string | null | undefined;
+    for (const change of changes) {
+      if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions;
+      else if (change.type === 'position' && change.position && change.dragging) moves[change.id] = change.position;
+      else if (change.type === 'select') {
+        if (change.selected) selected = change.id;
+        else if (selected === undefined) selected = null;
+      }
+    }
+    if (Object.keys(sizes).length) setMeasured((m) => ({ ...m, ...sizes }));
+    if (Object.keys(moves).length) setDragging((d) => ({ ...d, ...moves }));
+    if (selected === null) {
+      const state = s();
+      if (state.selectedStepId || state.selectedInput) state.selectStep(null);
+    } else if (selected) {
+      if (selected.startsWith(INPUT_PREFIX)) s().selectInput(selected.slice(INPUT_PREFIX.length));
+      else s().selectStep(selected);
+    }
+  };
+
+  const onNodeDragStop: OnNodeDrag<FlowNode> = (_event, _node, moved) => {
+    for (const node of moved) if (node.type === 'step') s().moveStep(node.id, node.position);
+    setDragging({});
+  };
+
+  const onEdgesChange = (changes: EdgeChange<FlowEdge>[]) => {
+    const selects = changes.filter((c) => c.type === 'select');
+    if (selects.length === 0) return;
+    const next = new Set(s().selectedEdgeIds);
+    for (const c of selects) {
+      if (c.selected) next.add(c.id);
+      else next.delete(c.id);
+    }
+    s().setSelectedEdges([...next]);
+  };
+
+  const onConnect = (c: Connection) => {
+    if (c.target.startsWith(INPUT_PREFIX)) return;
+    if (c.source.startsWith(INPUT_PREFIX)) s().connectInput(c.source.slice(INPUT_PREFIX.length), c.target);
+    else s().connect(c.source, c.target);
+  };
+
+  const onDelete: OnDelete<FlowNode, FlowEdge> = ({ nodes: gone, edges: cut }) => {
+    const state = s();
+    for (const edge of cut) {
+      if (!edge.data) continue;
+      if (edge.data.kind === 'branch') state.removeBranch(edge.data.source, edge.data.target);
+      else state.disconnect(edge.data.target, edge.data.binding);
+    }
+    const steps = gone.filter((n) => n.type === 'step').map((n) => n.id);
+    if (steps.length) state.removeSteps(steps);
+    for (const n of gone) if (n.type === 'chainInput') state.removeInput(n.data.input.name);
+    state.setSelectedEdges([]);
+  };
+
+  const onDrop = (e: DragEvent) => {
+    const kind = e.dataTransfer.getData(STEP_DRAG_TYPE);
+    if (!kind) return;
+    e.preventDefault();
+    const at = screenToFlowPosition({ x: e.clientX, y: e.clientY });
+    s().addStep(kind, { x: at.x - NODE_HALF.x, y: at.y - NODE_HALF.y });
+  };
+
+  return (
+    <ReactFlow<FlowNode, FlowEdge>
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      onNodesChange={onNodesChange}
+      onEdgesChange={onEdgesChange}
+      onNodeDragStop={onNodeDragStop}
+      onConnect={onConnect}
+      isValidConnection={(c) => c.source !== c.target && !c.target.startsWith(INPUT_PREFIX)}
+      onDelete={onDelete}
+      onDrop={onDrop}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes(STEP_DRAG_TYPE)) {
+          e.preventDefault();
+          e.dataTransfer.dropEffect = 'copy';
+        }
+      }}
+      deleteKeyCode={['Backspace', 'Delete']}
+      fitView={fitOnOpen}
+      fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+      minZoom={0.2}
+      proOptions={{ hideAttribution: true }}
+    >
+      <Background gap={20} size={1} color="#e4e4e7" />
+      <Controls showInteractive={false} />
+      <MiniMap<FlowNode> pannable zoomable nodeColor={minimapColor} style={{ width: 150, height: 96 }} />
+    </ReactFlow>
+  );
+}
+
+export function Canvas() {
+  const chain = useEditorStore(selectChain);
+  return (
+    <div className="canvas" data-testid="canvas">
+      {chain ? <ChainCanvas key={chain.id} chain={chain} /> : <div className="canvas-empty">Open or create a chain to start.</div>}
+    </div>
+  );
+}

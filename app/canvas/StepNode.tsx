@@ -1,0 +1,70 @@
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo, useMemo } from 'react';
+import { stepRegistry } from '../../src/steps/index.ts';
+import type { StepFlowNode } from './flow-elements.ts';
+
+const statusLabel: Record<string, string> = {
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  skipped: 'Skipped',
+  abstained: 'Abstained',
+  escalated: 'Escalated',
+  pending: 'Pending',
+};
+
+/** The summary lines come from the registry; a config that does not parse says so instead. */
+function useSummary(kind: string, config: unknown): { title: string; lines: string[] } {
+  return useMemo(() => {
+    const def = stepRegistry.get(kind);
+    if (!def) return { title: kind, lines: ['unknown step kind'] };
+    const parsed = def.config.safeParse(config);
+    return { title: def.title, lines: parsed.success ? def.summary(parsed.data) : ['the settings have problems'] };
+  }, [kind, config]);
+}
+
+/**
+ * The one generic node for every step kind. Re-renders only when its data object changes,
+ * which happens when this step, its problems, its run status or the replay highlight change.
+ */
+export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
+  const { step, problems, warnings, run, role } = data;
+  const { title, lines } = useSummary(step.kind, step.config);
+  const classes = ['step-node', run ? `status-${run.status}` : '', role ? `role-${role}` : '', selected ? 'is-selected' : ''];
+  return (
+    <div className={classes.filter(Boolean).join(' ')} data-testid={`step.${step.id}`} data-status={run?.status}>
+      <Handle type="target" position={Position.Left} className="step-handle" />
+      <div className="step-node-head">
+        <span className="step-kind">{title}</span>
+        {run && (
+          <span className="step-status" data-testid={`step.${step.id}.status`}>
+            <span className="status-dot" />
+            {statusLabel[run.status] ?? run.status}
+          </span>
+        )}
+        {warnings > 0 && problems === 0 && (
+          <span className="lint-badge" title={`${warnings} design warning${warnings === 1 ? '' : 's'}`} data-testid={`step.${step.id}.lint`}>
+            {warnings}
+          </span>
+        )}
+        {problems > 0 && (
+          <span className="problem-badge" title={`${problems} problem${problems === 1 ? '' : 's'}`} data-testid={`step.${step.id}.problems`}>
+            {problems}
+          </span>
+        )}
+      </div>
+      <div className="step-name">{step.name || step.id}</div>
+      <div className="step-id">{step.id}</div>
+      {lines.length > 0 && (
+        <ul className="step-summary">
+          {lines.slice(0, 6).map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+          {lines.length > 6 && <li className="muted">+{lines.length - 6} more</li>}
+        </ul>
+      )}
+      {(run?.endpointError ?? run?.failure) && <div className="step-error">{run.endpointError ?? run.failure}</div>}
+      <Handle type="source" position={Position.Right} className="step-handle" />
+    </div>
+  );
+});

@@ -1,0 +1,45 @@
+import type { Chain } from '../../src/chain/schema.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+
+/** Shown when nothing is selected: the chain's name, description and inputs. */
+export function ChainPanel({ chain }: { chain: Chain }) {
+  const { setChainName, setChainDescription, addInput, selectInput } = useEditorStore.getState();
+  return (
+    <div className="panel-body">
+      <div className="panel-title">
+        <span className="step-kind">Chain</span>
+        <code className="muted">{chain.id}</code>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor="chain-name">
+          Name
+        </label>
+        <input id="chain-name" className="input" data-testid="chain.name" value={chain.name} maxLength={200} onChange={(e) => setChainName(e.target.value)} />
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor="chain-description">
+          Description
+        </label>
+        <textarea id="chain-description" className="input" rows={3} value={chain.description ?? ''} onChange={(e) => setChainDescription(e.target.value)} />
+      </div>
+      <div className="field">
+        <div className="field-label">Inputs</div>
+        <ul className="plain-list">
+          {chain.inputs.map((input) => (
+            <li key={input.name}>
+              <button type="button" className="link-button mono" onClick={() => selectInput(input.name)}>
+                {input.name}
+              </button>
+              <span className="muted small"> {String(input.schema.type ?? 'any')} · {input.trust}</span>
+            </li>
+          ))}
+        </ul>
+        {chain.inputs.length === 0 && <div className="muted small">No inputs yet.</div>}
+        <button type="button" className="button small" data-testid="chain.addInput" onClick={() => addInput()}>
+          Add input
+        </button>
+      </div>
+      <p className="panel-hint">Select a step to edit it. Drag from a step's right handle to another step to make it read that output.</p>
+    </div>
+  );
+}

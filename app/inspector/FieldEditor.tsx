@@ -1,0 +1,65 @@
+import { bindingsKey } from '../../src/chain/edit.ts';
+import type { Chain, StepDef } from '../../src/chain/schema.ts';
+import { stepRegistry, type FieldSpec } from '../../src/steps/index.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { asRecord, readConfig } from './field-utils.ts';
+import { BindingsField } from './fields/BindingsField.tsx';
+import { JsonField } from './fields/JsonField.tsx';
+import { NumberField } from './fields/NumberField.tsx';
+import { OnFailField } from './fields/OnFailField.tsx';
+import { SelectField } from './fields/SelectField.tsx';
+import { TemplateField } from './fields/TemplateField.tsx';
+import { TextField } from './fields/TextField.tsx';
+
+interface Props {
+  chain: Chain;
+  step: StepDef;
+  field: FieldSpec;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled field kind ${JSON.stringify(value)}`);
+}
+
+/** One registry field. The switch is exhaustive: a new field kind fails the type check here. */
+export function FieldEditor({ chain, step, field }: Props) {
+  const value = readConfig(step, field.key);
+  const id = `field-${step.id}-${field.key}`;
+  const testId = `inspector.field.${field.key}`;
+  const set = (next: unknown) => useEditorStore.getState().updateStepConfig(step.id, field.key, next);
+
+  const control = (() => {
+    switch (field.kind) {
+      case 'text': {
+        const defaults = stepRegistry.get(step.kind)?.defaults() as Record<string, unknown> | undefined;
+        return <TextField id={id} testId={testId} value={value} placeholder={field.placeholder} nullable={defaults?.[field.key] === null} onChange={set} />;
+      }
+      case 'textarea': {
+        const key = field.template ? bindingsKey(step) : null;
+        const names = key ? Object.keys(asRecord(readConfig(step, key))) : null;
+        return <TemplateField id={id} testId={testId} value={value} rows={field.rows} bindings={field.template ? names ?? [] : null} onChange={set} />;
+      }
+      case 'number':
+        return <NumberField id={id} testId={testId} value={value} min={field.min} max={field.max} step={field.step} onChange={set} />;
+      case 'select':
+        return <SelectField id={id} testId={testId} value={value} options={field.options} onChange={set} />;
+      case 'bindings':
+        return <BindingsField testId={testId} chain={chain} stepId={step.id} bindings={asRecord(value)} />;
+      case 'json':
+        return <JsonField testId={testId} modelPath={`${step.id}/${field.key}`} value={value} schemaHint={field.schemaHint} onCommit={set} />;
+      case 'onFail':
+        return <OnFailField id={id} testId={testId} value={value} stepIds={chain.steps.map((s) => s.id).filter((s) => s !== step.id)} onChange={set} />;
+      default:
+        return assertNever(field);
+    }
+  })();
+
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={field.kind === 'bindings' || field.kind === 'json' ? undefined : id}>
+        {field.label}
+      </label>
+      {control}
+    </div>
+  );
+}

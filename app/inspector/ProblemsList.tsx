@@ -1,0 +1,53 @@
+import { useEditorStore } from '../stores/editor-store.ts';
+import { selectChain, selectLint, selectProblems, stepIdForPath } from '../stores/selectors.ts';
+
+/**
+ * parseChain's problems for the open chain, live, and below them the design lint (which only
+ * runs once the chain is sound). A click selects the step a problem or finding belongs to.
+ */
+export function ProblemsList() {
+  const chain = useEditorStore(selectChain);
+  const problems = useEditorStore(selectProblems);
+  const findings = useEditorStore(selectLint);
+  const selectStep = useEditorStore((s) => s.selectStep);
+  return (
+    <section className="problems" aria-label="Problems">
+      <div className="section-title">
+        Problems <span className={problems.length ? 'count is-bad' : 'count'}>{problems.length}</span>
+        {findings.length > 0 && (
+          <>
+            <span className="muted">Design notes</span> <span className="count is-warn">{findings.length}</span>
+          </>
+        )}
+      </div>
+      <ul data-testid="problems" className="problems-list">
+        {problems.map((p, i) => {
+          const stepId = chain ? stepIdForPath(chain, p.path) : null;
+          return (
+            <li key={`${p.path}:${i}`}>
+              <button type="button" data-testid="problems.item" className="problem" disabled={!stepId} onClick={() => stepId && selectStep(stepId)}>
+                <span className="problem-where mono">{stepId ?? p.path}</span>
+                <span className="problem-text">{p.message}</span>
+              </button>
+            </li>
+          );
+        })}
+        {problems.length === 0 && <li className="muted small problems-none">No problems.</li>}
+      </ul>
+      {findings.length > 0 && (
+        <ul data-testid="lint" className="problems-list">
+          {findings.map((f, i) => (
+            <li key={`${f.code}:${f.stepId ?? ''}:${i}`}>
+              <button type="button" data-testid="lint.item" className={`problem finding ${f.severity}`} disabled={!f.stepId} onClick={() => f.stepId && selectStep(f.stepId)}>
+                <span className="problem-where mono">
+                  {f.severity} · {f.stepId ?? 'chain'} · {f.code}
+                </span>
+                <span className="problem-text">{f.message}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import type { Chain, StepDef } from '../../src/chain/schema.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { FieldEditor } from './FieldEditor.tsx';
+import { StepRunStatus } from './StepRunStatus.tsx';
+
+/** The selected step: its name, then the registry's fields in the registry's order. */
+export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
+  const def = stepRegistry.get(step.kind);
+  const renameStep = useEditorStore((s) => s.renameStep);
+  return (
+    <div className="panel-body" key={step.id}>
+      <div className="panel-title">
+        <span className="step-kind">{def?.title ?? step.kind}</span>
+        <code className="muted">{step.id}</code>
+      </div>
+      {def && <p className="panel-hint">{def.description}</p>}
+      <StepRunStatus stepId={step.id} />
+      <div className="field">
+        <label className="field-label" htmlFor="inspector-name">
+          Name
+        </label>
+        <input id="inspector-name" className="input" data-testid="inspector.name" value={step.name} onChange={(e) => renameStep(step.id, e.target.value)} />
+      </div>
+      {def ? (
+        def.fields.map((field) => <FieldEditor key={`${step.id}:${field.key}`} chain={chain} step={step} field={field} />)
+      ) : (
+        <div className="field-error">Unknown step kind "{step.kind}": this build cannot edit it.</div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { useState, type FormEvent } from 'react';
+import { endpointProfileSchema, type EndpointProfile } from '../../src/providers/profiles.ts';
+
+interface Props {
+  profile: EndpointProfile | null;
+  keyStored: boolean;
+  onSave(profile: EndpointProfile, apiKey: string | undefined): void;
+  onDelete?: () => void;
+}
+
+const defaultBaseUrl = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
+
+type Kind = 'openai' | 'anthropic';
+
+/**
+ * One profile. The key field is a password box that starts empty: a stored key is never read
+ * back into the page; leaving the box empty keeps it.
+ */
+export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
+  const [kind, setKind] = useState<Kind>(profile?.kind === 'anthropic' ? 'anthropic' : 'openai');
+  const [name, setName] = useState(profile?.name ?? '');
+  const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? defaultBaseUrl.openai);
+  const [model, setModel] = useState(profile?.model ?? '');
+  const [contextWindow, setContextWindow] = useState(String(profile?.contextWindow ?? 128000));
+  const [maxOutputTokens, setMaxOutputTokens] = useState(String(profile?.maxOutputTokens ?? 4096));
+  const [structuredOutput, setStructuredOutput] = useState(profile?.structuredOutput ?? true);
+  const [priceIn, setPriceIn] = useState(String(profile?.prices.input ?? 0));
+  const [priceOut, setPriceOut] = useState(String(profile?.prices.output ?? 0));
+  const [apiKey, setApiKey] = useState('');
+  const [forgetKey, setForgetKey] = useState(false);
+  const [errors, setErrors] = useState<string[]>([]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = endpointProfileSchema.safeParse({
+      id: profile?.id ?? `profile-${globalThis.crypto.randomUUID().slice(0, 8)}`,
+      name: name.trim(),
+      kind,
+      baseUrl: baseUrl.trim(),
+      model: model.trim(),
+      contextWindow: Number(contextWindow),
+      maxOutputTokens: Number(maxOutputTokens),
+      structuredOutput,
+      prices: { input: Number(priceIn), output: Number(priceOut) },
+    });
+    const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'profile'}: ${i.message}`);
+    if (!/^https?:\/\/[^\s]+$/.test(baseUrl.trim())) problems.push('baseUrl: must be an http(s) address');
+    setErrors(problems);
+    if (!parsed.success || problems.length > 0) return;
+    onSave(parsed.data, forgetKey ? '' : apiKey === '' ? undefined : apiKey);
+  };
+
+  const text = (label: string, testId: string, value: string, set: (v: string) => void, type = 'text') => (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input className="input" type={type} data-testid={testId} value={value} autoComplete="off" onChange={(e) => set(e.target.value)} />
+    </label>
+  );
+
+  return (
+    <form className="profile-form" onSubmit={submit} autoComplete="off">
+      {text('Name', 'profile.form.name', name, setName)}
+      <label className="field">
+        <span className="field-label">Protocol</span>
+        <select
+          className="input"
+          data-testid="profile.form.kind"
+          value={kind}
+          onChange={(e) => {
+            const next = e.target.value as Kind;
+            if (baseUrl === defaultBaseUrl[kind] || baseUrl === '') setBaseUrl(defaultBaseUrl[next]);
+            setKind(next);
+          }}
+        >
+          <option value="openai">OpenAI-compatible (OpenAI, vLLM, llama.cpp, Ollama, LM Studio…)</option>
+          <option value="anthropic">Anthropic Messages</option>
+        </select>
+      </label>
+      {text('Base URL', 'profile.form.baseUrl', baseUrl, setBaseUrl)}
+      {text('Model', 'profile.form.model', model, setModel)}
+      <div className="row">
+        {text('Context window (tokens)', 'profile.form.contextWindow', contextWindow, setContextWindow, 'number')}
+        {text('Max output tokens', 'profile.form.maxOutputTokens', maxOutputTokens, setMaxOutputTokens, 'number')}
+      </div>
+      <div className="row">
+        {text('Input price (USD per 1M tokens)', 'profile.form.priceInput', priceIn, setPriceIn, 'number')}
+        {text('Output price (USD per 1M tokens)', 'profile.form.priceOutput', priceOut, setPriceOut, 'number')}
+      </div>
+      <label className="checkbox">
+        <input type="checkbox" data-testid="profile.form.structuredOutput" checked={structuredOutput} onChange={(e) => setStructuredOutput(e.target.checked)} />
+        Supports structured output (JSON Schema response format)
+      </label>
+      <label className="field">
+        <span className="field-label">API key</span>
+        <input
+          className="input"
+          type="password"
+          data-testid="profile.form.apiKey"
+          value={apiKey}
+          autoComplete="new-password"
+          placeholder={keyStored ? 'A key is stored: leave empty to keep it' : 'Stored in this browser only'}
+          onChange={(e) => setApiKey(e.target.value)}
+          disabled={forgetKey}
+        />
+      </label>
+      {keyStored && (
+        <label className="checkbox">
+          <input type="checkbox" checked={forgetKey} onChange={(e) => setForgetKey(e.target.checked)} /> Forget the stored key
+        </label>
+      )}
+      {errors.map((e) => (
+        <div key={e} className="field-error">
+          {e}
+        </div>
+      ))}
+      <div className="row end">
+        {onDelete && (
+          <button type="button" className="button danger" onClick={onDelete}>
+            Delete profile
+          </button>
+        )}
+        <button type="submit" className="button primary" data-testid="profile.save">
+          Save profile
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+import type { PromptSegment } from '../../src/trace/events.ts';
+import type { ChatMessage } from '../../src/providers/types.ts';
+
+/** Messages exactly as sent, each labelled by role, then the segments with their token counts. */
+export function MessageList({ messages, segments }: { messages: readonly ChatMessage[]; segments: readonly PromptSegment[] }) {
+  const total = segments.reduce((n, s) => n + s.tokens, 0);
+  return (
+    <>
+      {messages.map((m, i) => (
+        <div key={i} className={`message role-${m.role}`}>
+          <div className="message-role">{m.role}</div>
+          <pre className="text-block">{m.content}</pre>
+        </div>
+      ))}
+      <div className="pane-subtitle">
+        Segments <span className="muted">{total} tokens</span>
+      </div>
+      <table className="segments">
+        <tbody>
+          {segments.map((s, i) => (
+            <tr key={i}>
+              <td className="mono">{s.kind}</td>
+              <td className="num">{s.tokens}</td>
+              <td className="muted small">{s.untrusted ? 'untrusted, framed as data' : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

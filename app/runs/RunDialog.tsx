@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import type { Chain } from '../../src/chain/schema.ts';
+import { loadInputFiles } from '../persistence/chains.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { selectActiveProfile, selectProblems } from '../stores/selectors.ts';
+import { profileLabel } from '../profiles/profile-label.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { defaultInputText, inputValues } from './run-inputs.ts';
+import { startRun } from './run-actions.ts';
+
+/** One box per chain input, prefilled from the demo files or examples; Start runs the chain. */
+export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void }) {
+  const profile = useEditorStore(selectActiveProfile);
+  const problems = useEditorStore(selectProblems);
+  const [texts, setTexts] = useState<Record<string, string> | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    loadInputFiles(chain)
+      .catch(() => ({}) as Record<string, string>)
+      .then((files) => {
+        if (live) setTexts(Object.fromEntries(chain.inputs.map((i) => [i.name, defaultInputText(i, files)])));
+      });
+    return () => {
+      live = false;
+    };
+  }, [chain]);
+
+  const start = () => {
+    if (!texts || !profile) return;
+    onClose();
+    void startRun(chain, inputValues(chain, texts), profile);
+  };
+
+  return (
+    <Dialog
+      title={`Run "${chain.name}"`}
+      testId="run.dialog"
+      onClose={onClose}
+      wide
+      footer={
+        <>
+          <span className="muted small grow">
+            Endpoint: {profile ? profileLabel(profile) : 'loading…'}
+            {problems.length > 0 && <span className="field-error"> · fix the {problems.length} problem{problems.length === 1 ? '' : 's'} first</span>}
+          </span>
+          <button type="button" className="button" onClick={onClose}>
+            Close
+          </button>
+          <button type="button" className="button primary" data-testid="run.start" disabled={!texts || !profile || problems.length > 0} onClick={start}>
+            Start run
+          </button>
+        </>
+      }
+    >
+      {!texts ? (
+        <p className="muted">Loading the inputs…</p>
+      ) : chain.inputs.length === 0 ? (
+        <p className="muted">This chain has no inputs.</p>
+      ) : (
+        chain.inputs.map((input) => (
+          <label key={input.name} className="field">
+            <span className="field-label">
+              <code>{input.name}</code>
+              <span className="muted small">
+                {' '}
+                {String(input.schema.type ?? 'any')} · {input.trust}
+                {input.required ? '' : ' · optional'}
+                {input.description ? ` — ${input.description}` : ''}
+              </span>
+            </span>
+            <textarea
+              className="input mono"
+              rows={input.name === 'question' || (texts[input.name] ?? '').length < 200 ? 3 : 12}
+              data-testid={`run.input.${input.name}`}
+              value={texts[input.name] ?? ''}
+              spellCheck={false}
+              onChange={(e) => setTexts({ ...texts, [input.name]: e.target.value })}
+            />
+          </label>
+        ))
+      )}
+    </Dialog>
+  );
+}

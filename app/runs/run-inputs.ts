@@ -1,0 +1,35 @@
+import type { Chain, ChainInput } from '../../src/chain/schema.ts';
+
+/** The text a Run dialog box starts with: the demo file, else the input's example. */
+export function defaultInputText(input: ChainInput, files: Record<string, string>): string {
+  const file = files[input.name];
+  if (file !== undefined) return file;
+  if (input.example === undefined) return '';
+  return typeof input.example === 'string' ? input.example : JSON.stringify(input.example, null, 2);
+}
+
+function wantsText(input: ChainInput): boolean {
+  const type = input.schema.type;
+  return type === 'string' || (Array.isArray(type) && type.includes('string') && type.length === 1);
+}
+
+/**
+ * Typed values from the dialog's texts: strings stay text; other types are read as JSON
+ * (falling back to the text, so the engine reports the mismatch in the input's own terms).
+ */
+export function inputValues(chain: Chain, texts: Record<string, string>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const input of chain.inputs) {
+    const text = texts[input.name] ?? '';
+    if (text === '' && !input.required) continue;
+    if (wantsText(input)) values[input.name] = text;
+    else {
+      try {
+        values[input.name] = JSON.parse(text);
+      } catch {
+        values[input.name] = text;
+      }
+    }
+  }
+  return values;
+}

@@ -1,0 +1,23 @@
+import { useEffect } from 'react';
+import { useRunStore } from '../stores/run-store.ts';
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('.monaco-editor') !== null;
+}
+
+/** ← and → step boundary by boundary while the replay is open (not while typing). */
+export function useReplayKeys(active: boolean): void {
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+      if (e.key === 'ArrowLeft') useRunStore.getState().moveBoundary(-1);
+      else if (e.key === 'ArrowRight') useRunStore.getState().moveBoundary(1);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [active]);
+}

@@ -1,0 +1,91 @@
+import type { StateCreator } from 'zustand';
+import * as edit from '../../src/chain/edit.ts';
+import type { Chain, ChainInput } from '../../src/chain/schema.ts';
+import type { EditorState } from './editor-store.ts';
+
+/**
+ * The open chain and its edits. Every action delegates to the pure functions of
+ * src/chain/edit.ts; nothing here touches storage (autosave subscribes from outside).
+ */
+export interface GraphSlice {
+  chain: Chain | null;
+  openChain(chain: Chain | null): void;
+  replaceChain(chain: Chain): void;
+  setChainName(name: string): void;
+  setChainDescription(description: string): void;
+  addStep(kind: string, position: edit.XY): string | null;
+  removeSteps(stepIds: readonly string[]): void;
+  moveStep(stepId: string, position: edit.XY): void;
+  renameStep(stepId: string, name: string): void;
+  updateStepConfig(stepId: string, keyPath: string, value: unknown): void;
+  connect(sourceId: string, targetId: string): void;
+  connectInput(inputName: string, targetId: string): void;
+  setBinding(stepId: string, name: string, ref: string): void;
+  renameBinding(stepId: string, from: string, to: string): void;
+  disconnect(targetId: string, bindingName: string): void;
+  removeBranch(sourceId: string, targetId: string): void;
+  addInput(): string | null;
+  removeInput(name: string): void;
+  updateInput(name: string, patch: Partial<ChainInput>): void;
+}
+
+export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (set, get) => {
+  /** Applies a pure edit to the open chain; unchanged chains are not set (no re-render, no save). */
+  const apply = (fn: (chain: Chain) => Chain) =>
+    set((state) => {
+      if (!state.chain) return {};
+      const next = fn(state.chain);
+      return next === state.chain ? {} : { chain: next };
+    });
+
+  return {
+    chain: null,
+    openChain: (chain) => set({ chain, selectedStepId: null, selectedInput: null }),
+    replaceChain: (chain) => set({ chain }),
+    setChainName: (name) => apply((c) => (c.name === name ? c : { ...c, name })),
+    setChainDescription: (description) => apply((c) => (c.description === description ? c : { ...c, description: description || undefined })),
+    addStep: (kind, position) => {
+      const chain = get().chain;
+      if (!chain) return null;
+      const result = edit.addStep(chain, kind, position);
+      set({ chain: result.chain, selectedStepId: result.stepId, selectedInput: null });
+      return result.stepId;
+    },
+    removeSteps: (stepIds) =>
+      set((state) => {
+        if (!state.chain) return {};
+        const chain = stepIds.reduce((c, id) => edit.removeStep(c, id), state.chain);
+        const selectedStepId = state.selectedStepId && stepIds.includes(state.selectedStepId) ? null : state.selectedStepId;
+        return { chain, selectedStepId };
+      }),
+    moveStep: (stepId, position) => apply((c) => edit.moveStep(c, stepId, position)),
+    renameStep: (stepId, name) => apply((c) => edit.renameStep(c, stepId, name)),
+    updateStepConfig: (stepId, keyPath, value) => apply((c) => edit.updateStepConfig(c, stepId, keyPath, value)),
+    connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId)),
+    connectInput: (inputName, targetId) => apply((c) => edit.connectInput(c, inputName, targetId)),
+    setBinding: (stepId, name, ref) => apply((c) => edit.setBinding(c, stepId, name, ref)),
+    renameBinding: (stepId, from, to) => apply((c) => edit.renameBinding(c, stepId, from, to)),
+    disconnect: (targetId, bindingName) => apply((c) => edit.disconnect(c, targetId, bindingName)),
+    removeBranch: (sourceId, targetId) => apply((c) => edit.removeBranch(c, sourceId, targetId)),
+    addInput: () => {
+      const chain = get().chain;
+      if (!chain) return null;
+      const result = edit.addInput(chain);
+      set({ chain: result.chain, selectedInput: result.name, selectedStepId: null });
+      return result.name;
+    },
+    removeInput: (name) =>
+      set((state) => {
+        if (!state.chain) return {};
+        return { chain: edit.removeInput(state.chain, name), selectedInput: state.selectedInput === name ? null : state.selectedInput };
+      }),
+    updateInput: (name, patch) =>
+      set((state) => {
+        if (!state.chain) return {};
+        const chain = edit.updateInput(state.chain, name, patch);
+        if (chain === state.chain) return {};
+        const renamed = patch.name !== undefined && state.selectedInput === name;
+        return renamed ? { chain, selectedInput: patch.name } : { chain };
+      }),
+  };
+};

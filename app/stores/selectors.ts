@@ -1,0 +1,106 @@
+import { lintChain, type LintFinding } from '../../src/chain/lint.ts';
+import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
+import type { Chain } from '../../src/chain/schema.ts';
+import type { EndpointProfile } from '../../src/providers/profiles.ts';
+import type { EditorState } from './editor-store.ts';
+import type { RunState } from './run-store.ts';
+
+/**
+ * Module-level selectors: stable identities, so components re-render only when the
+ * selected value changes. Derived values are cached per chain object (chains are immutable,
+ * so an unchanged chain keeps its cached problems).
+ */
+
+export const selectChain = (s: EditorState) => s.chain;
+export const selectLibrary = (s: EditorState) => s.library;
+export const selectProfiles = (s: EditorState) => s.profiles;
+export const selectActiveProfileId = (s: EditorState) => s.activeProfileId;
+export const selectToasts = (s: EditorState) => s.toasts;
+export const selectSelectedStepId = (s: EditorState) => s.selectedStepId;
+export const selectSelectedInput = (s: EditorState) => s.selectedInput;
+export const selectSelectedEdgeIds = (s: EditorState) => s.selectedEdgeIds;
+
+export const selectSelectedStep = (s: EditorState) => (s.selectedStepId ? s.chain?.steps.find((step) => step.id === s.selectedStepId) ?? null : null);
+
+/** The selected profile; null only in the moment before the provider module has loaded. */
+export const selectActiveProfile = (s: EditorState): EndpointProfile | null => s.profiles.find((p) => p.id === s.activeProfileId) ?? s.profiles[0] ?? null;
+
+const noProblems: readonly ChainProblem[] = [];
+const problemCache = new WeakMap<Chain, readonly ChainProblem[]>();
+
+/** The open chain's problems from parseChain, computed once per chain revision. */
+export function problemsOf(chain: Chain | null): readonly ChainProblem[] {
+  if (!chain) return noProblems;
+  let problems = problemCache.get(chain);
+  if (!problems) {
+    const result = parseChain(chain);
+    problems = result.ok ? noProblems : result.problems;
+    problemCache.set(chain, problems);
+  }
+  return problems;
+}
+
+export const selectProblems = (s: EditorState) => problemsOf(s.chain);
+
+const noFindings: readonly LintFinding[] = [];
+const lintCache = new WeakMap<Chain, readonly LintFinding[]>();
+
+/** Design lint (warnings a reviewer would raise), once per chain revision; only for sound chains. */
+export function lintOf(chain: Chain | null): readonly LintFinding[] {
+  if (!chain || problemsOf(chain).length > 0) return noFindings;
+  let findings = lintCache.get(chain);
+  if (!findings) {
+    findings = lintChain(chain);
+    lintCache.set(chain, findings);
+  }
+  return findings;
+}
+
+export const selectLint = (s: EditorState) => lintOf(s.chain);
+
+const lintCountCache = new WeakMap<Chain, ReadonlyMap<string, number>>();
+
+/** Step id → number of lint errors and warnings on it (info is left off the canvas). */
+export function lintCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
+  if (!chain) return emptyCounts;
+  let counts = lintCountCache.get(chain);
+  if (!counts) {
+    const map = new Map<string, number>();
+    for (const f of lintOf(chain)) if (f.stepId && f.severity !== 'info') map.set(f.stepId, (map.get(f.stepId) ?? 0) + 1);
+    counts = map;
+    lintCountCache.set(chain, counts);
+  }
+  return counts;
+}
+
+/** `$.steps[3].config.prompt` → the id of step 3. */
+export function stepIdForPath(chain: Chain, path: string): string | null {
+  const match = /^\$\.steps\[(\d+)\]/.exec(path);
+  return match ? chain.steps[Number(match[1])]?.id ?? null : null;
+}
+
+const problemStepCache = new WeakMap<Chain, ReadonlyMap<string, number>>();
+
+/** Step id → number of problems on it, for the node badges. */
+const emptyCounts: ReadonlyMap<string, number> = new Map();
+
+export function problemCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
+  if (!chain) return emptyCounts;
+  let counts = problemStepCache.get(chain);
+  if (!counts) {
+    const map = new Map<string, number>();
+    for (const p of problemsOf(chain)) {
+      const id = stepIdForPath(chain, p.path);
+      if (id) map.set(id, (map.get(id) ?? 0) + 1);
+    }
+    counts = map;
+    problemStepCache.set(chain, counts);
+  }
+  return counts;
+}
+
+export const selectLive = (s: RunState) => s.live;
+export const selectRuns = (s: RunState) => s.runs;
+export const selectReplay = (s: RunState) => s.replay;
+export const selectReplayOpen = (s: RunState) => s.replay !== null;
+export const selectCurrentBoundary = (s: RunState) => (s.replay ? s.replay.view.boundaries[s.replay.index] ?? null : null);

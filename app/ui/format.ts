@@ -1,0 +1,24 @@
+/** Small display helpers shared by the run list and the replay. */
+
+export function formatTime(ms: number): string {
+  const d = new Date(ms);
+  const sameDay = d.toDateString() === new Date().toDateString();
+  return sameDay ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : d.toLocaleString([], { dateStyle: 'short', timeStyle: 'short' });
+}
+
+export function formatMs(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A value as readable text: strings as they are, anything else as indented JSON. */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+export function preview(value: unknown, max = 90): string {
+  const text = (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
