@@ -58,7 +58,9 @@ test('a chain exports to a file and imports back unchanged', async ({ app, page 
 
 test('a hostile chain file is refused with its problems listed, and nothing stored changes', async ({ app, page }) => {
   await app.open();
+  await expect(app.libraryItem('demo-summarise-then-answer')).toBeVisible();
   const before = await page.locator('[data-testid^="library.item."]').count();
+  expect(before).toBeGreaterThan(0);
   await page.getByTestId('library.import').setInputFiles({
     name: 'hostile.chain.json', mimeType: 'application/json',
     buffer: Buffer.from('{"format":"seamscope.chain","version":1,"id":"x","name":"x","inputs":[],"steps":[{"id":"a","kind":"model","name":"A","config":{"__proto__":{"polluted":true},"prompt":"{nothing}"}}]}'),
