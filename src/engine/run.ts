@@ -51,6 +51,8 @@ export interface RunOptions {
    * are restored from them and never called again; the run keeps its id.
    */
   resume?: { events: readonly TraceEvent[] };
+  /** A new run that starts from outputs restored out of another run (rerun from a step). */
+  fork?: { events: readonly TraceEvent[]; from: NonNullable<RunMeta['forkedFrom']> };
 }
 
 type StepState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
@@ -82,7 +84,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const meta: RunMeta = {
     id: runId, traceVersion: TRACE_VERSION, chainId: opts.chain.id, chainName: opts.chain.name, chainRevision: hashValue(opts.chain),
     chain: structuredClone(opts.chain), inputs: structuredClone(opts.inputs), provider: opts.provider.kind, model: opts.model.name,
-    status: 'running', startedAt: now(),
+    status: 'running', startedAt: now(), ...(opts.fork ? { forkedFrom: opts.fork.from } : {}),
   };
   if (opts.resume) await opts.repo.updateRun(runId, { status: 'running' });
   else await opts.repo.createRun(meta);
@@ -131,7 +133,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
 
   const countTokens = opts.countTokens ?? (await loadTokenCounter());
   const plan = planChain(chain, deps.registry);
-  const restored = restoreFromEvents(opts.resume?.events ?? []);
+  const restored = restoreFromEvents(opts.resume?.events ?? opts.fork?.events ?? []);
   const untrustedInputs = new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name));
   const state = new Map<string, StepState>([...plan.keys()].map((id) => [id, 'pending']));
   const outputs = new Map<string, unknown>();
@@ -151,7 +153,9 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
       if (taint(planned)) tainted.add(id);
     } else if (done?.status === 'skipped') state.set(id, 'skipped');
   }
-  if (opts.resume) deps.emit({ type: 'run.resumed', at: deps.now(), restoredSteps: [...restored.finished.keys()], restoredUnits: [...restored.units.values()].reduce((n, m) => n + m.size, 0) });
+  // A fork's trace carries the reused steps too (marked reused), so it replays on its own.
+  for (const e of opts.fork?.events ?? []) deps.emit(e.type === 'step.finished' ? { ...e, at: deps.now(), reused: true } : { ...e, at: deps.now() });
+  if (opts.resume || opts.fork) deps.emit({ type: 'run.resumed', at: deps.now(), restoredSteps: [...restored.finished.keys()], restoredUnits: [...restored.units.values()].reduce((n, m) => n + m.size, 0) });
   const transport = { ...defaultTransportPolicy, ...opts.transport };
   const callDeps = { provider: opts.provider, fetch: opts.fetch ?? globalThis.fetch.bind(globalThis), signal: deps.signal, policy: transport, now: deps.now, emit: deps.emit };
   let halt: { status: RunStatus; error: string } | null = null;

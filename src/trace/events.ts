@@ -68,7 +68,7 @@ export type TraceEvent =
   | { type: 'step.unit'; at: number; stepId: string; unitId: string; index: number; status: 'ok' | 'error'; output?: unknown; error?: { code: string; message: string } }
   | { type: 'step.check'; at: number; stepId: string; check: string; passed: boolean; problems: string[] }
   | { type: 'step.route'; at: number; stepId: string; label: string; chosen: string[] }
-  | { type: 'step.finished'; at: number; stepId: string; status: StepStatus; output?: unknown; failure?: { code: string; message: string }; latencyMs: number; fallbackTo?: string }
+  | { type: 'step.finished'; at: number; stepId: string; status: StepStatus; output?: unknown; failure?: { code: string; message: string }; latencyMs: number; fallbackTo?: string; reused?: boolean }
   | { type: 'run.finished'; at: number; status: RunStatus; output?: unknown; error?: string; terminalStep?: string };
 
 export type TraceEventType = TraceEvent['type'];
@@ -91,4 +91,6 @@ export interface RunMeta {
   output?: unknown;
   error?: string;
   usage?: TokenUsage & { costUsd?: number };
+  /** Set on a run forked from another at a step (rerun from a step). */
+  forkedFrom?: { runId: string; stepId: string; editedOutput: boolean; reused: string[] };
 }
