@@ -39,6 +39,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   runId?: string;
   onEvent?: (event: TraceEvent) => void;
+  /** Partial text as it streams in (model steps with `stream: true`), for live display; not recorded. */
+  onDelta?: (stepId: string, text: string, unit?: string) => void;
   now?: () => number;
   registry?: StepRegistry;
   transport?: Partial<TransportPolicy>;
@@ -182,6 +184,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     const outcome = await def.run({
       runId: deps.runId, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: opts.model,
       callModel: (request, onDelta) => callModelWithRetries(callDeps, step.id, request, onDelta),
+      onDelta: opts.onDelta ? (text, unit) => opts.onDelta?.(step.id, text, unit) : undefined,
       validate: (schema, value) => validator.validate(schema, value),
       emit: deps.emit, checkpoint: deps.flush, countTokens, now: deps.now, completedUnits: restored.units.get(step.id),
     });

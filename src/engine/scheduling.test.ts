@@ -105,3 +105,17 @@ describe('webhook terminal', () => {
     expect(received[2]?.key).toBe(received[0]?.key);
   });
 });
+
+describe('streaming', () => {
+  it('hands partial text to onDelta as it arrives, and records only the whole response', async () => {
+    const { createDemoProvider } = await import('../providers/demo-model.ts');
+    const chain: Chain = { ...diamond, steps: [{ ...model('a', { q: 'inputs.q' }, 'A {q}'), config: { ...model('a', { q: 'inputs.q' }, 'A {q}').config, stream: true } }] };
+    const deltas: string[] = [];
+    const repo = createMemoryRunRepository();
+    const run = await runChain({ chain, inputs: { q: 'x' }, provider: createDemoProvider(), repo, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length, onDelta: (stepId, text) => deltas.push(`${stepId}:${text}`) });
+    expect(run.status).toBe('succeeded');
+    expect(deltas.length).toBeGreaterThan(1);
+    const attempt = (await repo.getEvents(run.id)).find((e) => e.type === 'step.attempt') as { record: { text: string } };
+    expect(deltas.map((d) => d.slice(2)).join('')).toBe(attempt.record.text);
+  });
+});

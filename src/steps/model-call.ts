@@ -62,7 +62,8 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
     const started = ctx.now();
     const record: AttemptRecord = { messages: [...messages], segments: [...segments], params, errors: [], latencyMs: 0, configHash, ...(truncation ? { truncation } : {}) };
     try {
-      const { response, latencyMs } = await ctx.callModel({ model, messages: record.messages, maxTokens, temperature: cfg.temperature, contract, stream: cfg.stream });
+      const onDelta = cfg.stream && ctx.onDelta ? (text: string) => ctx.onDelta?.(text, input.unit) : undefined;
+      const { response, latencyMs } = await ctx.callModel({ model, messages: record.messages, maxTokens, temperature: cfg.temperature, contract, stream: cfg.stream }, onDelta);
       Object.assign(record, {
         requestBody: response.requestBody, rawResponse: response.rawResponse, text: response.text,
         finishReason: response.finishReason, rawFinishReason: response.rawFinishReason, status: response.status,

@@ -63,6 +63,8 @@ export interface StepRunContext<C> {
   model: { name: string; maxOutputTokens: number; structuredOutput: boolean; contextWindow?: number; prices?: { input: number; output: number } };
   /** Calls the run's provider; throws ProviderError after its own bounded transport retries. */
   callModel(request: ModelRequest, onDelta?: (text: string) => void): Promise<ModelCallResult>;
+  /** Receives partial text while a streamed call arrives (for the UI); optional. */
+  onDelta?: (text: string, unit?: string) => void;
   /** Validates a value against a JSON Schema (compiled once per distinct schema). */
   validate(schema: Record<string, unknown>, value: unknown): string[];
   emit(event: TraceEvent): void;
