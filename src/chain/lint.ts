@@ -1,5 +1,6 @@
 import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
+import { contractCards } from './contract-card.ts';
 import { chainEdges } from './graph.ts';
 import { parseRef } from './refs.ts';
 import type { Chain, StepDef } from './schema.ts';
@@ -112,6 +113,12 @@ export function lintChain(chain: Chain, registry: StepRegistry = stepRegistry): 
     if (def?.terminal && edges.some((e) => e.source === step.id)) {
       add({ code: 'side-effect-before-end', severity: step.kind === 'webhook' ? 'error' : 'warning', stepId: step.id, message: 'A terminal step has steps after it: side effects belong at the end of the chain.' });
     }
+  }
+  // Seed 000's four decisions at every handoff between model steps: an unanswered one is a warning.
+  for (const card of contractCards(chain, registry)) {
+    const consumer = byId.get(card.consumer);
+    if (!consumer || !modelKinds.has(consumer.kind)) continue;
+    for (const question of card.unanswered) add({ code: 'boundary-unanswered', severity: 'warning', stepId: card.consumer, message: `${card.producer} → ${card.consumer}: ${question}` });
   }
   const modelSteps = chain.steps.filter((s) => modelKinds.has(s.kind));
   const hasFallback = chain.steps.some((s) => String(config(s).onFail ?? '').startsWith('fallback:'));

@@ -1,0 +1,101 @@
+import { stepRegistry } from '../steps/index.ts';
+import type { StepRegistry } from '../steps/registry.ts';
+import { chainEdges, type ChainEdge } from './graph.ts';
+import { parseRef } from './refs.ts';
+import type { Chain, StepDef } from './schema.ts';
+
+/**
+ * The boundary contract card (seed 000's four decisions at every handoff), derived from the
+ * chain for one data edge: what the intermediate carries, whether it is validated and by what,
+ * whether the consumer also holds the source, and what happens when it arrives wrong.
+ */
+export interface ContractCard {
+  edgeId: string;
+  producer: string;
+  consumer: string;
+  carries: { kind: 'typed' | 'prose' | 'code'; fields: string[]; provenance: string[]; summary: string };
+  validated: { by: string[]; summary: string };
+  consumerHoldsSource: { holds: boolean; sources: string[]; summary: string };
+  whenWrong: { policy: string; summary: string };
+  /** The decisions the chain leaves unanswered (each one is also a lint warning). */
+  unanswered: string[];
+}
+
+const provenanceField = /^(section_ids?|sections?|quote|quotes|citations?|source_ids?|chunk_ids?|clause_ids?|evidence|line|page)$/;
+
+function cfg(step: StepDef): Record<string, unknown> {
+  return step.config as Record<string, unknown>;
+}
+
+function fieldNames(schema: unknown, prefix = ''): string[] {
+  const s = schema as { properties?: Record<string, unknown>; items?: unknown } | null;
+  if (!s || typeof s !== 'object') return [];
+  const out: string[] = [];
+  for (const [name, child] of Object.entries(s.properties ?? {})) {
+    out.push(`${prefix}${name}`);
+    out.push(...fieldNames(child, `${prefix}${name}.`));
+    const items = (child as { items?: unknown }).items;
+    if (items) out.push(...fieldNames(items, `${prefix}${name}[].`));
+  }
+  return out;
+}
+
+function inputsRead(step: StepDef, registry: StepRegistry): string[] {
+  const def = registry.get(step.kind);
+  if (!def) return [];
+  const parsed = def.config.safeParse(step.config);
+  if (!parsed.success) return [];
+  return Object.values(def.bindings(parsed.data)).map(parseRef).filter((r) => r.root === 'inputs').map((r) => r.name);
+}
+
+export function contractCard(chain: Chain, edge: ChainEdge, registry: StepRegistry = stepRegistry): ContractCard {
+  const byId = new Map(chain.steps.map((s) => [s.id, s]));
+  const producer = byId.get(edge.source) as StepDef;
+  const consumer = byId.get(edge.target) as StepDef;
+  const def = registry.get(producer.kind);
+  const schema = def?.outputSchema(def.config.safeParse(producer.config).success ? def.config.parse(producer.config) : def.defaults());
+  const fields = fieldNames(schema);
+  const provenance = fields.filter((f) => provenanceField.test(f.split(/[.[\]]+/).filter(Boolean).pop() ?? ''));
+  const isModel = ['model', 'map', 'reduce'].includes(producer.kind);
+  const carries: ContractCard['carries'] = !isModel
+    ? { kind: 'code', fields, provenance, summary: `Computed in code by a ${producer.kind} step.` }
+    : schema
+      ? { kind: 'typed', fields, provenance, summary: provenance.length ? `Typed fields with provenance (${provenance.join(', ')}).` : `Typed fields (${fields.slice(0, 6).join(', ') || 'none declared'}) without provenance.` }
+      : { kind: 'prose', fields: [], provenance: [], summary: 'Free prose of unspecified length.' };
+
+  const validators: string[] = [];
+  if (isModel && schema) validators.push(`JSON Schema, with ${String(cfg(producer).retries ?? 1)} retr${cfg(producer).retries === 1 ? 'y' : 'ies'} on failure`);
+  if (consumer.kind === 'gate') validators.push(`gate "${consumer.name || consumer.id}" (${String((cfg(consumer).check as { type?: string } | undefined)?.type ?? 'check')})`);
+  for (const e of chainEdges(chain, registry)) {
+    const gate = byId.get(e.target);
+    if (e.kind === 'data' && e.source === producer.id && gate?.kind === 'gate' && gate.id !== consumer.id) {
+      validators.push(`gate "${gate.name || gate.id}" (${String((cfg(gate).check as { type?: string } | undefined)?.type ?? 'check')})`);
+    }
+  }
+  const validated = { by: validators, summary: validators.length ? `Validated by ${validators.join('; ')}.` : 'Not validated: whatever comes back is passed on.' };
+
+  const producerSources = inputsRead(producer, registry);
+  const consumerSources = inputsRead(consumer, registry);
+  const shared = producerSources.filter((s) => consumerSources.includes(s));
+  const consumerHoldsSource = {
+    holds: shared.length > 0, sources: shared,
+    summary: shared.length ? `Yes: ${consumer.id} also reads ${shared.map((s) => `inputs.${s}`).join(', ')}.` : producerSources.length ? `No: ${consumer.id} never sees ${producerSources.map((s) => `inputs.${s}`).join(', ')}.` : 'There is no source document upstream.',
+  };
+
+  const policy = String(cfg(producer).onFail ?? (isModel ? 'abort' : 'n/a'));
+  const whenWrong = {
+    policy,
+    summary: policy === 'abort' ? 'Undefined for the consumer: the run aborts.' : policy === 'n/a' ? 'Computed in code; failures stop the run.' : policy.startsWith('fallback:') ? `Falls back to ${policy.slice(9)}.` : `The run ${policy === 'abstain' ? 'abstains and says why' : 'escalates to a person'}.`,
+  };
+
+  const unanswered: string[] = [];
+  if (carries.kind === 'prose') unanswered.push('What the intermediate carries is unspecified (no output schema).');
+  if (isModel && validators.length === 0) unanswered.push('The intermediate is not validated.');
+  if (isModel && !consumerHoldsSource.holds && producerSources.length > 0 && carries.provenance.length === 0) unanswered.push('The consumer cannot check the intermediate against the source: it neither holds the source nor gets provenance.');
+  if (isModel && policy === 'abort') unanswered.push('No defined behaviour when the intermediate arrives wrong (abstain, escalate or fall back).');
+  return { edgeId: edge.id, producer: producer.id, consumer: consumer.id, carries, validated, consumerHoldsSource, whenWrong, unanswered };
+}
+
+export function contractCards(chain: Chain, registry: StepRegistry = stepRegistry): ContractCard[] {
+  return chainEdges(chain, registry).filter((e) => e.kind === 'data').map((e) => contractCard(chain, e, registry));
+}
