@@ -40,8 +40,9 @@ const [summariseFile, selectFile] = ['summarise-then-answer.chain.json', 'select
 
 describe('demo chains', () => {
   it('are listed in index.json and parse as chain files', () => {
-    expect(index.map((e) => e.file)).toEqual([summariseFile, selectFile]);
-    for (const entry of index) {
+    // The two seed-000 chains come first; the other seed chains follow (demo-chains-seeds.test.ts).
+    expect(index.slice(0, 2).map((e) => e.file)).toEqual([summariseFile, selectFile]);
+    for (const entry of index.slice(0, 2)) {
       const chain = load(entry.file);
       expect(chain.id).toBe(entry.id);
       expect(chain.name).toBe(entry.name);

@@ -91,6 +91,8 @@ export function relevant(ranked: Ranked[]): Ranked[] {
 export function citation(analysis: PromptAnalysis, sentence: Sentence): string | null {
   const id = sentence.sectionId;
   if (!id) return null;
+  // Positional ids ("s7", "p3") name a heading or paragraph, not a numbered section.
+  if (/^[sp]\d+$/.test(id)) return `section ${id}`;
   if (analysis.docPrefix) return `${analysis.docPrefix}${id.startsWith('(') ? '' : ' '}${id}`;
   return id.startsWith('(') ? `section ${id}` : `§ ${id}`;
 }

@@ -1,16 +1,20 @@
+import { collectionSummary, composeReply, plainEnglish } from './demo-compose.ts';
 import { citation, composeAnswer, composeReason, rankEvidence, relevant, type Ranked } from './demo-evidence.ts';
+import { classifyOption, factFor, keywordQuery, requestSentence } from './demo-fields.ts';
+import { idGroups, idsForField, largestGroup, textsById, type IdGroup } from './demo-ids.ts';
 import { analysePrompt, type PromptAnalysis, type PromptMessage, type Sentence } from './demo-prompt.ts';
-import { asSchema, codePoints, conforms, mergeAllOf, resolveRef, type Schema } from './demo-schema.ts';
+import { isIdKey, isLabelField, isOrdering, roleOf, singular, snake } from './demo-roles.ts';
+import { fitNumber, fitString, numbersIn, quoteOf } from './demo-scalars.ts';
+import { asSchema, conforms, mergeAllOf, resolveRef, typesOf, type Schema } from './demo-schema.ts';
 import { composeSummary } from './demo-summary.ts';
-import { contentStems, cutAtWord, fitAround } from './demo-text.ts';
+import { contentStems } from './demo-text.ts';
 
 /**
  * The demo model's generator: walks the output schema and fills each field from the prompt,
- * choosing what to extract by the field's name (summary, answer, quote, section id, reason,
- * flags). Every branch ends in a value that satisfies the schema it was generated for.
+ * choosing what to extract by the field's name (see demo-roles.ts). Every branch ends in a
+ * value that satisfies the schema it was generated for, with one deliberate exception: a
+ * verbatim quote asked of material that is present but empty stays empty.
  */
-
-type Role = 'summary' | 'answer' | 'quote' | 'id' | 'reason' | 'title' | 'question' | 'text';
 
 interface Slot {
   name: string;
@@ -21,39 +25,31 @@ interface Slot {
   idList?: boolean;
   /** Inside an object that also carries an answer: ids cite what the answer rests on. */
   cites?: boolean;
+  /** Inside an object built from one piece of evidence (a claim): ids cite that piece. */
+  own?: boolean;
+  /** This id is given (one item per id handed over, or one id of a list). */
+  fixedId?: string;
+  /** This object speaks for one given id: its id field takes it, its rewrite rewrites it. */
+  itemId?: string;
 }
 
-function snake(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-}
-
-function roleOf(nameIn: string): Role {
-  const name = snake(nameIn);
-  if (/summar|overview|digest|abstract|tldr|synopsis|gist/.test(name)) return 'summary';
-  if (/(^|_)(answer|response|reply|verdict|conclusion)s?$/.test(name)) return 'answer';
-  if (/quote|evidence|excerpt|snippet|passage|span|extract|supporting_text/.test(name)) return 'quote';
-  if (/(^|_)(ids?|sections?|clauses?|citations?|refs?|references?|sources?|paragraphs?)$/.test(name)) return 'id';
-  if (/why|reason|rationale|explanation|justification/.test(name)) return 'reason';
-  if (/(title|heading|name|label|topic)$/.test(name)) return 'title';
-  if (/question|query/.test(name)) return 'question';
-  return 'text';
-}
-
-function singular(name: string): string {
-  return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '');
-}
+/** Ids that qualify an id list: `failed_unit_ids` has "failed unit", `section_ids` has nothing. */
+const genericIdWords = new Set(['id', 'ids', 'section', 'clause', 'paragraph', 'source', 'citat', 'ref', 'refer', 'cite']);
 
 export class DemoGenerator {
   private readonly ranked: Ranked[];
   private readonly picks: Ranked[];
   private readonly ids: string[];
+  private readonly groups: IdGroup[];
   private summary: string | null = null;
+  private handed: Map<string, string> | null = null;
   private answer: { text: string; source: Sentence | null } | null = null;
 
   constructor(private readonly analysis: PromptAnalysis, private readonly root: Schema) {
     this.ranked = rankEvidence(analysis);
     this.picks = relevant(this.ranked);
     this.ids = [...new Set(this.picks.map((r) => r.sentence.sectionId).filter((id): id is string => Boolean(id)))];
+    this.groups = idGroups(analysis.json);
   }
 
   get hasEvidence(): boolean {
@@ -61,22 +57,32 @@ export class DemoGenerator {
   }
 
   summaryText(): string {
-    return (this.summary ??= composeSummary(this.analysis));
+    const collection = !this.analysis.question && this.analysis.sections.length === 0 ? collectionSummary(this.analysis) : null;
+    return (this.summary ??= collection ?? composeSummary(this.analysis, this.ranked));
   }
 
   answerText(): string {
     return (this.answer ??= composeAnswer(this.analysis, this.ranked)).text;
   }
 
-  /** The ids an answer rests on: the section of the sentence it was composed from. */
-  private citedIds(): string[] {
-    this.answerText();
-    const own = this.answer?.source?.sectionId;
-    return own ? [own] : this.ids.slice(0, 1);
+  /** Material handed over in data frames that are all empty: nothing to quote. */
+  private get emptyMaterial(): boolean {
+    return this.analysis.frames.length > 0 && this.analysis.frames.every((f) => !f.text.trim());
   }
 
   private idsFor(slot: Slot): string[] {
-    return slot.cites ? this.citedIds() : this.ids;
+    if (slot.own) return [this.evidence(slot.rank)?.sectionId].filter((id): id is string => Boolean(id));
+    if (slot.cites) {
+      this.answerText();
+      const own = this.answer?.source?.sectionId;
+      return own ? [own] : this.ids.slice(0, 1);
+    }
+    if (isOrdering(slot.name)) {
+      const all = [...this.ranked.map((r) => r.sentence), ...this.analysis.sentences].map((s) => s.sectionId);
+      return [...new Set(all.filter((id): id is string => Boolean(id)))];
+    }
+    const qualified = contentStems(snake(slot.name).replace(/_/g, ' ')).some((w) => !genericIdWords.has(w));
+    return (qualified ? idsForField(slot.name, this.groups) : null) ?? this.ids;
   }
 
   private evidence(rank: number): Sentence | null {
@@ -95,8 +101,10 @@ export class DemoGenerator {
       const tries = branches.map((b) => this.value(mergeAllOf({ allOf: [base, asSchema(b) ?? {}] }, this.root), slot));
       return tries.find((v) => conforms(s, v, this.root)) ?? tries[0];
     }
+    const fact = this.fact(s, slot);
+    if (fact !== undefined) return fact;
     if (Array.isArray(s.enum)) return this.pickEnum(s, slot);
-    const types = this.typesOf(s);
+    const types = typesOf(s);
     let first: unknown;
     for (const [i, type] of types.entries()) {
       const v = this.byType(type, s, slot);
@@ -106,16 +114,16 @@ export class DemoGenerator {
     return first;
   }
 
-  private typesOf(s: Schema): string[] {
-    if (Array.isArray(s.type)) {
-      const list = s.type as string[];
-      return [...list.filter((t) => t !== 'null'), ...list.filter((t) => t === 'null')];
-    }
-    if (typeof s.type === 'string') return [s.type];
-    if (s.properties || s.required || s.additionalProperties !== undefined) return ['object'];
-    if (s.items !== undefined || s.prefixItems) return ['array'];
-    if (s.minimum !== undefined || s.maximum !== undefined) return ['number'];
-    return ['string'];
+  /** A nullable fact field (an order id, an amount, a product): found in the material or null, never guessed. */
+  private fact(s: Schema, slot: Slot): unknown {
+    const types = typesOf(s);
+    const scalar = types.find((t) => t === 'string' || t === 'number' || t === 'integer');
+    const role = roleOf(slot.name);
+    if (!types.includes('null') || !scalar || Array.isArray(s.enum) || slot.fixedId || slot.idList || !['id', 'title', 'text'].includes(role)) return undefined;
+    if (/section|clause|paragraph|source|citation|chunk|passage/.test(snake(slot.name))) return undefined;
+    const v = factFor(slot.name, scalar !== 'string', this.analysis);
+    if (v === undefined) return undefined;
+    return conforms(s, v, this.root) ? v : null;
   }
 
   private byType(type: string, s: Schema, slot: Slot): unknown {
@@ -134,11 +142,17 @@ export class DemoGenerator {
     const props = asSchema(s.properties) ?? {};
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     const out: Record<string, unknown> = {};
-    const cites = Object.keys(props).some((k) => roleOf(k) === 'answer');
+    const keys = Object.keys(props);
+    const cites = keys.some((k) => roleOf(k) === 'answer');
+    // A claim-like object (its own text plus a list of ids): the ids cite its own evidence.
+    const typeOf = (k: string, path: string[] = []) => path.reduce<Schema | null>((x, p) => asSchema(x?.[p]), asSchema(props[k]))?.type;
+    const own = !cites && keys.some((k) => ['text', 'quote'].includes(roleOf(k)) && typeOf(k) === 'string')
+      && keys.some((k) => roleOf(singular(k)) === 'id' && typeOf(k) === 'array' && typeOf(k, ['items']) === 'string');
     for (const [key, sub] of Object.entries(props)) {
       // Deep recursive schemas stop at the required fields.
       if (slot.depth > 6 && !required.has(key)) continue;
-      out[key] = this.value(sub, { name: key, rank: slot.rank, depth: slot.depth + 1, cites });
+      const fixedId = slot.itemId !== undefined && isIdKey(key) ? slot.itemId : undefined;
+      out[key] = this.value(sub, { name: key, rank: slot.rank, depth: slot.depth + 1, cites, own, fixedId, itemId: slot.itemId });
     }
     for (const key of required) {
       if (key in out || s.additionalProperties === false) continue;
@@ -147,23 +161,39 @@ export class DemoGenerator {
     return out;
   }
 
+  /** One item per given id, when the prompt asks for every id back: the id field's enum, else the ids handed over. */
+  private givenIds(itemsIn: unknown, slot: Slot): string[] | null {
+    if (!this.analysis.coverAll) return null;
+    const items = mergeAllOf(resolveRef(asSchema(itemsIn) ?? {}, this.root), this.root);
+    const idKey = Object.keys(asSchema(items.properties) ?? {}).find(isIdKey);
+    if (!idKey) return null;
+    const enumIds = asSchema((items.properties as Schema)[idKey])?.enum;
+    const ids = Array.isArray(enumIds) ? enumIds.map(String) : (idsForField(slot.name, this.groups) ?? largestGroup(this.groups));
+    return ids.length > 0 ? ids : null;
+  }
+
   private array(s: Schema, slot: Slot): unknown[] {
     const min = typeof s.minItems === 'number' ? s.minItems : 0;
     const prefix = Array.isArray(s.prefixItems) ? (s.prefixItems as unknown[]) : [];
     let max = typeof s.maxItems === 'number' ? s.maxItems : Infinity;
     if (s.items === false) max = Math.min(max, prefix.length);
     const itemName = singular(slot.name);
-    const idList = roleOf(itemName) === 'id';
-    const available = idList ? this.idsFor(slot).length : this.picks.length;
+    const perId = prefix.length > 0 ? null : this.givenIds(s.items, slot);
+    const idList = perId === null && roleOf(itemName) === 'id';
+    const ids = idList ? this.idsFor(slot) : [];
+    const whole = perId !== null || (idList && (slot.own || isOrdering(slot.name)));
+    const available = perId?.length ?? (idList ? ids.length : this.picks.length);
     // Deep inside a recursive schema, arrays stay at their minimum so the output stays finite.
-    const count = Math.min(max, Math.max(min, slot.depth > 6 ? 0 : Math.min(available, 3)));
+    const count = Math.min(max, Math.max(min, slot.depth > 6 ? 0 : whole ? available : Math.min(available, 3)));
     const out: unknown[] = [];
     for (let i = 0; i < count; i++) {
       const sub = i < prefix.length ? prefix[i] : (s.items ?? true);
-      let item = this.value(sub, { name: itemName, rank: slot.rank + i, depth: slot.depth + 1, idList, cites: slot.cites });
+      const base = { name: itemName, depth: slot.depth + 1, idList, cites: slot.cites, own: slot.own };
+      const fixed = whole ? { fixedId: idList ? ids[i] : undefined, itemId: perId?.[i] } : {};
+      let item = this.value(sub, { ...base, ...fixed, rank: perId ? i : slot.rank + i });
       // Unique items: walk further down the evidence until the value is new.
       for (let k = 1; s.uniqueItems === true && k < 8 && out.some((o) => JSON.stringify(o) === JSON.stringify(item)); k++) {
-        item = this.value(sub, { name: itemName, rank: slot.rank + i + k * count, depth: slot.depth + 1, idList, cites: slot.cites });
+        item = this.value(sub, { ...base, rank: slot.rank + i + k * count });
       }
       out.push(item);
     }
@@ -178,22 +208,12 @@ export class DemoGenerator {
   }
 
   private number(s: Schema, slot: Slot, integer: boolean): number {
-    const name = snake(slot.name);
-    const fits = (v: number) => conforms({ ...s, type: integer ? 'integer' : 'number' }, v, this.root);
     const candidates: number[] = [];
-    if (/confidence|probability|certainty|score/.test(name)) candidates.push(this.hasEvidence ? 0.8 : 0.2, this.hasEvidence ? 1 : 0);
+    if (/confidence|probability|certainty|score/.test(snake(slot.name))) candidates.push(this.hasEvidence ? 0.8 : 0.2, this.hasEvidence ? 1 : 0);
     const sentence = this.evidence(slot.rank);
-    const texts = [sentence?.text ?? '', this.analysis.question ?? '', ...this.ranked.slice(0, 5).map((r) => r.sentence.text)];
     if (sentence) candidates.push(...sentence.durations.map((d) => Number(d.amount)).filter(Number.isFinite));
-    for (const t of texts) for (const m of t.matchAll(/(?<![\w(])\d+(?:\.\d+)?(?![\w)])/g)) candidates.push(Number(m[0]));
-    const found = candidates.find(fits);
-    if (found !== undefined) return found;
-    // Nothing in the prompt fits the bounds: take the smallest value the schema allows.
-    const step = typeof s.multipleOf === 'number' && s.multipleOf > 0 ? s.multipleOf : integer ? 1 : 0.5;
-    let lo = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + step / 2 : 0;
-    if (typeof s.maximum === 'number' && lo > s.maximum) lo = s.maximum;
-    const v = Math.ceil(lo / step) * step;
-    return fits(v) ? v : Math.floor((typeof s.maximum === 'number' ? s.maximum : lo) / step) * step;
+    candidates.push(...numbersIn([sentence?.text ?? '', this.analysis.question ?? '', ...this.ranked.slice(0, 5).map((r) => r.sentence.text)]));
+    return fitNumber(s, this.root, integer, candidates);
   }
 
   private pickEnum(s: Schema, slot: Slot): unknown {
@@ -202,12 +222,16 @@ export class DemoGenerator {
     const list = options.length > 0 ? options : (values as unknown[]);
     const sentence = this.evidence(slot.rank);
     const norm = (v: unknown) => String(v).replace(/[\s§]/g, '').toLowerCase();
-    const target = slot.idList ? this.idsFor(slot)[slot.rank] : sentence?.sectionId;
+    const target = slot.fixedId ?? (slot.idList ? this.idsFor(slot)[slot.rank] : sentence?.sectionId);
     if (target) {
       const exact = list.find((v) => norm(v) === norm(target));
       if (exact !== undefined) return exact;
       const prefixes = list.filter((v) => norm(v).length > 0 && norm(target).startsWith(norm(v)));
       if (prefixes.length > 0) return prefixes.sort((a, b) => norm(b).length - norm(a).length)[0];
+    }
+    if (!slot.idList && isLabelField(slot.name)) {
+      const label = classifyOption(list, this.analysis);
+      if (label !== undefined) return label;
     }
     const context = new Set(contentStems(`${this.analysis.question ?? ''} ${sentence?.text ?? ''} ${sentence?.titles.join(' ') ?? ''}`));
     const score = (v: unknown) => contentStems(String(v)).filter((t) => context.has(t)).length;
@@ -221,28 +245,37 @@ export class DemoGenerator {
     const sentence = this.evidence(slot.rank);
     const max = typeof s.maxLength === 'number' ? s.maxLength : Infinity;
     const min = typeof s.minLength === 'number' ? s.minLength : 0;
+    const question = this.analysis.question;
     let text: string;
     switch (role) {
       case 'summary': text = this.summaryText(); break;
       case 'answer': text = this.answerText(); break;
-      case 'quote': text = sentence ? this.quote(sentence, max, min, slot.rank) : ''; break;
-      case 'id': text = (slot.idList ? this.idsFor(slot)[slot.rank] : sentence?.sectionId) ?? this.idNear(sentence, slot.rank); break;
+      case 'reply': text = composeReply(this.analysis, this.picks); break;
+      case 'rewrite': text = this.rewriteText(slot, sentence); break;
+      case 'query': text = question ? keywordQuery(question) : (sentence?.text ?? ''); break;
+      case 'request': text = requestSentence(this.analysis) ?? ''; break;
+      case 'quote':
+        // An extractive model handed empty material has nothing to copy, whatever the schema asks.
+        if (this.emptyMaterial) return '';
+        // A quote of what someone asks for is the sentence where they ask.
+        if (/request|ask|want|need/.test(snake(slot.name))) text = requestSentence(this.analysis) ?? '';
+        else text = sentence ? quoteOf(sentence, max, min, [...this.picks, ...this.ranked].map((r) => r.sentence).slice(slot.rank)) : '';
+        break;
+      case 'id': text = slot.fixedId ?? (slot.idList ? this.idsFor(slot)[slot.rank] : sentence?.sectionId) ?? this.idNear(sentence, slot.rank); break;
       case 'reason': text = sentence ? composeReason(sentence) : 'No passage in the material bears on the question'; break;
-      case 'title': text = sentence?.titles.at(-1) ?? this.analysis.sections[0]?.title ?? this.analysis.question ?? 'Untitled'; break;
-      case 'question': text = this.analysis.question ?? ''; break;
-      default: text = sentence?.text ?? this.analysis.question ?? 'No relevant text was found in the material.';
+      case 'title': text = sentence?.titles.at(-1) ?? this.analysis.sections[0]?.title ?? question ?? 'Untitled'; break;
+      case 'question': text = question ?? ''; break;
+      default: text = sentence?.text ?? question ?? 'No relevant text was found in the material.';
     }
-    return this.fit(text, s, min, max);
+    return fitString(text, s, this.root, [question ?? '', ...this.ranked.slice(0, 5).map((r) => r.sentence.text)]);
   }
 
-  /** A verbatim quote no longer than `max`, centred on the duration when the sentence has one. */
-  private quote(sentence: Sentence, max: number, min: number, rank: number): string {
-    let chosen = sentence;
-    if (sentence.text.length < min) {
-      chosen = [...this.picks, ...this.ranked].map((r) => r.sentence).slice(rank).find((x) => x.text.length >= min) ?? sentence;
-    }
-    const d = chosen.durations[0];
-    return Number.isFinite(max) ? fitAround(chosen.text, max, d?.index ?? 0, d ? d.index + d.text.length : 0) : chosen.text;
+  /** The given item's text in plain English: the text handed over with its id, else its sentences. */
+  private rewriteText(slot: Slot, sentence: Sentence | null): string {
+    const id = slot.itemId;
+    const handed = id !== undefined ? (this.handed ??= textsById(this.analysis.json)).get(id) : undefined;
+    const own = id !== undefined ? this.analysis.sentences.filter((x) => x.sectionId === id).map((x) => x.text).join(' ') : '';
+    return plainEnglish(handed ?? (own || sentence?.text || ''), id);
   }
 
   /** Without a heading path: an id-looking token in the quote, else its rank. */
@@ -250,28 +283,11 @@ export class DemoGenerator {
     const token = sentence ? /§\s*[\d.]+[a-z]*|\b\d+(?:\.\d+)+\b|\b[A-Z]{2,}-\d+\b/.exec(sentence.text)?.[0] : undefined;
     return token ?? (sentence ? (citation(this.analysis, sentence) ?? String(rank + 1)) : String(rank + 1));
   }
-
-  private fit(text: string, s: Schema, min: number, max: number): string {
-    const ok = (v: string) => conforms({ ...s, type: 'string' }, v, this.root);
-    const cut = (v: string) => (Number.isFinite(max) ? cutAtWord(v, max) || v.slice(0, max) : v);
-    const first = cut(text);
-    if (ok(first)) return first;
-    const alternatives = [this.analysis.question ?? '', ...this.ranked.slice(0, 5).map((r) => r.sentence.text)].map(cut);
-    const alt = alternatives.find(ok);
-    if (alt !== undefined) return alt;
-    // Too short for minLength: extend with more material, then cut again.
-    const filler = [text, ...alternatives].find((t) => t.trim().length > 0) ?? 'n/a';
-    let padded = first || filler;
-    const need = min - codePoints(padded);
-    if (need > 0) padded += ` ${filler}`.repeat(Math.ceil(need / (filler.length + 1)) + 1);
-    const result = cut(padded);
-    return codePoints(result) >= min ? result : padded.slice(0, max);
-  }
 }
 
 /** Deterministic, pure and offline; returns JSON satisfying `schema`, or plain text without one. */
 export function generateDemoOutput(messages: PromptMessage[], schema?: Record<string, unknown> | null): string {
-  const analysis = analysePrompt(messages);
+  const analysis: PromptAnalysis = analysePrompt(messages);
   const generator = new DemoGenerator(analysis, schema ?? {});
   if (!schema) return analysis.wantsSummary || !analysis.question ? generator.summaryText() : generator.answerText();
   return JSON.stringify(generator.value(schema, { name: '', rank: 0, depth: 0 }));

@@ -56,9 +56,10 @@ function collect(value: unknown, key: string, siblingId: string | null, out: Jso
   }
 }
 
-/** Returns the prompt with each JSON block blanked out, and the evidence strings inside them. */
-export function extractJsonBlocks(content: string): { text: string; leaves: JsonLeaf[] } {
+/** Returns the prompt with each JSON block blanked out, the evidence strings inside them, and the values. */
+export function extractJsonBlocks(content: string): { text: string; leaves: JsonLeaf[]; values: unknown[] } {
   const leaves: JsonLeaf[] = [];
+  const values: unknown[] = [];
   let text = content;
   const starts = [...content.matchAll(/^[ \t]*[{[]/gm)].map((m) => (m.index ?? 0) + m[0].length - 1);
   let consumedUntil = 0;
@@ -73,9 +74,41 @@ export function extractJsonBlocks(content: string): { text: string; leaves: Json
       continue;
     }
     consumedUntil = end;
-    if (!looksLikeSchema(parsed)) collect(parsed, '', null, leaves, 0);
+    if (!looksLikeSchema(parsed)) {
+      collect(parsed, '', null, leaves, 0);
+      values.push(parsed);
+    }
     // Blank the block (same length) so the line reader neither quotes JSON syntax nor shifts.
     text = text.slice(0, start) + content.slice(start, end).replace(/[^\n]/g, ' ') + text.slice(end);
   }
-  return { text, leaves };
+  return { text, leaves, values };
+}
+
+export interface LeafPiece {
+  text: string;
+  titles: string[];
+}
+
+/**
+ * A multi-line JSON string (a retrieved section, a clause handed over whole) read as a small
+ * document: Markdown headings and short "(i) Heading" lines become titles, bullets lose their
+ * marker, and the rest splits into sentences. Every piece is a verbatim slice of one line.
+ * Single-line strings stay whole, as an earlier step's quote should.
+ */
+export function leafPieces(text: string, split: (line: string) => [number, number][]): LeafPiece[] {
+  if (!text.includes('\n')) return [{ text, titles: [] }];
+  const pieces: LeafPiece[] = [];
+  const titles: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim().replace(/^(?:[-*+>]\s+)+/, '');
+    if (!line) continue;
+    const heading = /^#{1,6}\s+(.*)$/.exec(line)?.[1];
+    const shortTitle = /^\([A-Za-z0-9]{1,5}\)\s+[A-Z][^.;:,]{0,100}$/.test(line) || /^\*\*[^*]{1,100}\*\*$/.test(line);
+    if (heading !== undefined || shortTitle) {
+      titles.splice(0, titles.length, (heading ?? line).replace(/^\*\*|\*\*$/g, '').replace(/^\([A-Za-z0-9]{1,5}\)\s+/, ''));
+      continue;
+    }
+    for (const [s, e] of split(line)) pieces.push({ text: line.slice(s, e), titles: [...titles] });
+  }
+  return pieces;
 }

@@ -1,5 +1,5 @@
 import { contentStems, findDurations, sentenceSpans, type DurationMatch } from './demo-text.ts';
-import { extractJsonBlocks } from './demo-json.ts';
+import { extractJsonBlocks, leafPieces } from './demo-json.ts';
 
 /**
  * Reads a prompt the way the demo model needs it: the question, the candidate evidence
@@ -36,10 +36,25 @@ export interface PromptAnalysis {
   docPrefix: string | null;
   /** The prompt asks for a summary. */
   wantsSummary: boolean;
+  /** An instruction asks to keep numbers, deadlines or wording verbatim. */
+  preserveVerbatim: boolean;
+  /** An instruction asks for every given id back ("return exactly the clause ids listed"). */
+  coverAll: boolean;
+  /** What each <data> frame carried (as sent), by name. */
+  frames: { name: string; text: string }[];
+  /** JSON values handed over in the prompt (earlier steps' outputs), parsed. */
+  json: unknown[];
+  /** Sentences inside the material that address the model ("ignore previous instructions…"): never evidence. */
+  ignored: string[];
 }
 
 export type PromptMessage = { role: string; content: string };
 
+/** Text in the material that tries to instruct the model rather than inform it. */
+export const injectionPattern =
+  /\b(?:ignore|disregard|forget|override)\b[^.!?]{0,40}\b(?:previous|prior|above|earlier|all|your|system)\b[^.!?]{0,30}\b(?:instructions?|prompts?|rules?|messages?)\b|\byou are now\b|\bnew instructions?\s*:|\bsystem (?:prompt|note|override|message)\s*:|\broute (?:this|it|me|the ticket)? ?to\b/i;
+const preservePattern = /\b(?:preserve|keep|copy|quote)\b.*\b(?:verbatim|exactly|word for word|numbers?|deadlines?|figures?|amounts?)\b/i;
+const coverPattern = /\b(?:exactly|every|all (?:of )?(?:the|these))\b[^.]*\b(?:ids?|clauses|units|items|records)\b/i;
 const feedbackPattern = /previous response was invalid|was invalid:|did not match the schema|failed validation/i;
 const imperative = new Set(
   ('answer summarise summarize select quote return respond use give list cite preserve keep write read extract identify find ' +
@@ -61,12 +76,12 @@ function findQuestion(texts: string[]): string | null {
   let labelled: string | null = null;
   let asked: string | null = null;
   for (const text of texts) {
-    const framed = /<data name="(?:question|query)[^"]*">\n?([\s\S]*?)\n?<\/data>/i.exec(text);
+    const framed = /<data name="(?:[\w.]*[._])?(?:question|query|request)[^"]*">\n?([\s\S]*?)\n?<\/data>/i.exec(text);
     if (framed?.[1]?.trim()) labelled = framed[1].trim();
     const lines = text.split('\n');
     lines.forEach((raw, i) => {
       const line = stripTags(raw);
-      const label = /(?:^|\s)(?:the )?(?:member'?s |user'?s |customer'?s )?question\s*:\s*(.*)$/i.exec(line);
+      const label = /(?:^|\s)(?:the )?(?:member'?s |user'?s |customer'?s )?question\s*:\s*(.*)$/i.exec(line) ?? /^(?:the )?customer'?s request\s*:\s*(.*)$/i.exec(line);
       if (label) {
         const rest = label[1]?.trim() || lines.slice(i + 1).map(stripTags).find((l) => l.length > 0) || '';
         if (rest) labelled = rest;
@@ -108,16 +123,23 @@ export function analysePrompt(messages: PromptMessage[]): PromptAnalysis {
   const headings: Heading[] = [];
   let docPrefix: string | null = null;
   let wantsSummary = false;
+  let preserveVerbatim = false;
+  let coverAll = false;
+  const ignored: string[] = [];
+  const json: unknown[] = [];
+  const frames = userTexts.flatMap((t) => [...t.matchAll(/<data name="([^"]*)">\n?([\s\S]*?)\n?<\/data>/g)].map((m) => ({ name: m[1] ?? '', text: m[2] ?? '' })));
   const questionText = question ? question.trim() : null;
 
   const pushSentence = (text: string, sectionId: string | null, titles: string[], fromJson: boolean) => {
     if (text.length < 12 || (questionText && text.includes(questionText))) return;
+    if (injectionPattern.test(text)) return void ignored.push(text);
     sentences.push({ text, sectionId, titles, fromJson, stems: contentStems(text), durations: findDurations(text) });
   };
 
   for (const content of userTexts) {
-    const { text, leaves } = extractJsonBlocks(content);
-    for (const leaf of leaves) pushSentence(leaf.text, leaf.sectionId, [], true);
+    const { text, leaves, values } = extractJsonBlocks(content);
+    json.push(...values);
+    for (const leaf of leaves) for (const piece of leafPieces(leaf.text, sentenceSpans)) pushSentence(piece.text, leaf.sectionId, piece.titles, true);
 
     let base: string | null = null;
     const stack: (string | undefined)[] = [];
@@ -130,12 +152,16 @@ export function analysePrompt(messages: PromptMessage[]): PromptAnalysis {
         inComment = !rawLine.includes('-->');
         continue;
       }
+      // A line that opens a frame ("Question: <data …>") is judged by where it starts.
+      const startedInData = inData;
       if (/<data\b/i.test(rawLine)) inData = true;
       const line = stripTags(rawLine);
       if (/<\/data>/i.test(rawLine)) inData = false;
       if (!line || line === questionText) continue;
-      if (!inData && isInstruction(line)) {
+      if (!startedInData && isInstruction(line)) {
         if (/\bsummar(?:y|i[sz]e)/i.test(line)) wantsSummary = true;
+        if (preservePattern.test(line)) preserveVerbatim = true;
+        if (coverPattern.test(line)) coverAll = true;
         continue;
       }
       if (/^[^.?!]{1,60}:$/.test(line) || /^question\s*:/i.test(line)) continue; // labels such as "Document:"
@@ -186,7 +212,7 @@ export function analysePrompt(messages: PromptMessage[]): PromptAnalysis {
     }
   }
 
-  return { question, sentences: dedupe(sentences), sections: topSections(headings, sentences), docPrefix, wantsSummary };
+  return { question, sentences: dedupe(sentences), sections: topSections(headings, sentences), docPrefix, wantsSummary, preserveVerbatim, coverAll, frames, json, ignored };
 }
 
 /** The same sentence handed over in JSON and present in the document counts once. */

@@ -123,3 +123,16 @@ export function mergeAllOf(schema: Schema, root: Schema): Schema {
   }
   return merged;
 }
+
+/** The types a value may take, non-null first; inferred from keywords when `type` is absent. */
+export function typesOf(s: Schema): string[] {
+  if (Array.isArray(s.type)) {
+    const list = s.type as string[];
+    return [...list.filter((t) => t !== 'null'), ...list.filter((t) => t === 'null')];
+  }
+  if (typeof s.type === 'string') return [s.type];
+  if (s.properties || s.required || s.additionalProperties !== undefined) return ['object'];
+  if (s.items !== undefined || s.prefixItems) return ['array'];
+  if (s.minimum !== undefined || s.maximum !== undefined) return ['number'];
+  return ['string'];
+}

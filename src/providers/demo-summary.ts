@@ -1,3 +1,4 @@
+import { citation, relevant, type Ranked } from './demo-evidence.ts';
 import type { PromptAnalysis, Sentence } from './demo-prompt.ts';
 import { cutAtWord, dropCrossReferences, vagueify } from './demo-text.ts';
 
@@ -46,7 +47,24 @@ export function condense(text: string): string {
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
-export function composeSummary(analysis: PromptAnalysis): string {
+/**
+ * A summary told the question: the passages that bear on it, in document order, each under
+ * its heading. Asked to preserve figures verbatim, it copies the sentences; otherwise it
+ * condenses them like the general summary, figures and all.
+ */
+function conditionedSummary(analysis: PromptAnalysis, ranked: Ranked[]): string {
+  const order = new Map(analysis.sentences.map((s, i) => [s, i]));
+  const chosen = relevant(ranked).slice(0, 5).map((r) => r.sentence).sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  const lines = chosen.map((s) => {
+    const where = [s.titles.slice(-2).join(' — '), citation(analysis, s)].filter(Boolean).join(', ');
+    const body = analysis.preserveVerbatim ? s.text : condense(s.text);
+    return where ? `${where}: ${body}` : body;
+  });
+  return [`The parts of the document that bear on the question (${chosen.length}):`, ...lines].join(' ');
+}
+
+export function composeSummary(analysis: PromptAnalysis, ranked: Ranked[] = []): string {
+  if (analysis.question && ranked.length > 0) return conditionedSummary(analysis, ranked);
   const sections = analysis.sections.filter((s) => s.sentences.length > 0);
   if (sections.length === 0) {
     // No headings to follow: condense a handful of evenly spaced sentences instead.

@@ -12,6 +12,10 @@ const stopwords = new Set(
     .split(' '),
 );
 
+export function isStopword(word: string): boolean {
+  return stopwords.has(word.toLowerCase());
+}
+
 /** Strips common English suffixes and truncates, so "denied"/"denial" and "days"/"day" meet. */
 export function stem(word: string): string {
   let w = word.toLowerCase();

@@ -45,5 +45,7 @@ describe('dynamic enums', () => {
     const schema = { type: 'string', 'x-dynamicEnum': { binding: 'groups', from: 'values', path: 'ids' } };
     expect(resolveDynamicEnums(schema, { groups: { ids: ['1.1', '1.2', '1.1'] } })).toEqual({ schema: { type: 'string', enum: ['1.1', '1.2'] } });
     expect(resolveDynamicEnums(schema, {})).toEqual({ error: 'the dynamic enum reads "groups", which is not bound' });
+    const items = { type: 'string', 'x-dynamicEnum': { binding: 'retrieved', from: 'values', path: 'sections[*].section_id' } };
+    expect(resolveDynamicEnums(items, { retrieved: { sections: [{ section_id: '(b)(1)' }, { section_id: '(c)(3)' }] } })).toEqual({ schema: { type: 'string', enum: ['(b)(1)', '(c)(3)'] } });
   });
 });

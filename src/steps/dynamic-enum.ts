@@ -1,5 +1,5 @@
 import { hashString } from '../chain/hash.ts';
-import { getPath } from '../chain/refs.ts';
+import { selectAll } from './select-path.ts';
 import { splitSections } from './sections.ts';
 
 /**
@@ -12,7 +12,7 @@ import { splitSections } from './sections.ts';
 export interface DynamicEnumSpec {
   binding: string;
   from: 'sectionIds' | 'values';
-  /** For `values`: a dotted path into the binding, `[*]` allowed at the end via items. */
+  /** For `values`: a path into the binding, with `[*]` for every array item (`sections[*].section_id`). */
   path?: string;
 }
 
@@ -36,7 +36,8 @@ function enumValues(spec: DynamicEnumSpec, values: Record<string, unknown>): str
     if (typeof bound !== 'string') return `the dynamic enum needs "${spec.binding}" to be text`;
     return sectionIdsOf(bound);
   }
-  const list = spec.path ? getPath(bound, spec.path.split('.')) : bound;
+  const selected = spec.path ? selectAll(bound, spec.path) : [bound];
+  const list = selected.length === 1 && Array.isArray(selected[0]) ? selected[0] : spec.path?.includes('[*]') ? selected : null;
   if (!Array.isArray(list)) return `the dynamic enum needs "${spec.binding}${spec.path ? `.${spec.path}` : ''}" to be an array`;
   return [...new Set(list.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))))];
 }
