@@ -1,0 +1,9 @@
+/**
+ * Trace interop: a run as OTLP/JSON with the OpenTelemetry GenAI conventions, and OTLP/JSON
+ * traces of LLM calls (GenAI, its older generations, OpenInference, Vercel AI SDK) as runs.
+ */
+export { exportRunToOtlp, OTLP_SCOPE } from './export.ts';
+export { importOtlpTrace, type ImportOtlpResult } from './import.ts';
+export { mapLlmAttributes, type Convention, type LlmCall } from './conventions.ts';
+export { MAX_TRACE_BYTES } from './guard.ts';
+export type { OtlpTraceData, OtlpSpan } from './otlp-json.ts';
