@@ -7,7 +7,9 @@ import type { Chain } from '../../src/chain/schema.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
-import { lintCountsOf, problemCountsOf, selectChain, selectReplayOpen, selectSelectedEdgeIds, selectSelectedInput, selectSelectedStepId } from '../stores/selectors.ts';
+import {
+  lintCountsOf, problemCountsOf, selectChain, selectLossyEdgeIds, selectMetrics, selectReplayOpen, selectSelectedEdgeIds, selectSelectedInput, selectSelectedStepId,
+} from '../stores/selectors.ts';
 import { buildEdges, buildNodes, INPUT_PREFIX, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { nodeTypes } from './node-types.ts';
 import { NODE_HALF, STEP_DRAG_TYPE } from './palette-constants.ts';
@@ -26,6 +28,9 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const runInfo = useRunInfo();
   const highlight = useHighlight();
   const replayOpen = useRunStore(selectReplayOpen);
+  const lossy = useRunStore(selectLossyEdgeIds);
+  const chainMetrics = useRunStore(selectMetrics);
+  const metrics = chainMetrics?.chainId === chain.id ? chainMetrics.byStep : undefined;
   const { screenToFlowPosition, fitView } = useReactFlow();
   // Measured sizes must go back into controlled nodes, or React Flow re-measures every render.
   const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
@@ -35,10 +40,10 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const problemCounts = problemCountsOf(chain);
   const lintCounts = lintCountsOf(chain);
   const nodes = useMemo(
-    () => buildNodes(chain, stepRegistry, { selectedStepId, selectedInput, problemCounts, lintCounts, runInfo, measured, dragging, highlight }),
-    [chain, selectedStepId, selectedInput, problemCounts, lintCounts, runInfo, measured, dragging, highlight],
+    () => buildNodes(chain, stepRegistry, { selectedStepId, selectedInput, problemCounts, lintCounts, runInfo, measured, dragging, highlight, metrics }),
+    [chain, selectedStepId, selectedInput, problemCounts, lintCounts, runInfo, measured, dragging, highlight, metrics],
   );
-  const edges = useMemo(() => buildEdges(chain, stepRegistry, selectedEdgeIds, highlight), [chain, selectedEdgeIds, highlight]);
+  const edges = useMemo(() => buildEdges(chain, stepRegistry, selectedEdgeIds, highlight, lossy), [chain, selectedEdgeIds, highlight, lossy]);
 
   // Fit once on open, only when there is something to fit: React Flow would otherwise fit
   // (and jump the view) when the first node is added to an empty chain.
@@ -52,7 +57,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
     if (followed.current.highlight === highlight && followed.current.replayOpen === replayOpen) return;
     followed.current = { highlight, replayOpen };
     const timer = setTimeout(() => {
-      if (highlight) void fitView({ nodes: [{ id: highlight.producer }, { id: highlight.consumer }], padding: 0.3, maxZoom: 1, duration: 250 });
+      if (highlight) void fitView({ nodes: [highlight.producer, highlight.consumer].filter(Boolean).map((id) => ({ id })), padding: 0.3, maxZoom: 1, duration: 250 });
       else void fitView({ padding: 0.2, maxZoom: 1, duration: 200 });
     }, 60);
     return () => clearTimeout(timer);

@@ -28,7 +28,7 @@ function useSummary(kind: string, config: unknown): { title: string; lines: stri
  * which happens when this step, its problems, its run status or the replay highlight change.
  */
 export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
-  const { step, problems, warnings, run, role } = data;
+  const { step, problems, warnings, run, role, metrics } = data;
   const { title, lines } = useSummary(step.kind, step.config);
   const classes = ['step-node', run ? `status-${run.status}` : '', role ? `role-${role}` : '', selected ? 'is-selected' : ''];
   return (
@@ -63,7 +63,17 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
           {lines.length > 6 && <li className="muted">+{lines.length - 6} more</li>}
         </ul>
       )}
+      {run?.partial && (
+        <div className="step-partial" data-testid={`step.${step.id}.partial`} title="Streaming in">
+          {run.partial}
+        </div>
+      )}
       {(run?.endpointError ?? run?.failure) && <div className="step-error">{run.endpointError ?? run.failure}</div>}
+      {metrics && (
+        <div className="step-metrics" data-testid={`step.${step.id}.metrics`} title={metrics.title}>
+          {metrics.label}
+        </div>
+      )}
       <Handle type="source" position={Position.Right} className="step-handle" />
     </div>
   );

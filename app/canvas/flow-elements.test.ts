@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { stepRegistry } from '../../src/steps/index.ts';
 import { routedChain, twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import { buildEdges, buildNodes, inputNodeId, type NodeOptions } from './flow-elements.ts';
+import type { StepMetrics } from '../../src/inspect/metrics.ts';
+import { buildEdges, buildNodes, inputNodeId, nodeMetrics, type NodeOptions } from './flow-elements.ts';
 
 const options: NodeOptions = {
   selectedStepId: 'answer', selectedInput: null, problemCounts: new Map([['extract', 2]]), lintCounts: new Map(), runInfo: new Map(),
@@ -34,5 +35,26 @@ describe('flow elements', () => {
     const routed = buildEdges(routedChain(), stepRegistry, [], null).filter((e) => e.data?.kind === 'branch');
     expect(routed.map((e) => e.target).sort()).toEqual(['billing_reply', 'tech_reply']);
     expect(routed.every((e) => e.className?.includes('edge-branch'))).toBe(true);
+  });
+
+  it('says so in words and colour on an edge the replay flags as likely lossy', () => {
+    const edges = buildEdges(twoStepChain(), stepRegistry, [], null, new Set(['data:extract->answer:facts']));
+    const lossy = edges.find((e) => e.id === 'data:extract->answer:facts');
+    expect(lossy?.className).toContain('edge-lossy');
+    expect(lossy?.label).toBe('facts · likely lossy');
+    expect(lossy?.data?.binding).toBe('facts');
+    expect(edges.find((e) => e.id === 'data:answer->final:value')?.className).not.toContain('edge-lossy');
+  });
+
+  it('badges a step with the rates that are not zero and its p95, and leaves steps without model calls alone', () => {
+    const m: StepMetrics = {
+      stepId: 'extract', runs: 3, attempts: 4, validationFailureRate: 0.25, retryRate: 1 / 3, abstainRate: 0, escalateRate: 0, failureRate: 0,
+      latencyP50: 800, latencyP95: 1200, inputTokens: 10, outputTokens: 5, costUsd: 0,
+    };
+    expect(nodeMetrics(m)?.label).toBe('invalid 25% · retry 33% · p95 1.2 s');
+    expect(nodeMetrics({ ...m, validationFailureRate: 0, retryRate: 0 })?.label).toBe('p95 1.2 s');
+    expect(nodeMetrics({ ...m, attempts: 0 })).toBeUndefined();
+    const nodes = buildNodes(twoStepChain(), stepRegistry, { ...options, metrics: new Map([['extract', m]]) });
+    expect(nodes.find((n) => n.id === 'extract')?.data).toMatchObject({ metrics: { label: 'invalid 25% · retry 33% · p95 1.2 s' } });
   });
 });

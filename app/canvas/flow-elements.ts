@@ -2,7 +2,9 @@ import type { Edge, Node } from '@xyflow/react';
 import { chainEdges } from '../../src/chain/graph.ts';
 import { parseRef } from '../../src/chain/refs.ts';
 import type { Chain, ChainInput, StepDef } from '../../src/chain/schema.ts';
+import type { StepMetrics } from '../../src/inspect/metrics.ts';
 import type { StepRegistry } from '../../src/steps/registry.ts';
+import { formatMs } from '../ui/format.ts';
 
 /**
  * Chain → React Flow nodes and edges. The chain is the only source of truth; these arrays
@@ -15,6 +17,14 @@ export interface StepRunInfo {
   status: NodeRunStatus;
   failure?: string;
   endpointError?: string;
+  /** The tail of the text streaming in for the running attempt. */
+  partial?: string;
+}
+
+/** A step's metrics across stored runs, as the node badge shows them. */
+export interface NodeMetrics {
+  label: string;
+  title: string;
 }
 
 export type StepNodeData = {
@@ -24,6 +34,7 @@ export type StepNodeData = {
   warnings: number;
   run?: StepRunInfo;
   role?: 'producer' | 'consumer';
+  metrics?: NodeMetrics;
 };
 export type InputNodeData = { input: ChainInput; role?: 'source' };
 export type StepFlowNode = Node<StepNodeData, 'step'>;
@@ -52,6 +63,23 @@ export interface NodeOptions {
   measured: Readonly<Record<string, { width: number; height: number }>>;
   dragging: Readonly<Record<string, { x: number; y: number }>>;
   highlight: Highlight | null;
+  /** Per-step metrics across the chain's stored runs; steps that never called a model get no badge. */
+  metrics?: ReadonlyMap<string, StepMetrics>;
+}
+
+const pct = (rate: number) => `${Math.round(rate * 100)}%`;
+
+/** "retry 33% · p95 1.2 s": only the rates that are not zero, then the tail latency. */
+export function nodeMetrics(m: StepMetrics | undefined): NodeMetrics | undefined {
+  if (!m || m.attempts === 0) return undefined;
+  const parts = [
+    m.validationFailureRate > 0 ? `invalid ${pct(m.validationFailureRate)}` : '',
+    m.retryRate > 0 ? `retry ${pct(m.retryRate)}` : '',
+    m.abstainRate + m.escalateRate > 0 ? `abstain/escalate ${pct(m.abstainRate + m.escalateRate)}` : '',
+    `p95 ${formatMs(m.latencyP95)}`,
+  ].filter(Boolean);
+  const title = `Across ${m.runs} run${m.runs === 1 ? '' : 's'}: ${m.attempts} attempts, validation failures ${pct(m.validationFailureRate)}, retried in ${pct(m.retryRate)} of runs, p50 ${formatMs(m.latencyP50)}, p95 ${formatMs(m.latencyP95)}`;
+  return { label: parts.join(' · '), title };
 }
 
 function bindingsOf(registry: StepRegistry, step: StepDef): Record<string, string> {
@@ -116,6 +144,7 @@ export function buildNodes(chain: Chain, registry: StepRegistry, o: NodeOptions)
       warnings: o.lintCounts.get(step.id) ?? 0,
       run: o.runInfo.get(step.id),
       role: o.highlight?.producer === step.id ? 'producer' : o.highlight?.consumer === step.id ? 'consumer' : undefined,
+      metrics: nodeMetrics(o.metrics?.get(step.id)),
     },
     selected: o.selectedStepId === step.id,
     measured: o.measured[step.id],
@@ -123,7 +152,10 @@ export function buildNodes(chain: Chain, registry: StepRegistry, o: NodeOptions)
   return [...inputs, ...steps];
 }
 
-export function buildEdges(chain: Chain, registry: StepRegistry, selected: readonly string[], highlight: Highlight | null): FlowEdge[] {
+const noLossy: ReadonlySet<string> = new Set();
+
+/** `lossy`: boundary ids the replayed run flags as likely lossy; their edges say so in words and colour. */
+export function buildEdges(chain: Chain, registry: StepRegistry, selected: readonly string[], highlight: Highlight | null, lossy = noLossy): FlowEdge[] {
   const edges: FlowEdge[] = [];
   for (const step of chain.steps) {
     for (const [binding, ref] of Object.entries(bindingsOf(registry, step))) {
@@ -139,16 +171,17 @@ export function buildEdges(chain: Chain, registry: StepRegistry, selected: reado
   for (const e of chainEdges(chain, registry)) {
     const isData = e.kind === 'data';
     const lit = highlight?.edgeId === e.id;
+    const isLossy = isData && lossy.has(e.id);
     edges.push({
       id: e.id,
       source: e.source,
       target: e.target,
-      label: e.label,
-      className: [isData ? 'edge-data' : 'edge-branch', lit ? 'edge-lit' : ''].filter(Boolean).join(' '),
+      label: isLossy ? `${e.label} · likely lossy` : e.label,
+      className: [isData ? 'edge-data' : 'edge-branch', lit ? 'edge-lit' : '', isLossy ? 'edge-lossy' : ''].filter(Boolean).join(' '),
       animated: lit,
       data: { kind: isData ? 'data' : 'branch', source: e.source, target: e.target, binding: e.label },
       selected: selected.includes(e.id),
-      zIndex: lit ? 10 : 0,
+      zIndex: lit || isLossy ? 10 : 0,
     });
   }
   return edges;

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
-import { selectChain, selectCurrentBoundary, selectLive, selectReplay } from '../stores/selectors.ts';
+import { selectChain, selectCurrentBoundary, selectFocusStepId, selectLive, selectReplay } from '../stores/selectors.ts';
 import type { Highlight, StepRunInfo } from './flow-elements.ts';
 
 function endpointText(error: { status: number | null; message: string } | undefined): string | undefined {
@@ -14,7 +14,8 @@ export function useRunInfo(): ReadonlyMap<string, StepRunInfo> {
   const chainId = useEditorStore(selectChain)?.id;
   const live = useRunStore(selectLive);
   const replay = useRunStore(selectReplay);
-  const view = replay?.meta.chainId === chainId ? replay?.view : undefined;
+  // A live replay shows the live run's statuses (with streamed text); a stored one its own.
+  const view = replay && replay.meta.chainId === chainId && !replay.live ? replay.view : undefined;
   return useMemo(() => {
     const map = new Map<string, StepRunInfo>();
     if (view) {
@@ -28,18 +29,20 @@ export function useRunInfo(): ReadonlyMap<string, StepRunInfo> {
       }
     } else if (live && live.chainId === chainId) {
       for (const [id, s] of Object.entries(live.steps)) {
-        map.set(id, { status: s.status, failure: s.failure ? `${s.failure.code}: ${s.failure.message}` : undefined, endpointError: endpointText(s.endpointError) });
+        const partial = s.status === 'running' ? live.partial[id]?.text.slice(-240) : undefined;
+        map.set(id, { status: s.status, failure: s.failure ? `${s.failure.code}: ${s.failure.message}` : undefined, endpointError: endpointText(s.endpointError), partial });
       }
     }
     return map;
   }, [view, live, chainId]);
 }
 
-/** The current replay boundary as canvas highlights. */
+/** The current replay boundary (or, in a run without boundaries, the step) as canvas highlights. */
 export function useHighlight(): Highlight | null {
   const boundary = useRunStore(selectCurrentBoundary);
-  return useMemo(
-    () => (boundary ? { producer: boundary.producer, consumer: boundary.consumer, edgeId: boundary.id, sources: boundary.sources.map((s) => s.name) } : null),
-    [boundary],
-  );
+  const step = useRunStore(selectFocusStepId);
+  return useMemo(() => {
+    if (boundary) return { producer: boundary.producer, consumer: boundary.consumer, edgeId: boundary.id, sources: boundary.sources.map((s) => s.name) };
+    return step ? { producer: step, consumer: '', edgeId: '', sources: [] } : null;
+  }, [boundary, step]);
 }

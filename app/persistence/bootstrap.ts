@@ -28,6 +28,9 @@ export async function openChainFromDb(id: string): Promise<boolean> {
 export async function bootstrap(): Promise<void> {
   const store = useEditorStore;
   const db = await openDb();
+  // A run still marked running at start-up lost its tab mid-run: nothing is running it now.
+  // It is shown as interrupted, and can resume from its durable events.
+  await db.runs.where('status').equals('running').modify({ status: 'interrupted' });
   autosave ??= startAutosave(store, db);
   store.subscribe((state, prev) => {
     if (state.activeProfileId !== prev.activeProfileId) writeActiveProfileId(state.activeProfileId);

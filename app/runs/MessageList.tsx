@@ -12,9 +12,11 @@ export function MessageList({ messages, segments }: { messages: readonly ChatMes
           <pre className="text-block">{m.content}</pre>
         </div>
       ))}
-      <div className="pane-subtitle">
-        Segments <span className="muted">{total} tokens</span>
-      </div>
+      {segments.length > 0 && (
+        <div className="pane-subtitle">
+          Segments <span className="muted">{total} tokens</span>
+        </div>
+      )}
       <table className="segments">
         <tbody>
           {segments.map((s, i) => (

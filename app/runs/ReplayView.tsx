@@ -1,74 +1,92 @@
+import { lazy, Suspense, useState } from 'react';
+import type { Chain } from '../../src/chain/schema.ts';
 import { useRunStore } from '../stores/run-store.ts';
-import { selectReplay } from '../stores/selectors.ts';
-import { formatTime } from '../ui/format.ts';
+import { selectLive, selectReplay } from '../stores/selectors.ts';
+import { BoundaryHeader } from './boundary/BoundaryHeader.tsx';
 import { BoundaryPanes } from './BoundaryPanes.tsx';
+import { DiffView } from './diff/DiffView.tsx';
+import { ReplayHeader } from './ReplayHeader.tsx';
 import { StepOnlyPanes } from './StepOnlyPanes.tsx';
 import { Timeline } from './Timeline.tsx';
 import { useReplayKeys } from './use-replay-keys.ts';
 
+// The fork dialog brings the engine (validator, providers); it loads when first opened.
+const ForkDialog = lazy(() => import('./fork/ForkDialog.tsx').then((m) => ({ default: m.ForkDialog })));
+
+/** A step's input budget in tokens from the chain the run used (0: none set). */
+function budgetOf(chain: Chain, stepId: string): number {
+  const config = chain.steps?.find((s) => s.id === stepId)?.config as { inputBudget?: unknown } | undefined;
+  return typeof config?.inputBudget === 'number' ? config.inputBudget : 0;
+}
+
 /**
- * A stored run, boundary by boundary. Built from the trace alone: replay never calls a model.
- * The canvas highlights the current producer, consumer and edge from the same store state.
+ * A run, boundary by boundary. Built from the trace alone: replay never calls a model. While
+ * a run is live the same view grows as its events arrive. The canvas highlights the current
+ * producer, consumer and edge (and flags lossy edges) from the same store state.
  */
 export function ReplayView() {
   const replay = useRunStore(selectReplay);
+  const liveRun = useRunStore(selectLive);
+  const running = liveRun?.status === 'running';
+  const [forkStep, setForkStep] = useState<string | null>(null);
   useReplayKeys(replay !== null);
   if (!replay) return null;
-  const { meta, view, index } = replay;
-  const { moveBoundary, setBoundary, closeReplay } = useRunStore.getState();
+  const { meta, view, index, events, reports, compare, live } = replay;
   const boundary = view.boundaries[index] ?? null;
+  const report = boundary ? (reports[index] ?? null) : null;
   const stepById = new Map(view.steps.map((s) => [s.stepId, s]));
+  const names = new Map(view.steps.map((s) => [s.stepId, s.name]));
   const name = (id: string) => stepById.get(id)?.name ?? id;
-  // Without a boundary, the step worth looking at: the one that failed, else the last that ran.
-  const focus = boundary ? null : (view.steps.find((s) => s.status === 'failed') ?? [...view.steps].reverse().find((s) => s.attempts.length > 0) ?? view.steps[0] ?? null);
+  // No data crossed between two steps (one step ran, or an imported trace): ← → go step by step.
+  const focus = view.boundaries.length === 0 ? (view.steps[index] ?? null) : null;
 
   const pick = (stepId: string) => {
+    if (view.boundaries.length === 0) {
+      useRunStore.getState().setBoundary(Math.max(0, view.steps.findIndex((s) => s.stepId === stepId)));
+      return;
+    }
     const at = view.boundaries.findIndex((b) => b.consumer === stepId);
     const from = at >= 0 ? at : view.boundaries.findIndex((b) => b.producer === stepId);
-    if (from >= 0) setBoundary(from);
+    if (from >= 0) useRunStore.getState().setBoundary(from);
   };
+  const label = boundary ? `${boundary.producer} → ${boundary.consumer}` : focus ? `step ${focus.stepId}` : live ? 'Waiting for a boundary…' : 'No steps';
 
   return (
     <section className="replay" data-testid="replay" aria-label="Replay">
-      <header className="replay-head">
-        <div className="replay-title">
-          <strong>Replay</strong>
-          <span className={`status-pill status-${meta.status}`}>{meta.status}</span>
-          <span className="muted small">
-            {formatTime(meta.startedAt)} · {meta.model} · {meta.chainName}
-          </span>
-        </div>
-        <div className="replay-nav">
-          <button type="button" className="button" data-testid="replay.prev" disabled={index <= 0} onClick={() => moveBoundary(-1)} title="Previous boundary (←)">
-            ← Previous
-          </button>
-          <span className="replay-boundary mono" data-testid="replay.boundary" title={boundary ? `${name(boundary.producer)} → ${name(boundary.consumer)}` : undefined}>
-            {boundary ? `${boundary.producer} → ${boundary.consumer}` : 'No boundaries'}
-          </span>
-          <span className="muted small">{view.boundaries.length ? `${index + 1} of ${view.boundaries.length}` : ''}</span>
-          <button
-            type="button"
-            className="button"
-            data-testid="replay.next"
-            disabled={index >= view.boundaries.length - 1}
-            onClick={() => moveBoundary(1)}
-            title="Next boundary (→)"
-          >
-            Next →
-          </button>
-          <button type="button" className="button" data-testid="replay.close" onClick={closeReplay}>
-            Close
-          </button>
-        </div>
-      </header>
-      <Timeline view={view} current={boundary} onPick={pick} />
+      <ReplayHeader
+        replay={replay}
+        boundaryLabel={label}
+        boundaryTitle={boundary ? `${name(boundary.producer)} → ${name(boundary.consumer)}` : focus?.name}
+      />
+      <Timeline meta={meta} view={view} events={events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={live || running ? undefined : setForkStep} />
       {meta.error && <div className="replay-error">{meta.error}</div>}
-      {boundary ? (
-        <BoundaryPanes boundary={boundary} producer={stepById.get(boundary.producer)} consumer={stepById.get(boundary.consumer)} />
+      {compare ? (
+        <DiffView compare={compare} names={names} />
+      ) : boundary ? (
+        <>
+          <BoundaryHeader boundary={boundary} report={report} producer={stepById.get(boundary.producer)} consumer={stepById.get(boundary.consumer)} view={view} />
+          <BoundaryPanes
+            boundary={boundary}
+            report={report}
+            producer={stepById.get(boundary.producer)}
+            consumer={stepById.get(boundary.consumer)}
+            consumerBudget={budgetOf(meta.chain as Chain, boundary.consumer)}
+          />
+        </>
       ) : focus ? (
-        <StepOnlyPanes meta={meta} step={focus} />
+        <StepOnlyPanes
+          meta={meta}
+          step={focus}
+          budget={budgetOf(meta.chain as Chain, focus.stepId)}
+          partial={live && liveRun?.runId === meta.id ? liveRun.partial[focus.stepId]?.text : undefined}
+        />
       ) : (
-        <p className="replay-empty muted">No step ran in this run.</p>
+        <p className="replay-empty muted">{live ? 'Starting…' : 'No step ran in this run.'}</p>
+      )}
+      {forkStep && (
+        <Suspense fallback={null}>
+          <ForkDialog key={`${meta.id}:${forkStep}`} replay={replay} stepId={forkStep} onClose={() => setForkStep(null)} />
+        </Suspense>
       )}
     </section>
   );

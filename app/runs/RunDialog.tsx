@@ -6,7 +6,7 @@ import { selectActiveProfile, selectProblems } from '../stores/selectors.ts';
 import { profileLabel } from '../profiles/profile-label.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { defaultInputText, inputValues } from './run-inputs.ts';
-import { startRun } from './run-actions.ts';
+import { startRun } from './run-engine.ts';
 
 /** One box per chain input, prefilled from the demo files or examples; Start runs the chain. */
 export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void }) {

@@ -1,4 +1,5 @@
 import { lintChain, type LintFinding } from '../../src/chain/lint.ts';
+import type { BoundaryReport } from '../../src/inspect/boundary.ts';
 import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { EndpointProfile } from '../../src/providers/profiles.ts';
@@ -104,3 +105,22 @@ export const selectRuns = (s: RunState) => s.runs;
 export const selectReplay = (s: RunState) => s.replay;
 export const selectReplayOpen = (s: RunState) => s.replay !== null;
 export const selectCurrentBoundary = (s: RunState) => (s.replay ? s.replay.view.boundaries[s.replay.index] ?? null : null);
+/** In a run with no boundaries, replay steps through steps: the one on show. */
+export const selectFocusStepId = (s: RunState) => (s.replay && s.replay.view.boundaries.length === 0 ? (s.replay.view.steps[s.replay.index]?.stepId ?? null) : null);
+export const selectCurrentReport = (s: RunState) => (s.replay ? s.replay.reports[s.replay.index] ?? null : null);
+export const selectMetrics = (s: RunState) => s.metrics;
+
+const noEdges: ReadonlySet<string> = new Set();
+const lossyCache = new WeakMap<readonly BoundaryReport[], ReadonlySet<string>>();
+
+/** Canvas edge ids (= boundary ids) the replayed run flags as likely lossy, once per report list. */
+export function selectLossyEdgeIds(s: RunState): ReadonlySet<string> {
+  const reports = s.replay?.reports;
+  if (!reports?.length) return noEdges;
+  let ids = lossyCache.get(reports);
+  if (!ids) {
+    ids = new Set(reports.filter((r) => r.lossy).map((r) => r.boundaryId));
+    lossyCache.set(reports, ids);
+  }
+  return ids;
+}

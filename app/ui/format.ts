@@ -22,3 +22,14 @@ export function preview(value: unknown, max = 90): string {
   const text = (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** 13,783 → "13.8k"; small counts as they are. */
+export function formatTokens(n: number): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : n.toLocaleString('en-US');
+}
+
+/** US dollars, with enough digits that a fraction of a cent is not shown as $0.00. */
+export function formatCost(usd: number | undefined): string {
+  if (usd === undefined) return '';
+  return usd === 0 || usd >= 0.1 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(2)}`;
+}

@@ -1,0 +1,89 @@
+import type { ReplayState } from '../stores/run-store.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { useRunStore } from '../stores/run-store.ts';
+import { selectRuns } from '../stores/selectors.ts';
+import { formatCost, formatTime, formatTokens } from '../ui/format.ts';
+import { compareWith } from './diff/diff-actions.ts';
+import { openReplay } from './run-actions.ts';
+
+const fail = (what: string) => (error: unknown) => useEditorStore.getState().pushToast('error', `${what}: ${(error as Error).message}`);
+
+/** The replayed run in one line, where it came from, and what can be done with it. */
+export function ReplayHeader({ replay, boundaryLabel, boundaryTitle }: { replay: ReplayState; boundaryLabel: string; boundaryTitle?: string }) {
+  const { meta, view, index, live } = replay;
+  const runs = useRunStore(selectRuns);
+  const { moveBoundary, closeReplay } = useRunStore.getState();
+  const parent = meta.forkedFrom ? runs.find((r) => r.id === meta.forkedFrom?.runId) : undefined;
+  const others = runs.filter((r) => r.chainId === meta.chainId && r.id !== meta.id && r.status !== 'running');
+  const stops = view.boundaries.length || view.steps.length;
+  const tokens = meta.usage ? meta.usage.inputTokens + meta.usage.outputTokens : 0;
+  return (
+    <header className="replay-head">
+      <div className="replay-title">
+        <strong>{live ? 'Live' : 'Replay'}</strong>
+        <span className={`status-pill status-${meta.status}`}>{meta.status}</span>
+        {meta.forkedFrom && (
+          <span className="small replay-fork">
+            fork of{' '}
+            {parent ? (
+              <button type="button" className="link-button" data-testid="replay.parent" onClick={() => void openReplay(parent.id)}>
+                {formatTime(parent.startedAt)}
+              </button>
+            ) : (
+              'a deleted run'
+            )}{' '}
+            at {meta.forkedFrom.stepId}
+            {meta.forkedFrom.editedOutput ? ' (edited output)' : ''}
+          </span>
+        )}
+        <span className="muted small replay-meta" title={meta.chainName}>
+          {formatTime(meta.startedAt)} · {meta.model} · {meta.chainName}
+          {tokens > 0 ? ` · ${formatTokens(tokens)} tokens` : ''}
+          {meta.usage?.costUsd ? ` · ${formatCost(meta.usage.costUsd)}` : ''}
+        </span>
+      </div>
+      <div className="replay-actions">
+        {parent && !live && (
+          <button type="button" className="button small" data-testid="replay.compareParent" onClick={() => compareWith(parent.id).catch(fail('Could not compare'))}>
+            Compare with parent
+          </button>
+        )}
+        {!live && others.length > 0 && (
+          <select
+            className="input small-select"
+            data-testid="replay.compareWith"
+            aria-label="Compare with another run"
+            value=""
+            onChange={(e) => e.target.value && compareWith(e.target.value).catch(fail('Could not compare'))}
+          >
+            <option value="">Compare with…</option>
+            {others.map((r) => (
+              <option key={r.id} value={r.id}>
+                {formatTime(r.startedAt)} · {r.status}
+                {r.forkedFrom ? ` · fork at ${r.forkedFrom.stepId}` : ''}
+              </option>
+            ))}
+          </select>
+        )}
+        <button type="button" className="button small" data-testid="replay.exportOtlp" disabled={live} title="Download this run as OTLP/JSON (OpenTelemetry GenAI conventions)" onClick={() => import('./interop/trace-interop.ts').then((m) => m.exportRunOtlp(meta.id)).catch(fail('Could not export'))}>
+          Export OTLP
+        </button>
+      </div>
+      <div className="replay-nav">
+        <button type="button" className="button" data-testid="replay.prev" disabled={index <= 0} onClick={() => moveBoundary(-1)} title="Previous (←)">
+          ← Previous
+        </button>
+        <span className="replay-boundary mono" data-testid="replay.boundary" title={boundaryTitle}>
+          {boundaryLabel}
+        </span>
+        <span className="muted small">{stops ? `${index + 1} of ${stops}` : ''}</span>
+        <button type="button" className="button" data-testid="replay.next" disabled={index >= stops - 1} onClick={() => moveBoundary(1)} title="Next (→)">
+          Next →
+        </button>
+        <button type="button" className="button" data-testid="replay.close" onClick={closeReplay}>
+          Close
+        </button>
+      </div>
+    </header>
+  );
+}

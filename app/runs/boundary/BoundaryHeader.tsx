@@ -1,0 +1,78 @@
+import type { BoundaryReport } from '../../../src/inspect/boundary.ts';
+import type { Boundary, RunView, StepView } from '../../../src/trace/replay.ts';
+import { malformedCount } from '../run-figures.ts';
+import { survivalLines } from './survival-lines.ts';
+
+const checkNames: Record<string, string> = {
+  jsonSchema: 'schema', quoteContainment: 'quote containment', idSet: 'id set', citations: 'citations', numberConsistency: 'numbers', rule: 'rule',
+};
+
+interface Props {
+  boundary: Boundary;
+  report: BoundaryReport | null;
+  producer: StepView | undefined;
+  consumer: StepView | undefined;
+  view: RunView;
+}
+
+/**
+ * The seam's verdicts in words, kept apart on purpose: "likely lossy" (valid shape, the
+ * content the question needs is gone) is violet; "malformed" (the output broke its contract)
+ * is red; a budget cut is amber. A boundary can be any, all or none of them.
+ */
+export function BoundaryHeader({ boundary, report, producer, consumer, view }: Props) {
+  const malformed = malformedCount(producer);
+  const truncation = consumer?.attempts.at(-1)?.record.truncation;
+  const producerFailed = producer?.status === 'failed';
+  // Gates that read this producer's output: their verdicts are checks on this very intermediate.
+  const gates = view.boundaries
+    .filter((b) => b.producer === boundary.producer)
+    .map((b) => view.steps.find((s) => s.stepId === b.consumer))
+    .filter((s): s is StepView => Boolean(s && s.checks.length > 0));
+  const lines = report ? survivalLines(report) : [];
+  return (
+    <div className="boundary-head" data-testid="replay.boundaryHead">
+      <span className="boundary-name">
+        <strong>{producer?.name ?? boundary.producer}</strong> → <strong>{consumer?.name ?? boundary.consumer}</strong>
+        <span className="muted"> as {`{${boundary.binding}}`}</span>
+      </span>
+      {report?.lossy && (
+        <span className="verdict is-lossy" data-testid="replay.lossy" title={report.reasons.join('; ')}>
+          Likely lossy
+        </span>
+      )}
+      {malformed > 0 && (
+        <span className="verdict is-malformed" data-testid="replay.malformed" title="The output failed validation (not JSON, or not the schema): a malformed handoff, not a lossy one">
+          Malformed ×{malformed}
+          {producerFailed ? '' : ', fixed on retry'}
+        </span>
+      )}
+      {truncation && (
+        <span className="verdict is-truncated" data-testid="replay.truncated" title={`The ${truncation.budget}-token input budget cut {${truncation.binding}}`}>
+          Budget cut {`{${truncation.binding}}`}
+        </span>
+      )}
+      {gates.map((g) => {
+        const failed = g.checks.filter((c) => !c.passed);
+        return (
+          <span key={g.stepId} className={failed.length ? 'verdict is-malformed' : 'verdict is-ok'} title={failed.flatMap((c) => c.problems).join('; ') || `${g.name}: passed`}>
+            {g.checks.map((c) => checkNames[c.check] ?? c.check).join(', ')} check by {g.name}: {failed.length ? `${failed.reduce((n, c) => n + c.problems.length, 0)} problem(s)` : 'passed'}
+          </span>
+        );
+      })}
+      {report && (
+        <span className="survival-line" data-testid="replay.survival">
+          {lines.length > 0
+            ? lines.map((l, i) => (
+                <span key={i} className={l.all ? 'is-bad' : ''}>
+                  {i > 0 ? ' · ' : ''}
+                  {l.text}
+                </span>
+              ))
+            : `${report.survival.dropped.length} of ${report.survival.facts.length} source facts dropped; the consumer asks for no particular kind`}
+          {report.lossy && malformed === 0 && <span className="muted"> · the intermediate is well-formed: lossy is not malformed</span>}
+        </span>
+      )}
+    </div>
+  );
+}

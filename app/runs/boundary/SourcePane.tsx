@@ -1,0 +1,69 @@
+import { useEffect, useMemo, useRef } from 'react';
+import type { BoundaryReport } from '../../../src/inspect/boundary.ts';
+import type { Boundary } from '../../../src/trace/replay.ts';
+import { factPieces } from './fact-spans.ts';
+
+interface Props {
+  boundary: Boundary;
+  report: BoundaryReport | null;
+  producerName: string;
+}
+
+/** One source with its facts marked: dropped red, kept green; the kinds asked for are filled. */
+function FactText({ text, report, source }: { text: string; report: BoundaryReport; source: string }) {
+  const pieces = useMemo(() => factPieces(text, report.survival.facts.filter((f) => f.source === source)), [text, report, source]);
+  const asked = new Set<string>(report.asked);
+  const reachable = report.sourcesAlsoReceived.includes(source);
+  return (
+    <pre className="text-block source-text">
+      {pieces.map((p, i) => {
+        if (p.kind === 'text') return p.text;
+        const { fact } = p;
+        const state = fact.survived ? 'survived' : 'dropped';
+        const classes = ['fact', `is-${state}`, asked.has(fact.kind) ? 'is-asked' : ''].filter(Boolean).join(' ');
+        const title = `${fact.kind} “${fact.normalized}”: ${fact.survived ? 'kept in the intermediate' : `dropped from the intermediate${reachable ? ' (the consumer also reads this source)' : ''}`}`;
+        return (
+          <mark key={i} className={classes} data-testid="replay.fact" data-state={state} data-kind={fact.kind} title={title}>
+            {p.text}
+          </mark>
+        );
+      })}
+    </pre>
+  );
+}
+
+/**
+ * What the producer read, with every extracted fact marked by whether it survived into the
+ * intermediate. Opening a boundary scrolls to the first dropped fact of a kind the question
+ * asks for (else the first dropped fact), so a long statute does not hide the loss.
+ */
+export function SourcePane({ boundary, report, producerName }: Props) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const pane = ref.current;
+    const facts = '.source-block mark.fact';
+    const first = pane?.querySelector(`${facts}.is-dropped.is-asked`) ?? pane?.querySelector(`${facts}.is-dropped`);
+    first?.scrollIntoView({ block: 'center', inline: 'nearest' });
+  }, [boundary.id, report]);
+  const dropped = report?.survival.dropped.length ?? 0;
+  return (
+    <section className="pane" data-testid="replay.source" aria-label="Source" ref={ref}>
+      <div className="pane-title">
+        Source
+        {report && report.survival.facts.length > 0 && (
+          <span className="fact-legend">
+            <mark className="fact is-dropped is-asked">dropped</mark> <mark className="fact is-survived is-asked">kept</mark>
+            <span className="muted"> · {dropped} of {report.survival.facts.length} facts dropped; filled: the kinds asked for</span>
+          </span>
+        )}
+      </div>
+      {boundary.sources.length === 0 && <p className="muted small">{producerName} read no chain input directly or through earlier steps.</p>}
+      {boundary.sources.map((s) => (
+        <div key={s.name} className="source-block">
+          <div className="pane-subtitle mono">inputs.{s.name}</div>
+          {report ? <FactText text={s.text} report={report} source={s.name} /> : <pre className="text-block source-text">{s.text}</pre>}
+        </div>
+      ))}
+    </section>
+  );
+}

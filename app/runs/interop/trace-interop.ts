@@ -1,0 +1,89 @@
+import { parseChain } from '../../../src/chain/parse.ts';
+import type { Chain } from '../../../src/chain/schema.ts';
+import { exportRunToOtlp, importOtlpTrace, MAX_TRACE_BYTES } from '../../../src/trace/otlp/index.ts';
+import type { RunMeta, TraceEvent } from '../../../src/trace/events.ts';
+import { markClean } from '../../persistence/autosave.ts';
+import { getAutosave } from '../../persistence/bootstrap.ts';
+import { listChainSummaries, saveChain } from '../../persistence/chains.ts';
+import { getRunRepository, openDb } from '../../persistence/connection.ts';
+import { useEditorStore } from '../../stores/editor-store.ts';
+import { openRunData } from '../replay-load.ts';
+import { refreshRuns } from '../run-actions.ts';
+
+/**
+ * OTLP/JSON in and out. Export is a download of one run. Import reads the whole file through
+ * importOtlpTrace (which never throws and stores nothing), checks the chain it carries, then
+ * writes the chain (when new), the run and its events in one transaction: a file that is
+ * refused at any point leaves the database exactly as it was.
+ */
+export function otlpFileName(meta: RunMeta): string {
+  return `${meta.id.replace(/[^A-Za-z0-9._-]+/g, '-')}.otlp.json`;
+}
+
+export async function exportRunOtlp(runId: string): Promise<void> {
+  const repo = await getRunRepository();
+  const [meta, events] = await Promise.all([repo.getRun(runId), repo.getEvents(runId)]);
+  if (!meta) throw new Error('that run is no longer stored');
+  const blob = new Blob([JSON.stringify(exportRunToOtlp(meta, events), null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = otlpFileName(meta);
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+type Prepared = { ok: true; run: RunMeta; events: TraceEvent[]; chain: Chain; warnings: string[] } | { ok: false; message: string };
+
+/** Everything that can refuse a file, before anything is written. */
+function prepare(text: string): Prepared {
+  const result = importOtlpTrace(text);
+  if (!result.ok) return result;
+  const parsed = parseChain(result.run.chain);
+  if (!parsed.ok) {
+    const first = parsed.problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ');
+    return { ok: false, message: `the chain rebuilt from the trace is not valid: ${first}` };
+  }
+  if (parsed.chain.id !== result.run.chainId) return { ok: false, message: 'the trace names two different chains' };
+  return { ok: true, run: result.run, events: result.events, chain: parsed.chain, warnings: result.warnings };
+}
+
+export async function importTraceFile(file: File): Promise<void> {
+  const toast = useEditorStore.getState().pushToast;
+  if (file.size > MAX_TRACE_BYTES) {
+    toast('error', `Import failed: ${file.name} is larger than ${MAX_TRACE_BYTES / 1024 / 1024} MB`);
+    return;
+  }
+  const prepared = prepare(await file.text());
+  if (!prepared.ok) {
+    toast('error', `Import failed: ${prepared.message}`);
+    return;
+  }
+  const { run, events, chain, warnings } = prepared;
+  const db = await openDb();
+  await getAutosave()?.flush();
+  // One transaction: the chain (only when the library has none with this id), the run, its events.
+  const outcome = await db.transaction('rw', db.chains, db.runs, db.events, async () => {
+    if (await db.runs.get(run.id)) return 'already' as const;
+    const stored = await db.chains.get(chain.id);
+    if (!stored) await saveChain(db, chain);
+    await db.runs.add(run);
+    await db.events.bulkAdd(events.map((event) => ({ runId: run.id, event })));
+    return 'added' as const;
+  });
+  const library = await listChainSummaries(db);
+  useEditorStore.getState().setLibrary(library);
+  const open = (await db.chains.get(chain.id))?.chain;
+  if (open && useEditorStore.getState().chain?.id !== open.id) {
+    markClean(open);
+    useEditorStore.getState().openChain(open);
+  }
+  await refreshRuns(run.chainId);
+  const repo = await getRunRepository();
+  const [stored, storedEvents] = await Promise.all([repo.getRun(run.id), repo.getEvents(run.id)]);
+  if (stored) openRunData(stored, storedEvents);
+  if (outcome === 'already') toast('info', 'This trace was imported before; opened it');
+  else toast('info', `Imported ${events.filter((e) => e.type === 'step.attempt').length} model call(s) from ${file.name}${warnings.length ? ` (${warnings.length} note${warnings.length === 1 ? '' : 's'}: ${warnings.join('; ')})` : ''}`);
+}

@@ -1,0 +1,154 @@
+import type { Chain } from '../../src/chain/schema.ts';
+import { rerunFromStep } from '../../src/engine/fork.ts';
+import { runChain, type RunOptions } from '../../src/engine/run.ts';
+import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
+import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/events.ts';
+import { buildRunView } from '../../src/trace/replay.ts';
+import { getRunRepository, openDb } from '../persistence/connection.ts';
+import { getApiKey } from '../persistence/profiles.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { selectActiveProfile } from '../stores/selectors.ts';
+import { type PartialText, useRunStore } from '../stores/run-store.ts';
+import { openStoredReplay } from './replay-load.ts';
+import { refreshRuns } from './run-actions.ts';
+
+/**
+ * Running the engine from the tab: a new run, a resumed one, or a fork (rerun from a step).
+ * All three open a live replay that grows as events arrive (map units appear as they finish)
+ * and stream partial text onto the running step. Store updates are batched per frame-ish
+ * interval here, never inside the store.
+ */
+let controller: AbortController | null = null;
+
+export function cancelRun(): void {
+  controller?.abort();
+}
+
+type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta'>;
+
+interface Launch {
+  /** The run as far as it is known before the engine starts (the live replay's meta). */
+  meta: RunMeta;
+  /** Events already stored (a resumed run); empty for a new run or a fork. */
+  seed: readonly TraceEvent[];
+  profile: EndpointProfile;
+  go(options: EngineOptions): Promise<RunMeta>;
+}
+
+const FLUSH_MS = 80;
+
+async function launch({ meta, seed, profile, go }: Launch): Promise<RunMeta | null> {
+  const toast = useEditorStore.getState().pushToast;
+  if (controller) {
+    toast('error', 'A run is already going: wait for it or cancel it first');
+    return null;
+  }
+  controller = new AbortController();
+  const runs = useRunStore.getState();
+  const runId = meta.id;
+  const events: TraceEvent[] = [...seed];
+  let deltas: Record<string, PartialText> = {};
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    timer = null;
+    const batch = deltas;
+    deltas = {};
+    if (Object.keys(batch).length) useRunStore.getState().applyDeltas(batch);
+    useRunStore.getState().updateLiveReplay(runId, [...events], buildRunView(meta, events));
+  };
+  const schedule = () => {
+    timer ??= setTimeout(flush, FLUSH_MS);
+  };
+
+  runs.startLive(runId, meta.chainId);
+  runs.openReplay({ meta, events: [...events], view: buildRunView(meta, events), reports: [], live: true });
+  try {
+    const repo = await getRunRepository();
+    const apiKey = profile.kind === 'demo' ? undefined : await getApiKey(await openDb(), profile.id);
+    const final = await go({
+      provider: createProviderForProfile(profile, { apiKey, browser: true }),
+      model: runModelSettings(profile),
+      repo,
+      fetch: window.fetch.bind(window),
+      signal: controller.signal,
+      runId,
+      onEvent: (event) => {
+        events.push(event);
+        useRunStore.getState().applyEvent(event);
+        schedule();
+        if (event.type === 'run.started' || event.type === 'run.resumed') void refreshRuns(meta.chainId).catch(() => undefined);
+      },
+      onDelta: (stepId, text, unit) => {
+        const before = deltas[stepId];
+        deltas[stepId] = before && before.unit === unit ? { text: before.text + text, unit } : { text, unit };
+        schedule();
+      },
+    });
+    if (timer) clearTimeout(timer);
+    flush();
+    useRunStore.getState().finishLive(final);
+    toast(final.status === 'succeeded' ? 'info' : 'error', final.status === 'succeeded' ? 'Run succeeded' : `Run ${final.status}${final.error ? `: ${final.error}` : ''}`);
+    // The live replay becomes the stored one (with fact survival), where the person left it.
+    const open = useRunStore.getState().replay;
+    if (open?.live && open.meta.id === runId) await openStoredReplay(runId, open.index);
+    return final;
+  } catch (error) {
+    if (timer) clearTimeout(timer);
+    useRunStore.getState().finishLive({ id: runId, status: 'failed', error: (error as Error).message });
+    toast('error', `The run could not start: ${(error as Error).message}`);
+    const open = useRunStore.getState().replay;
+    if (open?.live && open.meta.id === runId) useRunStore.getState().closeReplay();
+    return null;
+  } finally {
+    controller = null;
+    await refreshRuns(meta.chainId).catch(() => undefined);
+  }
+}
+
+function provisionalMeta(chain: Chain, inputs: Record<string, unknown>, profile: EndpointProfile, extra: Partial<RunMeta> = {}): RunMeta {
+  return {
+    id: globalThis.crypto.randomUUID(), traceVersion: TRACE_VERSION, chainId: chain.id, chainName: chain.name, chainRevision: '',
+    chain, inputs, provider: profile.kind, model: profile.model, status: 'running', startedAt: Date.now(), ...extra,
+  };
+}
+
+export function startRun(chain: Chain, inputs: Record<string, unknown>, profile: EndpointProfile): Promise<RunMeta | null> {
+  const meta = provisionalMeta(chain, inputs, profile);
+  return launch({ meta, seed: [], profile, go: (o) => runChain({ ...o, chain, inputs }) });
+}
+
+/** The profile a run was made with, if it still exists; else the selected one. */
+function profileFor(meta: RunMeta): EndpointProfile | null {
+  const state = useEditorStore.getState();
+  return state.profiles.find((p) => p.kind === meta.provider && p.model === meta.model) ?? selectActiveProfile(state);
+}
+
+export async function resumeRun(runId: string): Promise<RunMeta | null> {
+  const repo = await getRunRepository();
+  const [meta, events] = await Promise.all([repo.getRun(runId), repo.getEvents(runId)]);
+  if (!meta) throw new Error('that run is no longer stored');
+  if (meta.status !== 'interrupted') throw new Error(`only an interrupted run can resume; this one ${meta.status}`);
+  const profile = profileFor(meta);
+  if (!profile) throw new Error('no endpoint profile is loaded yet');
+  const chain = meta.chain as Chain;
+  return launch({ meta: { ...meta, status: 'running' }, seed: events, profile, go: (o) => runChain({ ...o, chain, inputs: meta.inputs, resume: { events } }) });
+}
+
+export interface ForkRequest {
+  parent: RunMeta;
+  parentEvents: readonly TraceEvent[];
+  fromStep: string;
+  /** The chain to run downstream of the fork (the parent's, or the one being edited). */
+  chain: Chain;
+  editedOutput?: { value: unknown };
+  profile: EndpointProfile;
+  reused: string[];
+}
+
+export function forkRun(request: ForkRequest): Promise<RunMeta | null> {
+  const { parent, parentEvents, fromStep, chain, editedOutput, profile, reused } = request;
+  const meta = provisionalMeta(chain, parent.inputs, profile, {
+    forkedFrom: { runId: parent.id, stepId: fromStep, editedOutput: Boolean(editedOutput), reused },
+  });
+  return launch({ meta, seed: [], profile, go: (o) => rerunFromStep({ ...o, parent, parentEvents, fromStep, chain, editedOutput }) });
+}
