@@ -52,5 +52,11 @@ describe('diffRuns', () => {
     expect(summarise.factsSurvivedB).toBeGreaterThan(summarise.factsSurvivedA ?? 0);
     expect(diff.steps.find((s) => s.stepId === 'answer')?.outputChanged).toBe(true);
     expect(diff.outputChanged).toBe(true);
+    expect(summarise.reusedB).toBe(true);
+    expect(summarise.reusedA).toBe(false);
+    // The fork's reused step is not counted as a run of that step in the metrics.
+    const metrics = stepMetrics([{ meta: parent, events: parentEvents }, { meta: fork, events: await repo.getEvents(fork.id) }]);
+    expect(metrics.get('summarise')?.runs).toBe(1);
+    expect(metrics.get('answer')?.runs).toBe(2);
   });
 });

@@ -69,7 +69,8 @@ export function stepMetrics(runs: readonly { meta: RunMeta; events: readonly Tra
         a.inputTokens += e.record.usage?.inputTokens ?? 0;
         a.outputTokens += e.record.usage?.outputTokens ?? 0;
         a.costUsd += e.record.costUsd ?? 0;
-      } else if (e.type === 'step.finished' && e.status !== 'skipped') {
+      } else if (e.type === 'step.finished' && e.status !== 'skipped' && !e.reused) {
+        // A fork's reused steps did no work in this run: counting them would dilute the rates.
         const a = get(e.stepId);
         a.runs.add(meta.id);
         a.latencies.push(e.latencyMs);

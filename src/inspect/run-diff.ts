@@ -23,6 +23,9 @@ export interface StepDiff {
   /** Facts that survived the boundaries this step produces, per run. */
   factsSurvivedA: number | null;
   factsSurvivedB: number | null;
+  /** Reused from a parent run (a fork's upstream): no call, no latency, no tokens of its own. */
+  reusedA: boolean;
+  reusedB: boolean;
 }
 
 export interface RunDiff {
@@ -43,6 +46,9 @@ export function diffRuns(a: { meta: RunMeta; events: readonly TraceEvent[] }, b:
     const mine = reports.filter((r) => r.producer === id);
     return mine.length ? mine.reduce((n, r) => n + r.survival.survived.length, 0) : null;
   };
+  const reused = (events: readonly TraceEvent[]) => new Set(events.flatMap((e) => (e.type === 'step.finished' && e.reused ? [e.stepId] : [])));
+  const reusedInA = reused(a.events);
+  const reusedInB = reused(b.events);
   const ids = [...new Set([...viewA.steps.map((s) => s.stepId), ...viewB.steps.map((s) => s.stepId)])];
   const steps = ids.map((stepId): StepDiff => {
     const sa = viewA.steps.find((s) => s.stepId === stepId);
@@ -53,6 +59,7 @@ export function diffRuns(a: { meta: RunMeta; events: readonly TraceEvent[] }, b:
       latencyA: sa?.latencyMs ?? null, latencyB: sb?.latencyMs ?? null, tokensA: tokens(sa), tokensB: tokens(sb),
       attemptsA: sa?.attempts.length ?? 0, attemptsB: sb?.attempts.length ?? 0,
       factsSurvivedA: survivedBy(factsA, stepId), factsSurvivedB: survivedBy(factsB, stepId),
+      reusedA: reusedInA.has(stepId), reusedB: reusedInB.has(stepId),
     };
   });
   return { a: a.meta.id, b: b.meta.id, steps, outputChanged: stableStringify(a.meta.output ?? null) !== stableStringify(b.meta.output ?? null) };
