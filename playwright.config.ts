@@ -2,8 +2,10 @@ import { defineConfig } from '@playwright/test';
 
 // The built app (vite preview) and the project's mock model server, both on 127.0.0.1.
 // Debian's Chromium is used directly: browser downloads do not work on these machines.
-export const MOCK_PORT = 8787;
-export const APP_URL = 'http://127.0.0.1:4173';
+// Ports can be moved (E2E_APP_PORT, E2E_MOCK_PORT) so two suites can run side by side.
+export const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 8787);
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 4173);
+export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -26,7 +28,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
+      command: `npx vite preview --host 127.0.0.1 --port ${APP_PORT} --strictPort`,
       url: APP_URL,
       reuseExistingServer: !process.env.CI,
       timeout: 60_000,

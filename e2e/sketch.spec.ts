@@ -1,4 +1,4 @@
-import { expect, mock, test } from './fixtures/app.ts';
+import { expect, mock, MOCK_URL, test } from './fixtures/app.ts';
 
 /**
  * A person sketches a two-step chain on an empty canvas with the mouse, points it at an
@@ -40,7 +40,7 @@ test('sketch two steps with the mouse and run them against an OpenAI-compatible 
   await page.getByTestId('profile.manage').click();
   await page.getByTestId('profile.form.name').fill('Mock OpenAI');
   await page.getByTestId('profile.form.kind').selectOption('openai');
-  await page.getByTestId('profile.form.baseUrl').fill(`${'http://127.0.0.1:8787'}/v1`);
+  await page.getByTestId('profile.form.baseUrl').fill(`${MOCK_URL}/v1`);
   await page.getByTestId('profile.form.model').fill('gpt-4.1-mini');
   await page.getByTestId('profile.form.apiKey').fill('e2e-test-key');
   await page.getByTestId('profile.save').click();
