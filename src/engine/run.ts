@@ -1,5 +1,5 @@
 import { hashValue } from '../chain/hash.ts';
-import { parseChain } from '../chain/parse.ts';
+import { parseChain, type ParseChainResult } from '../chain/parse.ts';
 import { parseRef, resolveRef } from '../chain/refs.ts';
 import type { Chain } from '../chain/schema.ts';
 import { ProviderError } from '../providers/errors.ts';
@@ -83,9 +83,10 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const signal = opts.signal ?? new AbortController().signal;
   const runId = opts.runId ?? globalThis.crypto.randomUUID();
   const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const prepared = prepare(opts.chain, registry);
   const meta: RunMeta = {
-    id: runId, traceVersion: TRACE_VERSION, chainId: opts.chain.id, chainName: opts.chain.name, chainRevision: hashValue(opts.chain),
-    chain: structuredClone(opts.chain), inputs: structuredClone(opts.inputs), provider: opts.provider.kind, model: opts.model.name,
+    id: runId, traceVersion: TRACE_VERSION, chainId: opts.chain.id, chainName: opts.chain.name, chainRevision: prepared.revision,
+    chain: prepared.snapshot, inputs: structuredClone(opts.inputs), provider: opts.provider.kind, model: opts.model.name,
     status: 'running', startedAt: now(), ...(opts.fork ? { forkedFrom: opts.fork.from } : {}),
   };
   if (opts.resume) await opts.repo.updateRun(runId, { status: 'running' });
@@ -115,6 +116,40 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   return final;
 }
 
+/**
+ * Parsing, validating, planning and ordering a chain depend only on the chain and the registry,
+ * so they are done once per chain object and reused by every later run of it. A chain object
+ * is treated as immutable (the editor's operations in chain/edit.ts all return new chains).
+ */
+interface PreparedChain {
+  revision: string;
+  /** The chain exactly as it ran, for RunMeta.chain: one copy shared by the runs of this chain object. */
+  snapshot: Chain;
+  parsed: ParseChainResult;
+  plan?: Map<string, PlannedStep>;
+  order?: string[];
+}
+const preparedChains = new WeakMap<StepRegistry, WeakMap<Chain, PreparedChain>>();
+
+function prepare(chain: Chain, registry: StepRegistry): PreparedChain {
+  let byChain = preparedChains.get(registry);
+  if (!byChain) preparedChains.set(registry, (byChain = new WeakMap()));
+  let prepared = byChain.get(chain);
+  if (!prepared) {
+    const parsed = parseChain(chain, registry);
+    prepared = { revision: hashValue(chain), snapshot: structuredClone(chain), parsed };
+    if (parsed.ok) {
+      prepared.plan = planChain(parsed.chain, registry);
+      prepared.order = topologicalOrder([...prepared.plan.keys()], chainEdges(parsed.chain, registry)).order;
+    }
+    byChain.set(chain, prepared);
+  }
+  return prepared;
+}
+
+/** Compiled validators are cached by schema content; one validator serves every run that brings none. */
+let defaultValidator: SchemaValidator | null = null;
+
 interface ExecDeps {
   runId: string;
   registry: StepRegistry;
@@ -125,16 +160,17 @@ interface ExecDeps {
 }
 
 async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunStatus; output?: unknown; error?: string; terminalStep?: string }> {
-  const parsed = parseChain(opts.chain, deps.registry);
+  const prepared = prepare(opts.chain, deps.registry);
+  const parsed = prepared.parsed;
   if (!parsed.ok) return { status: 'failed', error: `The chain is not valid: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}` };
   const chain = parsed.chain;
-  const validator = opts.validator ?? createSchemaValidator();
+  const validator = opts.validator ?? (defaultValidator ??= createSchemaValidator());
   // Stop and ask: a missing or malformed input ends the run before any model call.
   const inputProblems = checkInputs(chain, opts.inputs, validator);
   if (inputProblems.length > 0) return { status: 'failed', error: inputProblems.join('; ') };
 
   const countTokens = opts.countTokens ?? (await loadTokenCounter());
-  const plan = planChain(chain, deps.registry);
+  const plan = prepared.plan as Map<string, PlannedStep>;
   const restored = restoreFromEvents(opts.resume?.events ?? opts.fork?.events ?? []);
   const untrustedInputs = new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name));
   const state = new Map<string, StepState>([...plan.keys()].map((id) => [id, 'pending']));
@@ -146,7 +182,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     return (root === 'inputs' && untrustedInputs.has(name)) || (root === 'steps' && tainted.has(name));
   });
   // Restore in dependency order so taint flows through restored steps as it did the first time.
-  for (const id of topologicalOrder([...plan.keys()], chainEdges(chain, deps.registry)).order) {
+  for (const id of prepared.order as string[]) {
     const done = restored.finished.get(id);
     const planned = plan.get(id) as PlannedStep;
     if (done?.status === 'succeeded') {

@@ -25,7 +25,16 @@ export function createSchemaValidator(): SchemaValidator {
   // (e.g. OpenAI's `strict`-style hints, `$comment`-like annotations); validation itself stays exact.
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
   const cache = new Map<string, ValidateFunction | string>();
+  // Most calls pass the same schema object again (a step's parsed config): skip re-keying it.
+  const byObject = new WeakMap<Record<string, unknown>, ValidateFunction | string>();
   const compile = (schema: Record<string, unknown>) => {
+    const known = byObject.get(schema);
+    if (known !== undefined) return known;
+    const entry = compileByContent(schema);
+    byObject.set(schema, entry);
+    return entry;
+  };
+  const compileByContent = (schema: Record<string, unknown>) => {
     const key = stableStringify(schema);
     let entry = cache.get(key);
     if (entry === undefined) {

@@ -42,8 +42,13 @@ function enumValues(spec: DynamicEnumSpec, values: Record<string, unknown>): str
   return [...new Set(list.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))))];
 }
 
+const dynamicBySchema = new WeakMap<object, boolean>();
 export function hasDynamicEnums(schema: unknown): boolean {
-  return JSON.stringify(schema ?? null).includes('"x-dynamicEnum"');
+  // Asked on every call of every step with the same (never mutated) schema object: answer once.
+  if (schema === null || typeof schema !== 'object') return false;
+  let has = dynamicBySchema.get(schema);
+  if (has === undefined) dynamicBySchema.set(schema, (has = JSON.stringify(schema).includes('"x-dynamicEnum"')));
+  return has;
 }
 
 /** Returns the schema with every dynamic enum filled in, or the problem that stopped it. */

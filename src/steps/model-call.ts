@@ -21,6 +21,27 @@ export interface ContractCallInput {
   unit?: string;
 }
 
+const strictBySchema = new WeakMap<Record<string, unknown>, boolean>();
+function strictCompatible(schema: Record<string, unknown>): boolean {
+  let strict = strictBySchema.get(schema);
+  if (strict === undefined) strictBySchema.set(schema, (strict = isStrictCompatible(schema)));
+  return strict;
+}
+
+/** The config hash depends only on the (parsed, never mutated) config and the call parameters. */
+const configHashes = new WeakMap<ModelConfig, Map<string, string>>();
+function configHashOf(cfg: ModelConfig, params: AttemptRecord['params']): string {
+  let byParams = configHashes.get(cfg);
+  if (!byParams) configHashes.set(cfg, (byParams = new Map()));
+  const key = JSON.stringify(params);
+  let hash = byParams.get(key);
+  if (hash === undefined) {
+    hash = hashValue({ system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params, budget: cfg.inputBudget, truncate: cfg.truncate });
+    byParams.set(key, hash);
+  }
+  return hash;
+}
+
 export async function runContractCall(ctx: StepRunContext<unknown>, input: ContractCallInput): Promise<StepOutcome> {
   let cfg = input.config;
   if (cfg.outputSchema && hasDynamicEnums(cfg.outputSchema)) {
@@ -51,8 +72,8 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
   const maxTokens = Math.min(cfg.maxTokens, ctx.model.maxOutputTokens);
   const params = { model, maxTokens, temperature: cfg.temperature, structured, stream: cfg.stream };
   // Prompt, model, parameters and validator versioned together: any output traces back to this.
-  const configHash = hashValue({ system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params, budget: cfg.inputBudget, truncate: cfg.truncate });
-  const contract = cfg.outputSchema ? { name: cfg.schemaName, schema: cfg.outputSchema, strict: isStrictCompatible(cfg.outputSchema) } : undefined;
+  const configHash = configHashOf(cfg, params);
+  const contract = cfg.outputSchema ? { name: cfg.schemaName, schema: cfg.outputSchema, strict: strictCompatible(cfg.outputSchema) } : undefined;
   const messages = [...assembled.messages];
   const segments: PromptSegment[] = assembled.segments.map((s) => ({ ...s, tokens: ctx.countTokens(s.text) }));
   const attempts = cfg.retries + 1;

@@ -22,7 +22,8 @@ export function createMemoryRunRepository(): RunRepository {
   return {
     async createRun(meta) {
       if (runs.has(meta.id)) throw new Error(`Run ${meta.id} already exists`);
-      runs.set(meta.id, structuredClone(meta));
+      // As with events: what the engine hands over is not changed afterwards; reads clone.
+      runs.set(meta.id, { ...meta });
       events.set(meta.id, []);
     },
     async updateRun(id, patch) {
@@ -33,7 +34,8 @@ export function createMemoryRunRepository(): RunRepository {
     async appendEvents(runId, batch) {
       const list = events.get(runId);
       if (!list) throw new Error(`No run ${runId}`);
-      for (const event of batch) list.push(structuredClone(event));
+      // Emitted events are never changed afterwards, so they are kept as they are; reads still clone.
+      for (const event of batch) list.push(event);
     },
     async getRun(id) {
       const run = runs.get(id);
