@@ -1,3 +1,4 @@
+import { ExportButton } from './export/ExportButton.tsx';
 import { ProfileSelect } from './profiles/ProfileSelect.tsx';
 import { RunBar } from './runs/RunBar.tsx';
 import { useEditorStore } from './stores/editor-store.ts';
@@ -15,6 +16,7 @@ export function TopBar() {
         {chain ? chain.name : ''}
       </div>
       <div className="topbar-actions">
+        <ExportButton />
         <ProfileSelect />
         <RunBar />
       </div>

@@ -1,12 +1,13 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { parseChain } from '../chain/parse.ts';
+import { importChainSource } from '../export/import-chain.ts';
 import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import { createProviderForProfile, demoProfile, runModelSettings, type EndpointProfile } from '../providers/profiles.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { toRunFile } from '../trace/run-file.ts';
 import { parseArgs } from './args.ts';
+import { exportCommand, exportUsage } from './export.ts';
 import { inspectCommand, inspectUsage } from './inspect.ts';
 
 /**
@@ -22,7 +23,8 @@ const usage = `Usage:
 Inputs: a JSON object of input values; a value {"$file": "path"} reads text from that file (relative to the inputs file).
 Without --inputs, a chain's meta.inputFiles and input examples are used. Without --endpoint, the offline demo model runs.
 API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, never from arguments.
-${inspectUsage}`;
+${inspectUsage}
+${exportUsage}`;
 
 interface Io {
   out: (text: string) => void;
@@ -40,7 +42,8 @@ async function loadChain(path: string, io: Io): Promise<Chain | null> {
     io.err(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     return null;
   }
-  const result = parseChain(text);
+  // A chain file, or a program exported from one (its chain is embedded as data, never run).
+  const result = importChainSource(text);
   if (!result.ok) {
     io.err(`${path}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`);
     for (const p of result.problems) io.err(`  ${p.path}  ${p.message}`);
@@ -116,6 +119,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       }
       case 'run':
         return await runCommand(args, io);
+      case 'export':
+        return await exportCommand(args.positionals, args.options, io);
       case 'inspect':
         return await inspectCommand(args.positionals, args.options, io);
       case undefined:

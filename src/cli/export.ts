@@ -1,0 +1,83 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { exportChainFiles, type ExportLanguage } from '../export/export-chain.ts';
+import { importChainSource } from '../export/import-chain.ts';
+
+/**
+ * `seamscope export <chain.json> --lang ts|py --out <dir>`: writes the program, its runtime
+ * folder (and for TypeScript a package.json) into <dir>. The input may also be an exported
+ * program: its embedded chain is exported again. Nothing secret is written; the programs read
+ * their key from the environment.
+ */
+export interface ExportIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+export const exportUsage = `Usage:
+  seamscope export <chain.json> --lang ts|py --out <dir> [--model NAME] [--base-url URL] [--file NAME]
+                                [--max-output-tokens N] [--context-window N] [--no-structured-output]
+Writes a program that runs the chain with the same semantics as the app: one function per step, the control
+flow written out, the chain embedded (import the file back into Seamscope to get the chain), over a small runtime
+folder beside it. The model and base URL are defaults written into the program; the environment overrides them
+(SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL) and the key is read only from SEAMSCOPE_API_KEY or OPENAI_API_KEY.`;
+
+function positiveInt(value: string | true | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a whole number above 0`);
+  return n;
+}
+
+export async function exportCommand(positionals: readonly string[], options: Record<string, string | true>, io: ExportIo): Promise<number> {
+  const [chainPath] = positionals;
+  const lang = options.lang;
+  const outDir = options.out;
+  if (!chainPath || (lang !== 'ts' && lang !== 'py') || typeof outDir !== 'string') {
+    io.err(!chainPath ? exportUsage : lang !== 'ts' && lang !== 'py' ? `--lang must be ts or py\n${exportUsage}` : `--out <dir> is required\n${exportUsage}`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = await readFile(chainPath, 'utf8');
+  } catch (error) {
+    io.err(`Cannot read ${chainPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    return 1;
+  }
+  const parsed = importChainSource(text);
+  if (!parsed.ok) {
+    io.err(`${chainPath}: ${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'}`);
+    for (const p of parsed.problems) io.err(`  ${p.path}  ${p.message}`);
+    return 1;
+  }
+  let endpoint;
+  try {
+    endpoint = {
+      model: typeof options.model === 'string' ? options.model : undefined,
+      baseUrl: typeof options['base-url'] === 'string' ? options['base-url'] : undefined,
+      maxOutputTokens: positiveInt(options['max-output-tokens'], 'max-output-tokens'),
+      contextWindow: positiveInt(options['context-window'], 'context-window'),
+      structuredOutput: options['no-structured-output'] === true ? false : undefined,
+    };
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${exportUsage}`);
+    return 2;
+  }
+  const fileName = typeof options.file === 'string' ? options.file : undefined;
+  if (fileName !== undefined && !/^[A-Za-z0-9._-]+\.(ts|py)$/.test(fileName)) {
+    io.err(`--file must be a plain file name ending in .${lang}`);
+    return 2;
+  }
+  const result = await exportChainFiles(parsed.chain, { lang: lang as ExportLanguage, fileName, endpoint });
+  for (const file of result.files) {
+    const path = join(resolve(outDir), file.path);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, file.contents);
+  }
+  const run = lang === 'ts' ? `npm install && npx tsx ${result.program.path}` : `python3 ${result.program.path}`;
+  io.err(`exported "${parsed.chain.name}" (revision ${result.revision}) as ${lang === 'ts' ? 'TypeScript' : 'Python'}: ${result.files.length} files in ${outDir}`);
+  io.out(join(outDir, result.program.path));
+  io.err(`run it: cd ${outDir} && ${run} --help`);
+  return 0;
+}

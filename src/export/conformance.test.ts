@@ -1,0 +1,227 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseChain } from '../chain/parse.ts';
+import type { Chain } from '../chain/schema.ts';
+import type { MockReply } from '../testing/mock-server.ts';
+import { API_KEY, callsAreSequential, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runExported, type Capture, type Settings } from './conformance-harness.ts';
+
+/**
+ * Conformance: every demo chain runs three ways — the in-app engine, the exported TypeScript
+ * and the exported Python — each against a fresh mock model server answering the same script,
+ * and all three must end the same way, send the same request bodies and make the same retry
+ * and routing decisions. Scripted faults (429, a schema violation, invalid JSON, a cut-off
+ * answer, a refusal) exercise the retry-with-feedback path, whose feedback text is part of
+ * the next request body.
+ */
+const demoDir = join(REPO_ROOT, 'public/demo');
+const index = JSON.parse(readFileSync(join(demoDir, 'index.json'), 'utf8')) as { file: string; id: string }[];
+
+function load(file: string): Chain {
+  const parsed = parseChain(readFileSync(join(demoDir, file), 'utf8'));
+  if (!parsed.ok) throw new Error(`${file}: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
+  return parsed.chain;
+}
+
+const listed = index.map((e) => e.file);
+// Chain files beside the index that parse are covered too (a colleague may add one before listing it).
+const extra = readdirSync(demoDir).filter((f) => f.endsWith('.chain.json') && !listed.includes(f) && parseChain(readFileSync(join(demoDir, f), 'utf8')).ok);
+const chains = [...listed, ...extra].filter((f) => existsSync(join(demoDir, f))).map((file) => ({ file, chain: load(file) }));
+
+interface Scenario {
+  name: string;
+  replies: MockReply[];
+  settings?: Partial<Settings>;
+  /** Decisions the engine must record, so a scenario cannot pass without exercising what it names. */
+  shows?: string[];
+}
+
+const faults: Scenario[] = [
+  {
+    name: 'a 429, a schema violation, then invalid JSON',
+    replies: [
+      { fault: 'status', status: 429, retryAfter: '0' },
+      { content: { unexpected: true } },
+      { content: 'Sure! Here is the JSON you asked for: {"answer": "180 days"' },
+    ],
+    shows: ['transport retry 1 (429)', 'attempt 1: schema_violation', '+feedback'],
+  },
+  { name: 'a cut-off answer, then a refusal', replies: [{ content: '{"answer": "The deadline is', finishReason: 'length' }, { fault: 'refusal' }], shows: ['attempt 1: truncated'] },
+];
+
+/** Which scenarios each chain runs: all run the default model; linear chains also run the faults. */
+function scenariosFor(file: string, chain: Chain): Scenario[] {
+  const list: Scenario[] = [{ name: 'the default model', replies: [] }];
+  if (['summarise-then-answer.chain.json', 'select-quotes-enum.chain.json', 'support-ticket.chain.json'].includes(file) && callsAreSequential(chain)) list.push(...faults);
+  if (['summarise-then-answer.chain.json', 'select-quotes-then-answer.chain.json'].includes(file)) {
+    list.push({ name: 'structured output off (the schema in the prompt)', replies: [], settings: { structuredOutput: false } });
+  }
+  return list;
+}
+
+const answerSchema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
+const bad = (n: number): MockReply[] => Array.from({ length: n }, () => ({ content: 'not JSON at all' }));
+
+/** Chains the demo set does not cover: fallbacks, a map with a failed unit, streaming, rules and routes on numbers. */
+const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
+  {
+    chain: {
+      format: 'seamscope.chain', version: 1, id: 'fixture-fallbacks', name: 'Fallbacks in turn, ending at a person',
+      inputs: [{ name: 'question', schema: { type: 'string' }, trust: 'untrusted', required: true, example: 'How many days to appeal?' }],
+      steps: [
+        { id: 'draft', kind: 'model', name: 'Draft', position: { x: 0, y: 0 }, config: { bindings: { question: 'inputs.question' }, prompt: 'Answer: {question}', outputSchema: answerSchema, retries: 0, onFail: 'fallback:single_call' } },
+        { id: 'single_call', kind: 'model', name: 'Single call', position: { x: 0, y: 100 }, config: { bindings: { question: 'inputs.question' }, prompt: 'Answer plainly: {question}', outputSchema: answerSchema, retries: 1, onFail: 'fallback:human' } },
+        { id: 'human', kind: 'escalate', name: 'A person', position: { x: 0, y: 200 }, config: { bindings: { value: 'inputs.question' }, reason: 'Both drafts failed.' } },
+        { id: 'final', kind: 'output', name: 'Answer', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.draft.answer' } } },
+      ],
+    },
+    scenarios: [
+      { name: 'the first draft succeeds', replies: [] },
+      { name: 'the draft fails, its fallback answers', replies: bad(1), shows: ['draft failed invalid_json: the response is not valid JSON (Unexpected token', '-> single_call'] },
+      { name: 'both fail, a person takes it', replies: bad(3), shows: ['-> human', 'run escalated at human'] },
+    ],
+  },
+  {
+    chain: {
+      format: 'seamscope.chain', version: 1, id: 'fixture-map', name: 'Map with a failed unit, one at a time, then reduce',
+      inputs: [{ name: 'tickets', schema: { type: 'array', items: { type: 'object' } }, trust: 'untrusted', required: true, example: [{ id: 't1', text: 'Refund order 12' }, { id: 't2', text: 'Where is order 7?' }, { id: 't3', text: 'Cancel it' }] }],
+      steps: [
+        { id: 'each', kind: 'map', name: 'Each ticket', position: { x: 0, y: 0 }, config: { bindings: { items: 'inputs.tickets' }, itemName: 'ticket', unitIdField: 'id', concurrency: 1, retries: 0, prompt: 'Summarise {ticket.text}', outputSchema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false } } },
+        { id: 'all', kind: 'reduce', name: 'Integrate', position: { x: 280, y: 0 }, config: { bindings: { collection: 'steps.each' }, prompt: 'Integrate: {collection}', outputSchema: answerSchema } },
+        { id: 'final', kind: 'output', name: 'Out', position: { x: 560, y: 0 }, config: { bindings: { value: 'steps.all' } } },
+      ],
+    },
+    scenarios: [{ name: 'all units succeed', replies: [] }, { name: 'the second unit fails and is reported by name', replies: [{ content: { summary: 'ok' } }, ...bad(1)], shows: ['each unit t2 error'] }],
+  },
+  {
+    chain: {
+      format: 'seamscope.chain', version: 1, id: 'fixture-stream-rule', name: 'Streamed call, a rule gate and a route on a number',
+      inputs: [{ name: 'n', schema: { type: 'integer' }, trust: 'trusted', required: true, example: 2 }, { name: 'question', schema: { type: 'string' }, trust: 'trusted', required: true, example: 'Say hello' }],
+      steps: [
+        { id: 'talk', kind: 'model', name: 'Talk', position: { x: 0, y: 0 }, config: { bindings: { question: 'inputs.question', n: 'inputs.n' }, system: 'Be brief ({n}).', prompt: '{question}', outputSchema: answerSchema, stream: true, temperature: 0.7 } },
+        { id: 'check', kind: 'gate', name: 'Rule', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.talk', expected: 'inputs.n' }, check: { type: 'rule', rule: { and: [{ '!!': { var: 'value.answer' } }, { '<': [{ var: 'expected' }, 5] }] }, message: 'no answer' }, onFail: 'abstain' } },
+        // Reading the gate orders the router after it: independent branches after a halt are the one place where the
+        // engine (which overlaps them) and a program (which runs steps in turn) may record different decisions.
+        { id: 'route', kind: 'router', name: 'On n', position: { x: 560, y: 0 }, config: { bindings: { value: 'inputs.n', checked: 'steps.check' }, routes: [{ equals: 1, to: 'one' }, { equals: 2, to: 'two' }], defaultTo: null } },
+        { id: 'one', kind: 'output', name: 'One', position: { x: 840, y: 0 }, config: { bindings: { value: 'steps.check' } } },
+        { id: 'two', kind: 'output', name: 'Two', position: { x: 840, y: 100 }, config: { bindings: { value: 'steps.check.answer' } } },
+      ],
+    },
+    scenarios: [
+      { name: 'streamed to the end', replies: [] },
+      { name: 'a cut stream is retried', replies: [{ fault: 'cut_stream', afterChunks: 2 }], shows: ['talk transport retry 1'] },
+      { name: 'a stream error, then a refusal', replies: [{ fault: 'stream_error', afterChunks: 1 }, { fault: 'refusal', message: 'I will not.' }], shows: ['talk attempt 1: refusal'] },
+    ],
+  },
+];
+
+function expectShows(engine: Capture, scenario: Scenario): void {
+  for (const part of scenario.shows ?? []) expect(engine.decisions.join('\n'), `the engine should record "${part}"`).toContain(part);
+}
+
+function expectSameRun(exported: Capture, engine: Capture, sequential: boolean, lang: string): void {
+  const where = `exported ${lang}\n${exported.log ?? ''}`;
+  expect({ status: exported.status, error: exported.error }, where).toEqual({ status: engine.status, error: engine.error });
+  expect(exported.output, where).toEqual(engine.output);
+  // Concurrent calls (map units, independent steps) arrive in any order; their bodies must still match.
+  if (sequential) expect(exported.bodies, where).toEqual(engine.bodies);
+  else expect([...exported.bodies].sort(), where).toEqual([...engine.bodies].sort());
+  expect(exported.decisions, where).toEqual(engine.decisions);
+  // Keys come from the environment and are never written.
+  expect(JSON.stringify(exported.events)).not.toContain(API_KEY);
+  expect(exported.log ?? '').not.toContain(API_KEY);
+}
+
+describe.concurrent('exported programs conform to the engine on chains the demos do not cover', () => {
+  for (const { chain, scenarios } of synthetic) {
+    for (const scenario of scenarios) {
+      it(`${chain.id}: ${scenario.name}`, async () => {
+        const parsed = parseChain(chain);
+        if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
+        const inputs = Object.fromEntries(chain.inputs.map((i) => [i.name, i.example]));
+        const runId = `conformance-${chain.id}`;
+        const [engine, ts, py] = await Promise.all([
+          runEngine(parsed.chain, inputs, DEFAULT_SETTINGS, scenario.replies, runId),
+          runExported(parsed.chain, 'ts', inputs, DEFAULT_SETTINGS, scenario.replies, runId),
+          runExported(parsed.chain, 'py', inputs, DEFAULT_SETTINGS, scenario.replies, runId),
+        ]);
+        expectShows(engine, scenario);
+        expectSameRun(ts, engine, true, 'TypeScript');
+        expectSameRun(py, engine, true, 'Python');
+      }, 120_000);
+    }
+  }
+});
+
+describe('a webhook terminal', () => {
+  it('posts the same body with the same idempotency key from the engine and both programs', async () => {
+    const received: { body: string; key: string | undefined; team: string | undefined }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ body: Buffer.concat(chunks).toString('utf8'), key: req.headers['idempotency-key'] as string | undefined, team: req.headers['x-team'] as string | undefined });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const parsed = parseChain({
+        format: 'seamscope.chain', version: 1, id: 'fixture-webhook', name: 'Answer, then send it on',
+        inputs: [{ name: 'question', schema: { type: 'string' }, example: 'Hello?' }],
+        steps: [
+          { id: 'answer', kind: 'model', name: 'Answer', config: { bindings: { question: 'inputs.question' }, prompt: '{question}', outputSchema: answerSchema } },
+          { id: 'send', kind: 'webhook', name: 'Send', config: { bindings: { value: 'steps.answer' }, url: `http://127.0.0.1:${port}/hook`, headers: { 'x-team': 'support' } } },
+        ],
+      });
+      if (!parsed.ok) throw new Error('fixture');
+      const inputs = { question: 'Hello?' };
+      const runId = 'conformance-webhook';
+      const [engine, ts, py] = await Promise.all([
+        runEngine(parsed.chain, inputs, DEFAULT_SETTINGS, [], runId),
+        runExported(parsed.chain, 'ts', inputs, DEFAULT_SETTINGS, [], runId),
+        runExported(parsed.chain, 'py', inputs, DEFAULT_SETTINGS, [], runId),
+      ]);
+      expectSameRun(ts, engine, true, 'TypeScript');
+      expectSameRun(py, engine, true, 'Python');
+      expect(engine.status).toBe('succeeded');
+      expect(received).toHaveLength(3);
+      expect(new Set(received.map((r) => JSON.stringify(JSON.parse(r.body)))).size).toBe(1);
+      expect(new Set(received.map((r) => r.key)).size).toBe(1);
+      expect(received.every((r) => r.team === 'support')).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 120_000);
+});
+
+describe.concurrent('exported programs conform to the engine', () => {
+  it('covers every chain in public/demo/index.json', () => {
+    expect(chains.length).toBeGreaterThanOrEqual(index.length);
+  });
+
+  for (const { file, chain } of chains) {
+    const sequential = callsAreSequential(chain);
+    for (const scenario of scenariosFor(file, chain)) {
+      it(`${chain.id}: ${scenario.name}`, async () => {
+        const settings = { ...DEFAULT_SETTINGS, ...scenario.settings };
+        const inputs = await demoInputs(chain);
+        const runId = `conformance-${chain.id}`;
+        // One run goes through tsx, as the program's header says to run it; the rest run it compiled.
+        const tsx = file === chains[0]?.file && scenario === scenariosFor(file, chain)[0];
+        const [engine, ts, py] = await Promise.all([
+          runEngine(chain, inputs, settings, scenario.replies, runId),
+          runExported(chain, 'ts', inputs, settings, scenario.replies, runId, { tsx }),
+          runExported(chain, 'py', inputs, settings, scenario.replies, runId),
+        ]);
+        expect(engine.bodies.length).toBeGreaterThan(0);
+        expectShows(engine, scenario);
+        expectSameRun(ts, engine, sequential, 'TypeScript');
+        expectSameRun(py, engine, sequential, 'Python');
+      }, 120_000);
+    }
+  }
+});

@@ -1,0 +1,94 @@
+import type { CodeWriter } from '../code-writer.ts';
+import { commentText, pyInline, pyString, tsLiteral, tsString } from '../literals.ts';
+import { configFields, pySpec, stepDoc, tsReadsType, tsSpec, type EmitStep, type KindEmitter } from './context.ts';
+
+/** A kind whose function is one runtime call: `return run.<method>(SPEC, reads)`. */
+function simpleEmitter(type: string, method: string, fields: readonly string[], sync = true): KindEmitter {
+  return {
+    ts(w, s) {
+      tsSpec(w, s, type, configFields(s, fields));
+      w.line();
+      w.line(`/** ${stepDoc(s)} */`);
+      const returns = sync ? 'rt.StepOutcome' : 'Promise<rt.StepOutcome>';
+      w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): ${returns} {`, () => w.line(`return run.${method}(${s.names.spec}, reads);`));
+    },
+    py(w, s) {
+      pySpec(w, s, type, configFields(s, fields));
+      w.line();
+      w.line();
+      w.block(`def ${s.names.fn}(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:`, () => {
+        w.line(`# ${stepDoc(s)}`);
+        w.line(`return run.${method}(${s.names.spec}, reads)`);
+      }, null);
+    },
+  };
+}
+
+export const retrieveEmitter = simpleEmitter('RetrieveSpec', 'retrieve', ['topK']);
+export const splitEmitter = simpleEmitter('SplitSpec', 'split', ['outputCap', 'window', 'expansion', 'headroom']);
+export const gateEmitter = simpleEmitter('GateSpec', 'gate', ['check']);
+
+interface Route {
+  equals?: unknown;
+  to: string;
+  label?: string;
+}
+
+const isPrimitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/** The test for one route: plain `===` for a primitive label, JSON equality for anything else. */
+function tsCondition(equals: unknown): string {
+  if (equals === undefined) return 'label === undefined';
+  return isPrimitive(equals) ? `label === ${tsLiteral(equals)}` : `rt.sameValue(label, ${tsLiteral(equals)})`;
+}
+
+function pyCondition(equals: unknown): string {
+  if (equals === undefined) return 'label is rt.UNDEFINED';
+  if (equals === null || typeof equals === 'boolean') return `label is ${equals === null ? 'None' : equals ? 'True' : 'False'}`;
+  // A str never equals a number or a bool; a number would equal True in Python, so numbers compare as JSON.
+  if (typeof equals === 'string') return `label == ${pyString(equals)}`;
+  return `rt.same_value(label, ${pyInline(equals)})`;
+}
+
+function routeLabel(route: Route): string {
+  return commentText(route.label || `= ${JSON.stringify(route.equals)}`);
+}
+
+function routes(s: EmitStep): { field: string; list: Route[]; defaultTo: string | null } {
+  const cfg = s.planned.config;
+  return { field: String(cfg.field ?? ''), list: (cfg.routes as Route[]) ?? [], defaultTo: (cfg.defaultTo as string | null) ?? null };
+}
+
+function pathLiteral(field: string, lang: 'ts' | 'py'): string {
+  const parts = field.split('.');
+  return `[${parts.map((p) => (lang === 'ts' ? tsString(p) : pyString(p))).join(', ')}]`;
+}
+
+/** `router`: branches as plain if/else on a label an earlier step produced. Never a model call. */
+export const routerEmitter: KindEmitter = {
+  ts(w: CodeWriter, s: EmitStep) {
+    const { field, list, defaultTo } = routes(s);
+    tsSpec(w, s, 'RouterSpec', [['field', { json: field }]]);
+    w.line();
+    w.line(`/** ${stepDoc(s)} */`);
+    w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): rt.StepOutcome {`, () => {
+      w.line(field ? `const label = rt.getPath(reads.value, ${pathLiteral(field, 'ts')});` : 'const label = reads.value;');
+      for (const route of list) w.line(`if (${tsCondition(route.equals)}) return run.route(${s.names.spec}, label, ${tsString(route.to)}); // ${routeLabel(route)}`);
+      w.line(defaultTo ? `return run.route(${s.names.spec}, label, ${tsString(defaultTo)}); // otherwise` : `return run.noRoute(${s.names.spec}, label);`);
+    });
+  },
+  py(w: CodeWriter, s: EmitStep) {
+    const { field, list, defaultTo } = routes(s);
+    pySpec(w, s, 'RouterSpec', [['field', { json: field }]]);
+    w.line();
+    w.line();
+    w.block(`def ${s.names.fn}(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:`, () => {
+      w.line(`# ${stepDoc(s)}`);
+      w.line(field ? `label = rt.get_path(reads["value"], ${pathLiteral(field, 'py')})` : 'label = reads["value"]');
+      for (const route of list) {
+        w.block(`if ${pyCondition(route.equals)}:  # ${routeLabel(route)}`, () => w.line(`return run.route(${s.names.spec}, label, ${pyString(route.to)})`), null);
+      }
+      w.line(defaultTo ? `return run.route(${s.names.spec}, label, ${pyString(defaultTo)})  # otherwise` : `return run.no_route(${s.names.spec}, label)`);
+    }, null);
+  },
+};

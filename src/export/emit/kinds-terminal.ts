@@ -1,0 +1,63 @@
+import { configFields, pySpec, stepDoc, tsReadsType, tsSpec, type KindEmitter } from './context.ts';
+
+/** `output`: ends the run with the value it reads. */
+export const outputEmitter: KindEmitter = {
+  ts(w, s) {
+    tsSpec(w, s, 'StepSpec', []);
+    w.line();
+    w.line(`/** ${stepDoc(s)} */`);
+    w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): rt.StepOutcome {`, () => w.line('return run.output(reads);'));
+  },
+  py(w, s) {
+    pySpec(w, s, 'StepSpec', []);
+    w.line();
+    w.line();
+    w.block(`def ${s.names.fn}(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:`, () => {
+      w.line(`# ${stepDoc(s)}`);
+      w.line('return run.output(reads)');
+    }, null);
+  },
+};
+
+/** `abstain` / `escalate`: end the run without an answer, saying why. */
+function reasonEmitter(method: 'abstain' | 'escalate'): KindEmitter {
+  return {
+    ts(w, s) {
+      tsSpec(w, s, 'ReasonSpec', configFields(s, ['reason']));
+      w.line();
+      w.line(`/** ${stepDoc(s)} */`);
+      w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): rt.StepOutcome {`, () => w.line(`return run.${method}(${s.names.spec}, reads);`));
+    },
+    py(w, s) {
+      pySpec(w, s, 'ReasonSpec', configFields(s, ['reason']));
+      w.line();
+      w.line();
+      w.block(`def ${s.names.fn}(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:`, () => {
+        w.line(`# ${stepDoc(s)}`);
+        w.line(`return run.${method}(${s.names.spec}, reads)`);
+      }, null);
+    },
+  };
+}
+
+export const abstainEmitter = reasonEmitter('abstain');
+export const escalateEmitter = reasonEmitter('escalate');
+
+/** `webhook`: POSTs the result with an idempotency key stable across retries and resumes. */
+export const webhookEmitter: KindEmitter = {
+  ts(w, s) {
+    tsSpec(w, s, 'WebhookSpec', configFields(s, ['url', 'headers']));
+    w.line();
+    w.line(`/** ${stepDoc(s)} */`);
+    w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): Promise<rt.StepOutcome> {`, () => w.line(`return run.webhook(${s.names.spec}, reads);`));
+  },
+  py(w, s) {
+    pySpec(w, s, 'WebhookSpec', configFields(s, ['url', 'headers']));
+    w.line();
+    w.line();
+    w.block(`def ${s.names.fn}(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:`, () => {
+      w.line(`# ${stepDoc(s)}`);
+      w.line(`return run.webhook(${s.names.spec}, reads)`);
+    }, null);
+  },
+};

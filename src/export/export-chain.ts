@@ -1,0 +1,127 @@
+import { hashValue } from '../chain/hash.ts';
+import { parseChain } from '../chain/parse.ts';
+import type { Chain } from '../chain/schema.ts';
+import { stepRegistry } from '../steps/index.ts';
+import type { StepRegistry } from '../steps/registry.ts';
+import { emitPyProgram } from './emit/program-py.ts';
+import { emitTsProgram } from './emit/program-ts.ts';
+import { planExport } from './plan.ts';
+import { RUNTIME_FILES } from './runtime-files.ts';
+import { o200kRanksText, RANKS_FILE } from './tokenizer-data.ts';
+
+export type ExportLanguage = 'ts' | 'py';
+
+/** Endpoint defaults written into the program. There is deliberately no place for a key. */
+export interface EndpointDefaults {
+  baseUrl?: string;
+  model?: string;
+  maxOutputTokens?: number;
+  contextWindow?: number;
+  structuredOutput?: boolean;
+}
+
+export interface ExportOptions {
+  lang: ExportLanguage;
+  /** The program's file name; by default derived from the chain id. */
+  fileName?: string;
+  endpoint?: EndpointDefaults;
+  registry?: StepRegistry;
+}
+
+export interface ExportedFile {
+  /** Relative to the export folder, `/`-separated. */
+  path: string;
+  contents: string;
+  role: 'program' | 'runtime' | 'package' | 'data';
+}
+
+export interface ExportResult {
+  lang: ExportLanguage;
+  /** The chain's revision hash, as the engine records it. */
+  revision: string;
+  program: ExportedFile;
+  /** The program first, then the runtime files it imports. */
+  files: ExportedFile[];
+  /** Large data files `exportChainFiles` adds (the Python tokenizer's rank table), not yet in `files`. */
+  pending: string[];
+}
+
+export const RUNTIME_DIR: Record<ExportLanguage, string> = { ts: 'seamscope-runtime', py: 'seamscope_runtime' };
+
+const KEY_LIKE = /^(api[-_]?key|authorization|secret|password|token)$/i;
+
+/** A file name from a chain id: letters, digits, `.`, `_` and `-` only. */
+export function programFileName(chainId: string, lang: ExportLanguage): string {
+  const base = chainId.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '') || 'chain';
+  return lang === 'ts' ? `${base}.ts` : `${/^[0-9]/.test(base) ? 'chain_' : ''}${base.replace(/[.-]/g, '_')}.py`;
+}
+
+/** The versions the exported TypeScript runtime is tested with (the project's own). */
+export const RUNTIME_DEPENDENCIES = { ajv: '8.20.0', 'gpt-tokenizer': '4.0.0', tsx: '4.23.15' } as const;
+
+/** `type: module` (the program uses top-level await and import.meta) and the runtime's dependencies, pinned. */
+function packageJson(chain: Chain, fileName: string, needsTokenizer: boolean): ExportedFile {
+  const pkg = {
+    name: fileName.replace(/\.ts$/, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '').slice(0, 200) || 'seamscope-chain',
+    private: true,
+    description: `Exported from Seamscope: ${chain.name}`,
+    type: 'module',
+    scripts: { start: `tsx ${fileName}` },
+    dependencies: { ajv: RUNTIME_DEPENDENCIES.ajv, ...(needsTokenizer ? { 'gpt-tokenizer': RUNTIME_DEPENDENCIES['gpt-tokenizer'] } : {}) },
+    devDependencies: { tsx: RUNTIME_DEPENDENCIES.tsx },
+  };
+  return { path: 'package.json', contents: `${JSON.stringify(pkg, null, 2)}\n`, role: 'package' };
+}
+
+export function chainNeedsTokenizer(chain: Chain): boolean {
+  return chain.steps.some((s) => s.kind === 'split' || (typeof s.config.inputBudget === 'number' && s.config.inputBudget > 0));
+}
+
+/**
+ * Exports a chain as a program in TypeScript or Python: the program (a thin typed wrapper
+ * with the chain embedded, one function per step and the control flow written out) plus the
+ * runtime it runs on. The chain must be valid; nothing secret is ever written.
+ *
+ * @example
+ * const { files } = exportChain(chain, { lang: 'py' });
+ * for (const f of files) await writeFile(join(dir, f.path), f.contents);
+ */
+export function exportChain(chain: Chain, options: ExportOptions): ExportResult {
+  const registry = options.registry ?? stepRegistry;
+  const parsed = parseChain(chain, registry);
+  if (!parsed.ok) throw new Error(`the chain is not valid: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
+  const endpoint: Record<string, unknown> = {
+    ...(options.endpoint?.baseUrl ? { baseUrl: options.endpoint.baseUrl } : {}),
+    model: options.endpoint?.model || 'gpt-4.1-mini',
+    maxOutputTokens: options.endpoint?.maxOutputTokens ?? 4096,
+    contextWindow: options.endpoint?.contextWindow ?? 128_000,
+    structuredOutput: options.endpoint?.structuredOutput ?? true,
+  };
+  for (const key of Object.keys(options.endpoint ?? {})) if (KEY_LIKE.test(key)) throw new Error(`refusing to write "${key}" into exported code: keys come from the environment`);
+  const { lang } = options;
+  const fileName = options.fileName ?? programFileName(chain.id, lang);
+  const revision = hashValue(chain);
+  const plan = planExport(parsed.chain, registry);
+  // The program embeds the chain exactly as given, so importing it back restores it.
+  const programOptions = { fileName, runtimeDir: RUNTIME_DIR[lang], revision, endpoint, needsTokenizer: chainNeedsTokenizer(parsed.chain), embedded: chain };
+  const contents = lang === 'ts' ? emitTsProgram(plan, programOptions) : emitPyProgram(plan, programOptions);
+  const program: ExportedFile = { path: fileName, contents, role: 'program' };
+  const runtime = Object.entries(RUNTIME_FILES[lang]).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
+  const support = lang === 'ts' ? [packageJson(chain, fileName, programOptions.needsTokenizer)] : [];
+  const pending = lang === 'py' && programOptions.needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
+  return { lang, revision, program, files: [program, ...runtime, ...support], pending };
+}
+
+/**
+ * Every file of the export, with the data files `exportChain` leaves pending: a Python export
+ * of a chain that counts tokens gets the o200k rank table, so its counts match the engine's.
+ *
+ * @example
+ * const { files } = await exportChainFiles(chain, { lang: 'py' });
+ */
+export async function exportChainFiles(chain: Chain, options: ExportOptions): Promise<ExportResult> {
+  const result = exportChain(chain, options);
+  if (result.pending.length === 0) return result;
+  const ranks = await o200kRanksText();
+  return { ...result, files: [...result.files, ...result.pending.map((path): ExportedFile => ({ path, contents: ranks, role: 'data' }))], pending: [] };
+}

@@ -1,0 +1,8 @@
+/**
+ * Export a chain to code that runs: a TypeScript or Python program (one function per step,
+ * prompts and schemas as named constants, the control flow written out, the chain embedded)
+ * over a small runtime with the engine's semantics.
+ */
+export { exportChain, exportChainFiles, programFileName, RUNTIME_DIR, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ExportOptions, type ExportResult } from './export-chain.ts';
+export { embeddedChainJson, importChainSource, isExportedProgram } from './import-chain.ts';
+export { createZip, type ZipEntry } from './zip.ts';
