@@ -121,3 +121,19 @@ describe('runChain', () => {
     expect(storedBeforeAnswer).toContain('step.finished');
   });
 });
+
+describe('fallback', () => {
+  it('runs the fallback step in place of a failed one; downstream reads either id', async () => {
+    const chain = twoStepChain({ retries: 0, onFail: 'fallback:single' });
+    chain.steps.push({
+      id: 'single', kind: 'model', name: 'Single call', position: { x: 0, y: 200 },
+      config: { bindings: { document: 'inputs.document' }, prompt: 'Everything at once: {document}', outputSchema: { type: 'object', properties: { facts: { type: 'array', items: { type: 'string' }, maxItems: 5 } }, required: ['facts'], additionalProperties: false } },
+    });
+    chain.steps.push({ id: 'also', kind: 'output', name: 'Also', position: { x: 0, y: 400 }, config: { bindings: { value: 'steps.single.facts' } } });
+    const { meta, events } = await run(chain, ['{"wrong": true}', { facts: ['from the single call'] }, { answer: 'via fallback' }]);
+    expect(meta.status).toBe('succeeded');
+    expect(events).toContainEqual(expect.objectContaining({ type: 'step.finished', stepId: 'extract', status: 'failed', fallbackTo: 'single' }));
+    expect(events).toContainEqual(expect.objectContaining({ type: 'step.finished', stepId: 'single', status: 'succeeded' }));
+    expect(meta.output).toBe('via fallback');
+  });
+});

@@ -244,7 +244,11 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (target && depth < 8) {
       await deps.flush();
       const result = await settle(target, depth + 1);
-      if (!result.failure) state.set(target.step.id, 'done');
+      if (!result.failure) {
+        // The fallback's output stands in for the failed step, and is also its own.
+        state.set(target.step.id, 'done');
+        outputs.set(target.step.id, result.output);
+      }
       return result;
     }
     return { failure: outcome.failure, onFail: fallback ? 'abort' : onFail };

@@ -28,6 +28,8 @@ export function createSchemaValidator(): SchemaValidator {
   // Most calls pass the same schema object again (a step's parsed config): skip re-keying it.
   const byObject = new WeakMap<Record<string, unknown>, ValidateFunction | string>();
   const compile = (schema: Record<string, unknown>) => {
+    // Boolean schemas (`true`/`false`) are valid JSON Schema but cannot key a WeakMap.
+    if (schema === null || typeof schema !== 'object') return compileByContent(schema);
     const known = byObject.get(schema);
     if (known !== undefined) return known;
     const entry = compileByContent(schema);
@@ -40,8 +42,11 @@ export function createSchemaValidator(): SchemaValidator {
     if (entry === undefined) {
       try {
         // Schemas from files may carry a draft-07 `$schema`; the 2020 validator reads the same keywords we use.
-        const { $schema: _ignored, ...rest } = schema;
-        entry = ajv.compile(rest);
+        if (schema === null || typeof schema !== 'object') entry = ajv.compile(schema as never);
+        else {
+          const { $schema: _ignored, ...rest } = schema;
+          entry = ajv.compile(rest);
+        }
       } catch (error) {
         entry = `the schema itself is not a valid JSON Schema: ${(error as Error).message}`;
       }

@@ -1228,7 +1228,9 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '\n' +
       'async function loadTokenizer(): Promise<(text: string) => number> {\n' +
       '  const m = await import(\'gpt-tokenizer/encoding/o200k_base\');\n' +
-      '  return (text: string) => (text ? m.countTokens(text) : 0);\n' +
+      '  // Special-token text counts as plain text, as in the app (never a crash on untrusted input).\n' +
+      '  const plain = { disallowedSpecial: new Set<string>() };\n' +
+      '  return (text: string) => (text ? m.countTokens(text, plain) : 0);\n' +
       '}\n' +
       '\n' +
       '/**\n' +
@@ -2201,8 +2203,6 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '\n' +
       'from .text import JS_SPACE_CHARS\n' +
       '\n' +
-      'SPECIAL_TOKENS = ["<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|im_start|>", "<|im_end|>", "<|im_sep|>", "<|endofprompt|>"]\n' +
-      '_SPECIAL = re.compile("|".join(re.escape(t) for t in SPECIAL_TOKENS))\n' +
       '\n' +
       '\n' +
       'def _class(ranges: str) -> str:\n' +
@@ -2294,9 +2294,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    def count(self, text: str) -> int:\n' +
       '        if not text:\n' +
       '            return 0\n' +
-      '        special = _SPECIAL.search(text)\n' +
-      '        if special:\n' +
-      '            raise ValueError(f"Disallowed special token found: {special.group(0)}")\n' +
+      '        # Special-token text (e.g. "<|endoftext|>" in an untrusted ticket) counts as plain text, as in the app.\n' +
       '        total = 0\n' +
       '        for match in self.pattern.finditer(text):\n' +
       '            piece = match.group(0)\n' +

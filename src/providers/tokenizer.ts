@@ -7,8 +7,12 @@ export type TokenCounter = (text: string) => number;
 
 let loading: Promise<TokenCounter> | null = null;
 
+// Text that happens to contain "<|endoftext|>" (an untrusted ticket, say) is counted as plain
+// text: the default would throw and end the run on an input nobody controls.
+const noSpecialTokens = { disallowedSpecial: new Set<string>() };
+
 export function loadTokenCounter(): Promise<TokenCounter> {
-  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => (text ? m.countTokens(text) : 0));
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => (text ? m.countTokens(text, noSpecialTokens) : 0));
   return loading;
 }
 

@@ -55,7 +55,9 @@ function needsTokenizer(chain: ChainDefinition): boolean {
 
 async function loadTokenizer(): Promise<(text: string) => number> {
   const m = await import('gpt-tokenizer/encoding/o200k_base');
-  return (text: string) => (text ? m.countTokens(text) : 0);
+  // Special-token text counts as plain text, as in the app (never a crash on untrusted input).
+  const plain = { disallowedSpecial: new Set<string>() };
+  return (text: string) => (text ? m.countTokens(text, plain) : 0);
 }
 
 /**
