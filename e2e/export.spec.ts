@@ -31,14 +31,7 @@ test('the support-ticket chain exported as TypeScript and Python runs like the i
   test.setTimeout(180_000);
   await app.open();
   // An OpenAI-compatible profile at the mock server, for the in-app run and the export's defaults.
-  await page.getByTestId('profile.manage').click();
-  await page.getByTestId('profile.form.name').fill('Mock OpenAI');
-  await page.getByTestId('profile.form.kind').selectOption('openai');
-  await page.getByTestId('profile.form.baseUrl').fill(`${MOCK_URL}/v1`);
-  await page.getByTestId('profile.form.model').fill('gpt-4.1-mini');
-  await page.getByTestId('profile.form.apiKey').fill('e2e-test-key');
-  await page.getByTestId('profile.save').click();
-  await page.keyboard.press('Escape');
+  await app.addMockProfile('Mock OpenAI');
 
   await app.openChain('demo-support-ticket');
   await mock.reset();

@@ -1,4 +1,4 @@
-import { expect, mock, MOCK_URL, test } from './fixtures/app.ts';
+import { expect, mock, test } from './fixtures/app.ts';
 
 /**
  * A person sketches a two-step chain on an empty canvas with the mouse, points it at an
@@ -37,15 +37,7 @@ test('sketch two steps with the mouse and run them against an OpenAI-compatible 
   await expect(page.getByTestId('problems')).not.toContainText('names nothing');
 
   // Add an OpenAI-compatible profile pointing at the mock, with a key kept on this device.
-  await page.getByTestId('profile.manage').click();
-  await page.getByTestId('profile.form.name').fill('Mock OpenAI');
-  await page.getByTestId('profile.form.kind').selectOption('openai');
-  await page.getByTestId('profile.form.baseUrl').fill(`${MOCK_URL}/v1`);
-  await page.getByTestId('profile.form.model').fill('gpt-4.1-mini');
-  await page.getByTestId('profile.form.apiKey').fill('e2e-test-key');
-  await page.getByTestId('profile.save').click();
-  await expect(page.getByTestId('profile.select')).toContainText('Mock OpenAI');
-  await page.keyboard.press('Escape');
+  await app.addMockProfile('Mock OpenAI');
 
   await app.run();
   await app.expectRunStatus(/succeeded/i);
