@@ -4,7 +4,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { version } from '../package.json';
 import { App } from './App.tsx';
-import { bootstrap } from './persistence/bootstrap.ts';
 import { useEditorStore } from './stores/editor-store.ts';
 
 // The only global: what build is running, for bug reports and tests.
@@ -18,4 +17,15 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-bootstrap().catch((error: Error) => useEditorStore.getState().pushToast('error', `Seamscope could not start: ${error.message}`));
+const startFailed = (error: Error) => useEditorStore.getState().pushToast('error', `Seamscope could not start: ${error.message}`);
+if (new URLSearchParams(location.search).has('bench')) {
+  // scripts/bench-canvas.ts: a generated chain, no database.
+  import('./designer/bench-mode.ts').then((m) => m.startBench(location.search)).catch(startFailed);
+} else {
+  // Storage, the library and autosave load in parallel with the first render, not before it.
+  import('./persistence/bootstrap.ts')
+    .then((m) => m.bootstrap())
+    .then(() => import('./library/tab-sync.ts'))
+    .then((m) => m.startTabSync())
+    .catch(startFailed);
+}

@@ -1,28 +1,39 @@
 import {
-  Background, Controls, MiniMap, ReactFlow,
+  Background, Controls, ReactFlow,
   type Connection, type EdgeChange, type NodeChange, type OnDelete, type OnNodeDrag, useReactFlow,
 } from '@xyflow/react';
-import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
-import { stepRegistry } from '../../src/steps/index.ts';
+import { onCanvasInit, benchCanvasProps } from '../designer/bench-hooks.ts';
+import { nextSelection } from '../designer/canvas-nodes.ts';
+import { useCanvasElements } from '../designer/use-canvas-elements.ts';
+import { useStableHandlers } from '../designer/use-stable-handlers.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import {
-  lintCountsOf, problemCountsOf, selectChain, selectLossyEdgeIds, selectMetrics, selectReplayOpen, selectSelectedEdgeIds, selectSelectedInput, selectSelectedStepId,
+  selectChain, selectLossyEdgeIds, selectMetrics, selectReplayOpen, selectSelectedEdgeIds, selectSelectedInput, selectSelectedStepId, selectSelectedStepIds,
 } from '../stores/selectors.ts';
-import { buildEdges, buildNodes, INPUT_PREFIX, type FlowEdge, type FlowNode } from './flow-elements.ts';
+import { INPUT_PREFIX, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { nodeTypes } from './node-types.ts';
 import { NODE_HALF, STEP_DRAG_TYPE } from './palette-constants.ts';
 import { useHighlight, useRunInfo } from './use-run-info.ts';
 
 type XY = { x: number; y: number };
 
-const minimapColor = (node: FlowNode) => (node.type === 'chainInput' ? '#c7d2fe' : '#d4d4d8');
+
+// Toolbar, shortcuts, contract-card tooltip and the compounding panel load after the canvas paints.
+const DesignerLayer = lazy(() => import('../designer/DesignerLayer.tsx'));
+const CanvasMiniMap = lazy(() => import('../designer/CanvasMiniMap.tsx'));
+const multiSelectKeys = ['Shift', 'Meta', 'Control'];
+const deleteKeys = ['Backspace', 'Delete'];
+const fitOptions = { padding: 0.2, maxZoom: 1, minZoom: 0.5 };
+const proOptions = { hideAttribution: true };
 
 /** The React Flow canvas for one chain; remounted per chain so view and measurements reset. */
 function ChainCanvas({ chain }: { chain: Chain }) {
   const s = useEditorStore.getState;
   const selectedStepId = useEditorStore(selectSelectedStepId);
+  const selectedStepIds = useEditorStore(selectSelectedStepIds);
   const selectedInput = useEditorStore(selectSelectedInput);
   const selectedEdgeIds = useEditorStore(selectSelectedEdgeIds);
   const runInfo = useRunInfo();
@@ -37,13 +48,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   // Positions while dragging stay local; the chain gets one move when the drag ends.
   const [dragging, setDragging] = useState<Record<string, XY>>({});
 
-  const problemCounts = problemCountsOf(chain);
-  const lintCounts = lintCountsOf(chain);
-  const nodes = useMemo(
-    () => buildNodes(chain, stepRegistry, { selectedStepId, selectedInput, problemCounts, lintCounts, runInfo, measured, dragging, highlight, metrics }),
-    [chain, selectedStepId, selectedInput, problemCounts, lintCounts, runInfo, measured, dragging, highlight, metrics],
-  );
-  const edges = useMemo(() => buildEdges(chain, stepRegistry, selectedEdgeIds, highlight, lossy), [chain, selectedEdgeIds, highlight, lossy]);
+  const { nodes, edges } = useCanvasElements(chain, { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging });
 
   // Fit once on open, only when there is something to fit: React Flow would otherwise fit
   // (and jump the view) when the first node is added to an empty chain.
@@ -66,28 +71,22 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const onNodesChange = (changes: NodeChange<FlowNode>[]) => {
     const sizes: Record<string, { width: number; height: number }> = {};
     const moves: Record<string, XY> = {};
-    let selected: string | null | undefined;
     for (const change of changes) {
       if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions;
       else if (change.type === 'position' && change.position && change.dragging) moves[change.id] = change.position;
-      else if (change.type === 'select') {
-        if (change.selected) selected = change.id;
-        else if (selected === undefined) selected = null;
-      }
     }
     if (Object.keys(sizes).length) setMeasured((m) => ({ ...m, ...sizes }));
     if (Object.keys(moves).length) setDragging((d) => ({ ...d, ...moves }));
-    if (selected === null) {
-      const state = s();
-      if (state.selectedStepId || state.selectedInput) state.selectStep(null);
-    } else if (selected) {
-      if (selected.startsWith(INPUT_PREFIX)) s().selectInput(selected.slice(INPUT_PREFIX.length));
-      else s().selectStep(selected);
-    }
+    // Click, shift-click and box select all arrive as select changes.
+    const state = s();
+    const next = nextSelection(changes, { steps: state.selectedStepIds, input: state.selectedInput }, INPUT_PREFIX);
+    if (next?.input) state.selectInput(next.input);
+    else if (next && (next.steps.length || state.selectedStepIds.length || state.selectedInput)) state.selectSteps(next.steps);
   };
 
+  // One move for the whole drag, however many nodes moved: one undo step.
   const onNodeDragStop: OnNodeDrag<FlowNode> = (_event, _node, moved) => {
-    for (const node of moved) if (node.type === 'step') s().moveStep(node.id, node.position);
+    s().moveSteps(new Map(moved.filter((n) => n.type === 'step').map((n) => [n.id, n.position])));
     setDragging({});
   };
 
@@ -110,14 +109,17 @@ function ChainCanvas({ chain }: { chain: Chain }) {
 
   const onDelete: OnDelete<FlowNode, FlowEdge> = ({ nodes: gone, edges: cut }) => {
     const state = s();
-    for (const edge of cut) {
-      if (!edge.data) continue;
-      if (edge.data.kind === 'branch') state.removeBranch(edge.data.source, edge.data.target);
-      else state.disconnect(edge.data.target, edge.data.binding);
-    }
-    const steps = gone.filter((n) => n.type === 'step').map((n) => n.id);
-    if (steps.length) state.removeSteps(steps);
-    for (const n of gone) if (n.type === 'chainInput') state.removeInput(n.data.input.name);
+    // Nodes and edges deleted together are one undo step.
+    state.transact(() => {
+      for (const edge of cut) {
+        if (!edge.data) continue;
+        if (edge.data.kind === 'branch') state.removeBranch(edge.data.source, edge.data.target);
+        else state.disconnect(edge.data.target, edge.data.binding);
+      }
+      const steps = gone.filter((n) => n.type === 'step').map((n) => n.id);
+      if (steps.length) state.removeSteps(steps);
+      for (const n of gone) if (n.type === 'chainInput') state.removeInput(n.data.input.name);
+    });
     state.setSelectedEdges([]);
   };
 
@@ -129,33 +131,45 @@ function ChainCanvas({ chain }: { chain: Chain }) {
     s().addStep(kind, { x: at.x - NODE_HALF.x, y: at.y - NODE_HALF.y });
   };
 
+  // Stable identities: React Flow stores each changed handler prop with its own store update.
+  const handlers = useStableHandlers({
+    onNodesChange, onEdgesChange, onNodeDragStop, onConnect, onDelete, onDrop,
+    isValidConnection: (c: Connection | FlowEdge) => c.source !== c.target && !c.target.startsWith(INPUT_PREFIX),
+    onDragOver: (e: DragEvent) => {
+      if (e.dataTransfer.types.includes(STEP_DRAG_TYPE)) {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+      }
+    },
+    onEdgeMouseEnter: (e: MouseEvent, edge: FlowEdge) => s().setHoveredEdge({ id: edge.id, x: e.clientX, y: e.clientY }),
+    onEdgeMouseMove: (e: MouseEvent, edge: FlowEdge) => s().setHoveredEdge({ id: edge.id, x: e.clientX, y: e.clientY }),
+    onEdgeMouseLeave: () => s().setHoveredEdge(null),
+  });
+
   return (
     <ReactFlow<FlowNode, FlowEdge>
       nodes={nodes}
       edges={edges}
       nodeTypes={nodeTypes}
-      onNodesChange={onNodesChange}
-      onEdgesChange={onEdgesChange}
-      onNodeDragStop={onNodeDragStop}
-      onConnect={onConnect}
-      isValidConnection={(c) => c.source !== c.target && !c.target.startsWith(INPUT_PREFIX)}
-      onDelete={onDelete}
-      onDrop={onDrop}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes(STEP_DRAG_TYPE)) {
-          e.preventDefault();
-          e.dataTransfer.dropEffect = 'copy';
-        }
-      }}
-      deleteKeyCode={['Backspace', 'Delete']}
+      {...handlers}
+      deleteKeyCode={deleteKeys}
+      multiSelectionKeyCode={multiSelectKeys}
+      // Dragging moves a card without opening it in the inspector (which loads the editors); click selects.
+      selectNodesOnDrag={false}
+      // Cards off screen are not mounted; on open, fit but keep cards readable (zoom ≥ 0.5).
+      onlyRenderVisibleElements={benchCanvasProps.onlyRenderVisibleElements}
+      onInit={onCanvasInit}
       fitView={fitOnOpen}
-      fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+      fitViewOptions={fitOptions}
       minZoom={0.2}
-      proOptions={{ hideAttribution: true }}
+      proOptions={proOptions}
     >
       <Background gap={20} size={1} color="#e4e4e7" />
       <Controls showInteractive={false} />
-      <MiniMap<FlowNode> pannable zoomable nodeColor={minimapColor} style={{ width: 150, height: 96 }} />
+      <Suspense fallback={null}>
+        <CanvasMiniMap nodes={nodes} />
+        <DesignerLayer chain={chain} />
+      </Suspense>
     </ReactFlow>
   );
 }

@@ -34,7 +34,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
   return (
     <div className={classes.filter(Boolean).join(' ')} data-testid={`step.${step.id}`} data-status={run?.status}>
       <Handle type="target" position={Position.Left} className="step-handle" />
-      <div className="step-node-head">
+      <div className="step-node-head" data-bench-drag>
         <span className="step-kind">{title}</span>
         {run && (
           <span className="step-status" data-testid={`step.${step.id}.status`}>

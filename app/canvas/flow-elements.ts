@@ -56,6 +56,8 @@ export interface Highlight {
 
 export interface NodeOptions {
   selectedStepId: string | null;
+  /** Every selected step, when more than one can be (multi-select); else `selectedStepId` alone. */
+  selectedStepIds?: ReadonlySet<string>;
   selectedInput: string | null;
   problemCounts: ReadonlyMap<string, number>;
   lintCounts: ReadonlyMap<string, number>;
@@ -146,7 +148,7 @@ export function buildNodes(chain: Chain, registry: StepRegistry, o: NodeOptions)
       role: o.highlight?.producer === step.id ? 'producer' : o.highlight?.consumer === step.id ? 'consumer' : undefined,
       metrics: nodeMetrics(o.metrics?.get(step.id)),
     },
-    selected: o.selectedStepId === step.id,
+    selected: o.selectedStepIds ? o.selectedStepIds.has(step.id) : o.selectedStepId === step.id,
     measured: o.measured[step.id],
   }));
   return [...inputs, ...steps];

@@ -1,5 +1,8 @@
+import { lazy, Suspense } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
+
+const EndpointNotice = lazy(() => import('../profiles/EndpointNotice.tsx'));
 
 /** Shown when nothing is selected: the chain's name, description and inputs. */
 export function ChainPanel({ chain }: { chain: Chain }) {
@@ -20,7 +23,7 @@ export function ChainPanel({ chain }: { chain: Chain }) {
         <label className="field-label" htmlFor="chain-description">
           Description
         </label>
-        <textarea id="chain-description" className="input" rows={3} value={chain.description ?? ''} onChange={(e) => setChainDescription(e.target.value)} />
+        <textarea id="chain-description" className="input" data-testid="chain.description" rows={3} value={chain.description ?? ''} onChange={(e) => setChainDescription(e.target.value)} />
       </div>
       <div className="field">
         <div className="field-label">Inputs</div>
@@ -39,6 +42,11 @@ export function ChainPanel({ chain }: { chain: Chain }) {
           Add input
         </button>
       </div>
+      {chain.meta?.endpoint !== undefined && (
+        <Suspense fallback={null}>
+          <EndpointNotice chain={chain} />
+        </Suspense>
+      )}
       <p className="panel-hint">Select a step to edit it. Drag from a step's right handle to another step to make it read that output.</p>
     </div>
   );

@@ -8,7 +8,9 @@ import { JsonField } from './fields/JsonField.tsx';
 import { NumberField } from './fields/NumberField.tsx';
 import { OnFailField } from './fields/OnFailField.tsx';
 import { SelectField } from './fields/SelectField.tsx';
+import { SchemaTools } from './fields/SchemaTools.tsx';
 import { TemplateField } from './fields/TemplateField.tsx';
+import { templateSuggestions } from '../designer/template-suggest.ts';
 import { TextField } from './fields/TextField.tsx';
 
 interface Props {
@@ -36,8 +38,26 @@ export function FieldEditor({ chain, step, field }: Props) {
       }
       case 'textarea': {
         const key = field.template ? bindingsKey(step) : null;
-        const names = key ? Object.keys(asRecord(readConfig(step, key))) : null;
-        return <TemplateField id={id} testId={testId} value={value} rows={field.rows} bindings={field.template ? names ?? [] : null} onChange={set} />;
+        const bound = key ? asRecord(readConfig(step, key)) : null;
+        return (
+          <TemplateField
+            id={id}
+            testId={testId}
+            value={value}
+            rows={field.rows}
+            bindings={field.template ? Object.keys(bound ?? {}) : null}
+            suggestions={field.template ? () => templateSuggestions(chain, step, bound ?? {}) : undefined}
+            onChange={set}
+            onPick={(text, s) => {
+              // The new binding and the placeholder that reads it are one undo step.
+              const store = useEditorStore.getState();
+              store.transact(() => {
+                if (s.addBinding) store.setBinding(step.id, s.addBinding.name, s.addBinding.ref);
+                set(text);
+              });
+            }}
+          />
+        );
       }
       case 'number':
         return <NumberField id={id} testId={testId} value={value} min={field.min} max={field.max} step={field.step} onChange={set} />;
@@ -45,8 +65,17 @@ export function FieldEditor({ chain, step, field }: Props) {
         return <SelectField id={id} testId={testId} value={value} options={field.options} onChange={set} />;
       case 'bindings':
         return <BindingsField testId={testId} chain={chain} stepId={step.id} bindings={asRecord(value)} />;
-      case 'json':
-        return <JsonField testId={testId} modelPath={`${step.id}/${field.key}`} value={value} schemaHint={field.schemaHint} onCommit={set} />;
+      case 'json': {
+        const editor = <JsonField testId={testId} modelPath={`${step.id}/${field.key}`} value={value} schemaHint={field.schemaHint} onCommit={set} />;
+        if (field.schemaHint !== 'jsonSchema') return editor;
+        const key = bindingsKey(step);
+        return (
+          <>
+            {editor}
+            <SchemaTools chain={chain} step={step} keyPath={field.key} schema={value} bindings={key ? asRecord(readConfig(step, key)) : {}} />
+          </>
+        );
+      }
       case 'onFail':
         return <OnFailField id={id} testId={testId} value={value} stepIds={chain.steps.map((s) => s.id).filter((s) => s !== step.id)} onChange={set} />;
       default:

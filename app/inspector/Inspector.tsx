@@ -1,34 +1,46 @@
 import { lazy, Suspense } from 'react';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { selectChain, selectSelectedInput, selectSelectedStep } from '../stores/selectors.ts';
+import { selectChain, selectSelectedEdgeIds, selectSelectedInput, selectSelectedStep, selectSelectedStepIds } from '../stores/selectors.ts';
 import { ChainPanel } from './ChainPanel.tsx';
-import { InputPanel } from './InputPanel.tsx';
 import { ProblemsList } from './ProblemsList.tsx';
 
 // The step editor and its field widgets load with the first selection, not at start-up
-// (the first selection also fetches Monaco, so this adds no noticeable wait).
+// (the first selection also fetches Monaco, so this adds no noticeable wait); so do the
+// input, multi-selection and edge (contract card) panels.
 const StepPanel = lazy(() => import('./StepPanel.tsx').then((m) => ({ default: m.StepPanel })));
+const InputPanel = lazy(() => import('./InputPanel.tsx').then((m) => ({ default: m.InputPanel })));
+const SelectionPanel = lazy(() => import('../designer/SelectionPanel.tsx').then((m) => ({ default: m.SelectionPanel })));
+const EdgePanel = lazy(() => import('../designer/EdgePanel.tsx'));
 
-/** The right-hand panel: the selected step, input or the chain, and the live problems. */
+const loading = <div className="panel-body muted">Loading…</div>;
+
+/** The right-hand panel: the selected step, steps, edge, input or the chain, and the live problems. */
 export function Inspector() {
   const chain = useEditorStore(selectChain);
   const step = useEditorStore(selectSelectedStep);
+  const stepIds = useEditorStore(selectSelectedStepIds);
+  const edgeIds = useEditorStore(selectSelectedEdgeIds);
   const inputName = useEditorStore(selectSelectedInput);
   const input = inputName ? chain?.inputs.find((i) => i.name === inputName) : undefined;
+  const edgeId = edgeIds.length === 1 && stepIds.length === 0 ? edgeIds[0] : undefined;
   return (
     <aside className="inspector" data-testid="inspector">
       <div className="inspector-scroll">
-        {!chain ? (
-          <div className="panel-body muted">No chain open.</div>
-        ) : step ? (
-          <Suspense fallback={<div className="panel-body muted">Loading…</div>}>
+        <Suspense fallback={loading}>
+          {!chain ? (
+            <div className="panel-body muted">No chain open.</div>
+          ) : step ? (
             <StepPanel key={step.id} chain={chain} step={step} />
-          </Suspense>
-        ) : input ? (
-          <InputPanel key={input.name} chain={chain} input={input} />
-        ) : (
-          <ChainPanel chain={chain} />
-        )}
+          ) : stepIds.length > 1 ? (
+            <SelectionPanel ids={stepIds} />
+          ) : input ? (
+            <InputPanel key={input.name} chain={chain} input={input} />
+          ) : edgeId ? (
+            <EdgePanel chain={chain} edgeId={edgeId} />
+          ) : (
+            <ChainPanel chain={chain} />
+          )}
+        </Suspense>
       </div>
       <ProblemsList />
     </aside>

@@ -2,7 +2,13 @@ import type { Chain, StepDef } from '../../src/chain/schema.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { FieldEditor } from './FieldEditor.tsx';
+import { asRecord, readConfig } from './field-utils.ts';
+import { BudgetField } from './fields/BudgetField.tsx';
+import { bindingsKey } from '../../src/chain/edit.ts';
+import '../designer/designer.css';
 import { StepRunStatus } from './StepRunStatus.tsx';
+
+const hasBudget = (defaults: unknown) => !!defaults && typeof defaults === 'object' && 'inputBudget' in defaults;
 
 /** The selected step: its name, then the registry's fields in the registry's order. */
 export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
@@ -26,6 +32,16 @@ export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
         def.fields.map((field) => <FieldEditor key={`${step.id}:${field.key}`} chain={chain} step={step} field={field} />)
       ) : (
         <div className="field-error">Unknown step kind "{step.kind}": this build cannot edit it.</div>
+      )}
+      {/* Kinds whose config has an input budget (from their defaults, not by name) get the budget editor. */}
+      {def && hasBudget(def.defaults()) && (
+        <BudgetField
+          chain={chain}
+          step={step}
+          budget={typeof step.config.inputBudget === 'number' ? step.config.inputBudget : 0}
+          truncate={(step.config.truncate as { binding: string; from: 'end' | 'start' } | null | undefined) ?? null}
+          bindings={Object.keys(asRecord(readConfig(step, bindingsKey(step) ?? '')))}
+        />
       )}
     </div>
   );

@@ -1,30 +1,78 @@
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import type { ChainProblem } from '../../src/chain/parse.ts';
+import type { Chain } from '../../src/chain/schema.ts';
+import type { ChainEndpoint } from '../profiles/chain-endpoint.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectChain, selectLibrary } from '../stores/selectors.ts';
-import { duplicateChain, exportChain, importChainFile, newChain, openChain, removeChain } from './library-actions.ts';
-import { ImportProblemsDialog } from './ImportProblemsDialog.tsx';
+import type { ChainSummary } from '../stores/workspace-slice.ts';
+import './library.css';
+import { useFileDrop } from './use-file-drop.ts';
 
-/** The chain library: list, open, new, duplicate, delete, import and export. */
+// The commands (and the storage modules behind them) load on first use, not at start-up.
+const actions = () => import('./library-actions.ts');
+const RevisionsDialog = lazy(() => import('./RevisionsDialog.tsx'));
+const EndpointConfirm = lazy(() => import('../profiles/EndpointConfirm.tsx'));
+const ImportProblemsDialog = lazy(() => import('./ImportProblemsDialog.tsx').then((m) => ({ default: m.ImportProblemsDialog })));
+
+function RenameBox({ entry, onDone }: { entry: ChainSummary; onDone(): void }) {
+  const [name, setName] = useState(entry.name);
+  const commit = () => {
+    onDone();
+    if (name.trim() && name.trim() !== entry.name) {
+      void actions().then((a) => a.renameChain(entry.id, name)).catch((e: Error) => useEditorStore.getState().pushToast('error', `Could not rename: ${e.message}`));
+    }
+  };
+  return (
+    <input
+      className="input library-rename"
+      data-testid="library.rename.input"
+      aria-label={`New name for ${entry.name}`}
+      value={name}
+      maxLength={200}
+      autoFocus
+      onFocus={(e) => e.target.select()}
+      onChange={(e) => setName(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') commit();
+        else if (e.key === 'Escape') onDone();
+      }}
+    />
+  );
+}
+
+/** The chain library: list, open, new, rename, duplicate, delete (undoable), history, import (also by drop) and export. */
 export function Library() {
   const library = useEditorStore(selectLibrary);
   const open = useEditorStore(selectChain);
-  const toast = useEditorStore((s) => s.pushToast);
   const fileInput = useRef<HTMLInputElement>(null);
   const [problems, setProblems] = useState<{ file: string; list: ChainProblem[] } | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [endpoint, setEndpoint] = useState<{ chain: Chain; endpoint: ChainEndpoint } | null>(null);
+  const [history, setHistory] = useState(false);
 
-  const fail = (what: string) => (error: unknown) => toast('error', `${what}: ${(error as Error).message}`);
+  const fail = (what: string) => (error: unknown) => useEditorStore.getState().pushToast('error', `${what}: ${(error as Error).message}`);
 
-  const onFile = async (file: File | undefined) => {
-    if (!file) return;
+  const onFile = useCallback(async (file: File) => {
     try {
-      const found = await importChainFile(file);
-      if (found) setProblems({ file: file.name, list: found });
+      const outcome = await (await import('./import-flow.ts')).importFile(file);
+      if (outcome && 'problems' in outcome) setProblems({ file: file.name, list: outcome.problems });
+      else if (outcome) setEndpoint(outcome.confirm);
     } catch (error) {
       fail('Import failed')(error);
     } finally {
       if (fileInput.current) fileInput.current.value = '';
     }
+  }, []);
+  const dropping = useFileDrop(onFile);
+
+  const remove = async (entry: ChainSummary) => {
+    const snapshot = await (await actions()).removeChain(entry.id);
+    if (!snapshot) return;
+    useEditorStore.getState().pushToast('info', `Deleted "${entry.name}"`, {
+      label: 'Undo',
+      run: () => void actions().then((a) => a.restoreDeleted(snapshot)).catch(fail('Could not restore')),
+    });
   };
 
   return (
@@ -32,30 +80,45 @@ export function Library() {
       <div className="section-title">
         Chains
         <span className="section-actions">
-          <button type="button" className="button small" data-testid="library.new" onClick={() => newChain().catch(fail('Could not create a chain'))}>
+          <button type="button" className="button small" data-testid="library.new" onClick={() => actions().then((a) => a.newChain()).catch(fail('Could not create a chain'))}>
             New
           </button>
-          <label className="button small" title="Import a .chain.json file">
+          <label className="button small" title="Import a .chain.json file (or drop it on the window)">
             Import
-            <input ref={fileInput} type="file" accept=".json,application/json" data-testid="library.import" className="visually-hidden" onChange={(e) => void onFile(e.target.files?.[0])} />
+            <input ref={fileInput} type="file" accept=".json,application/json" data-testid="library.import" className="visually-hidden" onChange={(e) => e.target.files?.[0] && void onFile(e.target.files[0])} />
           </label>
         </span>
       </div>
       <ul className="library-list">
         {library.map((entry) => {
           const isOpen = open?.id === entry.id;
+          const name = isOpen ? open.name : entry.name;
           return (
             <li key={entry.id} className={isOpen ? 'library-row is-open' : 'library-row'}>
-              <button type="button" className="library-item" data-testid={`library.item.${entry.id}`} onClick={() => openChain(entry.id).catch(fail('Could not open the chain'))}>
-                {isOpen ? open.name : entry.name}
+              {renaming === entry.id ? (
+                <RenameBox entry={{ ...entry, name }} onDone={() => setRenaming(null)} />
+              ) : (
+                <button
+                  type="button"
+                  className="library-item"
+                  data-testid={`library.item.${entry.id}`}
+                  title="Click to open, double-click to rename"
+                  onClick={() => actions().then((a) => a.openChain(entry.id)).catch(fail('Could not open the chain'))}
+                  onDoubleClick={() => setRenaming(entry.id)}
+                >
+                  {name}
+                </button>
+              )}
+              <button type="button" className="icon-button row-action" data-testid={`library.rename.${entry.id}`} aria-label={`Rename ${name}`} title="Rename" onClick={() => setRenaming(entry.id)}>
+                ✎
               </button>
               <button
                 type="button"
                 className="icon-button row-action"
                 data-testid={`library.delete.${entry.id}`}
-                aria-label={`Delete ${entry.name}`}
-                title="Delete chain and its runs"
-                onClick={() => removeChain(entry.id).then(() => toast('info', `Deleted "${entry.name}"`), fail('Could not delete'))}
+                aria-label={`Delete ${name}`}
+                title="Delete chain and its runs (undo from the message)"
+                onClick={() => remove({ ...entry, name }).catch(fail('Could not delete'))}
               >
                 ×
               </button>
@@ -66,15 +129,27 @@ export function Library() {
       </ul>
       {open && (
         <div className="library-foot">
-          <button type="button" className="button small" data-testid="library.export" onClick={exportChain}>
+          <button type="button" className="button small" data-testid="library.export" onClick={() => actions().then((a) => a.exportChain()).catch(fail('Could not export'))}>
             Export
           </button>
-          <button type="button" className="button small" data-testid="library.duplicate" onClick={() => duplicateChain().catch(fail('Could not duplicate'))}>
+          <button type="button" className="button small" data-testid="library.duplicate" onClick={() => actions().then((a) => a.duplicateChain()).catch(fail('Could not duplicate'))}>
             Duplicate
+          </button>
+          <button type="button" className="button small" data-testid="library.history" title="Saved revisions of this chain" onClick={() => setHistory(true)}>
+            History
           </button>
         </div>
       )}
-      {problems && <ImportProblemsDialog file={problems.file} problems={problems.list} onClose={() => setProblems(null)} />}
+      {dropping && (
+        <div className="drop-overlay" data-testid="library.drop">
+          Drop a <code>.chain.json</code> (or an OTLP trace) to import it
+        </div>
+      )}
+      <Suspense fallback={null}>
+        {problems && <ImportProblemsDialog file={problems.file} problems={problems.list} onClose={() => setProblems(null)} />}
+        {history && open && <RevisionsDialog chain={open} onClose={() => setHistory(false)} />}
+        {endpoint && <EndpointConfirm chain={endpoint.chain} endpoint={endpoint.endpoint} onClose={() => setEndpoint(null)} />}
+      </Suspense>
     </section>
   );
 }

@@ -3,7 +3,7 @@ import type { ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import { markClean } from '../persistence/autosave.ts';
 import { getAutosave, openChainFromDb } from '../persistence/bootstrap.ts';
-import { deleteChain, importChainText, listChainSummaries, newChainId, saveChain } from '../persistence/chains.ts';
+import { deleteChain, importChainText, listChainSummaries, loadChainRecord, loadRevision, newChainId, restoreChain, saveChain, type ChainSnapshot } from '../persistence/chains.ts';
 import { openDb } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
@@ -44,9 +44,10 @@ export async function duplicateChain(): Promise<void> {
   await storeAndOpen({ ...structuredClone(chain), id: newChainId(), name: `${chain.name} (copy)`.slice(0, 200) });
 }
 
-export async function removeChain(id: string): Promise<void> {
+/** Deletes a chain (and its runs and revisions); the snapshot it returns puts all of it back. */
+export async function removeChain(id: string): Promise<ChainSnapshot | null> {
   getAutosave()?.cancel(id);
-  await deleteChain(await openDb(), id);
+  const snapshot = await deleteChain(await openDb(), id);
   await refreshLibrary();
   if (editor().chain?.id === id) {
     useRunStore.getState().closeReplay();
@@ -54,11 +55,50 @@ export async function removeChain(id: string): Promise<void> {
     if (next) await openChainFromDb(next.id);
     else editor().openChain(null);
   }
+  return snapshot;
+}
+
+/** Undoes a delete: the chain, its runs and events and its revisions come back, and it opens. */
+export async function restoreDeleted(snapshot: ChainSnapshot): Promise<void> {
+  await getAutosave()?.flush();
+  await restoreChain(await openDb(), snapshot);
+  await refreshLibrary();
+  await openChain(snapshot.chain.id);
+}
+
+/**
+ * Renames a chain. The open chain is renamed through the editor (an undoable edit that
+ * autosave writes); any other is renamed in the database directly.
+ */
+export async function renameChain(id: string, name: string): Promise<void> {
+  const trimmed = name.trim().slice(0, 200);
+  if (!trimmed) return;
+  if (editor().chain?.id === id) {
+    editor().setChainName(trimmed);
+    return;
+  }
+  const db = await openDb();
+  const record = await loadChainRecord(db, id);
+  if (!record || record.chain.name === trimmed) return;
+  await saveChain(db, { ...record.chain, name: trimmed });
+  await refreshLibrary();
+}
+
+/** Puts a stored revision back into the open chain, as one undoable edit (autosave writes it). */
+export async function restoreRevision(revisionId: number): Promise<void> {
+  const revision = await loadRevision(await openDb(), revisionId);
+  const open = editor().chain;
+  if (!revision || !open || revision.chainId !== open.id) throw new Error('that revision belongs to another chain');
+  editor().replaceChain(revision.chain);
+  editor().pushToast('info', `Restored the revision from ${new Date(revision.savedAt).toLocaleString()}`);
 }
 
 /** Reads a chosen file; problems come back for the dialog and nothing is stored. */
 export async function importChainFile(file: File): Promise<ChainProblem[] | null> {
-  const text = await file.text();
+  return importChainJson(await file.text());
+}
+
+export async function importChainJson(text: string): Promise<ChainProblem[] | null> {
   const result = await importChainText(await openDb(), text);
   if (!result.ok) return result.problems;
   await getAutosave()?.flush();

@@ -1,24 +1,50 @@
 import type { StoreApi } from 'zustand';
+import { hashValue } from '../../src/chain/hash.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { EditorState } from '../stores/editor-store.ts';
-import { saveChain } from './chains.ts';
+import { saveChainChecked } from './chains.ts';
 import type { SeamscopeDb } from './db.ts';
 
 /**
  * Debounced autosave as a store subscription (never inside an action): any new chain
- * object in the store is written after `delayMs` of quiet. Chains that came from the
- * database are marked clean so opening one does not write it back.
+ * object in the store is written after `delayMs` of quiet. For each chain the tab remembers the
+ * object it last loaded or wrote (and that state's revision): that object is not written again
+ * (opening a chain, or undoing back to it after a save, does the right thing), and a save is
+ * refused when another tab wrote a different state since (see saveChainChecked).
  */
-const clean = new WeakSet<Chain>();
+interface Synced {
+  chain: Chain;
+  /** Computed when first needed: hashing a large chain on every open is wasted work. */
+  revision?: string;
+}
 
-export function markClean(chain: Chain): void {
-  clean.add(chain);
+const synced = new Map<string, Synced>();
+
+/** The chain as it is in the database (just loaded, or just written by this tab). */
+export function markClean(chain: Chain, revision?: string): void {
+  synced.set(chain.id, { chain, revision });
+}
+
+/** True when the tab holds exactly what it last loaded or saved for this chain. */
+export function isClean(chain: Chain): boolean {
+  return synced.get(chain.id)?.chain === chain;
+}
+
+function baseRevision(chainId: string): string | undefined {
+  const entry = synced.get(chainId);
+  if (!entry) return undefined;
+  entry.revision ??= hashValue(entry.chain);
+  return entry.revision;
 }
 
 export interface Autosave {
   flush(): Promise<void>;
   /** Drops a pending save of this chain (it is being deleted). */
   cancel(chainId: string): void;
+  /** True while a save of this chain waits for the quiet period. */
+  hasPending(chainId: string): boolean;
+  /** Saves the open chain over whatever another tab stored ("keep mine"). */
+  overwrite(chain: Chain): Promise<void>;
   stop(): void;
 }
 
@@ -26,23 +52,32 @@ export function startAutosave(store: StoreApi<EditorState>, db: SeamscopeDb, del
   let pending: Chain | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
-  const flush = async () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    const chain = pending;
-    pending = null;
-    if (!chain) return;
+  const write = async (chain: Chain, base: string | undefined) => {
     try {
-      const summary = await saveChain(db, chain);
-      store.getState().upsertLibraryEntry(summary);
+      const result = await saveChainChecked(db, chain, base);
+      if (result.conflict) {
+        // Another tab saved this chain since this tab last synced: ask, never overwrite.
+        if (store.getState().chain?.id === chain.id) store.getState().setTabConflict({ chainId: chain.id });
+        return;
+      }
+      markClean(chain, result.revision);
+      store.getState().upsertLibraryEntry(result.summary);
     } catch (error) {
       store.getState().pushToast('error', `Could not save "${chain.name}": ${(error as Error).message}`);
     }
   };
 
+  const flush = async () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const chain = pending;
+    pending = null;
+    if (chain) await write(chain, baseRevision(chain.id));
+  };
+
   const unsubscribe = store.subscribe((state, prev) => {
     const chain = state.chain;
-    if (!chain || chain === prev.chain || clean.has(chain)) return;
+    if (!chain || chain === prev.chain || isClean(chain)) return;
     // Switching chains with a save pending: write the old one now rather than lose it.
     if (pending && pending.id !== chain.id) void flush();
     pending = chain;
@@ -60,6 +95,15 @@ export function startAutosave(store: StoreApi<EditorState>, db: SeamscopeDb, del
       pending = null;
       if (timer) clearTimeout(timer);
       timer = null;
+    },
+    hasPending: (chainId) => pending?.id === chainId,
+    overwrite: async (chain) => {
+      if (pending?.id === chain.id) {
+        pending = null;
+        if (timer) clearTimeout(timer);
+        timer = null;
+      }
+      await write(chain, undefined);
     },
     stop: () => {
       unsubscribe();

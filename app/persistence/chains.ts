@@ -1,8 +1,11 @@
+import { Dexie } from 'dexie';
 import { hashValue } from '../../src/chain/hash.ts';
 import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
+import { importChainSource } from '../../src/export/import-chain.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { ChainSummary } from '../stores/workspace-slice.ts';
-import type { ChainRecord, SeamscopeDb } from './db.ts';
+import { publishChainEvent } from './chain-events.ts';
+import type { ChainRecord, EventRecord, RevisionRecord, RunRecord, SeamscopeDb } from './db.ts';
 
 /** Library reads and writes. Nothing is stored unless parseChain accepted the whole file. */
 
@@ -15,24 +18,132 @@ export async function listChainSummaries(db: SeamscopeDb): Promise<ChainSummary[
   return records.map(toSummary);
 }
 
+/** Saves within this long of the latest revision replace it (the first revision is kept). */
+export const REVISION_WINDOW_MS = 60_000;
+export const REVISIONS_KEPT = 100;
+
+// Numbers only in the second key part, so ±Infinity bound it.
+const revisionsOf = (db: SeamscopeDb, chainId: string) => db.revisions.where('[chainId+savedAt]').between([chainId, -Infinity], [chainId, Infinity]);
+
+/**
+ * Inside a transaction on chains and revisions: adds this state to the chain's history. Saves
+ * within a minute of the latest revision replace it (typing does not make a revision per
+ * keystroke), except that the first revision, the state the chain arrived in, is always kept.
+ */
+async function keepRevision(db: SeamscopeDb, record: ChainRecord): Promise<void> {
+  const ids = await revisionsOf(db, record.id).primaryKeys();
+  const lastId = ids.at(-1);
+  const latest = lastId === undefined ? undefined : await db.revisions.get(lastId);
+  if (latest?.revision === record.revision) return;
+  if (latest && ids.length >= 2 && record.updatedAt - latest.openedAt < REVISION_WINDOW_MS && record.updatedAt >= latest.savedAt) {
+    await db.revisions.put({ ...latest, savedAt: record.updatedAt, revision: record.revision, name: record.name, chain: record.chain });
+    return;
+  }
+  await db.revisions.add({ chainId: record.id, openedAt: record.updatedAt, savedAt: record.updatedAt, revision: record.revision, name: record.name, chain: record.chain });
+  if (ids.length + 1 > REVISIONS_KEPT) await db.revisions.bulkDelete(ids.slice(1, ids.length + 1 - REVISIONS_KEPT + 1));
+}
+
 export async function saveChain(db: SeamscopeDb, chain: Chain, updatedAt = Date.now()): Promise<ChainSummary> {
+  const result = await saveChainChecked(db, chain, undefined, updatedAt);
+  if (result.conflict) throw new Error('unreachable: an unconditional save cannot conflict');
+  return result.summary;
+}
+
+export type CheckedSave = { conflict: false; summary: ChainSummary; revision: string } | { conflict: true; stored: ChainRecord };
+
+/**
+ * Saves unless another tab saved a different state since `base` (the revision this tab last
+ * loaded or wrote): then nothing is written and the stored record comes back, so no edit is
+ * lost without the person choosing. `base` undefined saves unconditionally.
+ */
+export async function saveChainChecked(db: SeamscopeDb, chain: Chain, base: string | undefined, updatedAt = Date.now()): Promise<CheckedSave> {
   const record: ChainRecord = { id: chain.id, name: chain.name, updatedAt, revision: hashValue(chain), chain };
-  await db.chains.put(record);
-  return toSummary(record);
+  const write = async (): Promise<CheckedSave> => {
+    const stored = base === undefined ? undefined : await db.chains.get(chain.id);
+    if (stored && stored.revision !== base && stored.revision !== record.revision) return { conflict: true, stored };
+    await db.chains.put(record);
+    return { conflict: false, summary: toSummary(record), revision: record.revision };
+  };
+  const saved = () => publishChainEvent({ type: 'saved', chainId: chain.id, revision: record.revision, name: chain.name, updatedAt });
+  // Inside a caller's transaction (an imported trace stores its chain with its run, in one
+  // transaction without the revisions table): write there; the revision follows its commit.
+  const outer = Dexie.currentTransaction;
+  if (outer && !outer.storeNames.includes('revisions')) {
+    const result = await write();
+    if (!result.conflict) {
+      outer.on('complete', () => {
+        void db.transaction('rw', db.revisions, () => keepRevision(db, record)).catch(() => undefined);
+        saved();
+      });
+    }
+    return result;
+  }
+  const result = await db.transaction('rw', db.chains, db.revisions, async () => {
+    const written = await write();
+    if (!written.conflict) await keepRevision(db, record);
+    return written;
+  });
+  if (!result.conflict) saved();
+  return result;
+}
+
+/** The chain's revisions, newest first, without their chains (for the list). */
+export async function listRevisions(db: SeamscopeDb, chainId: string): Promise<Omit<RevisionRecord, 'chain'>[]> {
+  const rows = await revisionsOf(db, chainId).reverse().toArray();
+  return rows.map(({ chain: _chain, ...rest }) => rest);
+}
+
+export async function loadRevision(db: SeamscopeDb, id: number): Promise<RevisionRecord | undefined> {
+  return db.revisions.get(id);
+}
+
+export async function loadChainRecord(db: SeamscopeDb, id: string): Promise<ChainRecord | undefined> {
+  return db.chains.get(id);
 }
 
 export async function loadChain(db: SeamscopeDb, id: string): Promise<Chain | undefined> {
   return (await db.chains.get(id))?.chain;
 }
 
-/** Deletes a chain and the runs recorded for it. */
-export async function deleteChain(db: SeamscopeDb, id: string): Promise<void> {
-  await db.transaction('rw', db.chains, db.runs, db.events, async () => {
-    const runIds = await db.runs.where('chainId').equals(id).primaryKeys();
+/** Everything stored for one chain: enough to put a deleted chain back exactly as it was. */
+export interface ChainSnapshot {
+  chain: ChainRecord;
+  runs: RunRecord[];
+  events: EventRecord[];
+  revisions: RevisionRecord[];
+}
+
+/**
+ * Deletes a chain with its runs, their events and its revisions. Returns what was deleted, so
+ * the delete can be undone (restoreChain) while the tab is open.
+ */
+export async function deleteChain(db: SeamscopeDb, id: string): Promise<ChainSnapshot | null> {
+  const snapshot = await db.transaction('rw', [db.chains, db.runs, db.events, db.revisions], async (): Promise<ChainSnapshot | null> => {
+    const chain = await db.chains.get(id);
+    const runs = await db.runs.where('chainId').equals(id).toArray();
+    const runIds = runs.map((r) => r.id);
+    const events = await db.events.where('runId').anyOf(runIds).toArray();
+    const revisions = await db.revisions.where('chainId').equals(id).toArray();
     await db.events.where('runId').anyOf(runIds).delete();
     await db.runs.bulkDelete(runIds);
+    await db.revisions.where('chainId').equals(id).delete();
     await db.chains.delete(id);
+    return chain ? { chain, runs, events, revisions } : null;
   });
+  publishChainEvent({ type: 'deleted', chainId: id });
+  return snapshot;
+}
+
+/** Puts a deleted chain back with its runs, events (same sequence numbers) and revisions. */
+export async function restoreChain(db: SeamscopeDb, snapshot: ChainSnapshot): Promise<void> {
+  await db.transaction('rw', [db.chains, db.runs, db.events, db.revisions], async () => {
+    await db.chains.put(snapshot.chain);
+    await db.runs.bulkPut(snapshot.runs);
+    await db.events.bulkPut(snapshot.events);
+    await db.revisions.bulkPut(snapshot.revisions);
+  });
+  const { id, revision, name, updatedAt } = snapshot.chain;
+  publishChainEvent({ type: 'saved', chainId: id, revision, name, updatedAt });
 }
 
 export function newChainId(): string {
@@ -48,7 +159,8 @@ export type ImportResult =
  * is the same; different content is stored under a new id so nothing is overwritten.
  */
 export async function importChainText(db: SeamscopeDb, text: string): Promise<ImportResult> {
-  const parsed = parseChain(text);
+  // A chain file, or a TypeScript/Python program exported from one (its chain is embedded as data).
+  const parsed = importChainSource(text);
   if (!parsed.ok) return parsed;
   const existing = await db.chains.get(parsed.chain.id);
   if (!existing) {

@@ -29,6 +29,23 @@ export interface EventRecord {
 
 export type ProfileRecord = EndpointProfile;
 
+/**
+ * A saved state of a chain, for the revision history. Autosave keeps at most one per chain per
+ * minute (the last state in that minute) and the newest 100 per chain.
+ */
+export interface RevisionRecord {
+  /** Auto-increment. */
+  id?: number;
+  chainId: string;
+  /** When this minute's window opened, and when it was last written. */
+  openedAt: number;
+  savedAt: number;
+  /** Content hash of `chain`. */
+  revision: string;
+  name: string;
+  chain: Chain;
+}
+
 /** API keys live alone in this table: never in chains, runs, exports or profiles. */
 export interface SecretRecord {
   profileId: string;
@@ -41,6 +58,7 @@ export class SeamscopeDb extends Dexie {
   events!: EntityTable<EventRecord, 'seq'>;
   profiles!: EntityTable<ProfileRecord, 'id'>;
   secrets!: EntityTable<SecretRecord, 'profileId'>;
+  revisions!: EntityTable<RevisionRecord, 'id'>;
 
   constructor(name = 'seamscope') {
     super(name);
@@ -51,6 +69,16 @@ export class SeamscopeDb extends Dexie {
       profiles: 'id',
       secrets: 'profileId',
     });
+    // Version 2 adds revision history. Every chain and run is kept; each chain's current state
+    // becomes its first revision, so history starts from what was there before the upgrade.
+    this.version(2)
+      .stores({ revisions: '++id, chainId, [chainId+savedAt]' })
+      .upgrade(async (tx) => {
+        const chains = (await tx.table('chains').toArray()) as ChainRecord[];
+        await tx.table('revisions').bulkAdd(chains.map((c): RevisionRecord => ({
+          chainId: c.id, openedAt: c.updatedAt, savedAt: c.updatedAt, revision: c.revision, name: c.name, chain: c.chain,
+        })));
+      });
   }
 }
 

@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { endpointProfileSchema, type EndpointProfile } from '../../src/providers/profiles.ts';
+import { openDb } from '../persistence/connection.ts';
+import { getApiKey } from '../persistence/profiles.ts';
+import type { ConnectionResult } from './connection-test.ts';
 
 interface Props {
   profile: EndpointProfile | null;
@@ -29,9 +32,10 @@ export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
   const [apiKey, setApiKey] = useState('');
   const [forgetKey, setForgetKey] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
+  const [testing, setTesting] = useState(false);
+  const [tested, setTested] = useState<ConnectionResult | null>(null);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const read = () => {
     const parsed = endpointProfileSchema.safeParse({
       id: profile?.id ?? `profile-${globalThis.crypto.randomUUID().slice(0, 8)}`,
       name: name.trim(),
@@ -46,8 +50,30 @@ export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
     const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'profile'}: ${i.message}`);
     if (!/^https?:\/\/[^\s]+$/.test(baseUrl.trim())) problems.push('baseUrl: must be an http(s) address');
     setErrors(problems);
-    if (!parsed.success || problems.length > 0) return;
-    onSave(parsed.data, forgetKey ? '' : apiKey === '' ? undefined : apiKey);
+    return parsed.success && problems.length === 0 ? parsed.data : null;
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const data = read();
+    if (data) onSave(data, forgetKey ? '' : apiKey === '' ? undefined : apiKey);
+  };
+
+  // The form as filled in now (saved or not), with the typed key or else the stored one.
+  const test = async () => {
+    const data = read();
+    if (!data) return;
+    setTesting(true);
+    setTested(null);
+    try {
+      const key = forgetKey ? undefined : apiKey || (profile && keyStored ? await getApiKey(await openDb(), profile.id) : undefined);
+      const { testConnection } = await import('./connection-test.ts');
+      setTested(await testConnection(data, key));
+    } catch (error) {
+      setTested({ ok: false, status: null, message: (error as Error).message, ms: 0 });
+    } finally {
+      setTesting(false);
+    }
   };
 
   const text = (label: string, testId: string, value: string, set: (v: string) => void, type = 'text') => (
@@ -113,7 +139,24 @@ export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
           {e}
         </div>
       ))}
+      {tested && (
+        <div className={tested.ok ? 'connection-result ok' : 'connection-result bad'} data-testid="profile.test.result" role="status">
+          <strong>{tested.ok ? 'Connected' : tested.status ? `HTTP ${tested.status}` : 'No answer'}</strong>
+          {tested.ok && tested.status ? ` · HTTP ${tested.status}` : ''} · {tested.message}
+          {tested.explanation && (
+            <div className="connection-explain" data-testid="profile.test.cors">
+              <div>{tested.explanation.title}</div>
+              {tested.explanation.lines.map((line) => (
+                <div key={line}>{line}</div>
+              ))}
+            </div>
+          )}
+        </div>
+      )}
       <div className="row end">
+        <button type="button" className="button" data-testid="profile.test" disabled={testing} onClick={() => void test()} title="Send one tiny request to this endpoint">
+          {testing ? 'Testing…' : 'Test connection'}
+        </button>
         {onDelete && (
           <button type="button" className="button danger" onClick={onDelete}>
             Delete profile

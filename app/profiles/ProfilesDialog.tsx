@@ -6,6 +6,7 @@ import { useEditorStore } from '../stores/editor-store.ts';
 import { selectProfiles } from '../stores/selectors.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
+import './profiles.css';
 import { profileLabel } from './profile-label.ts';
 
 /** Add and edit endpoint profiles. The demo profile is built in and cannot be changed. */

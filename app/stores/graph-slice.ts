@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import * as edit from '../../src/chain/edit.ts';
+import { createHistory } from '../../src/chain/history.ts';
 import type { Chain, ChainInput } from '../../src/chain/schema.ts';
 import type { EditorState } from './editor-store.ts';
 
@@ -15,7 +16,15 @@ export interface GraphSlice {
   setChainDescription(description: string): void;
   addStep(kind: string, position: edit.XY): string | null;
   removeSteps(stepIds: readonly string[]): void;
+  /**
+   * Takes the result of src/chain/clipboard.ts pasteSteps (the chain with the pasted steps, ids
+   * rewired) and selects the pasted steps; one undo step. The paste itself is computed by the
+   * caller, so the clipboard module loads with the commands that use it, not at start-up.
+   */
+  applyPaste(result: { chain: Chain; pasted: string[] }): string[];
   moveStep(stepId: string, position: edit.XY): void;
+  /** Moves many steps at once (auto layout): one new chain, so one undo step. */
+  moveSteps(positions: ReadonlyMap<string, edit.XY>): void;
   renameStep(stepId: string, name: string): void;
   updateStepConfig(stepId: string, keyPath: string, value: unknown): void;
   connect(sourceId: string, targetId: string): void;
@@ -40,7 +49,8 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
 
   return {
     chain: null,
-    openChain: (chain) => set({ chain, selectedStepId: null, selectedInput: null }),
+    // Opening a chain starts its undo history afresh (even when it is the same chain again).
+    openChain: (chain) => set({ chain, history: chain ? createHistory(chain) : null, selectedStepId: null, selectedStepIds: [], selectedInput: null, selectedEdgeIds: [] }),
     replaceChain: (chain) => set({ chain }),
     setChainName: (name) => apply((c) => (c.name === name ? c : { ...c, name })),
     setChainDescription: (description) => apply((c) => (c.description === description ? c : { ...c, description: description || undefined })),
@@ -48,7 +58,7 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
       const chain = get().chain;
       if (!chain) return null;
       const result = edit.addStep(chain, kind, position);
-      set({ chain: result.chain, selectedStepId: result.stepId, selectedInput: null });
+      set({ chain: result.chain, selectedStepId: result.stepId, selectedStepIds: [result.stepId], selectedInput: null });
       return result.stepId;
     },
     removeSteps: (stepIds) =>
@@ -56,9 +66,16 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
         if (!state.chain) return {};
         const chain = stepIds.reduce((c, id) => edit.removeStep(c, id), state.chain);
         const selectedStepId = state.selectedStepId && stepIds.includes(state.selectedStepId) ? null : state.selectedStepId;
-        return { chain, selectedStepId };
+        return { chain, selectedStepId, selectedStepIds: state.selectedStepIds.filter((id) => !stepIds.includes(id)) };
       }),
+    applyPaste: (result) => {
+      const chain = get().chain;
+      if (!chain || result.chain.id !== chain.id || result.pasted.length === 0) return [];
+      set({ chain: result.chain, selectedStepIds: result.pasted, selectedStepId: result.pasted.length === 1 ? (result.pasted[0] ?? null) : null, selectedInput: null, selectedEdgeIds: [] });
+      return result.pasted;
+    },
     moveStep: (stepId, position) => apply((c) => edit.moveStep(c, stepId, position)),
+    moveSteps: (positions) => apply((c) => edit.moveSteps(c, positions)),
     renameStep: (stepId, name) => apply((c) => edit.renameStep(c, stepId, name)),
     updateStepConfig: (stepId, keyPath, value) => apply((c) => edit.updateStepConfig(c, stepId, keyPath, value)),
     connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId)),
@@ -71,7 +88,7 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
       const chain = get().chain;
       if (!chain) return null;
       const result = edit.addInput(chain);
-      set({ chain: result.chain, selectedInput: result.name, selectedStepId: null });
+      set({ chain: result.chain, selectedInput: result.name, selectedStepId: null, selectedStepIds: [] });
       return result.name;
     },
     removeInput: (name) =>

@@ -1,5 +1,6 @@
-import { lintChain, type LintFinding } from '../../src/chain/lint.ts';
+import type { LintFinding } from '../../src/chain/lint.ts';
 import type { BoundaryReport } from '../../src/inspect/boundary.ts';
+import { analysisSettled, backgroundAnalysis, isLargeChain, lintNow } from '../designer/analysis.ts';
 import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { EndpointProfile } from '../../src/providers/profiles.ts';
@@ -20,6 +21,12 @@ export const selectToasts = (s: EditorState) => s.toasts;
 export const selectSelectedStepId = (s: EditorState) => s.selectedStepId;
 export const selectSelectedInput = (s: EditorState) => s.selectedInput;
 export const selectSelectedEdgeIds = (s: EditorState) => s.selectedEdgeIds;
+export const selectSelectedStepIds = (s: EditorState) => s.selectedStepIds;
+export const selectAnalysisVersion = (s: EditorState) => s.analysisVersion;
+export const selectHoveredEdge = (s: EditorState) => s.hoveredEdge;
+export const selectOverlay = (s: EditorState) => s.overlay;
+export const selectCompoundingOpen = (s: EditorState) => s.compoundingOpen;
+export const selectTabConflict = (s: EditorState) => s.tabConflict;
 
 export const selectSelectedStep = (s: EditorState) => (s.selectedStepId ? s.chain?.steps.find((step) => step.id === s.selectedStepId) ?? null : null);
 
@@ -32,6 +39,8 @@ const problemCache = new WeakMap<Chain, readonly ChainProblem[]>();
 /** The open chain's problems from parseChain, computed once per chain revision. */
 export function problemsOf(chain: Chain | null): readonly ChainProblem[] {
   if (!chain) return noProblems;
+  // Large chains are checked in a worker (app/designer/analysis.ts); the last result shows meanwhile.
+  if (isLargeChain(chain)) return backgroundAnalysis(chain).analysis?.problems ?? noProblems;
   let problems = problemCache.get(chain);
   if (!problems) {
     const result = parseChain(chain);
@@ -43,15 +52,22 @@ export function problemsOf(chain: Chain | null): readonly ChainProblem[] {
 
 export const selectProblems = (s: EditorState) => problemsOf(s.chain);
 
+/** False while this revision's problems or lint are still to come (do not cache counts yet). */
+const settled = analysisSettled;
+
 const noFindings: readonly LintFinding[] = [];
 const lintCache = new WeakMap<Chain, readonly LintFinding[]>();
 
 /** Design lint (warnings a reviewer would raise), once per chain revision; only for sound chains. */
 export function lintOf(chain: Chain | null): readonly LintFinding[] {
   if (!chain || problemsOf(chain).length > 0) return noFindings;
+  if (isLargeChain(chain)) return backgroundAnalysis(chain).analysis?.lint ?? noFindings;
   let findings = lintCache.get(chain);
   if (!findings) {
-    findings = lintChain(chain);
+    // The lint module loads after first paint; until then there are no findings to show.
+    const computed = lintNow(chain);
+    if (!computed) return noFindings;
+    findings = computed;
     lintCache.set(chain, findings);
   }
   return findings;
@@ -69,7 +85,7 @@ export function lintCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
     const map = new Map<string, number>();
     for (const f of lintOf(chain)) if (f.stepId && f.severity !== 'info') map.set(f.stepId, (map.get(f.stepId) ?? 0) + 1);
     counts = map;
-    lintCountCache.set(chain, counts);
+    if (settled(chain)) lintCountCache.set(chain, counts);
   }
   return counts;
 }
@@ -95,7 +111,7 @@ export function problemCountsOf(chain: Chain | null): ReadonlyMap<string, number
       if (id) map.set(id, (map.get(id) ?? 0) + 1);
     }
     counts = map;
-    problemStepCache.set(chain, counts);
+    if (settled(chain)) problemStepCache.set(chain, counts);
   }
   return counts;
 }

@@ -13,6 +13,8 @@ export interface Toast {
   id: number;
   kind: 'info' | 'error';
   text: string;
+  /** A button on the toast (Undo after a delete); the toast closes when it is pressed. */
+  action?: { label: string; run(): void };
 }
 
 /**
@@ -28,7 +30,7 @@ export interface WorkspaceSlice {
   upsertLibraryEntry(entry: ChainSummary): void;
   setProfiles(profiles: readonly EndpointProfile[]): void;
   setActiveProfile(id: string): void;
-  pushToast(kind: Toast['kind'], text: string): number;
+  pushToast(kind: Toast['kind'], text: string, action?: Toast['action']): number;
   dismissToast(id: number): void;
 }
 
@@ -52,9 +54,9 @@ export const createWorkspaceSlice: StateCreator<EditorState, [], [], WorkspaceSl
       activeProfileId: profiles.some((p) => p.id === state.activeProfileId) ? state.activeProfileId : (profiles[0]?.id ?? ''),
     })),
   setActiveProfile: (id) => set({ activeProfileId: id }),
-  pushToast: (kind, text) => {
+  pushToast: (kind, text, action) => {
     const id = nextToastId++;
-    set((state) => ({ toasts: [...state.toasts.slice(-3), { id, kind, text }] }));
+    set((state) => ({ toasts: [...state.toasts.slice(-3), action ? { id, kind, text, action } : { id, kind, text }] }));
     return id;
   },
   dismissToast: (id) => set((state) => ({ toasts: state.toasts.filter((t) => t.id !== id) })),

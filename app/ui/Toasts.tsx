@@ -6,13 +6,26 @@ import type { Toast } from '../stores/workspace-slice.ts';
 function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useEditorStore((s) => s.dismissToast);
   useEffect(() => {
-    // Errors stay long enough to read; information goes quickly.
-    const timer = setTimeout(() => dismiss(toast.id), toast.kind === 'error' ? 12000 : 4000);
+    // Errors stay long enough to read; information goes quickly; an undo offer waits a little longer.
+    const timer = setTimeout(() => dismiss(toast.id), toast.kind === 'error' ? 12000 : toast.action ? 10000 : 4000);
     return () => clearTimeout(timer);
-  }, [toast.id, toast.kind, dismiss]);
+  }, [toast.id, toast.kind, toast.action, dismiss]);
   return (
     <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
       <span data-testid="toast">{toast.text}</span>
+      {toast.action && (
+        <button
+          type="button"
+          className="button small"
+          data-testid={`toast.${toast.action.label.toLowerCase()}`}
+          onClick={() => {
+            dismiss(toast.id);
+            toast.action?.run();
+          }}
+        >
+          {toast.action.label}
+        </button>
+      )}
       <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(toast.id)}>
         ×
       </button>

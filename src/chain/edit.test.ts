@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stepRegistry } from '../steps/index.ts';
 import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
 import {
-  addInput, addStep, connect, connectInput, createEmptyChain, disconnect, freshId, moveStep, removeBranch, removeInput,
+  addInput, addStep, connect, connectInput, createEmptyChain, disconnect, freshId, moveStep, moveSteps, removeBranch, removeInput,
   removeStep, renameBinding, renameStep, updateInput, updateStepConfig,
 } from './edit.ts';
 import { chainEdges } from './graph.ts';
@@ -79,6 +79,15 @@ describe('moveStep, renameStep, updateStepConfig', () => {
     expect(base.steps[1]?.position).toEqual({ x: 280, y: 0 });
     expect(renameStep(moved, 'answer', 'Reply').steps[1]?.name).toBe('Reply');
     expect(moveStep(moved, 'answer', { x: 5, y: 6 })).toBe(moved);
+  });
+
+  it('moves several steps in one edit, rounding, and returns the same chain when nothing moves', () => {
+    const base = twoStepChain();
+    const moved = moveSteps(base, new Map([['extract', { x: 10.4, y: 20.6 }], ['final', { x: 560, y: 0 }], ['ghost', { x: 1, y: 1 }]]));
+    expect(moved.steps.map((s) => s.position)).toEqual([{ x: 10, y: 21 }, { x: 280, y: 0 }, { x: 560, y: 0 }]);
+    expect(moved.steps[1]).toBe(base.steps[1]);
+    expect(moved.steps[2]).toBe(base.steps[2]);
+    expect(moveSteps(moved, new Map([['extract', { x: 10, y: 21 }]]))).toBe(moved);
   });
 
   it('sets nested config by key path', () => {

@@ -200,6 +200,21 @@ export function moveStep(chain: Chain, stepId: string, position: XY): Chain {
   );
 }
 
+/** Moves several steps in one edit (auto layout, a multi-node drag); unchanged when nothing moves. */
+export function moveSteps(chain: Chain, positions: ReadonlyMap<string, XY>): Chain {
+  let changed = false;
+  const steps = chain.steps.map((step) => {
+    const to = positions.get(step.id);
+    if (!to) return step;
+    const x = Math.round(to.x);
+    const y = Math.round(to.y);
+    if (step.position.x === x && step.position.y === y) return step;
+    changed = true;
+    return { ...step, position: { x, y } };
+  });
+  return changed ? { ...chain, steps } : chain;
+}
+
 /** Changes the display name (not the id, which bindings refer to). */
 export function renameStep(chain: Chain, stepId: string, name: string): Chain {
   return mapStep(chain, stepId, (step) => (step.name === name ? step : { ...step, name }));

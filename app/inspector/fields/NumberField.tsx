@@ -16,6 +16,12 @@ interface Props {
  */
 export function NumberField({ id, testId, value, min, max, step, onChange }: Props) {
   const [text, setText] = useState(typeof value === 'number' ? String(value) : '');
+  // An outside change (undo, a restored revision) replaces what is shown; typing does not.
+  const [seen, setSeen] = useState(value);
+  if (value !== seen) {
+    setSeen(value);
+    if (typeof value === 'number' && Number(text) !== value) setText(String(value));
+  }
   const n = Number(text);
   const valid = text.trim() !== '' && Number.isFinite(n) && (min === undefined || n >= min) && (max === undefined || n <= max);
   return (

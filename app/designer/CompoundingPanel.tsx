@@ -1,0 +1,108 @@
+import { useMemo, useState } from 'react';
+import { estimateCompounding } from '../../src/chain/compounding.ts';
+import type { Chain } from '../../src/chain/schema.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { useRunStore } from '../stores/run-store.ts';
+import { selectMetrics } from '../stores/selectors.ts';
+import { defaultRates, type RateRow } from './compounding-rates.ts';
+
+type Field = 'errorRate' | 'catchRate' | 'retrySuccess';
+type Overrides = Record<string, Partial<Record<Field, number>>>;
+
+const pct = (x: number) => `${(x * 100).toFixed(1).replace(/\.0$/, '')}%`;
+
+function RateInput({ value, label, onChange }: { value: number; label: string; onChange(v: number): void }) {
+  const [text, setText] = useState(String(Math.round(value * 1000) / 10));
+  return (
+    <input
+      className="input rate-input"
+      type="number"
+      min={0}
+      max={100}
+      step={0.5}
+      aria-label={label}
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        const n = Number(e.target.value);
+        if (e.target.value.trim() !== '' && Number.isFinite(n) && n >= 0 && n <= 100) onChange(n / 100);
+      }}
+    />
+  );
+}
+
+/**
+ * Seed 002's arithmetic for this chain: a chain is right only when every step is; gates and a
+ * retry shrink what slips through. Rates come from stored runs where there are any, else from
+ * stated assumptions, and every one can be changed here (not saved with the chain).
+ */
+export function CompoundingPanel({ chain }: { chain: Chain }) {
+  const metrics = useRunStore(selectMetrics);
+  const close = () => useEditorStore.getState().setCompoundingOpen(false);
+  const [overrides, setOverrides] = useState<Overrides>({});
+  const byStep = metrics?.chainId === chain.id ? metrics.byStep : undefined;
+  const defaults = useMemo(() => defaultRates(chain, byStep), [chain, byStep]);
+  const rows: RateRow[] = defaults.map((r) => ({ ...r, ...overrides[r.stepId] }));
+  const estimate = estimateCompounding(rows);
+  const set = (stepId: string, field: Field, v: number) => setOverrides((o) => ({ ...o, [stepId]: { ...o[stepId], [field]: v } }));
+
+  return (
+    <section className="compounding" data-testid="compounding" aria-label="Compounding estimate">
+      <header className="compounding-head">
+        <h2>Error compounding</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={close}>×</button>
+      </header>
+      {rows.length === 0 ? (
+        <p className="muted small">No model steps: nothing here can be wrong in the way seed 002 counts.</p>
+      ) : (
+        <>
+          <div className="compounding-result">
+            <div>
+              <span className="muted small">Unchecked</span>
+              <strong data-testid="compounding.ungated">{pct(estimate.ungated)}</strong>
+            </div>
+            <div>
+              <span className="muted small">With gates and one retry</span>
+              <strong data-testid="compounding.gated">{pct(estimate.gated)}</strong>
+            </div>
+          </div>
+          <p className="compounding-math mono" data-testid="compounding.explanation">{estimate.explanation}</p>
+          <table className="compounding-table">
+            <thead>
+              <tr>
+                <th>Step</th>
+                <th title="Probability the step's output is wrong">Error %</th>
+                <th title="Share of errors a check catches">Caught %</th>
+                <th title="Probability the retry after a caught error succeeds">Retry ok %</th>
+                <th>Slips</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <tr key={r.stepId} data-testid={`compounding.row.${r.stepId}`}>
+                  <td>
+                    <div className="compounding-step">{r.name}</div>
+                    <div className="muted tiny">
+                      {r.errorSource === 'observed' ? `observed over ${r.attempts} attempts` : 'assumed'}
+                      {r.checkedBy.length ? ` · checked by ${r.checkedBy.join(', ')}` : ' · unchecked'}
+                    </div>
+                  </td>
+                  <td><RateInput key={`e${defaults[i]?.errorRate}`} label={`${r.stepId} error rate`} value={r.errorRate} onChange={(v) => set(r.stepId, 'errorRate', v)} /></td>
+                  <td><RateInput key={`c${defaults[i]?.catchRate}`} label={`${r.stepId} catch rate`} value={r.catchRate} onChange={(v) => set(r.stepId, 'catchRate', v)} /></td>
+                  <td><RateInput key={`r${defaults[i]?.retrySuccess}`} label={`${r.stepId} retry success`} value={r.retrySuccess} onChange={(v) => set(r.stepId, 'retrySuccess', v)} /></td>
+                  <td className="mono tiny" title={estimate.perStep[i]?.formula}>{pct(estimate.perStep[i]?.slip ?? 0)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted tiny">
+            Per step, slip = e·(1−c) + e·c·(1−r). Assumed when no run has been stored: 5% error; a gate catches 80%, a schema alone 30%; a retry succeeds 95%.
+            {Object.keys(overrides).length > 0 && (
+              <button type="button" className="link-button" onClick={() => setOverrides({})}> Reset</button>
+            )}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

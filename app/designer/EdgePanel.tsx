@@ -1,0 +1,30 @@
+import { useMemo } from 'react';
+import type { Chain } from '../../src/chain/schema.ts';
+import { ContractCardView } from './ContractCardView.tsx';
+import './designer.css';
+import { edgeInfo } from './edge-info.ts';
+
+/** The selected edge in the inspector: its boundary contract card (data edges), or what it is. */
+export default function EdgePanel({ chain, edgeId }: { chain: Chain; edgeId: string }) {
+  const info = useMemo(() => edgeInfo(chain, edgeId), [chain, edgeId]);
+  return (
+    <div className="panel-body">
+      <div className="panel-title">
+        <span className="step-kind">{info?.kind === 'card' ? 'Boundary contract' : 'Edge'}</span>
+      </div>
+      {info?.kind === 'card' ? (
+        <>
+          <p className="panel-hint">The four decisions at this handoff (seed 000). Open ones are design warnings too.</p>
+          <ContractCardView card={info.card} testId="contract.card" />
+        </>
+      ) : info ? (
+        <div className="contract-card" data-testid="contract.card">
+          <div className="contract-head mono">{info.title}</div>
+          <p className="small">{info.text}</p>
+        </div>
+      ) : (
+        <p className="muted">This edge is not part of the chain any more.</p>
+      )}
+    </div>
+  );
+}

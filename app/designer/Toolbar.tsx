@@ -1,0 +1,48 @@
+import { Panel, useReactFlow } from '@xyflow/react';
+import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { selectCanRedo, selectCanUndo } from '../stores/history-slice.ts';
+import { selectCompoundingOpen } from '../stores/selectors.ts';
+import { autoLayoutChain, fitAll } from './commands.ts';
+import { isMac } from './shortcuts.ts';
+
+const mod = () => (isMac() ? '⌘' : 'Ctrl+');
+
+/** Undo/redo, auto layout, fit, the compounding estimate and the shortcut help, over the canvas. */
+export function Toolbar() {
+  const rf = useReactFlow<FlowNode, FlowEdge>();
+  const canUndo = useEditorStore(selectCanUndo);
+  const canRedo = useEditorStore(selectCanRedo);
+  const compounding = useEditorStore(selectCompoundingOpen);
+  const s = useEditorStore.getState;
+  return (
+    <Panel position="top-left" className="designer-toolbar" data-testid="designer.toolbar">
+      <button type="button" className="button small" data-testid="designer.undo" disabled={!canUndo} title={`Undo (${mod()}Z)`} onClick={() => s().undo()}>
+        Undo
+      </button>
+      <button type="button" className="button small" data-testid="designer.redo" disabled={!canRedo} title={`Redo (${mod()}Shift+Z)`} onClick={() => s().redo()}>
+        Redo
+      </button>
+      <span className="toolbar-gap" />
+      <button type="button" className="button small" data-testid="designer.layout" title="Auto layout (Shift+L)" onClick={() => void autoLayoutChain(rf)}>
+        Auto layout
+      </button>
+      <button type="button" className="button small" data-testid="designer.fit" title="Fit view (F)" onClick={() => fitAll(rf)}>
+        Fit
+      </button>
+      <button
+        type="button"
+        className={compounding ? 'button small is-on' : 'button small'}
+        data-testid="designer.compounding"
+        aria-pressed={compounding}
+        title="Expected end-to-end success from per-step error rates"
+        onClick={() => s().setCompoundingOpen(!compounding)}
+      >
+        Compounding
+      </button>
+      <button type="button" className="button small" data-testid="designer.shortcuts" title="Keyboard shortcuts (?)" onClick={() => s().setOverlay('shortcuts')}>
+        ?
+      </button>
+    </Panel>
+  );
+}

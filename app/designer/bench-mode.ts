@@ -1,0 +1,14 @@
+import { useEditorStore } from '../stores/editor-store.ts';
+import { makeBenchChain } from './bench-fixture.ts';
+
+/**
+ * `/?bench&fixture=chain&n=1000`: opens a generated chain instead of the library. Nothing is
+ * read from or written to the database (autosave does not run), so a bench leaves no trace.
+ */
+export function startBench(search: string): void {
+  const params = new URLSearchParams(search);
+  const fixture = params.get('fixture') ?? 'chain';
+  if (fixture !== 'chain') throw new Error(`unknown bench fixture "${fixture}"`);
+  const n = Number(params.get('n') ?? 200);
+  useEditorStore.getState().openChain(makeBenchChain(Number.isFinite(n) ? n : 200));
+}

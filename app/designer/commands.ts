@@ -1,0 +1,113 @@
+import type { ReactFlowInstance } from '@xyflow/react';
+import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src/chain/clipboard.ts';
+import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { canvasRegistry } from './canvas-registry.ts';
+import { estimateStepSize } from './canvas-nodes.ts';
+
+/**
+ * Designer commands behind the toolbar and the keyboard: copy and paste (across chains in this
+ * tab, and through the system clipboard across tabs), select all, auto layout and fit view.
+ * They read the store and call its actions; each edit is one undo step.
+ */
+type Flow = ReactFlowInstance<FlowNode, FlowEdge>;
+const editor = () => useEditorStore.getState();
+
+interface Clip {
+  fragment: ChainFragment;
+  chainId: string;
+  pastes: number;
+}
+let clip: Clip | null = null;
+
+/** The steps a command acts on: the multi-selection, else the one selected step. */
+export function selectedSteps(): string[] {
+  const { selectedStepIds, selectedStepId } = editor();
+  return selectedStepIds.length ? [...selectedStepIds] : selectedStepId ? [selectedStepId] : [];
+}
+
+/** Copies the selection; returns the fragment as JSON for the system clipboard, or null. */
+export function copySelection(): string | null {
+  const chain = editor().chain;
+  const ids = selectedSteps();
+  if (!chain || ids.length === 0) return null;
+  clip = { fragment: copySteps(chain, ids), chainId: chain.id, pastes: 0 };
+  editor().pushToast('info', `Copied ${ids.length} step${ids.length === 1 ? '' : 's'}`);
+  return JSON.stringify(clip.fragment);
+}
+
+export function cutSelection(): string | null {
+  const json = copySelection();
+  const ids = selectedSteps();
+  if (json && ids.length) editor().removeSteps(ids);
+  return json;
+}
+
+/** Parses system-clipboard text; a fragment copied in another tab becomes this tab's clip. */
+export function adoptClipboardText(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isFragment(value)) return false;
+    if (clip && JSON.stringify(clip.fragment) === text) return true;
+    clip = { fragment: value, chainId: '', pastes: 0 };
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Pastes the clip. Into the chain it came from, each paste lands 40 px further down-right; into
+ * another chain, the pasted group is centred in the view.
+ */
+export function paste(rf: Flow | null): string[] {
+  const chain = editor().chain;
+  if (!chain || !clip || clip.fragment.steps.length === 0) return [];
+  let offset = { x: 40 * (clip.pastes + 1), y: 40 * (clip.pastes + 1) };
+  if (clip.chainId !== chain.id && rf) {
+    const xs = clip.fragment.steps.map((s) => s.position.x);
+    const ys = clip.fragment.steps.map((s) => s.position.y);
+    const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
+    const centre = pane ? rf.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
+    offset = {
+      x: centre.x - (Math.min(...xs) + Math.max(...xs) + 212) / 2 + 40 * clip.pastes,
+      y: centre.y - (Math.min(...ys) + Math.max(...ys) + 120) / 2 + 40 * clip.pastes,
+    };
+  }
+  clip.pastes++;
+  return editor().applyPaste(pasteSteps(chain, clip.fragment, offset));
+}
+
+export function duplicateSelection(): void {
+  const chain = editor().chain;
+  const ids = selectedSteps();
+  if (!chain || ids.length === 0) return;
+  editor().applyPaste(pasteSteps(chain, copySteps(chain, ids), { x: 40, y: 40 }));
+}
+
+export function selectAll(): void {
+  const chain = editor().chain;
+  if (chain) editor().selectSteps(chain.steps.map((s) => s.id));
+}
+
+export function fitAll(rf: Flow | null): void {
+  void rf?.fitView({ padding: 0.2, maxZoom: 1, duration: 200 });
+}
+
+/** Lays the steps out left to right with dagre (loaded on first use); one undo step. */
+export async function autoLayoutChain(rf: Flow | null): Promise<void> {
+  const chain = editor().chain;
+  if (!chain || chain.steps.length === 0) return;
+  const { autoLayout } = await import('../../src/chain/layout.ts');
+  const current = editor().chain;
+  if (current !== chain) return;
+  const summary = (kind: string, config: unknown) => {
+    const def = canvasRegistry.get(kind);
+    const parsed = def?.config.safeParse(config);
+    return def && parsed?.success ? Math.min(7, def.summary(parsed.data).length) : 1;
+  };
+  const tallest = Math.max(...chain.steps.map((s) => estimateStepSize(s, summary(s.kind, s.config)).height));
+  editor().moveSteps(autoLayout(chain, { nodeWidth: 212, nodeHeight: Math.min(260, tallest), rankSep: 90, nodeSep: 36 }, canvasRegistry));
+  // Wait for React Flow to take the new positions before fitting.
+  requestAnimationFrame(() => requestAnimationFrame(() => fitAll(rf)));
+}

@@ -1,0 +1,109 @@
+import { useStore, type ReactFlowState } from '@xyflow/react';
+import { useCallback, useMemo, useState } from 'react';
+import type { Chain, StepDef } from '../../src/chain/schema.ts';
+import type { StepMetrics } from '../../src/inspect/metrics.ts';
+import { buildEdges, buildNodes, type FlowEdge, type FlowNode, type Highlight, type StepRunInfo } from '../canvas/flow-elements.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { lintCountsOf, problemCountsOf, selectAnalysisVersion } from '../stores/selectors.ts';
+import { unansweredOf } from './analysis.ts';
+import { canvasRegistry } from './canvas-registry.ts';
+import { keepEdgeIdentity, keepIdentity, presize, withDrag, withMeasured } from './canvas-nodes.ts';
+import { CULL_MIN_EDGES, cullEdges, cullKey, windowOf } from './edge-cull.ts';
+
+type XY = { x: number; y: number };
+
+export interface CanvasInputs {
+  selectedStepId: string | null;
+  selectedStepIds: readonly string[];
+  selectedInput: string | null;
+  selectedEdgeIds: readonly string[];
+  runInfo: ReadonlyMap<string, StepRunInfo>;
+  highlight: Highlight | null;
+  lossy: ReadonlySet<string>;
+  metrics: ReadonlyMap<string, StepMetrics> | undefined;
+  measured: Readonly<Record<string, { width: number; height: number }>>;
+  dragging: Readonly<Record<string, XY>>;
+}
+
+const noDrag: Readonly<Record<string, XY>> = {};
+const noSizes: Readonly<Record<string, { width: number; height: number }>> = {};
+
+function summaryLines(step: StepDef): number {
+  const def = canvasRegistry.get(step.kind);
+  const parsed = def?.config.safeParse(step.config);
+  if (!def || !parsed?.success) return 1;
+  const n = def.summary(parsed.data).length;
+  return n > 6 ? 7 : n;
+}
+
+/** Data edges whose boundary leaves a decision open get a warning mark and class. */
+function markUnanswered(edges: FlowEdge[], unanswered: ReadonlySet<string>): FlowEdge[] {
+  if (unanswered.size === 0) return edges;
+  return edges.map((e) => (unanswered.has(e.id) ? { ...e, label: `⚠ ${String(e.label ?? '')}`, className: `${e.className ?? ''} edge-unanswered` } : e));
+}
+
+/** Before React Flow has measured its pane: where fitView (zoom clamped to 0.5–1) will look. */
+function openingKey(nodes: readonly FlowNode[]): string {
+  if (nodes.length === 0) return '';
+  let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+  for (const n of nodes) {
+    x1 = Math.min(x1, n.position.x);
+    y1 = Math.min(y1, n.position.y);
+    x2 = Math.max(x2, n.position.x + (n.measured?.width ?? 212));
+    y2 = Math.max(y2, n.position.y + (n.measured?.height ?? 150));
+  }
+  const width = Math.max(400, window.innerWidth - 560);
+  const height = Math.max(300, window.innerHeight - 44);
+  const zoom = Math.min(1, Math.max(0.5, Math.min(width / (x2 - x1), height / (y2 - y1)) / 1.2));
+  return cullKey(width / 2 - ((x1 + x2) / 2) * zoom, height / 2 - ((y1 + y2) / 2) * zoom, zoom, width, height);
+}
+
+/** Remembers the last arrays so a rebuild hands React Flow the same objects for unchanged items. */
+function createIdentityCache() {
+  let nodes: FlowNode[] = [];
+  let edges: FlowEdge[] = [];
+  return {
+    nodes: (next: FlowNode[]) => (nodes = keepIdentity(nodes, next)),
+    edges: (next: FlowEdge[]) => (edges = keepEdgeIdentity(edges, next)),
+  };
+}
+
+/**
+ * The canvas's nodes and edges for a chain. Rebuilt when the chain, selection, run or view
+ * change; a drag only swaps the dragged nodes' positions, and unchanged nodes and edges keep
+ * their identity, so per-frame work stays proportional to what moved, not to the chain.
+ */
+export function useCanvasElements(chain: Chain, o: CanvasInputs): { nodes: FlowNode[]; edges: FlowEdge[] } {
+  const [cache] = useState(createIdentityCache);
+  // Problem and lint counts of large chains arrive from a worker: re-derive when they land.
+  const analysisVersion = useEditorStore(selectAnalysisVersion);
+  const { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging } = o;
+  const base = useMemo(() => {
+    void analysisVersion;
+    const built = buildNodes(chain, canvasRegistry, {
+      selectedStepId, selectedStepIds: new Set(selectedStepIds), selectedInput, problemCounts: problemCountsOf(chain), lintCounts: lintCountsOf(chain),
+      runInfo, measured: noSizes, dragging: noDrag, highlight, metrics,
+    });
+    return cache.nodes(presize(built, summaryLines));
+  }, [cache, chain, selectedStepId, selectedStepIds, selectedInput, runInfo, highlight, metrics, analysisVersion]);
+  // Measured sizes and drag positions touch only their nodes; the rest keep their objects.
+  const sized = useMemo(() => withMeasured(base, measured), [base, measured]);
+  const nodes = useMemo(() => withDrag(sized, dragging), [sized, dragging]);
+  const all = useMemo(() => {
+    void analysisVersion;
+    return markUnanswered(buildEdges(chain, canvasRegistry, selectedEdgeIds, highlight, lossy), unansweredOf(chain));
+  }, [chain, selectedEdgeIds, highlight, lossy, analysisVersion]);
+  // Large chains: only edges near the view go to React Flow (see edge-cull.ts). The key changes
+  // every half screen of panning, not every frame, so this component does not re-render per frame.
+  const large = all.length >= CULL_MIN_EDGES;
+  const key = useStore(useCallback((s: ReactFlowState) => (!large ? '' : s.width ? cullKey(s.transform[0], s.transform[1], s.transform[2], s.width, s.height) : 'opening'), [large]));
+  // Which nodes are dragged, not where: the cull does not need recomputing every drag frame.
+  const draggedIds = Object.keys(dragging).join(' ');
+  const edges = useMemo(() => {
+    if (!large) return cache.edges(all);
+    const win = windowOf(key === 'opening' ? openingKey(sized) : key);
+    const dragged = new Set(draggedIds.split(' '));
+    return cache.edges(cullEdges(all, sized, win, (e) => !!e.selected || dragged.has(e.source) || dragged.has(e.target) || highlight?.edgeId === e.id));
+  }, [cache, all, large, key, sized, draggedIds, highlight]);
+  return { nodes, edges };
+}

@@ -1,0 +1,43 @@
+import type { StateCreator } from 'zustand';
+import type { EditorState } from './editor-store.ts';
+
+/** An edge under the pointer, with where the pointer is (for the contract card tooltip). */
+export interface HoveredEdge {
+  id: string;
+  x: number;
+  y: number;
+}
+
+export type Overlay = 'shortcuts' | 'revisions' | null;
+
+/**
+ * Designer view state that is not part of the chain and never saved: the hovered edge, the open
+ * overlay, the compounding panel, and a conflict with another tab editing the same chain.
+ */
+export interface ViewSlice {
+  hoveredEdge: HoveredEdge | null;
+  overlay: Overlay;
+  compoundingOpen: boolean;
+  /** The open chain was saved by another tab while this one had unsaved edits. */
+  tabConflict: { chainId: string } | null;
+  /** Bumped when a background check of a large chain lands (selectors then read its result). */
+  analysisVersion: number;
+  bumpAnalysis(): void;
+  setHoveredEdge(edge: HoveredEdge | null): void;
+  setOverlay(overlay: Overlay): void;
+  setCompoundingOpen(open: boolean): void;
+  setTabConflict(conflict: { chainId: string } | null): void;
+}
+
+export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (set) => ({
+  hoveredEdge: null,
+  overlay: null,
+  compoundingOpen: false,
+  tabConflict: null,
+  analysisVersion: 0,
+  bumpAnalysis: () => set((s) => ({ analysisVersion: s.analysisVersion + 1 })),
+  setHoveredEdge: (hoveredEdge) => set({ hoveredEdge }),
+  setOverlay: (overlay) => set({ overlay }),
+  setCompoundingOpen: (compoundingOpen) => set({ compoundingOpen }),
+  setTabConflict: (tabConflict) => set({ tabConflict }),
+});
