@@ -8,29 +8,26 @@ import { canvasRegistry } from './canvas-registry.ts';
  * Problems, design lint and boundary markers for chains too large to check on every edit in
  * the main thread. Small chains are checked synchronously in the selectors (instant feedback);
  * above LIVE_ANALYSIS_MAX_STEPS the check runs in a worker after a short quiet period, and the
- * previous result for the same chain is shown meanwhile. Design lint is quadratic in src/chain
- * (contract cards re-derive all edges per edge), so above AUTO_LINT_MAX_STEPS it runs on request.
+ * previous result for the same chain is shown meanwhile (lint of 3,000 steps takes ~0.4 s).
  */
 export const LIVE_ANALYSIS_MAX_STEPS = 80;
-export const AUTO_LINT_MAX_STEPS = 400;
 const QUIET_MS = 300;
 
 export interface AnalysisRequest {
   id: number;
   chain: Chain;
-  lint: boolean;
 }
 
 export interface AnalysisResponse {
   id: number;
   problems: ChainProblem[];
+  /** Null when the chain has problems (lint needs a sound chain). */
   lint: LintFinding[] | null;
   unanswered: string[];
 }
 
 export interface Analysis {
   problems: readonly ChainProblem[];
-  /** Null when lint was not run (the chain is over AUTO_LINT_MAX_STEPS and nobody asked). */
   lint: readonly LintFinding[] | null;
   unanswered: ReadonlySet<string>;
 }
@@ -45,7 +42,6 @@ export const isLargeChain = (chain: Chain) => chain.steps.length > LIVE_ANALYSIS
 
 const done = new WeakMap<Chain, Analysis>();
 const latestById = new Map<string, Analysis>();
-const lintWanted = new Set<string>();
 let worker: Worker | null = null;
 let queued: Chain | null = null;
 let timer: ReturnType<typeof setTimeout> | null = null;
@@ -63,7 +59,7 @@ function send(): void {
   worker ??= createWorker();
   const id = nextId++;
   inFlight.set(id, chain);
-  worker.postMessage({ id, chain, lint: chain.steps.length <= AUTO_LINT_MAX_STEPS || lintWanted.has(chain.id) } satisfies AnalysisRequest);
+  worker.postMessage({ id, chain } satisfies AnalysisRequest);
 }
 
 function createWorker(): Worker {
@@ -94,17 +90,6 @@ export function backgroundAnalysis(chain: Chain): AnalysisStatus {
   }
   return { analysis: latestById.get(chain.id) ?? null, pending: true };
 }
-
-/** Runs design lint on a chain over AUTO_LINT_MAX_STEPS, now and on later revisions. */
-export function requestLint(chain: Chain): void {
-  lintWanted.add(chain.id);
-  done.delete(chain);
-  latestById.delete(chain.id);
-  backgroundAnalysis(chain);
-  announce();
-}
-
-export const lintIsPaused = (chain: Chain) => isLargeChain(chain) && chain.steps.length > AUTO_LINT_MAX_STEPS && !lintWanted.has(chain.id);
 
 const noEdges: ReadonlySet<string> = new Set();
 const unansweredCache = new WeakMap<Chain, ReadonlySet<string>>();

@@ -7,13 +7,13 @@ import { unansweredEdgeIds } from './contract-cards.ts';
 
 // Problems, design lint and boundary markers of a large chain, off the main thread.
 self.onmessage = (event: MessageEvent<AnalysisRequest>) => {
-  const { id, chain, lint } = event.data;
+  const { id, chain } = event.data;
   const parsed = parseChain(chain);
   const problems = parsed.ok ? [] : parsed.problems;
   const response: AnalysisResponse = {
     id,
     problems,
-    lint: lint && parsed.ok ? lintChain(parsed.chain, canvasRegistry) : null,
+    lint: parsed.ok ? lintChain(parsed.chain, canvasRegistry) : null,
     unanswered: parsed.ok ? [...unansweredEdgeIds(parsed.chain)] : [],
   };
   self.postMessage(response);

@@ -1,4 +1,4 @@
-import { backgroundAnalysis, isLargeChain, lintIsPaused, requestLint } from '../designer/analysis.ts';
+import { backgroundAnalysis, isLargeChain } from '../designer/analysis.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectAnalysisVersion, selectChain, selectLint, selectProblems, stepIdForPath } from '../stores/selectors.ts';
 
@@ -11,10 +11,9 @@ export function ProblemsList() {
   const problems = useEditorStore(selectProblems);
   const findings = useEditorStore(selectLint);
   const selectStep = useEditorStore((s) => s.selectStep);
-  // Large chains are checked in the background: say when a check is running or lint is paused.
+  // Large chains are checked in the background: say when a check is running.
   useEditorStore(selectAnalysisVersion);
   const checking = chain && isLargeChain(chain) ? backgroundAnalysis(chain).pending : false;
-  const paused = chain ? lintIsPaused(chain) : false;
   return (
     <section className="problems" aria-label="Problems">
       <div className="section-title">
@@ -26,14 +25,6 @@ export function ProblemsList() {
         )}
       </div>
       {checking && <div className="muted small problems-note" data-testid="problems.checking">Checking {chain?.steps.length} steps in the background…</div>}
-      {paused && chain && problems.length === 0 && (
-        <div className="muted small problems-note" data-testid="lint.paused">
-          Design notes are checked on request for chains over 400 steps.{' '}
-          <button type="button" className="link-button" onClick={() => requestLint(chain)}>
-            Check now
-          </button>
-        </div>
-      )}
       <ul data-testid="problems" className="problems-list">
         {problems.map((p, i) => {
           const stepId = chain ? stepIdForPath(chain, p.path) : null;

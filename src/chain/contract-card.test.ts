@@ -27,4 +27,14 @@ describe('boundary contract cards', () => {
     expect(select.whenWrong.policy).not.toBe('abort');
     expect(select.unanswered).toEqual([]);
   });
+
+  it('counts a gate that checks the producer on the edge to another consumer', () => {
+    const chain = demo('select-quotes-then-answer.chain.json');
+    // A second reader of `select` beside the gate: its card should name the gate too.
+    const extra = { ...chain.steps.find((s) => s.id === 'final')!, id: 'raw', config: { bindings: { value: 'steps.select' } } };
+    const cards = contractCards({ ...chain, steps: [...chain.steps, extra] });
+    const raw = cards.find((c) => c.producer === 'select' && c.consumer === 'raw')!;
+    expect(raw.validated.by.join(' ')).toContain('gate "');
+    expect(raw.validated.by.join(' ')).toContain('quoteContainment');
+  });
 });
