@@ -47,6 +47,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
   // Positions while dragging stay local; the chain gets one move when the drag ends.
   const [dragging, setDragging] = useState<Record<string, XY>>({});
+  const dragActive = useRef(false);
 
   const { nodes, edges } = useCanvasElements(chain, { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging });
 
@@ -71,12 +72,21 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const onNodesChange = (changes: NodeChange<FlowNode>[]) => {
     const sizes: Record<string, { width: number; height: number }> = {};
     const moves: Record<string, XY> = {};
+    const nudged = new Map<string, XY>();
+    const nudgedInputs = new Map<string, XY>();
     for (const change of changes) {
       if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions;
       else if (change.type === 'position' && change.position && change.dragging) moves[change.id] = change.position;
+      // Arrow keys on a focused, selected card move the selection (React Flow's keyboard a11y);
+      // a drag's last position change is left to onNodeDragStop, which makes it one undo step.
+      else if (change.type === 'position' && change.position && !dragActive.current) {
+        if (change.id.startsWith(INPUT_PREFIX)) nudgedInputs.set(change.id.slice(INPUT_PREFIX.length), change.position);
+        else nudged.set(change.id, change.position);
+      }
     }
     if (Object.keys(sizes).length) setMeasured((m) => ({ ...m, ...sizes }));
     if (Object.keys(moves).length) setDragging((d) => ({ ...d, ...moves }));
+    if (nudged.size || nudgedInputs.size) s().moveSteps(nudged, nudgedInputs);
     // Click, shift-click and box select all arrive as select changes.
     const state = s();
     const next = nextSelection(changes, { steps: state.selectedStepIds, input: state.selectedInput }, INPUT_PREFIX);
@@ -84,9 +94,14 @@ function ChainCanvas({ chain }: { chain: Chain }) {
     else if (next && (next.steps.length || state.selectedStepIds.length || state.selectedInput)) state.selectSteps(next.steps);
   };
 
+  const onNodeDragStart: OnNodeDrag<FlowNode> = () => {
+    dragActive.current = true;
+  };
   // One move for the whole drag, however many nodes moved: one undo step.
   const onNodeDragStop: OnNodeDrag<FlowNode> = (_event, _node, moved) => {
-    s().moveSteps(new Map(moved.filter((n) => n.type === 'step').map((n) => [n.id, n.position])));
+    dragActive.current = false;
+    const inputs = new Map(moved.filter((n) => n.type === 'chainInput').map((n) => [n.id.slice(INPUT_PREFIX.length), n.position]));
+    s().moveSteps(new Map(moved.filter((n) => n.type === 'step').map((n) => [n.id, n.position])), inputs);
     setDragging({});
   };
 
@@ -133,7 +148,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
 
   // Stable identities: React Flow stores each changed handler prop with its own store update.
   const handlers = useStableHandlers({
-    onNodesChange, onEdgesChange, onNodeDragStop, onConnect, onDelete, onDrop,
+    onNodesChange, onEdgesChange, onNodeDragStart, onNodeDragStop, onConnect, onDelete, onDrop,
     isValidConnection: (c: Connection | FlowEdge) => c.source !== c.target && !c.target.startsWith(INPUT_PREFIX),
     onDragOver: (e: DragEvent) => {
       if (e.dataTransfer.types.includes(STEP_DRAG_TYPE)) {

@@ -23,6 +23,18 @@ describe('flow elements', () => {
     expect(byId.get(inputNodeId('document'))?.position.x).toBeLessThan(0);
   });
 
+  it('puts an input where the person dragged it, and names every node for screen readers', () => {
+    const base = twoStepChain();
+    const chain = { ...base, inputs: base.inputs.map((i) => (i.name === 'question' ? { ...i, position: { x: 40, y: 500 } } : i)) };
+    const nodes = buildNodes(chain, stepRegistry, { ...options, dragging: { [inputNodeId('document')]: { x: 7, y: 8 } } });
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    expect(byId.get(inputNodeId('question'))?.position).toEqual({ x: 40, y: 500 });
+    expect(byId.get(inputNodeId('document'))?.position).toEqual({ x: 7, y: 8 });
+    expect(byId.get(inputNodeId('document'))?.draggable).not.toBe(false);
+    expect(byId.get('extract')?.ariaLabel).toMatch(/^Model step extract/);
+    expect(byId.get(inputNodeId('question'))?.ariaLabel).toMatch(/^Input question/);
+  });
+
   it('draws input, data and branch edges, lighting the current boundary', () => {
     const edges = buildEdges(twoStepChain(), stepRegistry, [], options.highlight);
     expect(edges.map((e) => [e.source, e.target, e.label])).toEqual([

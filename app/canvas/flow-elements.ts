@@ -129,10 +129,10 @@ export function buildNodes(chain: Chain, registry: StepRegistry, o: NodeOptions)
     return {
       id,
       type: 'chainInput',
-      position: positions.get(input.name) ?? { x: 0, y: 0 },
+      position: o.dragging[id] ?? input.position ?? positions.get(input.name) ?? { x: 0, y: 0 },
       data: { input, role: o.highlight?.sources.includes(input.name) ? 'source' : undefined },
       selected: o.selectedInput === input.name,
-      draggable: false,
+      ariaLabel: `Input ${input.name}${input.trust === 'untrusted' ? ' (untrusted)' : ''}`,
       measured: o.measured[id],
     };
   });
@@ -150,6 +150,7 @@ export function buildNodes(chain: Chain, registry: StepRegistry, o: NodeOptions)
     },
     selected: o.selectedStepIds ? o.selectedStepIds.has(step.id) : o.selectedStepId === step.id,
     measured: o.measured[step.id],
+    ariaLabel: `${registry.get(step.kind)?.title ?? step.kind} step ${step.id}${step.name && step.name !== step.id ? `: ${step.name}` : ''}`,
   }));
   return [...inputs, ...steps];
 }

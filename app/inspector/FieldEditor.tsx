@@ -7,6 +7,8 @@ import { BindingsField } from './fields/BindingsField.tsx';
 import { JsonField } from './fields/JsonField.tsx';
 import { NumberField } from './fields/NumberField.tsx';
 import { OnFailField } from './fields/OnFailField.tsx';
+import { RoutesField } from './fields/RoutesField.tsx';
+import { StepRefField } from './fields/StepRefField.tsx';
 import { SelectField } from './fields/SelectField.tsx';
 import { SchemaTools } from './fields/SchemaTools.tsx';
 import { TemplateField } from './fields/TemplateField.tsx';
@@ -29,6 +31,7 @@ export function FieldEditor({ chain, step, field }: Props) {
   const id = `field-${step.id}-${field.key}`;
   const testId = `inspector.field.${field.key}`;
   const set = (next: unknown) => useEditorStore.getState().updateStepConfig(step.id, field.key, next);
+  const otherSteps = chain.steps.map((s) => s.id).filter((s) => s !== step.id);
 
   const control = (() => {
     switch (field.kind) {
@@ -77,7 +80,11 @@ export function FieldEditor({ chain, step, field }: Props) {
         );
       }
       case 'onFail':
-        return <OnFailField id={id} testId={testId} value={value} stepIds={chain.steps.map((s) => s.id).filter((s) => s !== step.id)} onChange={set} />;
+        return <OnFailField id={id} testId={testId} value={value} stepIds={otherSteps} onChange={set} />;
+      case 'routes':
+        return <RoutesField id={id} testId={testId} value={value} stepIds={otherSteps} onChange={set} />;
+      case 'stepRef':
+        return <StepRefField id={id} testId={testId} value={value} stepIds={otherSteps} emptyLabel={field.emptyLabel} onChange={set} />;
       default:
         return assertNever(field);
     }
@@ -85,7 +92,7 @@ export function FieldEditor({ chain, step, field }: Props) {
 
   return (
     <div className="field">
-      <label className="field-label" htmlFor={field.kind === 'bindings' || field.kind === 'json' ? undefined : id}>
+      <label className="field-label" htmlFor={field.kind === 'bindings' || field.kind === 'json' || field.kind === 'routes' ? undefined : id}>
         {field.label}
       </label>
       {control}

@@ -24,7 +24,8 @@ export interface GraphSlice {
   applyPaste(result: { chain: Chain; pasted: string[] }): string[];
   moveStep(stepId: string, position: edit.XY): void;
   /** Moves many steps at once (auto layout): one new chain, so one undo step. */
-  moveSteps(positions: ReadonlyMap<string, edit.XY>): void;
+  /** Moves steps, and input nodes by name, as one edit (one undo step). */
+  moveSteps(positions: ReadonlyMap<string, edit.XY>, inputPositions?: ReadonlyMap<string, edit.XY>): void;
   renameStep(stepId: string, name: string): void;
   updateStepConfig(stepId: string, keyPath: string, value: unknown): void;
   connect(sourceId: string, targetId: string): void;
@@ -75,7 +76,7 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
       return result.pasted;
     },
     moveStep: (stepId, position) => apply((c) => edit.moveStep(c, stepId, position)),
-    moveSteps: (positions) => apply((c) => edit.moveSteps(c, positions)),
+    moveSteps: (positions, inputPositions) => apply((c) => edit.moveInputs(edit.moveSteps(c, positions), inputPositions ?? new Map())),
     renameStep: (stepId, name) => apply((c) => edit.renameStep(c, stepId, name)),
     updateStepConfig: (stepId, keyPath, value) => apply((c) => edit.updateStepConfig(c, stepId, keyPath, value)),
     connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId)),

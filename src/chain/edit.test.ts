@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { stepRegistry } from '../steps/index.ts';
 import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
 import {
-  addInput, addStep, connect, connectInput, createEmptyChain, disconnect, freshId, moveStep, moveSteps, removeBranch, removeInput,
+  addInput, addStep, connect, connectInput, createEmptyChain, disconnect, freshId, moveInputs, moveStep, moveSteps, removeBranch, removeInput,
   removeStep, renameBinding, renameStep, updateInput, updateStepConfig,
 } from './edit.ts';
 import { chainEdges } from './graph.ts';
+import type { Chain } from './schema.ts';
 import { parseChain } from './parse.ts';
 
 const bindingsOf = (chain: ReturnType<typeof twoStepChain>, id: string) =>
@@ -90,6 +91,16 @@ describe('moveStep, renameStep, updateStepConfig', () => {
     expect(moveSteps(moved, new Map([['extract', { x: 10, y: 21 }]]))).toBe(moved);
   });
 
+  it('moves input nodes by name; a moved input keeps its place through a save and load', () => {
+    const base = twoStepChain();
+    const moved = moveInputs(base, new Map([['document', { x: -300.6, y: 40 }], ['ghost', { x: 0, y: 0 }]]));
+    expect(moved.inputs.find((i) => i.name === 'document')?.position).toEqual({ x: -301, y: 40 });
+    expect(moved.inputs.find((i) => i.name === 'question')).toBe(base.inputs.find((i) => i.name === 'question'));
+    expect(moveInputs(moved, new Map([['document', { x: -301, y: 40 }]]))).toBe(moved);
+    const reparsed = parseChain(JSON.stringify(moved));
+    expect(reparsed.ok && reparsed.chain.inputs[0]?.position).toEqual({ x: -301, y: 40 });
+  });
+
   it('sets nested config by key path', () => {
     const base = twoStepChain();
     const chain = updateStepConfig(base, 'extract', 'outputSchema.properties.facts.maxItems', 3);
@@ -114,6 +125,21 @@ describe('connect and disconnect', () => {
     expect(bindingsOf(connect(base, 'answer', 'final'), 'final')).toEqual({ answer: 'inputs.question', answer_2: 'steps.answer' });
     expect(connect(base, 'final', 'final')).toBe(base);
     expect(connect(base, 'ghost', 'final')).toBe(base);
+  });
+
+  it('an edge drawn from a router is a branch: first "otherwise", then a route to fill in; never twice', () => {
+    const base = removeBranch(removeBranch(routedChain(), 'route', 'tech_reply'), 'route', 'billing_reply');
+    const routeCfg = (c: Chain) => c.steps.find((s) => s.id === 'route')!.config as { routes: unknown[]; defaultTo: string | null };
+    expect(routeCfg(base)).toMatchObject({ routes: [], defaultTo: null });
+    const first = connect(base, 'route', 'tech_reply');
+    expect(routeCfg(first)).toMatchObject({ routes: [], defaultTo: 'tech_reply' });
+    const second = connect(first, 'route', 'billing_reply');
+    expect(routeCfg(second).routes).toEqual([{ equals: '', to: 'billing_reply', label: '' }]);
+    expect(connect(second, 'route', 'billing_reply')).toBe(second);
+    expect(connect(second, 'route', 'tech_reply')).toBe(second);
+    // The target does not read the router's output.
+    expect(bindingsOf(second, 'billing_reply')).toEqual({ value: 'steps.classify.category' });
+    expect(chainEdges(second, stepRegistry).filter((e) => e.source === 'route').map((e) => e.label)).toEqual(['= ""', 'otherwise']);
   });
 
   it('connects an input and disconnects a binding', () => {

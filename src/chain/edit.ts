@@ -215,6 +215,20 @@ export function moveSteps(chain: Chain, positions: ReadonlyMap<string, XY>): Cha
   return changed ? { ...chain, steps } : chain;
 }
 
+/** Moves input nodes on the canvas (an input placed by hand stays where it was put). */
+export function moveInputs(chain: Chain, positions: ReadonlyMap<string, XY>): Chain {
+  let changed = false;
+  const inputs = chain.inputs.map((input) => {
+    const to = positions.get(input.name);
+    if (!to) return input;
+    const position = { x: Math.round(to.x), y: Math.round(to.y) };
+    if (input.position?.x === position.x && input.position.y === position.y) return input;
+    changed = true;
+    return { ...input, position };
+  });
+  return changed ? { ...chain, inputs } : chain;
+}
+
 /** Changes the display name (not the id, which bindings refer to). */
 export function renameStep(chain: Chain, stepId: string, name: string): Chain {
   return mapStep(chain, stepId, (step) => (step.name === name ? step : { ...step, name }));
@@ -267,9 +281,23 @@ function connectRef(chain: Chain, ref: string, preferred: string, targetId: stri
   return setBinding(chain, targetId, name, ref, registry);
 }
 
-/** Makes `targetId` read the output of `sourceId`: a binding named after the source (`steps.<source>`). */
+/**
+ * Makes `targetId` read the output of `sourceId`: a binding named after the source
+ * (`steps.<source>`) — unless the source's kind says what an edge from it means (a router's
+ * edge is a branch to the target).
+ */
 export function connect(chain: Chain, sourceId: string, targetId: string, bindingName?: string, registry: StepRegistry = stepRegistry): Chain {
-  if (sourceId === targetId || !chain.steps.some((s) => s.id === sourceId)) return chain;
+  const source = chain.steps.find((s) => s.id === sourceId);
+  if (sourceId === targetId || !source || !chain.steps.some((s) => s.id === targetId)) return chain;
+  const def = registry.get(source.kind);
+  if (def?.connectTo && bindingName === undefined) {
+    const parsed = def.config.safeParse(source.config);
+    if (!parsed.success) return chain;
+    const next = def.connectTo(parsed.data, targetId);
+    // Unchanged (already a branch to the target): the same chain, so history records nothing.
+    if (next === parsed.data) return chain;
+    return mapStep(chain, sourceId, (step) => ({ ...step, config: next as Record<string, unknown> }));
+  }
   return connectRef(chain, `steps.${sourceId}`, bindingName ?? sourceId, targetId, registry);
 }
 

@@ -24,6 +24,8 @@ export const refSchema = z
 
 export const jsonSchemaObject = z.record(z.string(), z.unknown());
 
+export const positionSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
+
 export const chainInputSchema = z.object({
   name: identifier,
   description: z.string().max(2000).optional(),
@@ -34,9 +36,9 @@ export const chainInputSchema = z.object({
   required: z.boolean().default(true),
   /** Shown in the Run dialog and used by the CLI when no value is given. */
   example: z.unknown().optional(),
+  /** Where the person put the input's node on the canvas; absent means placed beside its readers. */
+  position: positionSchema.optional(),
 });
-
-export const positionSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
 
 export const stepSchema = z.object({
   id: identifier,

@@ -34,9 +34,16 @@ export const routerStep = defineStep<'router', RouterConfig>({
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (value)' },
     { kind: 'text', key: 'field', label: 'Label field', placeholder: 'category' },
-    { kind: 'json', key: 'routes', label: 'Routes' },
-    { kind: 'text', key: 'defaultTo', label: 'Otherwise go to (step id)' },
+    { kind: 'routes', key: 'routes', label: 'Routes' },
+    { kind: 'stepRef', key: 'defaultTo', label: 'Otherwise go to', emptyLabel: '(nothing: an unmatched label fails the run)' },
   ],
+  // An edge drawn from a router is a branch: the first becomes "otherwise", later ones new
+  // routes whose label value the person fills in.
+  connectTo: (cfg, targetId) => {
+    if (cfg.defaultTo === targetId || cfg.routes.some((r) => r.to === targetId)) return cfg;
+    if (cfg.defaultTo === null) return { ...cfg, defaultTo: targetId };
+    return { ...cfg, routes: [...cfg.routes, { equals: '', to: targetId, label: '' }] };
+  },
   summary: (cfg) => [`on ${cfg.field || '(value)'}`, ...cfg.routes.map((r) => `${JSON.stringify(r.equals)} → ${r.to}`), ...(cfg.defaultTo ? [`otherwise → ${cfg.defaultTo}`] : [])],
   outputSchema: () => ({ type: 'object', properties: { label: {}, to: { type: 'string' } } }),
   async run(ctx) {

@@ -18,7 +18,11 @@ export type FieldSpec =
   | { kind: 'select'; key: string; label: string; options: readonly string[] }
   | { kind: 'bindings'; key: string; label: string }
   | { kind: 'json'; key: string; label: string; schemaHint?: 'jsonSchema' | 'json' }
-  | { kind: 'onFail'; key: string; label: string };
+  | { kind: 'onFail'; key: string; label: string }
+  /** A router's routes: rows of label value → step, edited as a table rather than JSON. */
+  | { kind: 'routes'; key: string; label: string }
+  /** Another step of the chain by id, or none (`emptyLabel` says what none means). */
+  | { kind: 'stepRef'; key: string; label: string; emptyLabel: string };
 
 /** What a failed step does after its retries: never silently continue on bad output. */
 export type OnFail = 'abort' | 'abstain' | 'escalate' | `fallback:${string}`;
@@ -92,6 +96,11 @@ export interface StepDefinition<K extends string = string, C = unknown> {
    * which steps run; a `fallback` edge names a step that runs only in place of this one.
    */
   branches(config: C): StepBranch[];
+  /**
+   * What drawing an edge from this step to `targetId` on the canvas means, when it is not "the
+   * target reads my output" (a router's edge is a branch). Returns the new config.
+   */
+  connectTo?(config: C, targetId: string): C;
   /** Names a template may use besides the bindings (a map's current unit). */
   templateNames?(config: C): string[];
   /** Whether the step ends the run when reached. */
