@@ -93,7 +93,8 @@ function bindingsOf(registry: StepRegistry, step: StepDef): Record<string, strin
 /** Inputs sit in a column left of the steps, each near the steps that read it. */
 function inputPositions(chain: Chain, registry: StepRegistry): Map<string, { x: number; y: number }> {
   const xs = chain.steps.map((s) => s.position.x);
-  const minX = xs.length ? Math.min(...xs) : 0;
+  // With no steps yet, inputs start at the origin (in view), not left of it.
+  const minX = xs.length ? Math.min(...xs) : 300;
   const minY = chain.steps.length ? Math.min(...chain.steps.map((s) => s.position.y)) : 0;
   const readers = new Map<string, number[]>();
   for (const step of chain.steps) {
@@ -108,7 +109,7 @@ function inputPositions(chain: Chain, registry: StepRegistry): Map<string, { x: 
     const ys = readers.get(input.name);
     const wanted = ys?.length ? ys.reduce((a, b) => a + b, 0) / ys.length + 20 : minY;
     const y = Math.max(wanted, floor);
-    out.set(input.name, { x: minX - 250, y });
+    out.set(input.name, { x: minX - 300, y });
     floor = y + 64;
   }
   return out;

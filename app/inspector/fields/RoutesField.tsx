@@ -54,12 +54,20 @@ export function RoutesField({ id, testId, value, stepIds, onChange }: Props) {
   const update = (i: number, patch: Partial<Route>) => onChange(routes.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <div className="routes" id={id} data-testid={testId} role="group" aria-label="Routes">
+      {routes.length > 0 && (
+        <div className="route-row route-head muted small" aria-hidden="true">
+          <span>When the label is</span>
+          <span />
+          <span>go to</span>
+          <span>edge label</span>
+          <span />
+        </div>
+      )}
       {routes.map((route, i) => {
         const n = i + 1;
         const missingValue = route.equals === '' || route.equals === undefined;
         return (
           <div className="route-row" key={i} data-testid={`route.${i}`}>
-            <span className="muted small">when =</span>
             <CommitInput className="input mono route-value" label={`Route ${n}: label value`} placeholder="label value" invalid={missingValue} value={routeValueText(route.equals ?? '')} onCommit={(t) => update(i, { equals: parseRouteValue(t) })} />
             <span className="binding-arrow">→</span>
             <select className="input mono" aria-label={`Route ${n}: go to`} value={route.to} onChange={(e) => update(i, { to: e.target.value })}>

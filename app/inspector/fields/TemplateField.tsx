@@ -79,7 +79,9 @@ export function TemplateField({ id, testId, value, rows, bindings, suggestions, 
         value={text}
         spellCheck={false}
         aria-autocomplete={suggestions ? 'list' : undefined}
-        aria-expanded={suggestions ? open !== null : undefined}
+        // A textbox may not say "expanded"; it points at the open list and its active option instead.
+        aria-controls={open ? `${id}-suggest` : undefined}
+        aria-activedescendant={open ? `${id}-suggest-${open.index}` : undefined}
         onChange={(e) => {
           onChange(e.target.value);
           refresh(e.target.value, e.target.selectionStart);
@@ -88,9 +90,9 @@ export function TemplateField({ id, testId, value, rows, bindings, suggestions, 
         onBlur={() => setTimeout(() => setOpen(null), 150)}
       />
       {open && (
-        <ul className="template-suggest" role="listbox" data-testid="template.suggest">
+        <ul className="template-suggest" role="listbox" id={`${id}-suggest`} aria-label="Placeholders" data-testid="template.suggest">
           {open.items.map((s, i) => (
-            <li key={s.name} role="option" aria-selected={i === open.index}>
+            <li key={s.name} id={`${id}-suggest-${i}`} role="option" aria-selected={i === open.index}>
               <button
                 type="button"
                 className={i === open.index ? 'suggest-item is-active' : 'suggest-item'}
