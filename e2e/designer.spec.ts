@@ -47,6 +47,20 @@ test('drag from the palette, multi-select, copy and paste within and across chai
   await expect(page.getByTestId('inspector.selection')).toContainText('2 steps selected');
   await expect(page.getByTestId('inspector.selection')).toContainText('summarise, answer');
 
+  // The select tool (for touchpads): a plain drag on the empty canvas draws the box; the choice sticks.
+  await page.keyboard.press('Escape');
+  await page.getByTestId('designer.tool.select').click();
+  await expect(page.getByTestId('designer.tool.select')).toHaveAttribute('aria-pressed', 'true');
+  await page.mouse.move(a.x - 12, a.y - 40);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.move(b.x + b.width + 20, b.y + b.height + 30, { steps: 5 });
+  await page.mouse.up();
+  await expect(page.getByTestId('inspector.selection')).toContainText('summarise, answer');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('seamscope.canvasTool'))).toBe('select');
+  await page.keyboard.press('h');
+  await expect(page.getByTestId('designer.tool.pan')).toHaveAttribute('aria-pressed', 'true');
+
   await page.keyboard.press('ControlOrMeta+c');
   await page.keyboard.press('ControlOrMeta+v');
   await expect(app.node('summarise_1')).toBeVisible();

@@ -25,9 +25,13 @@ type XY = { x: number; y: number };
 const DesignerLayer = lazy(() => import('../designer/DesignerLayer.tsx'));
 const CanvasMiniMap = lazy(() => import('../designer/CanvasMiniMap.tsx'));
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
+const selectPanButtons = [1, 2];
 const deleteKeys = ['Backspace', 'Delete'];
 const fitOptions = { padding: 0.2, maxZoom: 1, minZoom: 0.5 };
 const proOptions = { hideAttribution: true };
+// The dot grid is an SVG pattern that repaints the whole canvas on every pan frame; on a large
+// chain that repaint (software raster especially) costs more than the cards. Large chains pan without it.
+const DOT_GRID_MAX_STEPS = 500;
 
 /** The React Flow canvas for one chain; remounted per chain so view and measurements reset. */
 function ChainCanvas({ chain }: { chain: Chain }) {
@@ -39,6 +43,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const runInfo = useRunInfo();
   const highlight = useHighlight();
   const replayOpen = useRunStore(selectReplayOpen);
+  const tool = useEditorStore((state) => state.canvasTool);
   const lossy = useRunStore(selectLossyEdgeIds);
   const chainMetrics = useRunStore(selectMetrics);
   const metrics = chainMetrics?.chainId === chain.id ? chainMetrics.byStep : undefined;
@@ -169,6 +174,10 @@ function ChainCanvas({ chain }: { chain: Chain }) {
       {...handlers}
       deleteKeyCode={deleteKeys}
       multiSelectionKeyCode={multiSelectKeys}
+      // The select tool (touchpads): a drag draws a box, scrolling pans, pinch zooms; middle or right drag still pans.
+      selectionOnDrag={tool === 'select'}
+      panOnDrag={tool === 'select' ? selectPanButtons : true}
+      panOnScroll={tool === 'select'}
       // Dragging moves a card without opening it in the inspector (which loads the editors); click selects.
       selectNodesOnDrag={false}
       // Cards off screen are not mounted; on open, fit but keep cards readable (zoom ≥ 0.5).
@@ -179,7 +188,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
       minZoom={0.2}
       proOptions={proOptions}
     >
-      <Background gap={20} size={1} color="#e4e4e7" />
+      {chain.steps.length <= DOT_GRID_MAX_STEPS && <Background gap={20} size={1} color="#e4e4e7" />}
       <Controls showInteractive={false} />
       <Suspense fallback={null}>
         <CanvasMiniMap nodes={nodes} />

@@ -1,5 +1,5 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { memo, useMemo } from 'react';
+import { memo } from 'react';
 import { stepRegistry } from '../../src/steps/index.ts';
 import type { StepFlowNode } from './flow-elements.ts';
 
@@ -13,14 +13,26 @@ const statusLabel: Record<string, string> = {
   pending: 'Pending',
 };
 
+interface Summary {
+  title: string;
+  lines: string[];
+}
+
+// Configs are immutable (edits make new objects), so a card panned out of view and back, or
+// remounted, reuses its summary instead of parsing the config again.
+const summaries = new WeakMap<object, Summary>();
+
 /** The summary lines come from the registry; a config that does not parse says so instead. */
-function useSummary(kind: string, config: unknown): { title: string; lines: string[] } {
-  return useMemo(() => {
-    const def = stepRegistry.get(kind);
-    if (!def) return { title: kind, lines: ['unknown step kind'] };
-    const parsed = def.config.safeParse(config);
-    return { title: def.title, lines: parsed.success ? def.summary(parsed.data) : ['the settings have problems'] };
-  }, [kind, config]);
+function stepSummary(kind: string, config: Record<string, unknown>): Summary {
+  const cached = summaries.get(config);
+  if (cached) return cached;
+  const def = stepRegistry.get(kind);
+  const parsed = def?.config.safeParse(config);
+  const summary = !def
+    ? { title: kind, lines: ['unknown step kind'] }
+    : { title: def.title, lines: parsed?.success ? def.summary(parsed.data) : ['the settings have problems'] };
+  summaries.set(config, summary);
+  return summary;
 }
 
 /**
@@ -29,7 +41,7 @@ function useSummary(kind: string, config: unknown): { title: string; lines: stri
  */
 export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
   const { step, problems, warnings, run, role, metrics } = data;
-  const { title, lines } = useSummary(step.kind, step.config);
+  const { title, lines } = stepSummary(step.kind, step.config);
   const classes = ['step-node', run ? `status-${run.status}` : '', role ? `role-${role}` : '', selected ? 'is-selected' : ''];
   return (
     <div className={classes.filter(Boolean).join(' ')} data-testid={`step.${step.id}`} data-status={run?.status}>

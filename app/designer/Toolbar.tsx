@@ -14,6 +14,7 @@ export function Toolbar() {
   const canUndo = useEditorStore(selectCanUndo);
   const canRedo = useEditorStore(selectCanRedo);
   const compounding = useEditorStore(selectCompoundingOpen);
+  const tool = useEditorStore((state) => state.canvasTool);
   const s = useEditorStore.getState;
   return (
     <Panel position="top-left" className="designer-toolbar" data-testid="designer.toolbar">
@@ -23,6 +24,15 @@ export function Toolbar() {
       <button type="button" className="button small" data-testid="designer.redo" disabled={!canRedo} title={`Redo (${mod()}Shift+Z)`} onClick={() => s().redo()}>
         Redo
       </button>
+      <span className="toolbar-gap" />
+      <span className="tool-switch" role="group" aria-label="Dragging the canvas">
+        <button type="button" className={tool === 'pan' ? 'button small is-on' : 'button small'} data-testid="designer.tool.pan" aria-pressed={tool === 'pan'} title="Drag pans the view; Shift+drag selects (H)" onClick={() => s().setCanvasTool('pan')}>
+          Pan
+        </button>
+        <button type="button" className={tool === 'select' ? 'button small is-on' : 'button small'} data-testid="designer.tool.select" aria-pressed={tool === 'select'} title="Drag selects with a box; scroll or Space+drag pans (V)" onClick={() => s().setCanvasTool('select')}>
+          Select
+        </button>
+      </span>
       <span className="toolbar-gap" />
       <button type="button" className="button small" data-testid="designer.layout" title="Auto layout (Shift+L)" onClick={() => void autoLayoutChain(rf)}>
         Auto layout

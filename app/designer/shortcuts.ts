@@ -15,6 +15,8 @@ export const shortcuts: readonly Shortcut[] = [
   { keys: ['Delete'], does: 'Delete the selected steps and edges (also Backspace)' },
   { keys: ['Shift', 'click'], does: 'Add a step to the selection' },
   { keys: ['Shift', 'drag'], does: 'Select with a box' },
+  { keys: ['V'], does: 'Select tool: drag draws a box, scroll pans (touchpads)' },
+  { keys: ['H'], does: 'Pan tool: drag pans the view' },
   { keys: ['Tab'], does: 'Move focus between cards (and every other control)' },
   { keys: ['Enter'], does: 'Select the focused card; the step panel opens' },
   { keys: ['←', '↑', '→', '↓'], does: 'Move the selected cards (with Shift: four times as far)' },

@@ -19,7 +19,7 @@ const hasTextSelection = () => {
 /**
  * The designer's keyboard: undo/redo everywhere except inside Monaco and text boxes outside the
  * inspector (those keep the browser's own undo), copy/cut/paste/duplicate/select-all on the
- * canvas selection, Shift+L auto layout, F fit view, ? the shortcut help. Delete is React Flow's.
+ * canvas selection, Shift+L auto layout, F fit view, V/H the select and pan tools, ? the shortcut help. Delete is React Flow's.
  */
 export function useDesignerKeys(): void {
   const rf = useReactFlow<FlowNode, FlowEdge>();
@@ -67,6 +67,8 @@ export function useDesignerKeys(): void {
         void autoLayoutChain(rf);
       } else if (!mod && !e.altKey && !e.shiftKey && key === 'f') {
         fitAll(rf);
+      } else if (!mod && !e.altKey && !e.shiftKey && (key === 'v' || key === 'h')) {
+        s().setCanvasTool(key === 'v' ? 'select' : 'pan');
       } else if (e.key === '?') {
         e.preventDefault();
         s().setOverlay(s().overlay === 'shortcuts' ? null : 'shortcuts');

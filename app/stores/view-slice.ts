@@ -11,6 +11,22 @@ export interface HoveredEdge {
 export type Overlay = 'shortcuts' | 'revisions' | null;
 
 /**
+ * What a drag on the empty canvas does: `pan` moves the view (Shift+drag selects with a box), as
+ * with a mouse; `select` draws a selection box, and two-finger scroll pans — for touchpads, where
+ * Shift+drag is awkward. Kept per device (localStorage), not per chain.
+ */
+export type CanvasTool = 'pan' | 'select';
+const TOOL_KEY = 'seamscope.canvasTool';
+
+function storedTool(): CanvasTool {
+  try {
+    return globalThis.localStorage?.getItem(TOOL_KEY) === 'select' ? 'select' : 'pan';
+  } catch {
+    return 'pan';
+  }
+}
+
+/**
  * Designer view state that is not part of the chain and never saved: the hovered edge, the open
  * overlay, the compounding panel, and a conflict with another tab editing the same chain.
  */
@@ -18,6 +34,7 @@ export interface ViewSlice {
   hoveredEdge: HoveredEdge | null;
   overlay: Overlay;
   compoundingOpen: boolean;
+  canvasTool: CanvasTool;
   /** The open chain was saved by another tab while this one had unsaved edits. */
   tabConflict: { chainId: string } | null;
   /** Bumped when a background check of a large chain lands (selectors then read its result). */
@@ -26,6 +43,7 @@ export interface ViewSlice {
   setHoveredEdge(edge: HoveredEdge | null): void;
   setOverlay(overlay: Overlay): void;
   setCompoundingOpen(open: boolean): void;
+  setCanvasTool(tool: CanvasTool): void;
   setTabConflict(conflict: { chainId: string } | null): void;
 }
 
@@ -33,11 +51,20 @@ export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (se
   hoveredEdge: null,
   overlay: null,
   compoundingOpen: false,
+  canvasTool: storedTool(),
   tabConflict: null,
   analysisVersion: 0,
   bumpAnalysis: () => set((s) => ({ analysisVersion: s.analysisVersion + 1 })),
   setHoveredEdge: (hoveredEdge) => set({ hoveredEdge }),
   setOverlay: (overlay) => set({ overlay }),
   setCompoundingOpen: (compoundingOpen) => set({ compoundingOpen }),
+  setCanvasTool: (canvasTool) => {
+    try {
+      globalThis.localStorage?.setItem(TOOL_KEY, canvasTool);
+    } catch {
+      // Private mode or full storage: the choice lasts for this page only.
+    }
+    set({ canvasTool });
+  },
   setTabConflict: (tabConflict) => set({ tabConflict }),
 });
