@@ -8,6 +8,7 @@ import { onCanvasInit, benchCanvasProps } from '../designer/bench-hooks.ts';
 import { nextSelection } from '../designer/canvas-nodes.ts';
 import { useCanvasElements } from '../designer/use-canvas-elements.ts';
 import { useStableHandlers } from '../designer/use-stable-handlers.ts';
+import { useRasterWhileMoving } from '../designer/use-raster-while-moving.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import {
@@ -53,6 +54,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   // Positions while dragging stay local; the chain gets one move when the drag ends.
   const [dragging, setDragging] = useState<Record<string, XY>>({});
   const dragActive = useRef(false);
+  const [rasterRef, onMove] = useRasterWhileMoving();
 
   const { nodes, edges } = useCanvasElements(chain, { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging });
 
@@ -168,6 +170,8 @@ function ChainCanvas({ chain }: { chain: Chain }) {
 
   return (
     <ReactFlow<FlowNode, FlowEdge>
+      ref={rasterRef}
+      onMove={onMove}
       nodes={nodes}
       edges={edges}
       nodeTypes={nodeTypes}
