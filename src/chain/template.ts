@@ -25,6 +25,55 @@ export function findPlaceholders(template: string): Placeholder[] {
   return found;
 }
 
+/**
+ * A template split once into the literal text around its placeholders: `literals` has one
+ * more entry than `placeholders` (the text before each placeholder, then the tail). Shared by
+ * every caller of the same template string, so it is frozen.
+ */
+export interface CompiledTemplate {
+  readonly template: string;
+  readonly placeholders: readonly Readonly<Placeholder & { path: readonly string[] }>[];
+  readonly literals: readonly string[];
+}
+
+/**
+ * Compiled templates by template string. Bounded (by count and by total length) because the
+ * designer assembles prompts from templates as they are typed; the oldest entry goes first.
+ */
+const compiledTemplates = new Map<string, CompiledTemplate>();
+const compiledLimit = { entries: 256, chars: 4_000_000 };
+let compiledChars = 0;
+
+/**
+ * The placeholders and literal text of a template, computed once per distinct template string
+ * (what `findPlaceholders` finds, and the text between the matches).
+ */
+export function compileTemplate(template: string): CompiledTemplate {
+  const cached = compiledTemplates.get(template);
+  if (cached) return cached;
+  const placeholders = findPlaceholders(template);
+  const literals: string[] = [];
+  let last = 0;
+  for (const p of placeholders) {
+    literals.push(template.slice(last, p.index));
+    last = p.index + p.name.length + 2;
+    Object.freeze(p.path);
+    Object.freeze(p);
+  }
+  literals.push(template.slice(last));
+  const compiled: CompiledTemplate = Object.freeze({ template, placeholders: Object.freeze(placeholders), literals: Object.freeze(literals) });
+  if (template.length <= compiledLimit.chars) {
+    while (compiledTemplates.size > 0 && (compiledTemplates.size >= compiledLimit.entries || compiledChars + template.length > compiledLimit.chars)) {
+      const oldest = compiledTemplates.keys().next().value as string;
+      compiledTemplates.delete(oldest);
+      compiledChars -= oldest.length;
+    }
+    compiledTemplates.set(template, compiled);
+    compiledChars += template.length;
+  }
+  return compiled;
+}
+
 /** Renders a value for a prompt: strings as they are, anything else as pretty JSON. */
 export function stringifyForPrompt(value: unknown): string {
   if (typeof value === 'string') return value;

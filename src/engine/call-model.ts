@@ -47,6 +47,26 @@ export interface CallModelDeps {
   emit: (event: TraceEvent) => void;
 }
 
+/**
+ * The calls in flight under each cancel signal (a run's). One abort listener per signal
+ * aborts them all, in the order they started, instead of one listener added and removed per call.
+ */
+const callsBySignal = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function trackCall(signal: AbortSignal, controller: AbortController): Set<AbortController> {
+  let calls = callsBySignal.get(signal);
+  if (!calls) {
+    const created = new Set<AbortController>();
+    signal.addEventListener('abort', () => {
+      for (const call of created) call.abort();
+      created.clear();
+    }, { once: true });
+    callsBySignal.set(signal, (calls = created));
+  }
+  calls.add(controller);
+  return calls;
+}
+
 export async function callModelWithRetries(deps: CallModelDeps, stepId: string, request: ModelRequest, onDelta?: (text: string) => void): Promise<ModelCallResult> {
   for (let attempt = 1; ; attempt++) {
     const controller = new AbortController();
@@ -55,8 +75,7 @@ export async function callModelWithRetries(deps: CallModelDeps, stepId: string, 
       timedOut = true;
       controller.abort();
     }, deps.policy.timeoutMs);
-    const forward = () => controller.abort();
-    deps.signal.addEventListener('abort', forward, { once: true });
+    const calls = trackCall(deps.signal, controller);
     const started = deps.now();
     try {
       if (deps.signal.aborted) throw new ProviderError('aborted');
@@ -72,7 +91,7 @@ export async function callModelWithRetries(deps: CallModelDeps, stepId: string, 
       await sleep(waitMs, deps.signal);
     } finally {
       clearTimeout(timer);
-      deps.signal.removeEventListener('abort', forward);
+      calls.delete(controller);
     }
   }
 }

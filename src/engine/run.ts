@@ -110,7 +110,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
       : { status: 'failed', error: `Internal error: ${(error as Error).message}` };
   }
   emit({ type: 'run.finished', at: now(), ...end });
-  await recorder.flush();
+  await recorder.close();
   const final: RunMeta = { ...meta, status: end.status, output: end.output, error: end.error, finishedAt: now(), usage };
   await opts.repo.updateRun(runId, { status: final.status, output: final.output, error: final.error, finishedAt: final.finishedAt, usage });
   return final;

@@ -1,5 +1,6 @@
 import { hashValue } from '../chain/hash.ts';
 import { ProviderError } from '../providers/errors.ts';
+import type { OutputContract } from '../providers/types.ts';
 import type { AttemptRecord, PromptSegment } from '../trace/events.ts';
 import { applyBudget } from './budget.ts';
 import { hasDynamicEnums, resolveDynamicEnums } from './dynamic-enum.ts';
@@ -28,18 +29,44 @@ function strictCompatible(schema: Record<string, unknown>): boolean {
   return strict;
 }
 
-/** The config hash depends only on the (parsed, never mutated) config and the call parameters. */
-const configHashes = new WeakMap<ModelConfig, Map<string, string>>();
-function configHashOf(cfg: ModelConfig, params: AttemptRecord['params']): string {
-  let byParams = configHashes.get(cfg);
-  if (!byParams) configHashes.set(cfg, (byParams = new Map()));
-  const key = JSON.stringify(params);
-  let hash = byParams.get(key);
-  if (hash === undefined) {
-    hash = hashValue({ system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params, budget: cfg.inputBudget, truncate: cfg.truncate });
-    byParams.set(key, hash);
+/**
+ * The call parameters and config hash depend only on the (parsed, never mutated) config and
+ * the parameter values, so both are made once per distinct parameter set and shared by every
+ * attempt that uses it (attempt records are never changed once emitted).
+ */
+type CallParams = AttemptRecord['params'];
+interface ParamsEntry {
+  params: CallParams;
+  configHash: string;
+}
+const paramsByConfig = new WeakMap<ModelConfig, ParamsEntry[]>();
+const maxParamsPerConfig = 16;
+function paramsFor(cfg: ModelConfig, model: string, maxTokens: number, structured: boolean): ParamsEntry {
+  let entries = paramsByConfig.get(cfg);
+  if (!entries) paramsByConfig.set(cfg, (entries = []));
+  for (const entry of entries) {
+    const p = entry.params;
+    if (p.model === model && p.maxTokens === maxTokens && p.temperature === cfg.temperature && p.structured === structured && p.stream === cfg.stream) return entry;
   }
-  return hash;
+  const params: CallParams = { model, maxTokens, temperature: cfg.temperature, structured, stream: cfg.stream };
+  const entry: ParamsEntry = {
+    params,
+    configHash: hashValue({ system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params, budget: cfg.inputBudget, truncate: cfg.truncate }),
+  };
+  if (entries.length >= maxParamsPerConfig) entries.shift();
+  entries.push(entry);
+  return entry;
+}
+
+/** The output contract sent with every call of a config (its schema never changes). */
+const contractByConfig = new WeakMap<ModelConfig, OutputContract>();
+function contractFor(cfg: ModelConfig & { outputSchema: Record<string, unknown> }): OutputContract {
+  let contract = contractByConfig.get(cfg);
+  if (!contract || contract.schema !== cfg.outputSchema || contract.name !== cfg.schemaName) {
+    contract = { name: cfg.schemaName, schema: cfg.outputSchema, strict: strictCompatible(cfg.outputSchema) };
+    contractByConfig.set(cfg, contract);
+  }
+  return contract;
 }
 
 export async function runContractCall(ctx: StepRunContext<unknown>, input: ContractCallInput): Promise<StepOutcome> {
@@ -70,18 +97,20 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
     return { status: 'failed', failure: { code: 'missing_input', message: `The prompt names ${assembled.missing.map((m) => `{${m}}`).join(', ')} but no value is bound to it` } };
   }
   const maxTokens = Math.min(cfg.maxTokens, ctx.model.maxOutputTokens);
-  const params = { model, maxTokens, temperature: cfg.temperature, structured, stream: cfg.stream };
   // Prompt, model, parameters and validator versioned together: any output traces back to this.
-  const configHash = configHashOf(cfg, params);
-  const contract = cfg.outputSchema ? { name: cfg.schemaName, schema: cfg.outputSchema, strict: strictCompatible(cfg.outputSchema) } : undefined;
-  const messages = [...assembled.messages];
-  const segments: PromptSegment[] = assembled.segments.map((s) => ({ ...s, tokens: ctx.countTokens(s.text) }));
+  const { params, configHash } = paramsFor(cfg, model, maxTokens, structured);
+  const contract = cfg.outputSchema ? contractFor(cfg as ModelConfig & { outputSchema: Record<string, unknown> }) : undefined;
+  // The assembled prompt is this call's own: its segments get their token counts in place.
+  // Both lists are replaced, never pushed to, once an attempt's record holds them.
+  let messages = assembled.messages;
+  let segments = assembled.segments as PromptSegment[];
+  for (const segment of segments) segment.tokens = ctx.countTokens(segment.text);
   const attempts = cfg.retries + 1;
   let lastFailure = { code: 'schema_violation', message: '' };
 
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const started = ctx.now();
-    const record: AttemptRecord = { messages: [...messages], segments: [...segments], params, errors: [], latencyMs: 0, configHash, ...(truncation ? { truncation } : {}) };
+    const record: AttemptRecord = { messages, segments, params, errors: [], latencyMs: 0, configHash, ...(truncation ? { truncation } : {}) };
     try {
       const onDelta = cfg.stream && ctx.onDelta ? (text: string) => ctx.onDelta?.(text, input.unit) : undefined;
       const { response, latencyMs } = await ctx.callModel({ model, messages: record.messages, maxTokens, temperature: cfg.temperature, contract, stream: cfg.stream }, onDelta);
@@ -108,8 +137,8 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
     const canRetry = attempt < attempts && record.failure !== 'provider_error' && record.failure !== 'refusal';
     if (record.failure && canRetry) {
       record.feedback = feedbackMessage(record.errors);
-      messages.push({ role: 'assistant', content: record.text ?? '' }, { role: 'user', content: record.feedback });
-      segments.push({ kind: 'feedback', text: record.feedback, tokens: ctx.countTokens(record.feedback) });
+      messages = [...messages, { role: 'assistant', content: record.text ?? '' }, { role: 'user', content: record.feedback }];
+      segments = [...segments, { kind: 'feedback', text: record.feedback, tokens: ctx.countTokens(record.feedback) }];
     }
     ctx.emit({ type: 'step.attempt', at: ctx.now(), stepId: ctx.step.id, attempt, record, ...(input.unit !== undefined ? { unit: input.unit } : {}) });
     if (!record.failure) return { status: 'succeeded', output: record.output };

@@ -1,4 +1,4 @@
-import { findPlaceholders, renderTemplate, stringifyForPrompt } from '../chain/template.ts';
+import { compileTemplate, stringifyForPrompt, type CompiledTemplate } from '../chain/template.ts';
 import { getPath } from '../chain/refs.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { PromptSegment } from '../trace/events.ts';
@@ -33,33 +33,37 @@ export function assemblePrompt(config: ModelConfig, values: Record<string, unkno
   const segments: Omit<PromptSegment, 'tokens'>[] = [];
   const missing: string[] = [];
 
+  // One pass over the compiled template (cached per template string): each bound value is
+  // looked up and stringified once, for both the message text and its trace segment.
   const render = (template: string, kind: 'system' | 'template') => {
-    let last = 0;
-    const pushLiteral = (text: string) => {
-      if (text) segments.push({ kind, text });
-    };
-    const placeholders = findPlaceholders(template);
-    const { text, missing: miss } = renderTemplate(template, (p) => {
-      if (!Object.prototype.hasOwnProperty.call(values, p.binding)) return undefined;
-      const raw = p.path.length ? getPath(values[p.binding], p.path) : values[p.binding];
-      if (raw === undefined) return undefined;
-      const body = stringifyForPrompt(raw);
-      return untrusted.has(p.binding) ? frameAsData(p.name, body) : body;
-    });
-    // Segments in template order: literal text between placeholders, then the value.
-    for (const p of placeholders) {
-      pushLiteral(template.slice(last, p.index));
+    const { placeholders, literals } = compileTemplate(template);
+    let text = literals[0] as string;
+    if (text) segments.push({ kind, text });
+    for (let i = 0; i < placeholders.length; i++) {
+      const p = placeholders[i] as CompiledTemplate['placeholders'][number];
       const raw = Object.prototype.hasOwnProperty.call(values, p.binding) ? (p.path.length ? getPath(values[p.binding], p.path) : values[p.binding]) : undefined;
-      if (raw !== undefined) segments.push({ kind: `binding:${p.name}`, text: stringifyForPrompt(raw), untrusted: untrusted.has(p.binding) || undefined });
-      last = p.index + p.name.length + 2;
+      if (raw === undefined) {
+        missing.push(p.name);
+        text += `{${p.name}}`;
+      } else {
+        const body = stringifyForPrompt(raw);
+        const isUntrusted = untrusted.has(p.binding);
+        text += isUntrusted ? frameAsData(p.name, body) : body;
+        segments.push({ kind: `binding:${p.name}`, text: body, untrusted: isUntrusted || undefined });
+      }
+      const literal = literals[i + 1] as string;
+      if (literal) {
+        text += literal;
+        segments.push({ kind, text: literal });
+      }
     }
-    pushLiteral(template.slice(last));
-    missing.push(...miss);
     return text;
   };
+  const readsUntrusted = (template: string) => compileTemplate(template).placeholders.some((p) => untrusted.has(p.binding));
 
   let system = config.system ? render(config.system, 'system') : '';
-  const needsFraming = findPlaceholders(`${config.system}\n${config.prompt}`).some((p) => untrusted.has(p.binding));
+  // Same answer as scanning `${system}\n${prompt}`: a placeholder never spans a line break.
+  const needsFraming = untrusted.size > 0 && ((config.system ? readsUntrusted(config.system) : false) || readsUntrusted(config.prompt));
   if (needsFraming) {
     system = system ? `${system}\n\n${DATA_FRAMING}` : DATA_FRAMING;
     segments.unshift({ kind: 'system', text: DATA_FRAMING });
