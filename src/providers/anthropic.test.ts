@@ -189,6 +189,15 @@ describe('Anthropic provider: request shape', () => {
     });
   });
 
+  it('a temperature above 1 is refused before anything is sent, naming the range', async () => {
+    const before = server.requests.length;
+    const err = await failure(provider({ baseUrl: server.url }).call({ ...request, temperature: 1.5 }, { fetch }));
+    expect(err.code).toBe('bad_request');
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain("temperature 1.5 is outside Anthropic's range 0–1");
+    expect(server.requests.length).toBe(before);
+  });
+
   it('joins adjacent turns of one role so roles alternate', () => {
     const body = buildAnthropicBody(
       {

@@ -52,7 +52,14 @@ function mergeTurns(messages: ChatMessage[]): { role: 'user' | 'assistant'; cont
   return out;
 }
 
+/** Anthropic's temperature range is 0–1 (OpenAI's is 0–2); the API answers 400 outside it. */
+export const ANTHROPIC_MAX_TEMPERATURE = 1;
+
 async function callAnthropic(opts: AnthropicProviderOptions, url: string, request: ModelRequest, ctx: CallContext): Promise<ModelResponse> {
+  // Said here, before anything is sent or spent, in words that name the fix.
+  if (request.temperature !== undefined && (request.temperature < 0 || request.temperature > ANTHROPIC_MAX_TEMPERATURE)) {
+    throw new ProviderError('bad_request', `temperature ${request.temperature} is outside Anthropic's range 0–${ANTHROPIC_MAX_TEMPERATURE}; lower the step's temperature`);
+  }
   const body = buildAnthropicBody(request, opts);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
