@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, mock, test } from './fixtures/app.ts';
+import { AppPage, expect, mock, test } from './fixtures/app.ts';
 
 /**
  * The runner's side of the seams: map units delivered as they finish, a run whose tab closed
@@ -53,6 +53,31 @@ test('map units appear as they finish; a reload leaves the run interrupted; Resu
   await expect(page.getByTestId(`runs.item.${runId}`)).toContainText('$');
   await expect(page.getByTestId('replay').locator('.replay-title')).toContainText('$');
   await app.screenshot('seams-map-units-resumed');
+});
+
+test('a run going on in another tab is not called interrupted; once that tab is gone, it is', async ({ app, page, context }) => {
+  await mock.reset();
+  await app.open();
+  await app.addMockProfile('Mock');
+  await app.openChain('demo-map-integrate');
+  await mock.enqueue([{ fault: 'hang' }]);
+  await app.run();
+  await expect(page.getByTestId('replay.units.per_ticket').locator('.unit.is-ok, .unit.is-error')).toHaveCount(11, { timeout: 30_000 });
+
+  // A second tab starts up while the first is still running: the run holds its lease.
+  const second = new AppPage(await context.newPage());
+  await second.open();
+  await second.openChain('demo-map-integrate');
+  const item = second.page.locator('[data-testid^="runs.item."]').first();
+  await expect(item).toContainText('running');
+  await expect(item).not.toContainText('interrupted');
+
+  // The first tab closes mid-run; the second, starting again, finds the run interrupted.
+  await page.close();
+  await second.page.reload();
+  await expect(second.page.getByTestId('canvas')).toBeVisible();
+  await second.openChain('demo-map-integrate');
+  await expect(second.page.locator('[data-testid^="runs.item."]').first()).toContainText('interrupted');
 });
 
 test('streamed text shows on the running step as it arrives', async ({ app, page }) => {

@@ -1,6 +1,6 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import { stepRegistry } from '../../src/steps/index.ts';
+import { canvasRegistry } from '../designer/canvas-registry.ts';
 import type { StepFlowNode } from './flow-elements.ts';
 
 const statusLabel: Record<string, string> = {
@@ -26,7 +26,7 @@ const summaries = new WeakMap<object, Summary>();
 function stepSummary(kind: string, config: Record<string, unknown>): Summary {
   const cached = summaries.get(config);
   if (cached) return cached;
-  const def = stepRegistry.get(kind);
+  const def = canvasRegistry.get(kind);
   const parsed = def?.config.safeParse(config);
   const summary = !def
     ? { title: kind, lines: ['unknown step kind'] }

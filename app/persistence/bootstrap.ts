@@ -3,6 +3,7 @@ import { markClean, startAutosave, type Autosave } from './autosave.ts';
 import { listChainSummaries, loadChain, loadDemoChains } from './chains.ts';
 import { openDb } from './connection.ts';
 import { loadProfiles, readActiveProfileId, writeActiveProfileId } from './profiles.ts';
+import { liveRunIds } from '../runs/run-lease.ts';
 
 let autosave: Autosave | null = null;
 
@@ -28,9 +29,11 @@ export async function openChainFromDb(id: string): Promise<boolean> {
 export async function bootstrap(): Promise<void> {
   const store = useEditorStore;
   const db = await openDb();
-  // A run still marked running at start-up lost its tab mid-run: nothing is running it now.
-  // It is shown as interrupted, and can resume from its durable events.
-  await db.runs.where('status').equals('running').modify({ status: 'interrupted' });
+  // A run still marked running at start-up whose tab is gone (nobody holds its lease) lost
+  // that tab mid-run: it is shown as interrupted, and can resume from its durable events. A run
+  // going on in another tab holds its lease and is left alone.
+  const live = await liveRunIds().catch(() => null);
+  await db.runs.where('status').equals('running').filter((run) => !live?.has(run.id)).modify({ status: 'interrupted' });
   autosave ??= startAutosave(store, db);
   store.subscribe((state, prev) => {
     if (state.activeProfileId !== prev.activeProfileId) writeActiveProfileId(state.activeProfileId);

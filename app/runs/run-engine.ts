@@ -1,6 +1,7 @@
 import type { Chain } from '../../src/chain/schema.ts';
 import { rerunFromStep } from '../../src/engine/fork.ts';
 import { runChain, type RunOptions } from '../../src/engine/run.ts';
+import { holdRunLease } from './run-lease.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
 import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/events.ts';
 import { buildRunView } from '../../src/trace/replay.ts';
@@ -60,6 +61,15 @@ async function launch({ meta, seed, profile, go }: Launch): Promise<RunMeta | nu
     timer ??= setTimeout(flush, FLUSH_MS);
   };
 
+  let releaseLease: () => void = () => undefined;
+  try {
+    // Held while the run goes: another tab starting up sees the run is alive, not interrupted.
+    releaseLease = await holdRunLease(runId);
+  } catch (error) {
+    controller = null;
+    toast('error', `This run cannot start here: ${(error as Error).message}`);
+    return null;
+  }
   runs.startLive(runId, meta.chainId);
   runs.openReplay({ meta, events: [...events], view: buildRunView(meta, events), reports: [], live: true });
   try {
@@ -101,6 +111,7 @@ async function launch({ meta, seed, profile, go }: Launch): Promise<RunMeta | nu
     return null;
   } finally {
     controller = null;
+    releaseLease();
     await refreshRuns(meta.chainId).catch(() => undefined);
   }
 }
