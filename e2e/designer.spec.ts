@@ -300,3 +300,25 @@ test('an imported chain that names an endpoint gets nothing (and no key) until t
   expect(calls.length).toBeGreaterThan(0);
   expect(calls.every((c) => c.headers.authorization === undefined)).toBe(true);
 });
+
+test('rename a step id: edges, refs and the panel follow; a taken id says why; undo puts it back', async ({ app, page }) => {
+  await openDemo(app, page);
+  await expect(app.edge('data:summarise->answer:summary')).toHaveCount(1);
+  await app.node('summarise').click();
+  const id = page.getByTestId('inspector.id');
+  await id.fill('answer');
+  await expect(page.getByTestId('inspector.id.problem')).toHaveText('Another step is already called "answer"');
+  await id.fill('digest');
+  await expect(page.getByTestId('inspector.id.problem')).toHaveCount(0);
+  await id.press('Enter');
+  await expect(app.node('digest')).toBeVisible();
+  await expect(app.edge('data:digest->answer:summary')).toHaveCount(1);
+  await expect(page.locator('.panel-title code')).toHaveText('digest');
+  await app.node('answer').click();
+  await expect(page.getByTestId('binding.summary').getByLabel('Reads')).toHaveValue('steps.digest');
+  await expect(page.getByTestId('problems')).toContainText('No problems.');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ControlOrMeta+z');
+  await expect(app.node('summarise')).toBeVisible();
+  await expect(app.edge('data:summarise->answer:summary')).toHaveCount(1);
+});

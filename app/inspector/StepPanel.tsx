@@ -7,6 +7,7 @@ import { BudgetField } from './fields/BudgetField.tsx';
 import { bindingsKey } from '../../src/chain/edit.ts';
 import '../designer/designer.css';
 import { StepRunStatus } from './StepRunStatus.tsx';
+import { StepIdField } from './StepIdField.tsx';
 
 const hasBudget = (defaults: unknown) => !!defaults && typeof defaults === 'object' && 'inputBudget' in defaults;
 
@@ -22,6 +23,7 @@ export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
       </div>
       {def && <p className="panel-hint">{def.description}</p>}
       <StepRunStatus stepId={step.id} />
+      <StepIdField chain={chain} stepId={step.id} />
       <div className="field">
         <label className="field-label" htmlFor="inspector-name">
           Name

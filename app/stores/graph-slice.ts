@@ -27,6 +27,8 @@ export interface GraphSlice {
   /** Moves steps, and input nodes by name, as one edit (one undo step). */
   moveSteps(positions: ReadonlyMap<string, edit.XY>, inputPositions?: ReadonlyMap<string, edit.XY>): void;
   renameStep(stepId: string, name: string): void;
+  /** Gives a step a new id (refs, branches and auto-named bindings follow); the selection follows too. */
+  renameStepId(from: string, to: string): void;
   updateStepConfig(stepId: string, keyPath: string, value: unknown): void;
   connect(sourceId: string, targetId: string): void;
   connectInput(inputName: string, targetId: string): void;
@@ -78,6 +80,14 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
     moveStep: (stepId, position) => apply((c) => edit.moveStep(c, stepId, position)),
     moveSteps: (positions, inputPositions) => apply((c) => edit.moveInputs(edit.moveSteps(c, positions), inputPositions ?? new Map())),
     renameStep: (stepId, name) => apply((c) => edit.renameStep(c, stepId, name)),
+    renameStepId: (from, to) =>
+      set((state) => {
+        if (!state.chain) return {};
+        const chain = edit.renameStepId(state.chain, from, to);
+        if (chain === state.chain) return {};
+        const follow = (id: string) => (id === from ? to : id);
+        return { chain, selectedStepId: state.selectedStepId && follow(state.selectedStepId), selectedStepIds: state.selectedStepIds.map(follow), selectedEdgeIds: [] };
+      }),
     updateStepConfig: (stepId, keyPath, value) => apply((c) => edit.updateStepConfig(c, stepId, keyPath, value)),
     connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId)),
     connectInput: (inputName, targetId) => apply((c) => edit.connectInput(c, inputName, targetId)),

@@ -3,6 +3,7 @@ import type { StepRegistry } from '../steps/registry.ts';
 import { bindingsKey, freshId, type XY } from './edit.ts';
 import { parseRef } from './refs.ts';
 import type { Chain, StepDef } from './schema.ts';
+import { remapStepTargets } from './step-targets.ts';
 
 /**
  * Copy and paste of steps. A fragment carries the steps as they are; pasting gives them fresh
@@ -24,27 +25,6 @@ export function isFragment(value: unknown): value is ChainFragment {
   return !!value && typeof value === 'object' && (value as ChainFragment).format === 'seamscope.fragment' && Array.isArray((value as ChainFragment).steps);
 }
 
-/** Rewrites a step-id string: a direct id (route targets) or `fallback:<id>`. */
-function remapId(value: string, ids: ReadonlyMap<string, string>, exists: (id: string) => boolean): string | null {
-  const fallback = value.startsWith('fallback:') ? value.slice(9) : null;
-  const id = fallback ?? value;
-  const mapped = ids.get(id) ?? (exists(id) ? id : null);
-  if (mapped === null) return fallback !== null ? 'abort' : null;
-  return fallback !== null ? `fallback:${mapped}` : mapped;
-}
-
-function remapConfig(config: unknown, ids: ReadonlyMap<string, string>, exists: (id: string) => boolean, key = ''): unknown {
-  if (Array.isArray(config)) return config.map((v) => remapConfig(v, ids, exists, key));
-  if (config && typeof config === 'object') {
-    return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, remapConfig(v, ids, exists, k)]));
-  }
-  // Only the keys that name steps: route targets, the default route and on-fail fallbacks.
-  if (typeof config === 'string' && (key === 'to' || key === 'defaultTo' || (key === 'onFail' && config.startsWith('fallback:')))) {
-    return remapId(config, ids, exists) ?? (key === 'defaultTo' ? null : config);
-  }
-  return config;
-}
-
 export function pasteSteps(chain: Chain, fragment: ChainFragment, offset: XY = { x: 40, y: 40 }, registry: StepRegistry = stepRegistry): { chain: Chain; pasted: string[] } {
   const taken = new Set(chain.steps.map((s) => s.id));
   const ids = new Map<string, string>();
@@ -58,7 +38,7 @@ export function pasteSteps(chain: Chain, fragment: ChainFragment, offset: XY = {
   const inputs = new Set(chain.inputs.map((i) => i.name));
   const exists = (id: string) => existing.has(id);
   const pasted = fragment.steps.map((step): StepDef => {
-    const config = remapConfig(step.config, ids, exists) as Record<string, unknown>;
+    const config = remapStepTargets(step.config, ids, exists) as Record<string, unknown>;
     const key = bindingsKey(step, registry);
     if (key && config[key] && typeof config[key] === 'object') {
       const bindings: Record<string, string> = {};

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stepRegistry } from '../steps/index.ts';
 import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
 import {
-  addInput, addStep, connect, connectInput, createEmptyChain, disconnect, freshId, moveInputs, moveStep, moveSteps, removeBranch, removeInput,
+  addInput, addStep, connect, connectInput, createEmptyChain, disconnect, freshId, moveInputs, renameStepId, stepIdProblem, moveStep, moveSteps, removeBranch, removeInput,
   removeStep, renameBinding, renameStep, updateInput, updateStepConfig,
 } from './edit.ts';
 import { chainEdges } from './graph.ts';
@@ -171,5 +171,54 @@ describe('inputs', () => {
     const removed = removeInput(renamed, 'question');
     expect(removed.inputs.map((i) => i.name)).toEqual(['policy', 'input_1']);
     expect(bindingsOf(removed, 'answer')).toEqual({ facts: 'steps.extract.facts' });
+  });
+});
+
+describe('renaming', () => {
+  it('a binding rename takes the step\'s placeholders along, JSON braces untouched', () => {
+    const base = twoStepChain();
+    const answer = base.steps.find((s) => s.id === 'answer')!;
+    const prompt = String((answer.config as { prompt: string }).prompt);
+    const chain = updateStepConfig(base, 'answer', 'prompt', `${prompt}\nAgain: {facts.items} and {"facts": 1}`);
+    const renamed = renameBinding(chain, 'answer', 'facts', 'notes');
+    const cfg = renamed.steps.find((s) => s.id === 'answer')!.config as { prompt: string; bindings: Record<string, string> };
+    expect(cfg.bindings.notes).toBe('steps.extract.facts');
+    expect(cfg.bindings.facts).toBeUndefined();
+    expect(cfg.prompt).toContain('{notes.items}');
+    expect(cfg.prompt).toContain('{"facts": 1}');
+    expect(cfg.prompt).not.toMatch(/\{facts[}.]/);
+    expect(parseChain(JSON.stringify(renamed)).ok).toBe(true);
+  });
+
+  it('a step id rename rewires refs, routes, default routes and fallbacks, and auto-named bindings with their placeholders', () => {
+    let chain = routedChain();
+    chain = updateStepConfig(chain, 'classify', 'onFail', 'fallback:tech_reply');
+    chain = connect(chain, 'classify', 'tech_reply');
+    const renamed = renameStepId(chain, 'tech_reply', 'reply_tech');
+    expect(renamed.steps.map((s) => s.id)).toContain('reply_tech');
+    const route = renamed.steps.find((s) => s.id === 'route')!.config as { defaultTo: string };
+    expect(route.defaultTo).toBe('reply_tech');
+    expect((renamed.steps.find((s) => s.id === 'classify')!.config as { onFail: string }).onFail).toBe('fallback:reply_tech');
+
+    const again = renameStepId(renamed, 'classify', 'triage');
+    const reply = again.steps.find((s) => s.id === 'reply_tech')!.config as { bindings: Record<string, string> };
+    expect(reply.bindings).toEqual({ value: 'inputs.ticket', triage: 'steps.triage' });
+    const billing = again.steps.find((s) => s.id === 'billing_reply')!.config as { bindings: Record<string, string> };
+    expect(billing.bindings.value).toBe('steps.triage.category');
+    expect(parseChain(JSON.stringify(again)).ok).toBe(true);
+    // A step that never mentions the id keeps its identity.
+    const third = renameStepId(again, 'billing_reply', 'billing');
+    expect(third.steps.find((s) => s.id === 'reply_tech')).toBe(again.steps.find((s) => s.id === 'reply_tech'));
+    expect((third.steps.find((s) => s.id === 'route')!.config as { routes: { to: string }[] }).routes[0]?.to).toBe('billing');
+  });
+
+  it('refuses ids that are taken or not identifiers, with the reason', () => {
+    const chain = routedChain();
+    expect(stepIdProblem(chain, 'route', 'classify')).toContain('Another step');
+    expect(stepIdProblem(chain, 'route', 'ticket')).toContain('An input');
+    expect(stepIdProblem(chain, 'route', '9lives')).toContain('Letters, digits');
+    expect(stepIdProblem(chain, 'route', 'router')).toBeNull();
+    expect(renameStepId(chain, 'route', 'classify')).toBe(chain);
+    expect(renameStepId(chain, 'ghost', 'x')).toBe(chain);
   });
 });

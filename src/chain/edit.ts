@@ -1,6 +1,8 @@
 import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import { parseRef } from './refs.ts';
+import { remapStepTargets } from './step-targets.ts';
+import { renamePlaceholders } from './template.ts';
 import type { Chain, ChainInput, StepDef } from './schema.ts';
 
 /**
@@ -262,13 +264,58 @@ export function removeBinding(chain: Chain, stepId: string, name: string, regist
 }
 
 /** Renames a binding, keeping its place in the list. */
+/** Renames a binding of one step; the step's template placeholders that read it follow. */
 export function renameBinding(chain: Chain, stepId: string, from: string, to: string, registry: StepRegistry = stepRegistry): Chain {
   if (from === to) return chain;
-  return mapStep(chain, stepId, (step) => {
-    const read = readBindings(step, registry);
-    if (!read || !(from in read.bindings) || to in read.bindings) return step;
-    return writeBindings(step, read.key, Object.fromEntries(Object.entries(read.bindings).map(([k, v]) => [k === from ? to : k, v])));
+  return mapStep(chain, stepId, (step) => renameBindingOf(step, from, to, registry));
+}
+
+function renameBindingOf(step: StepDef, from: string, to: string, registry: StepRegistry): StepDef {
+  const read = readBindings(step, registry);
+  if (!read || !(from in read.bindings) || to in read.bindings) return step;
+  let next = writeBindings(step, read.key, Object.fromEntries(Object.entries(read.bindings).map(([k, v]) => [k === from ? to : k, v])));
+  for (const field of registry.get(step.kind)?.fields ?? []) {
+    if (field.kind !== 'textarea' || !field.template) continue;
+    const text = getIn(next.config, field.key.split('.'));
+    if (typeof text === 'string') next = { ...next, config: setIn(next.config, field.key.split('.'), renamePlaceholders(text, from, to)) as Record<string, unknown> };
+  }
+  return next;
+}
+
+const stepIdPattern = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** Why `to` cannot be the new id of step `from`, in words; null when it can. */
+export function stepIdProblem(chain: Chain, from: string, to: string): string | null {
+  if (to === from) return null;
+  if (!stepIdPattern.test(to)) return 'Letters, digits and _, starting with a letter or _ (at most 64)';
+  if (chain.steps.some((s) => s.id === to)) return `Another step is already called "${to}"`;
+  if (chain.inputs.some((i) => i.name === to)) return `An input is already called "${to}"`;
+  return null;
+}
+
+/**
+ * Gives a step a new id, and everything that names it follows: `steps.<id>` refs in every
+ * step, route targets and fallbacks, and in each reader a binding still named after the old id
+ * (as drawing an edge names it) together with the placeholders that read that binding.
+ * Unchanged when the new id is not allowed (see stepIdProblem).
+ */
+export function renameStepId(chain: Chain, from: string, to: string, registry: StepRegistry = stepRegistry): Chain {
+  if (from === to || !chain.steps.some((s) => s.id === from) || stepIdProblem(chain, from, to)) return chain;
+  const ids = new Map([[from, to]]);
+  const exists = () => true;
+  const steps = chain.steps.map((step) => {
+    // Steps that never mention the id keep their identity (caches keyed by config stay warm).
+    if (step.id !== from && !JSON.stringify(step.config).includes(from)) return step;
+    let next: StepDef = { ...step, id: step.id === from ? to : step.id, config: remapStepTargets(step.config, ids, exists) as Record<string, unknown> };
+    const read = readBindings(next, registry);
+    if (read) {
+      const rewired = Object.fromEntries(Object.entries(read.bindings).map(([name, ref]) => [name, readsStep(ref, from) ? ['steps', to, ...parseRef(ref).path].join('.') : ref]));
+      next = writeBindings(next, read.key, rewired);
+      if (readsStep(read.bindings[from] ?? '', from)) next = renameBindingOf(next, from, to, registry);
+    }
+    return next;
   });
+  return { ...chain, steps };
 }
 
 function connectRef(chain: Chain, ref: string, preferred: string, targetId: string, registry: StepRegistry): Chain {

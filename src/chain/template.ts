@@ -98,3 +98,14 @@ export function renderTemplate(template: string, lookup: (p: Placeholder) => str
   });
   return { text, missing };
 }
+
+/**
+ * The template with every placeholder that reads the binding `from` reading `to` instead
+ * (`{from}` → `{to}`, `{from.a.b}` → `{to.a.b}`); other text, JSON braces included, untouched.
+ */
+export function renamePlaceholders(template: string, from: string, to: string): string {
+  return template.replace(placeholderPattern, (whole: string, name: string) => {
+    const [binding, ...path] = name.split('.');
+    return binding === from ? `{${[to, ...path].join('.')}}` : whole;
+  });
+}
