@@ -52,3 +52,24 @@ test('sketch two steps with the mouse and run them against an OpenAI-compatible 
   // The second call received the first step's output.
   expect(JSON.stringify(calls[1]!.body)).toContain('Answer from these notes');
 });
+
+test('a step calls the endpoint profile it names; the others call the run\'s profile', async ({ app, page }) => {
+  await mock.reset();
+  await app.open();
+  await app.addMockProfile('Mock big');
+  await app.addMockProfile('Mock small', undefined, 'gpt-4.1-nano');
+  await app.openChain('demo-summarise-then-answer');
+  await app.node('summarise').click();
+  await page.getByTestId('inspector.field.profile').selectOption('Mock small');
+  await page.getByTestId('profile.select').selectOption({ label: 'Mock big · gpt-4.1-mini' });
+  await app.run();
+  await app.expectRunStatus(/succeeded/i);
+  const models = (await mock.requests()).filter((r) => r.path.endsWith('/chat/completions')).map((r) => (r.body as { model: string }).model);
+  expect(models).toEqual(['gpt-4.1-nano', 'gpt-4.1-mini']);
+  // The choice is the step's: it shows on the card's panel after a reload.
+  await page.waitForTimeout(600);
+  await page.reload();
+  await app.openChain('demo-summarise-then-answer');
+  await app.node('summarise').click();
+  await expect(page.getByTestId('inspector.field.profile')).toHaveValue('Mock small');
+});

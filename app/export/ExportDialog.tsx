@@ -178,6 +178,11 @@ export default function ExportDialog({ chain, onClose, endpoint, initialLang = '
               One function per step, the control flow written out and the chain embedded (import the file to get the chain back), over the runtime folder beside it. Revision{' '}
               {exported.result.revision}. Run it with <code>{run} --help</code>; the key comes from <code>SEAMSCOPE_API_KEY</code> or <code>OPENAI_API_KEY</code> only.
             </p>
+            {exported.result.notes.map((note) => (
+              <p key={note} className="field-note small" data-testid="export.note">
+                {note}
+              </p>
+            ))}
             <div className="export-body">
             <div className="export-files" role="tablist" aria-label="Files">
               {files.map((f) => (

@@ -7,6 +7,7 @@ import { BindingsField } from './fields/BindingsField.tsx';
 import { JsonField } from './fields/JsonField.tsx';
 import { NumberField } from './fields/NumberField.tsx';
 import { OnFailField } from './fields/OnFailField.tsx';
+import { ProfileField } from './fields/ProfileField.tsx';
 import { RoutesField } from './fields/RoutesField.tsx';
 import { StepRefField } from './fields/StepRefField.tsx';
 import { SelectField } from './fields/SelectField.tsx';
@@ -81,6 +82,8 @@ export function FieldEditor({ chain, step, field }: Props) {
       }
       case 'onFail':
         return <OnFailField id={id} testId={testId} value={value} stepIds={otherSteps} onChange={set} />;
+      case 'profile':
+        return <ProfileField id={id} testId={testId} value={value} onChange={set} />;
       case 'routes':
         return <RoutesField id={id} testId={testId} value={value} stepIds={otherSteps} onChange={set} />;
       case 'stepRef':

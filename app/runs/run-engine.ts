@@ -2,6 +2,7 @@ import type { Chain } from '../../src/chain/schema.ts';
 import { rerunFromStep } from '../../src/engine/fork.ts';
 import { runChain, type RunOptions } from '../../src/engine/run.ts';
 import { holdRunLease } from './run-lease.ts';
+import { stepProfiles } from './step-endpoints.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
 import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/events.ts';
 import { buildRunView } from '../../src/trace/replay.ts';
@@ -25,20 +26,22 @@ export function cancelRun(): void {
   controller?.abort();
 }
 
-type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta'>;
+type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta'>;
 
 interface Launch {
   /** The run as far as it is known before the engine starts (the live replay's meta). */
   meta: RunMeta;
   /** Events already stored (a resumed run); empty for a new run or a fork. */
   seed: readonly TraceEvent[];
+  /** The chain that will run (its steps may name further endpoint profiles). */
+  chain: Chain;
   profile: EndpointProfile;
   go(options: EngineOptions): Promise<RunMeta>;
 }
 
 const FLUSH_MS = 80;
 
-async function launch({ meta, seed, profile, go }: Launch): Promise<RunMeta | null> {
+async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMeta | null> {
   const toast = useEditorStore.getState().pushToast;
   if (controller) {
     toast('error', 'A run is already going: wait for it or cancel it first');
@@ -74,10 +77,16 @@ async function launch({ meta, seed, profile, go }: Launch): Promise<RunMeta | nu
   runs.openReplay({ meta, events: [...events], view: buildRunView(meta, events), reports: [], live: true });
   try {
     const repo = await getRunRepository();
-    const apiKey = profile.kind === 'demo' ? undefined : await getApiKey(await openDb(), profile.id);
+    const db = await openDb();
+    const providerFor = async (p: EndpointProfile) => createProviderForProfile(p, { apiKey: p.kind === 'demo' ? undefined : await getApiKey(db, p.id), browser: true });
+    // Steps may name other endpoint profiles; each gets its own provider and key.
+    const named = stepProfiles(chain, useEditorStore.getState().profiles);
+    if ('error' in named) throw new Error(named.error);
+    const profiles = Object.fromEntries(await Promise.all(named.profiles.map(async (p) => [p.name, { provider: await providerFor(p), model: runModelSettings(p) }] as const)));
     const final = await go({
-      provider: createProviderForProfile(profile, { apiKey, browser: true }),
+      provider: await providerFor(profile),
       model: runModelSettings(profile),
+      profiles,
       repo,
       fetch: window.fetch.bind(window),
       signal: controller.signal,
@@ -125,7 +134,7 @@ function provisionalMeta(chain: Chain, inputs: Record<string, unknown>, profile:
 
 export function startRun(chain: Chain, inputs: Record<string, unknown>, profile: EndpointProfile): Promise<RunMeta | null> {
   const meta = provisionalMeta(chain, inputs, profile);
-  return launch({ meta, seed: [], profile, go: (o) => runChain({ ...o, chain, inputs }) });
+  return launch({ meta, seed: [], chain, profile, go: (o) => runChain({ ...o, chain, inputs }) });
 }
 
 /** The profile a run was made with, if it still exists; else the selected one. */
@@ -142,7 +151,7 @@ export async function resumeRun(runId: string): Promise<RunMeta | null> {
   const profile = profileFor(meta);
   if (!profile) throw new Error('no endpoint profile is loaded yet');
   const chain = meta.chain as Chain;
-  return launch({ meta: { ...meta, status: 'running' }, seed: events, profile, go: (o) => runChain({ ...o, chain, inputs: meta.inputs, resume: { events } }) });
+  return launch({ meta: { ...meta, status: 'running' }, seed: events, chain, profile, go: (o) => runChain({ ...o, chain, inputs: meta.inputs, resume: { events } }) });
 }
 
 export interface ForkRequest {
@@ -161,5 +170,5 @@ export function forkRun(request: ForkRequest): Promise<RunMeta | null> {
   const meta = provisionalMeta(chain, parent.inputs, profile, {
     forkedFrom: { runId: parent.id, stepId: fromStep, editedOutput: Boolean(editedOutput), reused },
   });
-  return launch({ meta, seed: [], profile, go: (o) => rerunFromStep({ ...o, parent, parentEvents, fromStep, chain, editedOutput }) });
+  return launch({ meta, seed: [], chain, profile, go: (o) => rerunFromStep({ ...o, parent, parentEvents, fromStep, chain, editedOutput }) });
 }

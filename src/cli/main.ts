@@ -87,6 +87,8 @@ async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<n
   const inputs = await readInputs(chain, chainPath, typeof args.options.inputs === 'string' ? args.options.inputs : undefined);
   const profile = profileFromArgs(args.options);
   const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
+  const named = chain.steps.filter((s) => typeof s.config.profile === 'string' && s.config.profile !== '');
+  if (named.length) io.err(`note: ${named.map((s) => `${s.id} names the profile "${String(s.config.profile)}"`).join('; ')}; the command line calls one endpoint for every step`);
   const repo = createMemoryRunRepository();
   const controller = new AbortController();
   const onSignal = () => controller.abort();

@@ -4,6 +4,7 @@ import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { runChain } from './run.ts';
+import { updateStepConfig } from '../chain/edit.ts';
 
 const model = { name: 'test-model', maxOutputTokens: 4096, structuredOutput: true };
 const countTokens = (t: string) => Math.ceil(t.length / 4);
@@ -34,6 +35,24 @@ describe('runChain', () => {
     expect(first?.record.configHash).toMatch(/^[0-9a-f]{14}$/);
     expect(events[0]?.type).toBe('run.started');
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'succeeded' });
+  });
+
+  it('a step naming an endpoint profile calls that endpoint with its model; the others call the run\'s', async () => {
+    const chain = updateStepConfig(twoStepChain(), 'extract', 'profile', 'Local');
+    const main = createScriptedProvider([{ answer: 'Within 180 days.' }]);
+    const local = createScriptedProvider([{ facts: ['180 days'] }]);
+    const repo = createMemoryRunRepository();
+    const meta = await runChain({
+      chain, inputs, provider: main, model, repo, countTokens,
+      profiles: { Local: { provider: local, model: { ...model, name: 'local-small' } } },
+    });
+    expect(meta.status).toBe('succeeded');
+    expect(local.requests.map((r) => r.model)).toEqual(['local-small']);
+    expect(main.requests.map((r) => r.model)).toEqual(['test-model']);
+    // A profile the run was not given: the run's endpoint (callers refuse beforehand when that is wrong).
+    const fallback = createScriptedProvider([{ facts: [] }, { answer: 'x' }]);
+    await runChain({ chain, inputs, provider: fallback, model, repo, countTokens });
+    expect(fallback.requests).toHaveLength(2);
   });
 
   it('frames untrusted input as data and leaves trusted input plain', async () => {

@@ -34,6 +34,12 @@ export interface RunOptions {
   inputs: Record<string, unknown>;
   provider: ModelProvider;
   model: RunModelSettings;
+  /**
+   * Further endpoints by profile name, for steps whose config names a `profile`. A step naming
+   * a profile not given here calls the run's endpoint (the caller decides whether that is an
+   * error before the run; the app refuses, the CLI warns).
+   */
+  profiles?: Readonly<Record<string, { provider: ModelProvider; model: RunModelSettings }>>;
   repo: RunRepository;
   fetch?: typeof fetch;
   signal?: AbortSignal;
@@ -196,6 +202,12 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   if (opts.resume || opts.fork) deps.emit({ type: 'run.resumed', at: deps.now(), restoredSteps: [...restored.finished.keys()], restoredUnits: [...restored.units.values()].reduce((n, m) => n + m.size, 0) });
   const transport = { ...defaultTransportPolicy, ...opts.transport };
   const callDeps = { provider: opts.provider, fetch: opts.fetch ?? globalThis.fetch.bind(globalThis), signal: deps.signal, policy: transport, now: deps.now, emit: deps.emit };
+  // Per-profile call deps, made once: a step naming a profile calls that endpoint.
+  const endpoints = new Map(Object.entries(opts.profiles ?? {}).map(([name, p]) => [name, { deps: { ...callDeps, provider: p.provider }, model: p.model }]));
+  const endpointFor = (config: unknown) => {
+    const name = (config as { profile?: unknown }).profile;
+    return (typeof name === 'string' && name ? endpoints.get(name) : undefined) ?? { deps: callDeps, model: opts.model };
+  };
   let halt: { status: RunStatus; error: string } | null = null;
   let terminal: { stepId: string; output: unknown; kind: 'output' | 'abstain' | 'escalate' } | null = null;
 
@@ -217,9 +229,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
       return { outcome: { status: 'failed', failure: { code: 'missing_input', message: `no value for ${missing.join(', ')}` } }, latencyMs: deps.now() - started };
     }
     if (untrusted.size > 0) tainted.add(step.id);
+    const endpoint = endpointFor(config);
     const outcome = await def.run({
-      runId: deps.runId, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: opts.model,
-      callModel: (request, onDelta) => callModelWithRetries(callDeps, step.id, request, onDelta),
+      runId: deps.runId, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: endpoint.model,
+      callModel: (request, onDelta) => callModelWithRetries(endpoint.deps, step.id, request, onDelta),
       onDelta: opts.onDelta ? (text, unit) => opts.onDelta?.(step.id, text, unit) : undefined,
       validate: (schema, value) => validator.validate(schema, value),
       emit: deps.emit, checkpoint: deps.flush, countTokens, now: deps.now, completedUnits: restored.units.get(step.id),

@@ -44,6 +44,15 @@ export interface ExportResult {
   files: ExportedFile[];
   /** Large data files `exportChainFiles` adds (the Python tokenizer's rank table), not yet in `files`. */
   pending: string[];
+  /** Where the program differs from the chain as the app runs it, in words (shown before download). */
+  notes: string[];
+}
+
+/** Steps that name an endpoint profile: the exported program calls its one endpoint for all of them. */
+function profileNotes(chain: Chain): string[] {
+  const named = chain.steps.filter((s) => typeof s.config.profile === 'string' && s.config.profile !== '');
+  if (named.length === 0) return [];
+  return [`${named.map((s) => `${s.id} (${String(s.config.profile)})`).join(', ')} name endpoint profiles; the exported program calls its one endpoint (SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL) for every step.`];
 }
 
 export const RUNTIME_DIR: Record<ExportLanguage, string> = { ts: 'seamscope-runtime', py: 'seamscope_runtime' };
@@ -109,7 +118,7 @@ export function exportChain(chain: Chain, options: ExportOptions): ExportResult 
   const runtime = Object.entries(RUNTIME_FILES[lang]).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
   const support = lang === 'ts' ? [packageJson(chain, fileName, programOptions.needsTokenizer)] : [];
   const pending = lang === 'py' && programOptions.needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
-  return { lang, revision, program, files: [program, ...runtime, ...support], pending };
+  return { lang, revision, program, files: [program, ...runtime, ...support], pending, notes: profileNotes(parsed.chain) };
 }
 
 /**

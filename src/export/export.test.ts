@@ -198,3 +198,13 @@ describe('the download archive', () => {
     expect(createZip(files)).toEqual(createZip(files));
   });
 });
+
+describe('export notes', () => {
+  it('say when steps name endpoint profiles the exported program cannot tell apart', () => {
+    expect(exportChain(twoStepChain(), { lang: 'ts' }).notes).toEqual([]);
+    const chain = { ...twoStepChain(), steps: twoStepChain().steps.map((s) => (s.id === 'extract' ? { ...s, config: { ...s.config, profile: 'Local' } } : s)) };
+    const [note] = exportChain(chain, { lang: 'py' }).notes;
+    expect(note).toContain('extract (Local)');
+    expect(note).toContain('one endpoint');
+  });
+});

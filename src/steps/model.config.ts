@@ -12,6 +12,11 @@ export const modelConfigSchema = z.object({
   /** JSON Schema the output must satisfy; null means free text (a lint warning). */
   outputSchema: jsonSchemaObject.nullable().default(null),
   schemaName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('output'),
+  /**
+   * The endpoint profile this step calls, by the profile's name (names travel with a chain; a
+   * colleague makes a profile of the same name). Empty: the run's profile.
+   */
+  profile: z.string().max(100).default(''),
   /** Overrides the profile's model name when set. */
   model: z.string().max(200).default(''),
   temperature: z.number().min(0).max(2).default(0),

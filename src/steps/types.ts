@@ -21,6 +21,8 @@ export type FieldSpec =
   | { kind: 'onFail'; key: string; label: string }
   /** A router's routes: rows of label value → step, edited as a table rather than JSON. */
   | { kind: 'routes'; key: string; label: string }
+  /** An endpoint profile by name, or none (the run's profile). */
+  | { kind: 'profile'; key: string; label: string }
   /** Another step of the chain by id, or none (`emptyLabel` says what none means). */
   | { kind: 'stepRef'; key: string; label: string; emptyLabel: string };
 

@@ -1,0 +1,24 @@
+import type { Chain } from '../../src/chain/schema.ts';
+import type { EndpointProfile } from '../../src/providers/profiles.ts';
+
+/**
+ * The endpoint profiles a chain's steps name (model steps may call another endpoint than the
+ * run's), resolved by name among this device's profiles. A name with no profile here is an
+ * error before the run starts — never a silent fall back to the run's endpoint.
+ */
+export function stepProfiles(chain: Chain, profiles: readonly EndpointProfile[]): { profiles: EndpointProfile[] } | { error: string } {
+  const wanted = new Map<string, string[]>();
+  for (const step of chain.steps) {
+    const name = step.config.profile;
+    if (typeof name === 'string' && name !== '') wanted.set(name, [...(wanted.get(name) ?? []), step.id]);
+  }
+  const found: EndpointProfile[] = [];
+  const missing: string[] = [];
+  for (const [name, steps] of wanted) {
+    const profile = profiles.find((p) => p.name === name);
+    if (profile) found.push(profile);
+    else missing.push(`"${name}" (named by ${steps.join(', ')})`);
+  }
+  if (missing.length) return { error: `no endpoint profile named ${missing.join(' or ')} on this device: add it under Profiles…, or change the step` };
+  return { profiles: found };
+}
