@@ -41,6 +41,7 @@ test('sketch two steps with the mouse and run them against an OpenAI-compatible 
 
   await app.run();
   await app.expectRunStatus(/succeeded/i);
+  await app.expectStoredReplay();
   await app.screenshot('sketch-run');
 
   const calls = (await mock.requests()).filter((r) => r.path.endsWith('/chat/completions'));
