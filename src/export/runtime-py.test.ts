@@ -9,7 +9,7 @@ import { createSchemaValidator } from '../engine/validate.ts';
 import { checkNumbers, checkQuotes, checkRule, statedNumbers } from '../steps/gate-checks.ts';
 import { assemblePrompt, isStrictCompatible, parseModelJson } from '../steps/model-prompt.ts';
 import { modelConfigSchema } from '../steps/model.config.ts';
-import { retrieveSections } from '../steps/retrieve.ts';
+import { retrieveSections } from '../steps/retrieve-search.ts';
 import { splitSections } from '../steps/sections.ts';
 import { hostileStrings, seeded } from './adversarial.ts';
 import { REPO_ROOT, runProcess } from './conformance-harness.ts';

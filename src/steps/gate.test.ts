@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSchemaValidator } from '../engine/validate.ts';
 import type { TraceEvent } from '../trace/events.ts';
-import { checkQuoteContainment, gateStep, type GateConfig } from './gate.ts';
+import { gateStep, type GateConfig } from './gate.ts';
+import { checkQuoteContainment } from './gate-run.ts';
 import { selectAll } from './select-path.ts';
 import type { StepRunContext } from './types.ts';
 

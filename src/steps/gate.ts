@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
-import { getPath } from '../chain/refs.ts';
 import { bindingsSchema, fallbackTarget, onFailSchema } from './common.ts';
-import { checkCitations, checkIdSet, checkNumbers, checkQuotes, checkRule } from './gate-checks.ts';
-import { selectAll } from './select-path.ts';
 import { defineStep } from './types.ts';
 
 /**
@@ -60,11 +57,6 @@ export type GateConfig = z.infer<typeof gateConfigSchema>;
 
 export { normaliseForContainment } from './gate-text.ts';
 
-/** Kept for callers that check a flat list of quotes. */
-export function checkQuoteContainment(quotes: unknown[], source: string): string[] {
-  return checkQuotes({ quotes }, source, 'quotes[*]');
-}
-
 const describeCheck: Record<GateCheck['type'], (c: never) => string> = {
   jsonSchema: () => 'check: JSON Schema',
   quoteContainment: (c: Extract<GateCheck, { type: 'quoteContainment' }>) => `check: quotes in source${c.sectionField ? ' and in their section' : ''}`,
@@ -73,28 +65,6 @@ const describeCheck: Record<GateCheck['type'], (c: never) => string> = {
   numberConsistency: () => 'check: numbers appear in cited sections',
   rule: (c: Extract<GateCheck, { type: 'rule' }>) => `check: ${c.message}`,
 };
-
-export function runCheck(check: GateCheck, values: Record<string, unknown>, validate: (s: Record<string, unknown>, v: unknown) => string[]): string[] {
-  const { value, source, expected } = values;
-  const needSource = () => (typeof source === 'string' ? null : ['the gate has no source text bound (bind "source" to the document)']);
-  switch (check.type) {
-    case 'jsonSchema':
-      return validate(check.schema, value);
-    case 'quoteContainment':
-      return needSource() ?? checkQuotes(value, source as string, check.quotesPath, check.sectionField);
-    case 'idSet':
-      return checkIdSet(selectAll(value, check.returnedPath), selectAll(expected, check.expectedPath));
-    case 'citations':
-      return checkCitations(selectAll(value, check.claimsPath), selectAll(expected, check.availablePath), check);
-    case 'numberConsistency': {
-      const answer = getPath(value, check.answerPath.split('.'));
-      if (typeof answer !== 'string') return [`the answer at ${check.answerPath} is not text`];
-      return needSource() ?? checkNumbers(answer, selectAll(value, check.citedPath), source as string);
-    }
-    case 'rule':
-      return checkRule(check.rule, { value, source, expected }, check.message);
-  }
-}
 
 export const gateStep = defineStep<'gate', GateConfig>({
   kind: 'gate',
@@ -117,6 +87,7 @@ export const gateStep = defineStep<'gate', GateConfig>({
   summary: (cfg) => [(describeCheck[cfg.check.type] as (c: GateCheck) => string)(cfg.check), `on fail: ${cfg.onFail}`],
   outputSchema: () => null,
   async run(ctx) {
+    const { runCheck } = await import('./gate-run.ts');
     const problems = runCheck(ctx.config.check, ctx.values, ctx.validate);
     ctx.emit({ type: 'step.check', at: ctx.now(), stepId: ctx.step.id, check: ctx.config.check.type, passed: problems.length === 0, problems });
     if (problems.length > 0) return { status: 'failed', failure: { code: 'gate_failed', message: problems.join('; '), details: problems } };

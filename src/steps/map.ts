@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { getPath } from '../chain/refs.ts';
 import { bindingsSchema } from './common.ts';
 import { modelConfigSchema, type ModelConfig } from './model.config.ts';
-import { runContractCall } from './model-call.ts';
 import { defineStep } from './types.ts';
 
 /**
@@ -88,6 +87,8 @@ export const mapStep = defineStep<'map', MapConfig>({
   summary: (cfg) => [`over ${cfg.bindings.items ?? '(no items bound)'}`, `${cfg.concurrency} at once`, 'per unit: ok | error'],
   outputSchema: (cfg) => mapOutputSchema(cfg.outputSchema),
   async run(ctx) {
+    // The call machinery loads on the first run, not with the registry (the designer never needs it).
+    const { runContractCall } = await import('./model-call.ts');
     const items = ctx.values.items;
     if (!Array.isArray(items)) return { status: 'failed', failure: { code: 'missing_input', message: `the map needs a collection bound as "items"; got ${items === undefined ? 'nothing' : typeof items}` } };
     if (items.length === 0) return { status: 'failed', failure: { code: 'missing_input', message: 'the collection bound as "items" is empty: stopping before any model call rather than inventing units' } };

@@ -1,6 +1,5 @@
 import { fallbackTarget } from './common.ts';
 import { modelConfigSchema, type ModelConfig } from './model.config.ts';
-import { runContractCall } from './model-call.ts';
 import { defineStep } from './types.ts';
 
 /** A model call with a prompt template and an output contract (see model-call.ts). */
@@ -42,5 +41,8 @@ export const modelStep = defineStep<'model', ModelConfig>({
   ],
   summary: (cfg) => [[cfg.profile ? `profile: ${cfg.profile}` : '', cfg.model ? `model: ${cfg.model}` : ''].filter(Boolean).join(' · ') || 'model: profile default', ...(cfg.outputSchema ? schemaFields(cfg.outputSchema) : ['free text (no schema)'])],
   outputSchema: (cfg) => cfg.outputSchema,
-  run: (ctx) => runContractCall(ctx, { config: ctx.config, values: ctx.values, untrusted: ctx.untrusted }),
+  async run(ctx) {
+    const { runContractCall } = await import('./model-call.ts');
+    return runContractCall(ctx, { config: ctx.config, values: ctx.values, untrusted: ctx.untrusted });
+  },
 });

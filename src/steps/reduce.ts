@@ -1,5 +1,4 @@
 import { modelConfigSchema, type ModelConfig } from './model.config.ts';
-import { runContractCall } from './model-call.ts';
 import type { UnitResult } from './map.ts';
 import { fallbackTarget } from './common.ts';
 import { defineStep } from './types.ts';
@@ -50,6 +49,8 @@ export const reduceStep = defineStep<'reduce', ReduceConfig>({
   summary: (cfg) => [`integrates ${cfg.bindings.collection ?? '(no collection bound)'}`],
   outputSchema: (cfg) => cfg.outputSchema,
   async run(ctx) {
+    // The call machinery loads on the first run, not with the registry (the designer never needs it).
+    const { runContractCall } = await import('./model-call.ts');
     const collection = typedCollection(ctx.values.collection);
     if (!collection) return { status: 'failed', failure: { code: 'missing_input', message: 'reduce needs "collection" bound to a map step\'s output (its typed results)' } };
     return runContractCall(ctx, { config: ctx.config, values: { ...ctx.values, collection }, untrusted: ctx.untrusted });

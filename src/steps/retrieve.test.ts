@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { retrieveSections } from './retrieve.ts';
+import { retrieveSections } from './retrieve-search.ts';
 import { splitSections } from './sections.ts';
 
 const statute = readFileSync(new URL('../../public/demo/documents/42-USC-1395ff.md', import.meta.url), 'utf8');

@@ -1,9 +1,6 @@
-import MiniSearch from 'minisearch';
 import { z } from 'zod';
-import { hashString } from '../chain/hash.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
 import { bindingsSchema } from './common.ts';
-import { splitSections, type Section } from './sections.ts';
 import { defineStep } from './types.ts';
 
 /**
@@ -22,51 +19,6 @@ export interface RetrievedSection {
   text: string;
   score: number;
   rank: number;
-}
-
-// Question words carry no topic; without dropping them BM25 ranks sections by "how", "do", "I".
-const stopWords = new Set('a an and are as at be by can do does for from had has have how i if in into is it its may me my no not of on or our shall should so such than that the their them then there these they this to under was we what when where which who whom why will with within would you your'.split(' '));
-
-/** Lowercase, drop stop words, fold simple plurals ("days" matches "180-day"). */
-export function processTerm(term: string): string | null {
-  const t = term.toLowerCase();
-  if (stopWords.has(t)) return null;
-  return t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t;
-}
-
-// Indexes are cached by document content, so rerunning over the same document is cheap.
-const indexCache = new Map<string, { index: MiniSearch<Section>; sections: Section[] }>();
-
-function indexFor(document: string) {
-  const key = hashString(document);
-  let entry = indexCache.get(key);
-  if (!entry) {
-    const sections = splitSections(document);
-    const index = new MiniSearch<Section>({ idField: 'id', fields: ['heading', 'text'], storeFields: [], processTerm });
-    index.addAll(sections);
-    entry = { index, sections };
-    if (indexCache.size >= 16) indexCache.delete(indexCache.keys().next().value as string);
-    indexCache.set(key, entry);
-  }
-  return entry;
-}
-
-export function retrieveSections(document: string, query: string, topK: number): { sections: RetrievedSection[]; total_sections: number } {
-  const { index, sections } = indexFor(document);
-  const order = new Map(sections.map((s, i) => [s.id, i]));
-  const byId = new Map(sections.map((s) => [s.id, s]));
-  const hits = index
-    .search(query, { combineWith: 'OR', boost: { heading: 1.5 } })
-    // Ties broken by document order so the same query always selects the same sections.
-    .sort((a, b) => b.score - a.score || (order.get(String(a.id)) ?? 0) - (order.get(String(b.id)) ?? 0))
-    .slice(0, topK);
-  return {
-    sections: hits.map((hit, i) => {
-      const section = byId.get(String(hit.id)) as Section;
-      return { section_id: section.id, heading: section.heading, text: section.text, score: Math.round(hit.score * 1000) / 1000, rank: i + 1 };
-    }),
-    total_sections: sections.length,
-  };
 }
 
 export const retrieveStep = defineStep<'retrieve', RetrieveConfig>({
@@ -96,6 +48,7 @@ export const retrieveStep = defineStep<'retrieve', RetrieveConfig>({
     if (typeof document !== 'string' || !document.trim()) return { status: 'failed', failure: { code: 'missing_input', message: 'retrieve needs a text "document" bound' } };
     const q = stringifyForPrompt(query).trim();
     if (!q) return { status: 'failed', failure: { code: 'missing_input', message: 'retrieve needs a non-empty "query" bound' } };
+    const { retrieveSections } = await import('./retrieve-search.ts');
     return { status: 'succeeded', output: { query: q, ...retrieveSections(document, q, ctx.config.topK) } };
   },
 });
