@@ -4,6 +4,7 @@ import { useRunStore } from '../stores/run-store.ts';
 import { selectChain, selectLive, selectReplay, selectRuns } from '../stores/selectors.ts';
 import { formatCost, formatTime, formatTokens, preview } from '../ui/format.ts';
 import { importTrace, openReplay, refreshRuns, resumeRun } from './run-actions.ts';
+import { whenIdle } from '../ui/when-idle.ts';
 
 // The metrics table loads when first opened.
 const MetricsDialog = lazy(() => import('./metrics/MetricsDialog.tsx'));
@@ -20,7 +21,8 @@ export function RunList() {
 
   useEffect(() => {
     if (!chainId) return;
-    refreshRuns(chainId).catch((e: Error) => toast('error', `Could not list runs: ${e.message}`));
+    // The canvas paints first; the run list (IndexedDB) follows when the page is idle.
+    return whenIdle(() => void refreshRuns(chainId).catch((e: Error) => toast('error', `Could not list runs: ${e.message}`)));
   }, [chainId, toast]);
 
   const shown = runs.filter((r) => r.chainId === chainId);
