@@ -5,9 +5,23 @@ import { createRoot } from 'react-dom/client';
 import { version } from '../package.json';
 import { App } from './App.tsx';
 import { useEditorStore } from './stores/editor-store.ts';
+import { startBench } from './designer/bench-mode.ts';
 
 // The only global: what build is running, for bug reports and tests.
 Object.defineProperty(window, '__seamscope', { value: Object.freeze({ version }), configurable: false, writable: false });
+
+const isBench = new URLSearchParams(location.search).has('bench');
+// scripts/bench-canvas.ts: a generated chain, opened before the first render (no database, and
+// no extra round trip for a bench module: the bare React Flow page it is compared with renders
+// its nodes straight away too).
+let benchFailure: Error | null = null;
+if (isBench) {
+  try {
+    startBench(location.search);
+  } catch (error) {
+    benchFailure = error as Error;
+  }
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
@@ -18,10 +32,8 @@ createRoot(root).render(
 );
 
 const startFailed = (error: Error) => useEditorStore.getState().pushToast('error', `Seamscope could not start: ${error.message}`);
-if (new URLSearchParams(location.search).has('bench')) {
-  // scripts/bench-canvas.ts: a generated chain, no database.
-  import('./designer/bench-mode.ts').then((m) => m.startBench(location.search)).catch(startFailed);
-} else {
+if (benchFailure) startFailed(benchFailure);
+else if (!isBench) {
   // Storage, the library and autosave load in parallel with the first render, not before it.
   import('./persistence/bootstrap.ts')
     .then((m) => m.bootstrap())
