@@ -80,6 +80,18 @@ test('a run going on in another tab is not called interrupted; once that tab is 
   await expect(second.page.locator('[data-testid^="runs.item."]').first()).toContainText('interrupted');
 });
 
+test('a run in one tab shows in the other tab\'s run list when it ends, without a reload', async ({ app, page, context }) => {
+  await app.open();
+  await app.openChain('demo-summarise-then-answer');
+  const second = new AppPage(await context.newPage());
+  await second.open();
+  await second.openChain('demo-summarise-then-answer');
+  await expect(second.page.locator('[data-testid^="runs.item."]')).toHaveCount(0);
+  await app.run();
+  await app.expectRunStatus(/succeeded/i);
+  await expect(second.page.locator('[data-testid^="runs.item."]').first()).toContainText('succeeded');
+});
+
 test('streamed text shows on the running step as it arrives', async ({ app, page }) => {
   await mock.reset();
   await app.open();

@@ -10,6 +10,7 @@ import { useEditorStore } from '../stores/editor-store.ts';
  * chain open here, this tab takes the new state if it has no edits of its own, and otherwise
  * shows a banner (reload theirs or keep mine). Autosave independently refuses to overwrite a
  * state it has not seen (see saveChainChecked), so no edit is lost whichever message comes first.
+ * A run started or ended in another tab refreshes this tab's run list for that chain.
  */
 const editor = () => useEditorStore.getState();
 
@@ -35,6 +36,10 @@ export async function keepMine(chainId: string): Promise<void> {
 }
 
 async function onEvent(event: ChainEvent): Promise<void> {
+  if (event.type === 'runs') {
+    if (editor().chain?.id === event.chainId) await (await import('../runs/run-actions.ts')).refreshRuns(event.chainId);
+    return;
+  }
   await refreshList();
   const chain = editor().chain;
   if (!chain || chain.id !== event.chainId) return;

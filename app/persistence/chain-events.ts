@@ -4,7 +4,9 @@
  */
 export type ChainEvent =
   | { type: 'saved'; chainId: string; revision: string; name: string; updatedAt: number }
-  | { type: 'deleted'; chainId: string };
+  | { type: 'deleted'; chainId: string }
+  /** A run of the chain started or ended in another tab: its run list is stale. */
+  | { type: 'runs'; chainId: string };
 
 const CHANNEL = 'seamscope.chains';
 let channel: BroadcastChannel | null | undefined;

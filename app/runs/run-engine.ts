@@ -8,6 +8,7 @@ import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/ev
 import { buildRunView } from '../../src/trace/replay.ts';
 import { getRunRepository, openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';
+import { publishChainEvent } from '../persistence/chain-events.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectActiveProfile } from '../stores/selectors.ts';
 import { type PartialText, useRunStore } from '../stores/run-store.ts';
@@ -95,7 +96,10 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
         events.push(event);
         useRunStore.getState().applyEvent(event);
         schedule();
-        if (event.type === 'run.started' || event.type === 'run.resumed') void refreshRuns(meta.chainId).catch(() => undefined);
+        if (event.type === 'run.started' || event.type === 'run.resumed') {
+          void refreshRuns(meta.chainId).catch(() => undefined);
+          publishChainEvent({ type: 'runs', chainId: meta.chainId });
+        }
       },
       onDelta: (stepId, text, unit) => {
         const before = deltas[stepId];
@@ -122,6 +126,8 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
     controller = null;
     releaseLease();
     await refreshRuns(meta.chainId).catch(() => undefined);
+    // Other tabs showing this chain's runs refresh their list too.
+    publishChainEvent({ type: 'runs', chainId: meta.chainId });
   }
 }
 
