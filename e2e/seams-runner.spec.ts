@@ -80,7 +80,7 @@ test('a run going on in another tab is not called interrupted; once that tab is 
   await expect(second.page.locator('[data-testid^="runs.item."]').first()).toContainText('interrupted');
 });
 
-test('a run in one tab shows in the other tab\'s run list when it ends, without a reload', async ({ app, page, context }) => {
+test('a run in one tab shows in the other tab\'s run list when it ends, without a reload', async ({ app, context }) => {
   await app.open();
   await app.openChain('demo-summarise-then-answer');
   const second = new AppPage(await context.newPage());
