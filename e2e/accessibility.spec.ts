@@ -12,7 +12,7 @@ const NAMING_RULES = [
   'button-name', 'input-button-name', 'label', 'select-name', 'link-name', 'image-alt', 'svg-img-alt', 'frame-title',
   'aria-command-name', 'aria-input-field-name', 'aria-toggle-field-name', 'aria-meter-name', 'aria-progressbar-name',
   'aria-tooltip-name', 'aria-dialog-name', 'summary-name', 'document-title', 'aria-allowed-attr', 'aria-required-attr',
-  'aria-valid-attr', 'aria-valid-attr-value', 'duplicate-id-aria', 'nested-interactive',
+  'aria-valid-attr', 'aria-valid-attr-value', 'aria-prohibited-attr', 'duplicate-id-aria', 'nested-interactive',
 ];
 
 async function expectAllNamed(page: Page, state: string): Promise<void> {

@@ -80,7 +80,8 @@ export default memo(function CanvasMiniMap({ nodes }: { nodes: readonly FlowNode
           moveTo(e);
         }}
         onPointerMove={(e) => e.buttons === 1 && moveTo(e)}
-        aria-label="Overview: click to move the view"
+        role="img"
+        aria-label="Overview of the chain: click to move the view there"
       >
         <canvas ref={canvas} width={W * (window.devicePixelRatio || 1)} height={H * (window.devicePixelRatio || 1)} style={{ width: W, height: H, display: 'block' }} />
         <svg width={W} height={H} style={{ position: 'absolute', inset: 0, pointerEvents: 'none' }}>
