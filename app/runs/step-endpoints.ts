@@ -1,5 +1,6 @@
 import type { Chain } from '../../src/chain/schema.ts';
 import type { EndpointProfile } from '../../src/providers/profiles.ts';
+import { stepsNamingProfiles } from '../../src/steps/model.config.ts';
 
 /**
  * The endpoint profiles a chain's steps name (model steps may call another endpoint than the
@@ -8,10 +9,7 @@ import type { EndpointProfile } from '../../src/providers/profiles.ts';
  */
 export function stepProfiles(chain: Chain, profiles: readonly EndpointProfile[]): { profiles: EndpointProfile[] } | { error: string } {
   const wanted = new Map<string, string[]>();
-  for (const step of chain.steps) {
-    const name = step.config.profile;
-    if (typeof name === 'string' && name !== '') wanted.set(name, [...(wanted.get(name) ?? []), step.id]);
-  }
+  for (const { stepId, profile } of stepsNamingProfiles(chain)) wanted.set(profile, [...(wanted.get(profile) ?? []), stepId]);
   const found: EndpointProfile[] = [];
   const missing: string[] = [];
   for (const [name, steps] of wanted) {

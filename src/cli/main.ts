@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { importChainSource } from '../export/import-chain.ts';
 import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
+import { stepsNamingProfiles } from '../steps/model.config.ts';
 import { createProviderForProfile, demoProfile, runModelSettings, type EndpointProfile } from '../providers/profiles.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { toRunFile } from '../trace/run-file.ts';
@@ -87,8 +88,8 @@ async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<n
   const inputs = await readInputs(chain, chainPath, typeof args.options.inputs === 'string' ? args.options.inputs : undefined);
   const profile = profileFromArgs(args.options);
   const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
-  const named = chain.steps.filter((s) => typeof s.config.profile === 'string' && s.config.profile !== '');
-  if (named.length) io.err(`note: ${named.map((s) => `${s.id} names the profile "${String(s.config.profile)}"`).join('; ')}; the command line calls one endpoint for every step`);
+  const named = stepsNamingProfiles(chain);
+  if (named.length) io.err(`note: ${named.map((n) => `${n.stepId} names the profile "${n.profile}"`).join('; ')}; the command line calls one endpoint for every step`);
   const repo = createMemoryRunRepository();
   const controller = new AbortController();
   const onSignal = () => controller.abort();

@@ -1,4 +1,5 @@
 import { hashValue } from '../chain/hash.ts';
+import { namedProfile } from '../steps/model.config.ts';
 import { parseChain, type ParseChainResult } from '../chain/parse.ts';
 import { parseRef, resolveRef } from '../chain/refs.ts';
 import type { Chain } from '../chain/schema.ts';
@@ -205,8 +206,8 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   // Per-profile call deps, made once: a step naming a profile calls that endpoint.
   const endpoints = new Map(Object.entries(opts.profiles ?? {}).map(([name, p]) => [name, { deps: { ...callDeps, provider: p.provider }, model: p.model }]));
   const endpointFor = (config: unknown) => {
-    const name = (config as { profile?: unknown }).profile;
-    return (typeof name === 'string' && name ? endpoints.get(name) : undefined) ?? { deps: callDeps, model: opts.model };
+    const name = namedProfile(config);
+    return (name ? endpoints.get(name) : undefined) ?? { deps: callDeps, model: opts.model };
   };
   let halt: { status: RunStatus; error: string } | null = null;
   let terminal: { stepId: string; output: unknown; kind: 'output' | 'abstain' | 'escalate' } | null = null;

@@ -1,4 +1,5 @@
 import { hashValue } from '../chain/hash.ts';
+import { stepsNamingProfiles } from '../steps/model.config.ts';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { stepRegistry } from '../steps/index.ts';
@@ -50,9 +51,9 @@ export interface ExportResult {
 
 /** Steps that name an endpoint profile: the exported program calls its one endpoint for all of them. */
 function profileNotes(chain: Chain): string[] {
-  const named = chain.steps.filter((s) => typeof s.config.profile === 'string' && s.config.profile !== '');
+  const named = stepsNamingProfiles(chain);
   if (named.length === 0) return [];
-  return [`${named.map((s) => `${s.id} (${String(s.config.profile)})`).join(', ')} name endpoint profiles; the exported program calls its one endpoint (SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL) for every step.`];
+  return [`${named.map((n) => `${n.stepId} (${n.profile})`).join(', ')} name endpoint profiles; the exported program calls its one endpoint (SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL) for every step.`];
 }
 
 export const RUNTIME_DIR: Record<ExportLanguage, string> = { ts: 'seamscope-runtime', py: 'seamscope_runtime' };

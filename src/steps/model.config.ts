@@ -35,3 +35,17 @@ export const modelConfigSchema = z.object({
 });
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
+
+/** The endpoint profile a step's config names, or null for the run's profile. Any kind, valid or not. */
+export function namedProfile(config: unknown): string | null {
+  const name = (config as { profile?: unknown } | null)?.profile;
+  return typeof name === 'string' && name !== '' ? name : null;
+}
+
+/** Steps that name an endpoint profile, in chain order. */
+export function stepsNamingProfiles(chain: { steps: readonly { id: string; config: unknown }[] }): { stepId: string; profile: string }[] {
+  return chain.steps.flatMap((s) => {
+    const profile = namedProfile(s.config);
+    return profile ? [{ stepId: s.id, profile }] : [];
+  });
+}
