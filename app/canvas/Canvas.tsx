@@ -9,6 +9,7 @@ import { nextSelection } from '../designer/canvas-nodes.ts';
 import { useCanvasElements } from '../designer/use-canvas-elements.ts';
 import { useStableHandlers } from '../designer/use-stable-handlers.ts';
 import { useRasterWhileMoving } from '../designer/use-raster-while-moving.ts';
+import { useSpaceHeld } from '../designer/use-space-held.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import {
@@ -27,7 +28,6 @@ const DesignerLayer = lazy(() => import('../designer/DesignerLayer.tsx'));
 const CanvasMiniMap = lazy(() => import('../designer/CanvasMiniMap.tsx'));
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
 const selectPanButtons = [1, 2];
-const deleteKeys = ['Backspace', 'Delete'];
 const fitOptions = { padding: 0.2, maxZoom: 1, minZoom: 0.5 };
 const proOptions = { hideAttribution: true };
 // The dot grid is an SVG pattern that repaints the whole canvas on every pan frame; on a large
@@ -55,6 +55,8 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const [dragging, setDragging] = useState<Record<string, XY>>({});
   const dragActive = useRef(false);
   const [rasterRef, onMove] = useRasterWhileMoving();
+  const spaceHeld = useSpaceHeld();
+  const boxSelect = tool === 'select' && !spaceHeld;
 
   const { nodes, edges } = useCanvasElements(chain, { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging });
 
@@ -176,11 +178,15 @@ function ChainCanvas({ chain }: { chain: Chain }) {
       edges={edges}
       nodeTypes={nodeTypes}
       {...handlers}
-      deleteKeyCode={deleteKeys}
+      // Space and Delete are the designer's (use-designer-keys, use-space-held): React Flow's own
+      // handlers take Space from Monaco, whose focus is not a text box it recognises.
+      deleteKeyCode={null}
+      panActivationKeyCode={null}
       multiSelectionKeyCode={multiSelectKeys}
-      // The select tool (touchpads): a drag draws a box, scrolling pans, pinch zooms; middle or right drag still pans.
-      selectionOnDrag={tool === 'select'}
-      panOnDrag={tool === 'select' ? selectPanButtons : true}
+      // The select tool (touchpads): a drag draws a box, scrolling pans, pinch zooms; middle or right
+      // drag still pans, and so does any drag while Space is held.
+      selectionOnDrag={boxSelect}
+      panOnDrag={boxSelect ? selectPanButtons : true}
       panOnScroll={tool === 'select'}
       // Dragging moves a card without opening it in the inspector (which loads the editors); click selects.
       selectNodesOnDrag={false}

@@ -2,13 +2,13 @@ import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
+import { keyOwner, modalOpen } from './key-scope.ts';
 import { adoptClipboardText, autoLayoutChain, copySelection, cutSelection, duplicateSelection, fitAll, paste, selectAll, selectedSteps } from './commands.ts';
 
 /** Text boxes, selects and Monaco keep their own keys; the inspector's boxes share undo with the canvas. */
-function editableTarget(target: EventTarget | null): HTMLElement | null {
-  const el = target instanceof HTMLElement ? target : null;
-  if (!el) return null;
-  return el.closest('input, textarea, select, [contenteditable="true"], .monaco-editor');
+function editableTarget(target: EventTarget | null): Element | null {
+  const owner = keyOwner(target);
+  return owner && !owner.matches('dialog, [role="dialog"]') ? owner : null;
 }
 
 const hasTextSelection = () => {
@@ -19,7 +19,8 @@ const hasTextSelection = () => {
 /**
  * The designer's keyboard: undo/redo everywhere except inside Monaco and text boxes outside the
  * inspector (those keep the browser's own undo), copy/cut/paste/duplicate/select-all on the
- * canvas selection, Shift+L auto layout, F fit view, V/H the select and pan tools, ? the shortcut help. Delete is React Flow's.
+ * canvas selection, Delete/Backspace remove it, Shift+L auto layout, F fit view, V/H the select and pan
+ * tools, ? the shortcut help. None of them acts on a key typed in a text box, editor or dialog.
  */
 export function useDesignerKeys(): void {
   const rf = useReactFlow<FlowNode, FlowEdge>();
@@ -34,7 +35,7 @@ export function useDesignerKeys(): void {
       const mod = e.ctrlKey || e.metaKey;
       const key = e.key.toLowerCase();
       const editable = editableTarget(e.target);
-      const dialogOpen = !!document.querySelector('dialog[open]');
+      const dialogOpen = modalOpen();
 
       if (mod && (key === 'z' || key === 'y')) {
         if (editable && (editable.closest('.monaco-editor') || !editable.closest('.inspector'))) return;
@@ -44,7 +45,17 @@ export function useDesignerKeys(): void {
         else s().undo();
         return;
       }
-      if (editable || dialogOpen) return;
+      if (editable || dialogOpen || keyOwner(e.target)) return;
+      if (!mod && !e.altKey && (e.key === 'Delete' || e.key === 'Backspace')) {
+        const nodes = rf.getNodes().filter((n) => n.selected);
+        const edges = rf.getEdges().filter((edge) => edge.selected);
+        if (nodes.length || edges.length) {
+          e.preventDefault();
+          // React Flow removes the nodes' edges with them and reports all of it to onDelete (one undo step).
+          void rf.deleteElements({ nodes, edges });
+        }
+        return;
+      }
       if (mod && (key === 'c' || key === 'x') && !hasTextSelection()) {
         copied = key === 'c' ? copySelection() : cutSelection();
         setTimeout(() => (copied = null), 100);
