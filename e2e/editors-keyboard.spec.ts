@@ -104,3 +104,32 @@ test('the fork editor keeps typed spaces and quotes', async ({ app, page }) => {
   // Space in the dialog, outside the editor, does not pan or close anything either.
   await expect(page.getByTestId('fork')).toBeVisible();
 });
+
+test('an editor holding invalid text shows in Problems and on the card, and Run says what blocks it', async ({ app, page }) => {
+  const id = await newChainWithStep(app, page, 'Invalid schema', 'model');
+  const field = page.getByTestId('inspector.field.outputSchema');
+  await app.typeInEditor(field, ['{ "type": "object", "properties": { "reply": { "type": "strin']);
+  await expect(page.getByTestId('problems')).toContainText('Output schema not saved');
+  await expect(app.node(id).getByTestId(`step.${id}.problems`)).toBeVisible();
+  await expect(page.getByTestId('run.open')).toBeDisabled();
+  await expect(page.getByTestId('run.blocked')).toHaveText('Unsaved edit');
+  await expect(page.getByTestId('run.blocked')).toHaveAttribute('title', /output schema is not saved/);
+  // Finish the word: the schema is valid, saved, and nothing blocks on its account.
+  await page.keyboard.type('g');
+  await expect(page.getByTestId('problems')).not.toContainText('not saved');
+  await expect(page.getByTestId('run.blocked')).not.toHaveText('Unsaved edit');
+});
+
+test('the Run dialog will not start with a required input left empty', async ({ app, page }) => {
+  await app.open();
+  await app.openChain('demo-summarise-then-answer');
+  await page.getByTestId('run.open').click();
+  const question = page.getByTestId('run.input.question');
+  await question.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await expect(page.getByTestId('run.start')).toBeDisabled();
+  await expect(page.getByTestId('run.dialog.blocked')).toContainText('question is required');
+  await page.keyboard.type('How long do I have to appeal?');
+  await expect(page.getByTestId('run.start')).toBeEnabled();
+});

@@ -4,7 +4,8 @@ import type { Chain, StepDef } from '../../src/chain/schema.ts';
 import type { StepMetrics } from '../../src/inspect/metrics.ts';
 import { buildEdges, buildNodes, type FlowEdge, type FlowNode, type Highlight, type StepRunInfo } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { lintCountsOf, problemCountsOf, selectAnalysisVersion } from '../stores/selectors.ts';
+import { lintCountsOf, problemCountsOf, selectAnalysisVersion, selectUnsavedEdits } from '../stores/selectors.ts';
+import type { UnsavedEdit } from '../stores/view-slice.ts';
 import { unansweredOf } from './analysis.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { keepEdgeIdentity, keepIdentity, presize, withDrag, withMeasured } from './canvas-nodes.ts';
@@ -58,6 +59,14 @@ function openingKey(nodes: readonly FlowNode[]): string {
   return cullKey(width / 2 - ((x1 + x2) / 2) * zoom, height / 2 - ((y1 + y2) / 2) * zoom, zoom, width, height);
 }
 
+/** Problem counts with each editor's unsaved (invalid) text counted on its step. */
+function withUnsaved(counts: ReadonlyMap<string, number>, unsaved: readonly UnsavedEdit[]): ReadonlyMap<string, number> {
+  if (!unsaved.length) return counts;
+  const next = new Map(counts);
+  for (const e of unsaved) next.set(e.stepId, (next.get(e.stepId) ?? 0) + 1);
+  return next;
+}
+
 /** Remembers the last arrays so a rebuild hands React Flow the same objects for unchanged items. */
 function createIdentityCache() {
   let nodes: FlowNode[] = [];
@@ -78,14 +87,15 @@ export function useCanvasElements(chain: Chain, o: CanvasInputs): { nodes: FlowN
   // Problem and lint counts of large chains arrive from a worker: re-derive when they land.
   const analysisVersion = useEditorStore(selectAnalysisVersion);
   const { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging } = o;
+  const unsaved = useEditorStore(selectUnsavedEdits);
   const base = useMemo(() => {
     void analysisVersion;
     const built = buildNodes(chain, canvasRegistry, {
-      selectedStepId, selectedStepIds: new Set(selectedStepIds), selectedInput, problemCounts: problemCountsOf(chain), lintCounts: lintCountsOf(chain),
+      selectedStepId, selectedStepIds: new Set(selectedStepIds), selectedInput, problemCounts: withUnsaved(problemCountsOf(chain), unsaved), lintCounts: lintCountsOf(chain),
       runInfo, measured: noSizes, dragging: noDrag, highlight, metrics,
     });
     return cache.nodes(presize(built, summaryLines));
-  }, [cache, chain, selectedStepId, selectedStepIds, selectedInput, runInfo, highlight, metrics, analysisVersion]);
+  }, [cache, chain, selectedStepId, selectedStepIds, selectedInput, runInfo, highlight, metrics, analysisVersion, unsaved]);
   // Measured sizes and drag positions touch only their nodes; the rest keep their objects.
   const sized = useMemo(() => withMeasured(base, measured), [base, measured]);
   const nodes = useMemo(() => withDrag(sized, dragging), [sized, dragging]);

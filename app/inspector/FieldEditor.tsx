@@ -70,7 +70,7 @@ export function FieldEditor({ chain, step, field }: Props) {
       case 'bindings':
         return <BindingsField testId={testId} chain={chain} stepId={step.id} bindings={asRecord(value)} />;
       case 'json': {
-        const editor = <JsonField testId={testId} modelPath={`${step.id}/${field.key}`} value={value} schemaHint={field.schemaHint} onCommit={set} />;
+        const editor = <JsonField testId={testId} modelPath={`${step.id}/${field.key}`} value={value} schemaHint={field.schemaHint} onCommit={set} stepId={step.id} fieldLabel={field.label} />;
         if (field.schemaHint !== 'jsonSchema') return editor;
         const key = bindingsKey(step);
         return (

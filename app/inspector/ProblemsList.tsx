@@ -1,6 +1,6 @@
 import { backgroundAnalysis, isLargeChain } from '../designer/analysis.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { selectAnalysisVersion, selectChain, selectLint, selectProblems, stepIdForPath } from '../stores/selectors.ts';
+import { selectAnalysisVersion, selectChain, selectLint, selectProblems, selectUnsavedEdits, stepIdForPath } from '../stores/selectors.ts';
 
 /**
  * parseChain's problems for the open chain, live, and below them the design lint (which only
@@ -9,6 +9,8 @@ import { selectAnalysisVersion, selectChain, selectLint, selectProblems, stepIdF
 export function ProblemsList() {
   const chain = useEditorStore(selectChain);
   const problems = useEditorStore(selectProblems);
+  const unsaved = useEditorStore(selectUnsavedEdits);
+  const count = problems.length + unsaved.length;
   const findings = useEditorStore(selectLint);
   const selectStep = useEditorStore((s) => s.selectStep);
   // Large chains are checked in the background: say when a check is running.
@@ -17,7 +19,7 @@ export function ProblemsList() {
   return (
     <section className="problems" aria-label="Problems">
       <div className="section-title">
-        Problems <span className={problems.length ? 'count is-bad' : 'count'}>{problems.length}</span>
+        Problems <span className={count ? 'count is-bad' : 'count'}>{count}</span>
         {findings.length > 0 && (
           <>
             <span className="muted">Design notes</span> <span className="count is-warn">{findings.length}</span>
@@ -26,6 +28,14 @@ export function ProblemsList() {
       </div>
       {checking && <div className="muted small problems-note" data-testid="problems.checking">Checking {chain?.steps.length} steps in the background…</div>}
       <ul data-testid="problems" className="problems-list">
+        {unsaved.map((e) => (
+          <li key={`unsaved:${e.stepId}:${e.field}`}>
+            <button type="button" data-testid="problems.item" className="problem" onClick={() => selectStep(e.stepId)}>
+              <span className="problem-where mono">{e.stepId}</span>
+              <span className="problem-text">{e.field} not saved: {e.message}</span>
+            </button>
+          </li>
+        ))}
         {problems.map((p, i) => {
           const stepId = chain ? stepIdForPath(chain, p.path) : null;
           return (
@@ -37,7 +47,7 @@ export function ProblemsList() {
             </li>
           );
         })}
-        {problems.length === 0 && <li className="muted small problems-none">No problems.</li>}
+        {count === 0 && <li className="muted small problems-none">No problems.</li>}
       </ul>
       {findings.length > 0 && (
         <ul data-testid="lint" className="problems-list">

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
-import { selectChain, selectLive } from '../stores/selectors.ts';
+import { runBlocker, selectChain, stepIdForPath, selectLive, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
 import { cancelRun } from './run-actions.ts';
 
 const RunDialog = lazy(() => import('./RunDialog.tsx').then((m) => ({ default: m.RunDialog })));
@@ -11,6 +11,11 @@ export function RunBar() {
   const chain = useEditorStore(selectChain);
   const live = useRunStore(selectLive);
   const [open, setOpen] = useState(false);
+  const unsaved = useEditorStore(selectUnsavedEdits);
+  const problems = useEditorStore(selectProblems);
+  const blocker = chain ? runBlocker(unsaved, problems) : null;
+  const selectStep = useEditorStore((s) => s.selectStep);
+  const blockingStep = unsaved[0]?.stepId ?? (chain && problems[0] ? stepIdForPath(chain, problems[0].path) : null);
   const running = live?.status === 'running';
   return (
     <div className="run-bar">
@@ -27,9 +32,24 @@ export function RunBar() {
           Cancel
         </button>
       )}
-      <button type="button" className="button primary" data-testid="run.open" disabled={!chain || running} onClick={() => setOpen(true)}>
+      {blocker && !running && (
+        // Says what blocks Run; a click opens the step it is about.
+        <button type="button" className="run-blocked" data-testid="run.blocked" title={blocker} onClick={() => blockingStep && selectStep(blockingStep)}>
+          {unsaved.length ? 'Unsaved edit' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}
+        </button>
+      )}
+      <button
+        type="button"
+        className="button primary"
+        data-testid="run.open"
+        disabled={!chain || running || !!blocker}
+        title={blocker ?? undefined}
+        aria-describedby={blocker ? 'run-blocked-reason' : undefined}
+        onClick={() => setOpen(true)}
+      >
         Run
       </button>
+      {blocker && <span id="run-blocked-reason" className="visually-hidden">{blocker}</span>}
       {open && chain && (
         <Suspense fallback={null}>
           <RunDialog chain={chain} onClose={() => setOpen(false)} />

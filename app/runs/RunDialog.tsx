@@ -2,17 +2,21 @@ import { useEffect, useState } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
 import { loadInputFiles } from '../persistence/chains.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { selectActiveProfile, selectProblems } from '../stores/selectors.ts';
+import { runBlocker, selectActiveProfile, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
 import { profileLabel } from '../profiles/profile-label.ts';
 import { Dialog } from '../ui/Dialog.tsx';
-import { defaultInputText, inputValues } from './run-inputs.ts';
+import { defaultInputText, inputProblems, inputValues } from './run-inputs.ts';
 import { startRun } from './run-engine.ts';
 
 /** One box per chain input, prefilled from the demo files or examples; Start runs the chain. */
 export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void }) {
   const profile = useEditorStore(selectActiveProfile);
   const problems = useEditorStore(selectProblems);
+  const unsaved = useEditorStore(selectUnsavedEdits);
   const [texts, setTexts] = useState<Record<string, string> | null>(null);
+  const blocker = runBlocker(unsaved, problems);
+  const missing = texts ? inputProblems(chain, texts) : {};
+  const firstMissing = Object.values(missing)[0];
 
   useEffect(() => {
     let live = true;
@@ -27,7 +31,7 @@ export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void })
   }, [chain]);
 
   const start = () => {
-    if (!texts || !profile) return;
+    if (!texts || !profile || blocker || firstMissing) return;
     onClose();
     void startRun(chain, inputValues(chain, texts), profile);
   };
@@ -42,12 +46,12 @@ export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void })
         <>
           <span className="muted small grow">
             Endpoint: {profile ? profileLabel(profile) : 'loading…'}
-            {problems.length > 0 && <span className="field-error"> · fix the {problems.length} problem{problems.length === 1 ? '' : 's'} first</span>}
+            {(blocker ?? firstMissing) && <span className="field-error" data-testid="run.dialog.blocked"> · {blocker ?? `${firstMissing}.`}</span>}
           </span>
           <button type="button" className="button" onClick={onClose}>
             Close
           </button>
-          <button type="button" className="button primary" data-testid="run.start" disabled={!texts || !profile || problems.length > 0} onClick={start}>
+          <button type="button" className="button primary" data-testid="run.start" disabled={!texts || !profile || !!blocker || !!firstMissing} onClick={start}>
             Start run
           </button>
         </>
@@ -75,8 +79,11 @@ export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void })
               data-testid={`run.input.${input.name}`}
               value={texts[input.name] ?? ''}
               spellCheck={false}
+              aria-invalid={missing[input.name] ? true : undefined}
+              aria-describedby={missing[input.name] ? `run-input-problem-${input.name}` : undefined}
               onChange={(e) => setTexts({ ...texts, [input.name]: e.target.value })}
             />
+            {missing[input.name] && <span id={`run-input-problem-${input.name}`} className="field-error small">{missing[input.name]}</span>}
           </label>
         ))
       )}

@@ -33,3 +33,25 @@ export function inputValues(chain: Chain, texts: Record<string, string>): Record
   }
   return values;
 }
+
+/**
+ * What stops the dialog's texts from starting a run, per input name: a required input left empty,
+ * or a non-text input whose text is not JSON. Checked before the run starts (nothing is paid).
+ */
+export function inputProblems(chain: Chain, texts: Record<string, string>): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const input of chain.inputs) {
+    const text = texts[input.name] ?? '';
+    if (text.trim() === '') {
+      if (input.required) problems[input.name] = `${input.name} is required`;
+      continue;
+    }
+    if (wantsText(input)) continue;
+    try {
+      JSON.parse(text);
+    } catch {
+      problems[input.name] = `${input.name} must be JSON (${String(input.schema.type ?? 'a value')})`;
+    }
+  }
+  return problems;
+}

@@ -5,6 +5,7 @@ import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { EndpointProfile } from '../../src/providers/profiles.ts';
 import type { EditorState } from './editor-store.ts';
+import type { UnsavedEdit } from './view-slice.ts';
 import type { RunState } from './run-store.ts';
 
 /**
@@ -51,6 +52,31 @@ export function problemsOf(chain: Chain | null): readonly ChainProblem[] {
 }
 
 export const selectProblems = (s: EditorState) => problemsOf(s.chain);
+
+const noEdits: readonly UnsavedEdit[] = [];
+const editListCache = new WeakMap<object, { chain: Chain | null; list: readonly UnsavedEdit[] }>();
+
+/** Editors holding text that is not saved (not valid), on steps of the open chain; one array per state. */
+export function selectUnsavedEdits(s: EditorState): readonly UnsavedEdit[] {
+  const { unsavedEdits: all, chain } = s;
+  const cached = editListCache.get(all);
+  if (cached && cached.chain === chain) return cached.list;
+  const found = chain ? Object.values(all).filter((e) => chain.steps.some((step) => step.id === e.stepId)) : [];
+  const list = found.length ? found : noEdits;
+  editListCache.set(all, { chain, list });
+  return list;
+}
+
+/**
+ * Why Run cannot start, in words, or null: an editor holding invalid text comes first (the
+ * chain would run without the person's edit), then the chain's problems.
+ */
+export function runBlocker(unsaved: readonly UnsavedEdit[], problems: readonly ChainProblem[]): string | null {
+  const first = unsaved[0];
+  if (first) return `${first.stepId}: the ${first.field.toLowerCase()} is not saved (${first.message}). Fix it or undo the edit to run.`;
+  if (problems.length) return `Fix the ${problems.length} problem${problems.length === 1 ? '' : 's'} first (see Problems).`;
+  return null;
+}
 
 /** False while this revision's problems or lint are still to come (do not cache counts yet). */
 const settled = analysisSettled;

@@ -27,6 +27,18 @@ function storedTool(): CanvasTool {
 }
 
 /**
+ * An editor whose text is not valid and so is not in the chain (which keeps the last valid
+ * value). It blocks a run and shows in Problems and on the card until it is fixed or discarded.
+ */
+export interface UnsavedEdit {
+  stepId: string;
+  /** The field's label, e.g. "Output schema". */
+  field: string;
+  /** Why the text was not saved, e.g. "Not valid JSON: Unexpected token". */
+  message: string;
+}
+
+/**
  * Designer view state that is not part of the chain and never saved: the hovered edge, the open
  * overlay, the compounding panel, and a conflict with another tab editing the same chain.
  */
@@ -37,6 +49,9 @@ export interface ViewSlice {
   canvasTool: CanvasTool;
   /** The open chain was saved by another tab while this one had unsaved edits. */
   tabConflict: { chainId: string } | null;
+  /** Editor key (step id / field) → text that could not be saved. */
+  unsavedEdits: Readonly<Record<string, UnsavedEdit>>;
+  setUnsavedEdit(key: string, edit: UnsavedEdit | null): void;
   /** Bumped when a background check of a large chain lands (selectors then read its result). */
   analysisVersion: number;
   bumpAnalysis(): void;
@@ -54,6 +69,16 @@ export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (se
   canvasTool: storedTool(),
   tabConflict: null,
   analysisVersion: 0,
+  unsavedEdits: {},
+  setUnsavedEdit: (key, edit) => set((s) => {
+    const current = s.unsavedEdits[key];
+    if (!edit && !current) return {};
+    if (edit && current && current.message === edit.message && current.field === edit.field && current.stepId === edit.stepId) return {};
+    const next = { ...s.unsavedEdits };
+    if (edit) next[key] = edit;
+    else delete next[key];
+    return { unsavedEdits: next };
+  }),
   bumpAnalysis: () => set((s) => ({ analysisVersion: s.analysisVersion + 1 })),
   setHoveredEdge: (hoveredEdge) => set({ hoveredEdge }),
   setOverlay: (overlay) => set({ overlay }),

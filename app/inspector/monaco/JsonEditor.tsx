@@ -9,6 +9,8 @@ interface Props {
   value: unknown;
   schemaHint?: 'jsonSchema' | 'json';
   onCommit(value: unknown): void;
+  /** Told the reasons whenever the text stops or starts being savable, and [] when the editor closes. */
+  onInvalid?(errors: string[]): void;
 }
 
 const MIN_HEIGHT = 96;
@@ -22,7 +24,7 @@ function pretty(value: unknown): string {
  * Monaco on one JSON value. Text that is not JSON (or, for output schemas, not a valid JSON
  * Schema) is never committed: the chain keeps the last valid value and the reason is shown.
  */
-export default function JsonEditor({ modelPath, value, schemaHint, onCommit }: Props) {
+export default function JsonEditor({ modelPath, value, schemaHint, onCommit, onInvalid }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const modelRef = useRef<monaco.editor.ITextModel | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
@@ -79,6 +81,12 @@ export default function JsonEditor({ modelPath, value, schemaHint, onCommit }: P
       modelRef.current = null;
     };
   }, [modelPath, schemaHint]);
+
+  // Problems and Run follow what the editor holds; closing the editor discards its unsaved text.
+  useEffect(() => {
+    onInvalid?.(errors);
+  }, [errors, onInvalid]);
+  useEffect(() => () => onInvalid?.([]), [onInvalid]);
 
   // The value changed outside the editor (another edit, undo): show it unless the editor
   // already holds the same value.
