@@ -16,8 +16,8 @@ import {
   selectChain, selectLossyEdgeIds, selectMetrics, selectReplayOpen, selectSelectedEdgeIds, selectSelectedInput, selectSelectedStepId, selectSelectedStepIds,
 } from '../stores/selectors.ts';
 import { INPUT_PREFIX, type FlowEdge, type FlowNode } from './flow-elements.ts';
-import { nodeTypes } from './node-types.ts';
-import { NODE_HALF, STEP_DRAG_TYPE } from './palette-constants.ts';
+import { edgeTypes, nodeTypes } from './node-types.ts';
+import { NODE_HALF, READABLE_ZOOM, STEP_DRAG_TYPE } from './palette-constants.ts';
 import { useHighlight, useRunInfo } from './use-run-info.ts';
 
 type XY = { x: number; y: number };
@@ -28,11 +28,25 @@ const DesignerLayer = lazy(() => import('../designer/DesignerLayer.tsx'));
 const CanvasMiniMap = lazy(() => import('../designer/CanvasMiniMap.tsx'));
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
 const selectPanButtons = [1, 2];
-const fitOptions = { padding: 0.2, maxZoom: 1, minZoom: 0.5 };
+const fitOptions = { padding: 0.2, maxZoom: 1, minZoom: READABLE_ZOOM };
 const proOptions = { hideAttribution: true };
 // The dot grid is an SVG pattern that repaints the whole canvas on every pan frame; on a large
 // chain that repaint (software raster especially) costs more than the cards. Large chains pan without it.
 const DOT_GRID_MAX_STEPS = 500;
+
+/** What to do on an empty canvas; it steps aside (no pointer events) for the drop it describes. */
+function EmptyChainHint({ hasInputs }: { hasInputs: boolean }) {
+  return (
+    <div className="canvas-hint" data-testid="canvas.empty">
+      <strong>This chain has no steps yet.</strong>
+      <ol>
+        <li>Drag a step from the palette onto the canvas (or Tab to it and press Enter).</li>
+        {!hasInputs && <li>Add the chain's inputs with <em>Add input</em> in the chain panel.</li>}
+        <li>Draw an edge from a card's right handle to another card: that step reads the output.</li>
+      </ol>
+    </div>
+  );
+}
 
 /** The React Flow canvas for one chain; remounted per chain so view and measurements reset. */
 function ChainCanvas({ chain }: { chain: Chain }) {
@@ -73,7 +87,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
     followed.current = { highlight, replayOpen };
     const timer = setTimeout(() => {
       if (highlight) void fitView({ nodes: [highlight.producer, highlight.consumer].filter(Boolean).map((id) => ({ id })), padding: 0.3, maxZoom: 1, duration: 250 });
-      else void fitView({ padding: 0.2, maxZoom: 1, duration: 200 });
+      else void fitView({ padding: 0.2, maxZoom: 1, minZoom: READABLE_ZOOM, duration: 200 });
     }, 60);
     return () => clearTimeout(timer);
   }, [highlight, replayOpen, fitView]);
@@ -177,6 +191,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
       nodes={nodes}
       edges={edges}
       nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
       {...handlers}
       // Space and Delete are the designer's (use-designer-keys, use-space-held): React Flow's own
       // handlers take Space from Monaco, whose focus is not a text box it recognises.
@@ -199,6 +214,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
       proOptions={proOptions}
     >
       {chain.steps.length <= DOT_GRID_MAX_STEPS && <Background gap={20} size={1} color="#e4e4e7" />}
+      {chain.steps.length === 0 && <EmptyChainHint hasInputs={chain.inputs.length > 0} />}
       <Controls showInteractive={false} />
       <Suspense fallback={null}>
         <CanvasMiniMap nodes={nodes} />

@@ -1,6 +1,8 @@
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { memo } from 'react';
+import { estimateStepSize } from '../designer/canvas-nodes.ts';
 import { canvasRegistry } from '../designer/canvas-registry.ts';
+import { DETAIL_ZOOM } from './palette-constants.ts';
 import type { StepFlowNode } from './flow-elements.ts';
 
 const statusLabel: Record<string, string> = {
@@ -35,6 +37,32 @@ function stepSummary(kind: string, config: Record<string, unknown>): Summary {
   return summary;
 }
 
+// A boolean per card: a card re-renders when the zoom crosses the line, not on every zoom frame.
+const farSelector = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM;
+
+/**
+ * Zoomed out, a card shows what can still be read: its kind, its name in large type, its run
+ * status and problem count. Same height as the full card (so nothing re-measures or moves), far
+ * less DOM, so a large chain zoomed out is cheaper to draw.
+ */
+function FarCard({ data, title, lineCount, selected }: { data: StepFlowNode['data']; title: string; lineCount: number; selected: boolean }) {
+  const { step, problems, warnings, run, role } = data;
+  const { height } = estimateStepSize(step, lineCount, problems > 0 || warnings > 0);
+  const classes = ['step-node', 'is-far', run ? `status-${run.status}` : '', role ? `role-${role}` : '', selected ? 'is-selected' : ''];
+  return (
+    <div className={classes.filter(Boolean).join(' ')} data-testid={`step.${step.id}`} data-status={run?.status} data-detail="far" style={{ height }}>
+      <Handle type="target" position={Position.Left} className="step-handle" />
+      <div className="far-head">
+        <span className="step-kind">{title}</span>
+        {run && <span className="status-dot" title={statusLabel[run.status] ?? run.status} />}
+        {problems > 0 && <span className="problem-badge" data-testid={`step.${step.id}.problems`}>{problems}</span>}
+      </div>
+      <div className="far-name" title={step.name || step.id}>{step.name || step.id}</div>
+      <Handle type="source" position={Position.Right} className="step-handle" />
+    </div>
+  );
+}
+
 /**
  * The one generic node for every step kind. Re-renders only when its data object changes,
  * which happens when this step, its problems, its run status or the replay highlight change.
@@ -42,6 +70,8 @@ function stepSummary(kind: string, config: Record<string, unknown>): Summary {
 export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
   const { step, problems, warnings, run, role, metrics } = data;
   const { title, lines } = stepSummary(step.kind, step.config);
+  const far = useStore(farSelector);
+  if (far) return <FarCard data={data} title={title} lineCount={lines.length} selected={selected} />;
   const classes = ['step-node', run ? `status-${run.status}` : '', role ? `role-${role}` : '', selected ? 'is-selected' : ''];
   return (
     <div className={classes.filter(Boolean).join(' ')} data-testid={`step.${step.id}`} data-status={run?.status}>

@@ -41,7 +41,11 @@ export type StepFlowNode = Node<StepNodeData, 'step'>;
 export type InputFlowNode = Node<InputNodeData, 'chainInput'>;
 export type FlowNode = StepFlowNode | InputFlowNode;
 
-export type FlowEdgeData = { kind: 'data' | 'input' | 'branch'; source: string; target: string; binding: string };
+export type FlowEdgeData = {
+  kind: 'data' | 'input' | 'branch'; source: string; target: string; binding: string;
+  /** Where the label goes when the midpoint is under a card (see app/designer/edge-labels.ts). */
+  labelAt?: { x: number; y: number };
+};
 export type FlowEdge = Edge<FlowEdgeData>;
 
 export const INPUT_PREFIX = 'input:';

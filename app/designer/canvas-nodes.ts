@@ -104,7 +104,7 @@ export function keepEdgeIdentity(prev: readonly FlowEdge[], next: FlowEdge[]): F
   let reused = 0;
   const out = next.map((e) => {
     const p = before.get(e.id);
-    if (p && p.label === e.label && p.className === e.className && p.selected === e.selected && p.animated === e.animated && p.zIndex === e.zIndex && p.source === e.source && p.target === e.target) {
+    if (p && p.label === e.label && p.className === e.className && p.selected === e.selected && p.animated === e.animated && p.zIndex === e.zIndex && p.source === e.source && p.target === e.target && p.type === e.type && p.data?.labelAt?.x === e.data?.labelAt?.x && p.data?.labelAt?.y === e.data?.labelAt?.y) {
       reused++;
       return p;
     }

@@ -1,6 +1,7 @@
 import type { ReactFlowInstance } from '@xyflow/react';
 import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src/chain/clipboard.ts';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
+import { READABLE_ZOOM } from '../canvas/palette-constants.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { estimateStepSize } from './canvas-nodes.ts';
@@ -91,14 +92,14 @@ export function selectAll(): void {
 }
 
 export function fitAll(rf: Flow | null): void {
-  void rf?.fitView({ padding: 0.2, maxZoom: 1, duration: 200 });
+  void rf?.fitView({ padding: 0.2, maxZoom: 1, minZoom: READABLE_ZOOM, duration: 200 });
 }
 
-/** Lays the steps out left to right with dagre (loaded on first use); one undo step. */
+/** Lays the chain out left to right with dagre (loaded on first use), cards as measured; one undo step. */
 export async function autoLayoutChain(rf: Flow | null): Promise<void> {
   const chain = editor().chain;
   if (!chain || chain.steps.length === 0) return;
-  const { autoLayout } = await import('../../src/chain/layout.ts');
+  const { layoutChain } = await import('../../src/chain/layout.ts');
   const current = editor().chain;
   if (current !== chain) return;
   const summary = (kind: string, config: unknown) => {
@@ -106,8 +107,14 @@ export async function autoLayoutChain(rf: Flow | null): Promise<void> {
     const parsed = def?.config.safeParse(config);
     return def && parsed?.success ? Math.min(7, def.summary(parsed.data).length) : 1;
   };
-  const tallest = Math.max(...chain.steps.map((s) => estimateStepSize(s, summary(s.kind, s.config)).height));
-  editor().moveSteps(autoLayout(chain, { nodeWidth: 212, nodeHeight: Math.min(260, tallest), rankSep: 90, nodeSep: 36 }, canvasRegistry));
+  // Measured sizes where React Flow has them (cards on screen), estimates for the rest.
+  const sizes = new Map<string, { width: number; height: number }>();
+  for (const node of rf?.getNodes() ?? []) {
+    if (node.measured?.width && node.measured.height) sizes.set(node.id, { width: node.measured.width, height: node.measured.height });
+  }
+  for (const step of chain.steps) if (!sizes.has(step.id)) sizes.set(step.id, estimateStepSize(step, summary(step.kind, step.config)));
+  const layout = layoutChain(chain, { sizes, nodeWidth: 212, nodeHeight: 120, rankSep: 110, nodeSep: 48 }, canvasRegistry);
+  editor().moveSteps(layout.steps, layout.inputs);
   // Wait for React Flow to take the new positions before fitting.
   requestAnimationFrame(() => requestAnimationFrame(() => fitAll(rf)));
 }

@@ -9,6 +9,7 @@ import type { UnsavedEdit } from '../stores/view-slice.ts';
 import { unansweredOf } from './analysis.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { keepEdgeIdentity, keepIdentity, presize, withDrag, withMeasured } from './canvas-nodes.ts';
+import { placeEdgeLabels } from './edge-labels.ts';
 import { CULL_MIN_EDGES, cullEdges, cullKey, windowOf } from './edge-cull.ts';
 
 type XY = { x: number; y: number };
@@ -110,7 +111,7 @@ export function useCanvasElements(chain: Chain, o: CanvasInputs): { nodes: FlowN
   // Which nodes are dragged, not where: the cull does not need recomputing every drag frame.
   const draggedIds = Object.keys(dragging).join(' ');
   const edges = useMemo(() => {
-    if (!large) return cache.edges(all);
+    if (!large) return cache.edges(placeEdgeLabels(all, sized));
     const win = windowOf(key === 'opening' ? openingKey(sized) : key);
     const dragged = new Set(draggedIds.split(' '));
     return cache.edges(cullEdges(all, sized, win, (e) => !!e.selected || dragged.has(e.source) || dragged.has(e.target) || highlight?.edgeId === e.id));

@@ -1,3 +1,4 @@
+import { useReactFlow } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
@@ -7,6 +8,14 @@ const EndpointNotice = lazy(() => import('../profiles/EndpointNotice.tsx'));
 /** Shown when nothing is selected: the chain's name, description and inputs. */
 export function ChainPanel({ chain }: { chain: Chain }) {
   const { setChainName, setChainDescription, addInput, selectInput } = useEditorStore.getState();
+  const { screenToFlowPosition } = useReactFlow();
+  // A new input lands in view, left in the canvas and below its toolbar, one row per input.
+  const addInputInView = () => {
+    const rect = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
+    if (!rect || rect.width === 0) return addInput();
+    const row = chain.inputs.length % 5;
+    return addInput(screenToFlowPosition({ x: rect.left + Math.min(60, rect.width * 0.05), y: rect.top + Math.min(140, rect.height * 0.2) + row * 72 }));
+  };
   return (
     <div className="panel-body">
       <div className="panel-title">
@@ -38,7 +47,7 @@ export function ChainPanel({ chain }: { chain: Chain }) {
           ))}
         </ul>
         {chain.inputs.length === 0 && <div className="muted small">No inputs yet.</div>}
-        <button type="button" className="button small" data-testid="chain.addInput" onClick={() => addInput()}>
+        <button type="button" className="button small" data-testid="chain.addInput" onClick={addInputInView}>
           Add input
         </button>
       </div>

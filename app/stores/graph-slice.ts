@@ -36,7 +36,8 @@ export interface GraphSlice {
   renameBinding(stepId: string, from: string, to: string): void;
   disconnect(targetId: string, bindingName: string): void;
   removeBranch(sourceId: string, targetId: string): void;
-  addInput(): string | null;
+  /** Adds an input, at `position` on the canvas when given (else beside the steps that read it). */
+  addInput(position?: edit.XY): string | null;
   removeInput(name: string): void;
   updateInput(name: string, patch: Partial<ChainInput>): void;
 }
@@ -95,10 +96,10 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
     renameBinding: (stepId, from, to) => apply((c) => edit.renameBinding(c, stepId, from, to)),
     disconnect: (targetId, bindingName) => apply((c) => edit.disconnect(c, targetId, bindingName)),
     removeBranch: (sourceId, targetId) => apply((c) => edit.removeBranch(c, sourceId, targetId)),
-    addInput: () => {
+    addInput: (position) => {
       const chain = get().chain;
       if (!chain) return null;
-      const result = edit.addInput(chain);
+      const result = edit.addInput(chain, undefined, position ? { position } : {});
       set({ chain: result.chain, selectedInput: result.name, selectedStepId: null, selectedStepIds: [] });
       return result.name;
     },
