@@ -26,6 +26,7 @@ export const routerStep = defineStep<'router', RouterConfig>({
   config: routerConfigSchema,
   defaults: () => ({ bindings: {}, field: '', routes: [], defaultTo: null }),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: () => [{ name: 'value', required: true, connect: 'the step whose label it branches on' }],
   branches: (cfg) => [
     ...cfg.routes.map((r) => ({ label: r.label || `= ${JSON.stringify(r.equals)}`, to: r.to, kind: 'route' as const })),
     ...(cfg.defaultTo ? [{ label: 'otherwise', to: cfg.defaultTo, kind: 'route' as const }] : []),
