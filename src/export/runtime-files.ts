@@ -1472,6 +1472,14 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    return { status: \'succeeded\', output: { label, to }, chosen: [to], label: shown };\n' +
       '  }\n' +
       '\n' +
+      '  /** No label to branch on (nothing bound as `value`, or `field` not in it): a failure, never a silent "otherwise". */\n' +
+      '  missingLabel(spec: RouterSpec, bound: boolean): StepOutcome {\n' +
+      '    const message = bound\n' +
+      '      ? `No label to branch on: ${spec.field ? `"${spec.field}" is not in the value bound as "value"` : \'the value bound as "value" is undefined\'}`\n' +
+      '      : `No label to branch on: nothing is bound as "value"${spec.field ? `, so "${spec.field}" cannot be read` : \'\'}`;\n' +
+      '    return { status: \'failed\', failure: { code: \'missing_label\', message } };\n' +
+      '  }\n' +
+      '\n' +
       '  noRoute(spec: RouterSpec, label: unknown): StepOutcome {\n' +
       '    return { status: \'failed\', failure: { code: \'no_route\', message: `No route for ${spec.field || \'value\'} = ${JSON.stringify(label) ?? \'undefined\'}` } };\n' +
       '  }\n' +
@@ -4498,6 +4506,14 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '        shown = "undefined" if shown is UNDEFINED else shown\n' +
       '        self.emit({"type": "step.route", "at": _now(), "stepId": spec.id, "label": shown, "chosen": [to]})\n' +
       '        return {"status": "succeeded", "output": {"label": label, "to": to}, "chosen": [to], "label": shown}\n' +
+      '\n' +
+      '    def missing_label(self, spec: RouterSpec, bound: bool) -> dict:\n' +
+      '        """No label to branch on (nothing bound as `value`, or `field` not in it): a failure, never a silent "otherwise"."""\n' +
+      '        if bound:\n' +
+      '            why = f\'"{spec.field}" is not in the value bound as "value"\' if spec.field else \'the value bound as "value" is undefined\'\n' +
+      '        else:\n' +
+      '            why = \'nothing is bound as "value"\' + (f\', so "{spec.field}" cannot be read\' if spec.field else "")\n' +
+      '        return {"status": "failed", "failure": {"code": "missing_label", "message": f"No label to branch on: {why}"}}\n' +
       '\n' +
       '    def no_route(self, spec: RouterSpec, label: Any) -> dict:\n' +
       '        shown = stringify(label)\n' +
