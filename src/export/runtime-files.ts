@@ -57,10 +57,13 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '  const missing = [...exp].filter((id) => !got.has(id));\n' +
       '  const extra = [...got].filter((id) => !exp.has(id));\n' +
       '  const repeated = [...new Set(ret.filter((id, i) => ret.indexOf(id) !== i))];\n' +
-      '  const problems: string[] = [];\n' +
-      '  if (missing.length) problems.push(`missing ids: ${missing.join(\', \')}`);\n' +
-      '  if (extra.length) problems.push(`extra ids: ${extra.join(\', \')}`);\n' +
-      '  if (repeated.length) problems.push(`repeated ids: ${repeated.join(\', \')}`);\n' +
+      '  if (missing.length + extra.length + repeated.length === 0) return [];\n' +
+      '  // Counts first, so a 202-id seam reads at a glance; ids quoted, so "4.2" is not read as a number.\n' +
+      '  const quoted = (ids: string[]) => ids.map((id) => JSON.stringify(id)).join(\', \');\n' +
+      '  const problems = [`expected ${exp.size}, returned ${ret.length}, missing ${missing.length}, extra ${extra.length}${repeated.length ? `, repeated ${repeated.length}` : \'\'}`];\n' +
+      '  if (missing.length) problems.push(`missing ids: ${quoted(missing)}`);\n' +
+      '  if (extra.length) problems.push(`extra ids: ${quoted(extra)}`);\n' +
+      '  if (repeated.length) problems.push(`repeated ids: ${quoted(repeated)}`);\n' +
       '  return problems;\n' +
       '}\n' +
       '\n' +
@@ -2381,13 +2384,18 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    missing = [i for i in exp if i not in got]\n' +
       '    extra = [i for i in _unique(ret) if i not in set(exp)]\n' +
       '    repeated = _unique([i for n, i in enumerate(ret) if ret.index(i) != n])\n' +
-      '    problems = []\n' +
+      '    if not (missing or extra or repeated):\n' +
+      '        return []\n' +
+      '    # Counts first, so a 202-id seam reads at a glance; ids quoted as JSON, as the engine does.\n' +
+      '    def quoted(ids: list[str]) -> str:\n' +
+      '        return ", ".join(stringify(i) for i in ids)\n' +
+      '    problems = [f"expected {len(exp)}, returned {len(ret)}, missing {len(missing)}, extra {len(extra)}" + (f", repeated {len(repeated)}" if repeated else "")]\n' +
       '    if missing:\n' +
-      '        problems.append(f"missing ids: {\', \'.join(missing)}")\n' +
+      '        problems.append(f"missing ids: {quoted(missing)}")\n' +
       '    if extra:\n' +
-      '        problems.append(f"extra ids: {\', \'.join(extra)}")\n' +
+      '        problems.append(f"extra ids: {quoted(extra)}")\n' +
       '    if repeated:\n' +
-      '        problems.append(f"repeated ids: {\', \'.join(repeated)}")\n' +
+      '        problems.append(f"repeated ids: {quoted(repeated)}")\n' +
       '    return problems\n' +
       '\n' +
       '\n' +
