@@ -121,8 +121,8 @@ describe('connect and disconnect', () => {
   });
 
   it('keeps binding names unique and ignores self-loops and unknown sources', () => {
-    const base = updateStepConfig(twoStepChain(), 'final', 'bindings', { answer: 'inputs.question' });
-    expect(bindingsOf(connect(base, 'answer', 'final'), 'final')).toEqual({ answer: 'inputs.question', answer_2: 'steps.answer' });
+    const base = updateStepConfig(twoStepChain(), 'final', 'bindings', { value: 'steps.extract', answer: 'inputs.question' });
+    expect(bindingsOf(connect(base, 'answer', 'final'), 'final')).toEqual({ value: 'steps.extract', answer: 'inputs.question', answer_2: 'steps.answer' });
     expect(connect(base, 'final', 'final')).toBe(base);
     expect(connect(base, 'ghost', 'final')).toBe(base);
   });
@@ -140,6 +140,58 @@ describe('connect and disconnect', () => {
     // The target does not read the router's output.
     expect(bindingsOf(second, 'billing_reply')).toEqual({ value: 'steps.classify.category' });
     expect(chainEdges(second, stepRegistry).filter((e) => e.source === 'route').map((e) => e.label)).toEqual(['= ""', 'otherwise']);
+  });
+
+  it('an edge into a step binds the name its kind reads first (a router\'s "value"), then falls back to the source\'s name', () => {
+    let chain = addInput(createEmptyChain('c'), 'ticket').chain;
+    chain = addStep(chain, 'model', { x: 0, y: 0 }).chain;
+    chain = addStep(chain, 'router', { x: 0, y: 0 }).chain;
+    chain = connect(chain, 'model_1', 'router_1');
+    expect(bindingsOf(chain, 'router_1')).toEqual({ value: 'steps.model_1' });
+    chain = connectInput(chain, 'ticket', 'router_1');
+    expect(bindingsOf(chain, 'router_1')).toEqual({ value: 'steps.model_1', ticket: 'inputs.ticket' });
+    // A name given by the caller wins.
+    expect(bindingsOf(connect(addStep(chain, 'router', { x: 0, y: 0 }).chain, 'model_1', 'router_2', 'label'), 'router_2')).toEqual({ label: 'steps.model_1' });
+  });
+
+  it('an edge into a gate fills what its check reads: value, then source for quotes', () => {
+    let chain = addInput(createEmptyChain('c'), 'document').chain;
+    chain = addStep(chain, 'model', { x: 0, y: 0 }).chain;
+    chain = addStep(chain, 'gate', { x: 0, y: 0 }).chain;
+    chain = updateStepConfig(chain, 'gate_1', 'check', { type: 'quoteContainment', quotesPath: 'quotes[*].text' });
+    chain = connect(chain, 'model_1', 'gate_1');
+    chain = connectInput(chain, 'document', 'gate_1');
+    expect(bindingsOf(chain, 'gate_1')).toEqual({ value: 'steps.model_1', source: 'inputs.document' });
+  });
+
+  it('a freshly connected input → model → model → output has no problems: the default {text} is renamed after what was connected', () => {
+    let chain = addInput(createEmptyChain('c'), 'ticket').chain;
+    for (const kind of ['model', 'model', 'output']) chain = addStep(chain, kind, { x: 0, y: 0 }).chain;
+    chain = connectInput(chain, 'ticket', 'model_1');
+    chain = connect(chain, 'model_1', 'model_2');
+    chain = connect(chain, 'model_2', 'output_1');
+    const prompt = (id: string) => (chain.steps.find((s) => s.id === id)?.config as { prompt: string }).prompt;
+    expect(bindingsOf(chain, 'model_1')).toEqual({ ticket: 'inputs.ticket' });
+    expect(prompt('model_1')).toBe('Answer using only the text below.\n\n{ticket}');
+    expect(bindingsOf(chain, 'model_2')).toEqual({ model_1: 'steps.model_1' });
+    expect(prompt('model_2')).toContain('{model_1}');
+    expect(bindingsOf(chain, 'output_1')).toEqual({ value: 'steps.model_2' });
+    const parsed = parseChain(chain);
+    expect(parsed.ok ? [] : parsed.problems).toEqual([]);
+  });
+
+  it('a placeholder the person typed keeps its name: the edge binds under it', () => {
+    let chain = addInput(createEmptyChain('c'), 'ticket').chain;
+    chain = addStep(chain, 'model', { x: 0, y: 0 }).chain;
+    chain = updateStepConfig(chain, 'model_1', 'prompt', 'Classify {email.body} for {team}');
+    chain = connectInput(chain, 'ticket', 'model_1');
+    expect(bindingsOf(chain, 'model_1')).toEqual({ email: 'inputs.ticket' });
+    expect((chain.steps[0]?.config as { prompt: string }).prompt).toBe('Classify {email.body} for {team}');
+    // With every placeholder named, the next edge is named after its source.
+    chain = addInput(chain, 'team').chain;
+    chain = connectInput(chain, 'team', 'model_1');
+    chain = addInput(chain, 'notes').chain;
+    expect(bindingsOf(connectInput(chain, 'notes', 'model_1'), 'model_1')).toEqual({ email: 'inputs.ticket', team: 'inputs.team', notes: 'inputs.notes' });
   });
 
   it('connects an input and disconnects a binding', () => {

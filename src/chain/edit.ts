@@ -2,7 +2,7 @@ import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import { parseRef } from './refs.ts';
 import { remapStepTargets } from './step-targets.ts';
-import { renamePlaceholders } from './template.ts';
+import { findPlaceholders, renamePlaceholders } from './template.ts';
 import type { Chain, ChainInput, StepDef } from './schema.ts';
 
 /**
@@ -318,20 +318,54 @@ export function renameStepId(chain: Chain, from: string, to: string, registry: S
   return { ...chain, steps };
 }
 
-function connectRef(chain: Chain, ref: string, preferred: string, targetId: string, registry: StepRegistry): Chain {
-  const target = chain.steps.find((s) => s.id === targetId);
-  const read = target && readBindings(target, registry);
-  if (!read) return chain;
-  if (Object.values(read.bindings).includes(ref)) return chain;
+function uniqueName(preferred: string, bindings: Record<string, string>): string {
   let name = preferred;
-  for (let n = 2; name in read.bindings; n++) name = `${preferred}_${n}`;
-  return setBinding(chain, targetId, name, ref, registry);
+  for (let n = 2; Object.hasOwn(bindings, name); n++) name = `${preferred}_${n}`;
+  return name;
 }
 
 /**
- * Makes `targetId` read the output of `sourceId`: a binding named after the source
- * (`steps.<source>`) — unless the source's kind says what an edge from it means (a router's
- * edge is a branch to the target).
+ * The name an edge drawn into `target` binds, and the target with any template rename it
+ * brings. In turn: the first binding the kind reads by name that is still unbound (a router's
+ * `value`); else a template placeholder that names nothing — renamed after the source while it
+ * is the kind's own default text (`{text}` → `{ticket}`), kept as typed otherwise, since then
+ * the person chose the name; else the source's own name.
+ */
+function bindingForEdge(target: StepDef, bindings: Record<string, string>, sourceName: string, registry: StepRegistry): { name: string; step: StepDef } {
+  const def = registry.get(target.kind);
+  const parsed = def?.config.safeParse(target.config);
+  if (!def || !parsed?.success) return { name: uniqueName(sourceName, bindings), step: target };
+  const open = def.expectedBindings?.(parsed.data).find((b) => !Object.hasOwn(bindings, b.name));
+  if (open) return { name: open.name, step: target };
+  const known = new Set([...Object.keys(bindings), ...(def.templateNames?.(parsed.data) ?? [])]);
+  for (const field of def.fields) {
+    if (field.kind !== 'textarea' || !field.template) continue;
+    const path = field.key.split('.');
+    const text = getIn(target.config, path);
+    const dangling = typeof text === 'string' ? findPlaceholders(text).find((p) => !known.has(p.binding)) : undefined;
+    if (typeof text !== 'string' || !dangling) continue;
+    if (text !== getIn(def.defaults(), path)) return { name: dangling.binding, step: target };
+    const name = uniqueName(sourceName, bindings);
+    return { name, step: { ...target, config: setIn(target.config, path, renamePlaceholders(text, dangling.binding, name)) as Record<string, unknown> } };
+  }
+  return { name: uniqueName(sourceName, bindings), step: target };
+}
+
+function connectRef(chain: Chain, ref: string, sourceName: string, bindingName: string | undefined, targetId: string, registry: StepRegistry): Chain {
+  return mapStep(chain, targetId, (target) => {
+    const read = readBindings(target, registry);
+    if (!read || Object.values(read.bindings).includes(ref)) return target;
+    const { name, step } = bindingName === undefined
+      ? bindingForEdge(target, read.bindings, sourceName, registry)
+      : { name: uniqueName(bindingName, read.bindings), step: target };
+    return writeBindings(step, read.key, { ...read.bindings, [name]: ref });
+  });
+}
+
+/**
+ * Makes `targetId` read the output of `sourceId` (`steps.<source>`), under the name the target
+ * reads (see bindingForEdge) or `bindingName` when given — unless the source's kind says what
+ * an edge from it means (a router's edge is a branch to the target).
  */
 export function connect(chain: Chain, sourceId: string, targetId: string, bindingName?: string, registry: StepRegistry = stepRegistry): Chain {
   const source = chain.steps.find((s) => s.id === sourceId);
@@ -345,13 +379,13 @@ export function connect(chain: Chain, sourceId: string, targetId: string, bindin
     if (next === parsed.data) return chain;
     return mapStep(chain, sourceId, (step) => ({ ...step, config: next as Record<string, unknown> }));
   }
-  return connectRef(chain, `steps.${sourceId}`, bindingName ?? sourceId, targetId, registry);
+  return connectRef(chain, `steps.${sourceId}`, sourceId, bindingName, targetId, registry);
 }
 
 /** Makes `targetId` read the chain input `inputName` (`inputs.<name>`). */
 export function connectInput(chain: Chain, inputName: string, targetId: string, bindingName?: string, registry: StepRegistry = stepRegistry): Chain {
   if (!chain.inputs.some((i) => i.name === inputName)) return chain;
-  return connectRef(chain, `inputs.${inputName}`, bindingName ?? inputName, targetId, registry);
+  return connectRef(chain, `inputs.${inputName}`, inputName, bindingName, targetId, registry);
 }
 
 /** Removes the binding behind a data edge. */

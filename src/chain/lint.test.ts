@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
 import { lintChain } from './lint.ts';
@@ -28,6 +28,28 @@ describe('lintChain', () => {
     chain.steps.push({ id: 'hook', kind: 'webhook', name: 'Hook', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.answer' } } });
     chain.steps.push({ id: 'after', kind: 'output', name: 'After', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.hook' } } });
     expect(codes(chain)).toEqual(expect.arrayContaining(['reduce-reads-raw-units@merge', 'side-effect-before-end@hook', 'no-single-prompt-baseline']));
+  });
+
+  it('a required binding that nothing is bound to is an error on the step, in plain words; an optional one is not', () => {
+    const chain = routedChain();
+    chain.steps[1]!.config.bindings = { classify: 'steps.classify' };
+    chain.steps.push({ id: 'hand_over', kind: 'escalate', name: 'Hand over', position: { x: 0, y: 0 }, config: { bindings: {}, reason: 'why' } });
+    const findings = lintChain(chain).filter((f) => f.code === 'missing-binding');
+    expect(findings).toEqual([{ code: 'missing-binding', severity: 'error', stepId: 'route', message: 'Router reads "value" but nothing is bound to it: connect the step whose label it branches on' }]);
+    chain.steps[1]!.config.bindings = { value: 'steps.classify.category' };
+    expect(codes(chain)).not.toContain('missing-binding@route');
+  });
+
+  it('a gate whose check needs the document says so', () => {
+    const chain = twoStepChain();
+    chain.steps.push({ id: 'quotes', kind: 'gate', name: 'Quotes', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.extract' }, check: { type: 'quoteContainment', quotesPath: 'facts[*].quote' }, onFail: 'abort' } });
+    expect(lintChain(chain).find((f) => f.code === 'missing-binding')?.message).toBe('Gate reads "source" but nothing is bound to it: connect the document the quotes must come from');
+  });
+
+  it('no demo chain misses a binding its steps read', () => {
+    for (const file of readdirSync(new URL('../../public/demo/', import.meta.url)).filter((f) => f.endsWith('.chain.json'))) {
+      expect(codes(demo(file)).filter((c) => c.startsWith('missing-binding')), file).toEqual([]);
+    }
   });
 
   it('warns when the budget can overflow with no truncation policy', () => {

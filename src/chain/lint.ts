@@ -42,6 +42,20 @@ function booleanFlags(schema: unknown): string[] {
   return Object.entries(props).filter(([name, p]) => p?.type === 'boolean' && abstainFlag.test(name)).map(([name]) => name);
 }
 
+/**
+ * A required binding the step's kind reads by name that nothing is bound to: the step would
+ * look up nothing at run time (a router drawn to read `model_2` and branching on undefined).
+ */
+function missingBindings(step: StepDef, registry: StepRegistry): string[] {
+  const def = registry.get(step.kind);
+  const parsed = def?.config.safeParse(step.config);
+  if (!def?.expectedBindings || !parsed?.success) return [];
+  const bound = def.bindings(parsed.data);
+  return def.expectedBindings(parsed.data)
+    .filter((b) => b.required && !Object.hasOwn(bound, b.name))
+    .map((b) => `${def.title} reads "${b.name}" but nothing is bound to it: connect ${b.connect}`);
+}
+
 export function lintChain(chain: Chain, registry: StepRegistry = stepRegistry): LintFinding[] {
   const findings: LintFinding[] = [];
   const add = (f: LintFinding) => findings.push(f);
@@ -110,6 +124,7 @@ export function lintChain(chain: Chain, registry: StepRegistry = stepRegistry): 
       if (value?.root === 'inputs' && untrusted.has(value.name)) add({ code: 'route-on-untrusted-text', severity: 'error', stepId: step.id, message: 'This router branches on untrusted input directly: control flow must change only through a schema field a model step produced.' });
     }
     const def = registry.get(step.kind);
+    for (const message of missingBindings(step, registry)) add({ code: 'missing-binding', severity: 'error', stepId: step.id, message });
     if (def?.terminal && edges.some((e) => e.source === step.id)) {
       add({ code: 'side-effect-before-end', severity: step.kind === 'webhook' ? 'error' : 'warning', stepId: step.id, message: 'A terminal step has steps after it: side effects belong at the end of the chain.' });
     }

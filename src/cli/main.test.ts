@@ -51,6 +51,32 @@ describe('seamscope CLI', () => {
     expect(out.join('\n')).toContain('180');
   });
 
+  it('reads meta.inputFiles only for inputs --inputs did not supply', async () => {
+    // The chain copied alone: the document its meta.inputFiles names is not beside it.
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+    const chainPath = join(dir, 'alone.chain.json');
+    await writeFile(chainPath, await readFile(demo('select-quotes-then-answer.chain.json'), 'utf8'));
+    await writeFile(join(dir, 'inputs.json'), JSON.stringify({ document: 'A member may request reconsideration within 180 calendar days of the notice.', question: 'How many days do I have to request reconsideration?' }));
+    const given = capture();
+    expect(await main(['run', chainPath, '--inputs', join(dir, 'inputs.json'), '--out', join(dir, 'r.json')], given.io)).toBe(0);
+    expect(given.err.join('\n')).not.toContain('ENOENT');
+    // An input left out still comes from meta.inputFiles, which here is missing: that is the error.
+    await writeFile(join(dir, 'question.json'), JSON.stringify({ question: 'How many days?' }));
+    const partial = capture();
+    expect(await main(['run', chainPath, '--inputs', join(dir, 'question.json'), '--out', join(dir, 'r2.json')], partial.io)).toBe(1);
+    expect(partial.err.join('\n')).toContain('ENOENT');
+  });
+
+  it('never reads an input file outside the chain\'s folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+    const chain = JSON.parse(await readFile(demo('select-quotes-then-answer.chain.json'), 'utf8')) as { meta: { inputFiles: Record<string, string> } };
+    chain.meta.inputFiles = { document: '../../etc/hostname' };
+    await writeFile(join(dir, 'escape.chain.json'), JSON.stringify(chain));
+    const { io, err } = capture();
+    expect(await main(['run', join(dir, 'escape.chain.json'), '--out', join(dir, 'r.json')], io)).toBe(1);
+    expect(err.join('\n')).toContain('outside the chain\'s folder');
+  });
+
   it('answers unknown commands with usage and exit 2', async () => {
     const { io, err } = capture();
     expect(await main(['frobnicate'], io)).toBe(2);

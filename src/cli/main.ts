@@ -1,5 +1,5 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { importChainSource } from '../export/import-chain.ts';
 import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
@@ -53,21 +53,37 @@ async function loadChain(path: string, io: Io): Promise<Chain | null> {
   return result.chain;
 }
 
+/** A file a chain names, read only from inside the chain's own folder (chain files are shared, so untrusted). */
+async function readChainFile(chainPath: string, file: string): Promise<string> {
+  const folder = resolve(dirname(chainPath));
+  const path = resolve(folder, file);
+  if (relative(folder, path).startsWith('..') || isAbsolute(relative(folder, path))) throw new Error(`meta.inputFiles names "${file}", which is outside the chain's folder`);
+  return readFile(path, 'utf8');
+}
+
+/**
+ * The run's inputs: what `--inputs` gives (a `{"$file"}` value read relative to that file),
+ * then, only for inputs it left out, the chain's `meta.inputFiles` and input examples — so a
+ * chain whose bundled document is missing still runs on the inputs the user supplied.
+ */
 async function readInputs(chain: Chain, chainPath: string, inputsPath: string | undefined): Promise<Record<string, unknown>> {
-  const inputs: Record<string, unknown> = {};
+  const inputs = new Map<string, unknown>();
+  if (inputsPath) {
+    const given = JSON.parse(await readFile(inputsPath, 'utf8')) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(given)) {
+      const ref = value !== null && typeof value === 'object' && Object.hasOwn(value, '$file') ? (value as { $file: unknown }).$file : undefined;
+      inputs.set(name, typeof ref === 'string' ? await readFile(resolve(dirname(inputsPath), ref), 'utf8') : value);
+    }
+  }
   const inputFiles = (chain.meta?.inputFiles ?? {}) as Record<string, unknown>;
   for (const input of chain.inputs) {
-    const file = inputFiles[input.name];
-    if (typeof file === 'string') inputs[input.name] = await readFile(resolve(dirname(chainPath), file), 'utf8');
-    else if (input.example !== undefined) inputs[input.name] = input.example;
+    if (inputs.has(input.name)) continue;
+    const file = Object.hasOwn(inputFiles, input.name) ? inputFiles[input.name] : undefined;
+    if (typeof file === 'string') inputs.set(input.name, await readChainFile(chainPath, file));
+    else if (input.example !== undefined) inputs.set(input.name, input.example);
   }
-  if (!inputsPath) return inputs;
-  const given = JSON.parse(await readFile(inputsPath, 'utf8')) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(given)) {
-    const ref = value !== null && typeof value === 'object' && '$file' in value ? (value as { $file: unknown }).$file : undefined;
-    inputs[name] = typeof ref === 'string' ? await readFile(resolve(dirname(inputsPath), ref), 'utf8') : value;
-  }
-  return inputs;
+  // fromEntries defines own properties, so an input named "__proto__" stays a plain key.
+  return Object.fromEntries(inputs);
 }
 
 function profileFromArgs(options: Record<string, string | true>): EndpointProfile {

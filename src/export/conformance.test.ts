@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { addInput, addStep, connect, connectInput, createEmptyChain, renameStep, updateStepConfig } from '../chain/edit.ts';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import type { MockReply } from '../testing/mock-server.ts';
@@ -116,6 +117,72 @@ const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
     ],
   },
 ];
+
+/**
+ * The support-ticket chain as a person sketches it on the canvas: steps from the palette and
+ * edges drawn with `connect`, so the bindings are the ones the canvas makes (the router's edge
+ * binds `value`); only prompts, schemas and the route's label are typed in. With
+ * `routerReads`, the edge into the router is bound under that name instead (the old bug).
+ */
+function sketchedTicketChain(routerReads?: string): Chain {
+  let chain = addInput(createEmptyChain('fixture-sketched-ticket', 'Sketched support ticket'), 'ticket', { trust: 'untrusted', example: 'I was charged twice for order 1042 and will see a lawyer.' }).chain;
+  for (const [kind, name] of [['model', 'Extract facts'], ['model', 'Classify'], ['router', 'Legal?'], ['escalate', 'To a person'], ['model', 'Draft reply'], ['output', 'Reply']] as const) {
+    const added = addStep(chain, kind, { x: 0, y: 0 });
+    chain = renameStep(added.chain, added.stepId, name);
+  }
+  chain = connectInput(chain, 'ticket', 'model_1');
+  chain = connect(chain, 'model_1', 'model_2');
+  chain = connect(chain, 'model_2', 'router_1', routerReads);
+  chain = connect(chain, 'router_1', 'model_3'); // the first edge from a router: "otherwise"
+  chain = connect(chain, 'router_1', 'escalate_1'); // the next: a route whose label is typed in
+  chain = connect(chain, 'model_2', 'escalate_1');
+  chain = connect(chain, 'model_1', 'model_3');
+  chain = connect(chain, 'model_3', 'output_1');
+  const factsSchema = { type: 'object', properties: { request: { type: 'string' } }, required: ['request'], additionalProperties: false };
+  // The intent is optional in the contract, so a reply without it reaches the router.
+  const classifySchema = { type: 'object', properties: { intent: { enum: ['legal', 'refund'] } }, required: [], additionalProperties: false };
+  const edits: [string, string, unknown][] = [
+    ['model_1', 'outputSchema', factsSchema],
+    ['model_2', 'outputSchema', classifySchema],
+    ['router_1', 'field', 'intent'],
+    ['router_1', 'routes.0.equals', 'legal'],
+    ['escalate_1', 'reason', 'Legal tickets go to a person.'],
+    ['model_3', 'outputSchema', { type: 'object', properties: { reply: { type: 'string' } }, required: ['reply'], additionalProperties: false }],
+  ];
+  for (const [id, key, value] of edits) chain = updateStepConfig(chain, id, key, value);
+  return chain;
+}
+
+describe.concurrent('a router drawn on the canvas branches the same way in the engine and both programs', () => {
+  const facts = { content: { request: 'refund for a double charge' } };
+  const cases: { name: string; chain: Chain; replies: MockReply[]; engine: { status: string; decision: string } }[] = [
+    { name: 'label "legal" takes the route', chain: sketchedTicketChain(), replies: [facts, { content: { intent: 'legal' } }], engine: { status: 'escalated', decision: 'router_1 route "legal" -> escalate_1' } },
+    { name: 'another label takes "otherwise"', chain: sketchedTicketChain(), replies: [facts, { content: { intent: 'refund' } }, { content: { reply: 'Refunded.' } }], engine: { status: 'succeeded', decision: 'router_1 route "refund" -> model_3' } },
+    { name: 'no label fails the router', chain: sketchedTicketChain(), replies: [facts, { content: {} }], engine: { status: 'failed', decision: 'router_1 failed missing_label: No label to branch on: "intent" is not in the value bound as "value"' } },
+    { name: 'nothing bound as "value" fails the router', chain: sketchedTicketChain('model_2'), replies: [facts, { content: { intent: 'legal' } }], engine: { status: 'failed', decision: 'router_1 failed missing_label: No label to branch on: nothing is bound as "value", so "intent" cannot be read' } },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const parsed = parseChain(c.chain);
+      if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
+      const inputs = { ticket: 'I was charged twice for order 1042 and will see a lawyer.' };
+      const runId = 'conformance-sketched-ticket';
+      const [engine, ts, py] = await Promise.all([
+        runEngine(parsed.chain, inputs, DEFAULT_SETTINGS, c.replies, runId),
+        runExported(parsed.chain, 'ts', inputs, DEFAULT_SETTINGS, c.replies, runId),
+        runExported(parsed.chain, 'py', inputs, DEFAULT_SETTINGS, c.replies, runId),
+      ]);
+      expect(engine.status).toBe(c.engine.status);
+      expect(engine.decisions).toContain(c.engine.decision);
+      expectSameRun(ts, engine, true, 'TypeScript');
+      expectSameRun(py, engine, true, 'Python');
+    }, 120_000);
+  }
+
+  it('the sketched router reads "value", so the canvas chain is the one the cases run', () => {
+    expect((sketchedTicketChain().steps.find((s) => s.id === 'router_1')?.config as { bindings: unknown }).bindings).toEqual({ value: 'steps.model_2' });
+  });
+});
 
 function expectShows(engine: Capture, scenario: Scenario): void {
   for (const part of scenario.shows ?? []) expect(engine.decisions.join('\n'), `the engine should record "${part}"`).toContain(part);

@@ -57,10 +57,13 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '  const missing = [...exp].filter((id) => !got.has(id));\n' +
       '  const extra = [...got].filter((id) => !exp.has(id));\n' +
       '  const repeated = [...new Set(ret.filter((id, i) => ret.indexOf(id) !== i))];\n' +
-      '  const problems: string[] = [];\n' +
-      '  if (missing.length) problems.push(`missing ids: ${missing.join(\', \')}`);\n' +
-      '  if (extra.length) problems.push(`extra ids: ${extra.join(\', \')}`);\n' +
-      '  if (repeated.length) problems.push(`repeated ids: ${repeated.join(\', \')}`);\n' +
+      '  if (missing.length + extra.length + repeated.length === 0) return [];\n' +
+      '  // Counts first, so a 202-id seam reads at a glance; ids quoted, so "4.2" is not read as a number.\n' +
+      '  const quoted = (ids: string[]) => ids.map((id) => JSON.stringify(id)).join(\', \');\n' +
+      '  const problems = [`expected ${exp.size}, returned ${ret.length}, missing ${missing.length}, extra ${extra.length}${repeated.length ? `, repeated ${repeated.length}` : \'\'}`];\n' +
+      '  if (missing.length) problems.push(`missing ids: ${quoted(missing)}`);\n' +
+      '  if (extra.length) problems.push(`extra ids: ${quoted(extra)}`);\n' +
+      '  if (repeated.length) problems.push(`repeated ids: ${quoted(repeated)}`);\n' +
       '  return problems;\n' +
       '}\n' +
       '\n' +
@@ -1472,6 +1475,14 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    return { status: \'succeeded\', output: { label, to }, chosen: [to], label: shown };\n' +
       '  }\n' +
       '\n' +
+      '  /** No label to branch on (nothing bound as `value`, or `field` not in it): a failure, never a silent "otherwise". */\n' +
+      '  missingLabel(spec: RouterSpec, bound: boolean): StepOutcome {\n' +
+      '    const message = bound\n' +
+      '      ? `No label to branch on: ${spec.field ? `"${spec.field}" is not in the value bound as "value"` : \'the value bound as "value" is undefined\'}`\n' +
+      '      : `No label to branch on: nothing is bound as "value"${spec.field ? `, so "${spec.field}" cannot be read` : \'\'}`;\n' +
+      '    return { status: \'failed\', failure: { code: \'missing_label\', message } };\n' +
+      '  }\n' +
+      '\n' +
       '  noRoute(spec: RouterSpec, label: unknown): StepOutcome {\n' +
       '    return { status: \'failed\', failure: { code: \'no_route\', message: `No route for ${spec.field || \'value\'} = ${JSON.stringify(label) ?? \'undefined\'}` } };\n' +
       '  }\n' +
@@ -2373,13 +2384,18 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    missing = [i for i in exp if i not in got]\n' +
       '    extra = [i for i in _unique(ret) if i not in set(exp)]\n' +
       '    repeated = _unique([i for n, i in enumerate(ret) if ret.index(i) != n])\n' +
-      '    problems = []\n' +
+      '    if not (missing or extra or repeated):\n' +
+      '        return []\n' +
+      '    # Counts first, so a 202-id seam reads at a glance; ids quoted as JSON, as the engine does.\n' +
+      '    def quoted(ids: list[str]) -> str:\n' +
+      '        return ", ".join(stringify(i) for i in ids)\n' +
+      '    problems = [f"expected {len(exp)}, returned {len(ret)}, missing {len(missing)}, extra {len(extra)}" + (f", repeated {len(repeated)}" if repeated else "")]\n' +
       '    if missing:\n' +
-      '        problems.append(f"missing ids: {\', \'.join(missing)}")\n' +
+      '        problems.append(f"missing ids: {quoted(missing)}")\n' +
       '    if extra:\n' +
-      '        problems.append(f"extra ids: {\', \'.join(extra)}")\n' +
+      '        problems.append(f"extra ids: {quoted(extra)}")\n' +
       '    if repeated:\n' +
-      '        problems.append(f"repeated ids: {\', \'.join(repeated)}")\n' +
+      '        problems.append(f"repeated ids: {quoted(repeated)}")\n' +
       '    return problems\n' +
       '\n' +
       '\n' +
@@ -4498,6 +4514,14 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '        shown = "undefined" if shown is UNDEFINED else shown\n' +
       '        self.emit({"type": "step.route", "at": _now(), "stepId": spec.id, "label": shown, "chosen": [to]})\n' +
       '        return {"status": "succeeded", "output": {"label": label, "to": to}, "chosen": [to], "label": shown}\n' +
+      '\n' +
+      '    def missing_label(self, spec: RouterSpec, bound: bool) -> dict:\n' +
+      '        """No label to branch on (nothing bound as `value`, or `field` not in it): a failure, never a silent "otherwise"."""\n' +
+      '        if bound:\n' +
+      '            why = f\'"{spec.field}" is not in the value bound as "value"\' if spec.field else \'the value bound as "value" is undefined\'\n' +
+      '        else:\n' +
+      '            why = \'nothing is bound as "value"\' + (f\', so "{spec.field}" cannot be read\' if spec.field else "")\n' +
+      '        return {"status": "failed", "failure": {"code": "missing_label", "message": f"No label to branch on: {why}"}}\n' +
       '\n' +
       '    def no_route(self, spec: RouterSpec, label: Any) -> dict:\n' +
       '        shown = stringify(label)\n' +

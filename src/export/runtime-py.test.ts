@@ -6,7 +6,7 @@ import jsonLogic from 'json-logic-js';
 import { describe, expect, it } from 'vitest';
 import { hashString } from '../chain/hash.ts';
 import { createSchemaValidator } from '../engine/validate.ts';
-import { checkNumbers, checkQuotes, checkRule, statedNumbers } from '../steps/gate-checks.ts';
+import { checkIdSet, checkNumbers, checkQuotes, checkRule, statedNumbers } from '../steps/gate-checks.ts';
 import { assemblePrompt, isStrictCompatible, parseModelJson } from '../steps/model-prompt.ts';
 import { modelConfigSchema } from '../steps/model.config.ts';
 import { retrieveSections } from '../steps/retrieve-search.ts';
@@ -14,6 +14,7 @@ import { splitSections } from '../steps/sections.ts';
 import { hostileStrings, seeded } from './adversarial.ts';
 import { REPO_ROOT, runProcess } from './conformance-harness.ts';
 import { retrieveSections as runtimeRetrieve } from './runtime/ts/retrieval.ts';
+import { checkIdSet as runtimeCheckIdSet } from './runtime/ts/checks.ts';
 import { applyLogic } from './runtime/ts/json-logic.ts';
 import { splitSections as runtimeSplit } from './runtime/ts/sections.ts';
 
@@ -60,6 +61,8 @@ def run(fn, args):
         return checks.stated_numbers(args)
     if fn == "check_numbers":
         return checks.check_numbers(args[0], args[1], args[2])
+    if fn == "check_id_set":
+        return checks.check_id_set(args[0], args[1])
     if fn == "check_quotes":
         return checks.check_quotes(args[0], args[1], args[2], args[3])
     if fn == "rule":
@@ -247,6 +250,19 @@ describe('the Python runtime matches the engine', () => {
     });
     const quoteCases = quoteValues.map((v): [unknown, string, string, string | null] => [v, statute, 'relevant_sections[*].quote', random() < 0.5 ? 'section_id' : null]);
     expect(await python(quoteCases.map((c) => ['check_quotes', c]))).toEqual(quoteCases.map(([v, s, p, f]) => checkQuotes(v, s, p, f ?? undefined)));
+  }, 60_000);
+
+  it('the id-set check: counts first, ids quoted, the same words in both runtimes', async () => {
+    const pool = ['1', '4.2', '(b)(1)', 7, 4.2, true, null, ...hostile.slice(0, 20)];
+    const cases: [unknown[], unknown[]][] = Array.from({ length: 80 }, () => [
+      Array.from({ length: Math.floor(random() * 6) }, () => pick(pool)),
+      Array.from({ length: Math.floor(random() * 6) }, () => pick(pool)),
+    ]);
+    cases.push([['1', '2'], ['1', '2', '3']]);
+    const want = cases.map(([r, e]) => checkIdSet(r, e));
+    expect(want.some((p) => p[0]?.startsWith('expected ') && p.some((l) => /^missing ids: "/.test(l)))).toBe(true);
+    expect(await python(cases.map((c) => ['check_id_set', c]))).toEqual(want);
+    expect(cases.map(([r, e]) => runtimeCheckIdSet(r, e))).toEqual(want);
   }, 60_000);
 
   it('JSON Logic rules (and the TypeScript runtime\'s copy of json-logic-js)', async () => {

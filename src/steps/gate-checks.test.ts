@@ -18,7 +18,9 @@ describe('gate checks', () => {
 
   it('id-set equality lists missing, extra and repeated ids', () => {
     expect(checkIdSet(['1.1', '1.2'], ['1.1', '1.2'])).toEqual([]);
-    expect(checkIdSet(['1.1', '1.3', '1.3'], ['1.1', '1.2'])).toEqual(['missing ids: 1.2', 'extra ids: 1.3', 'repeated ids: 1.3']);
+    expect(checkIdSet(['1.1', '1.3', '1.3'], ['1.1', '1.2'])).toEqual(['expected 2, returned 3, missing 1, extra 1, repeated 1', 'missing ids: "1.2"', 'extra ids: "1.3"', 'repeated ids: "1.3"']);
+    expect(checkIdSet(['1', 4.2], ['1', '4.2', '7'])).toEqual(['expected 3, returned 2, missing 1, extra 0', 'missing ids: "7"']);
+    expect(checkIdSet([2, 1], ['1', '2'])).toEqual([]);
   });
 
   it('citations: phantom citation, uncited claim, top chunk uncited', () => {

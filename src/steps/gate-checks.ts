@@ -48,10 +48,13 @@ export function checkIdSet(returned: unknown[], expected: unknown[]): string[] {
   const missing = [...exp].filter((id) => !got.has(id));
   const extra = [...got].filter((id) => !exp.has(id));
   const repeated = [...new Set(ret.filter((id, i) => ret.indexOf(id) !== i))];
-  const problems: string[] = [];
-  if (missing.length) problems.push(`missing ids: ${missing.join(', ')}`);
-  if (extra.length) problems.push(`extra ids: ${extra.join(', ')}`);
-  if (repeated.length) problems.push(`repeated ids: ${repeated.join(', ')}`);
+  if (missing.length + extra.length + repeated.length === 0) return [];
+  // Counts first, so a 202-id seam reads at a glance; ids quoted, so "4.2" is not read as a number.
+  const quoted = (ids: string[]) => ids.map((id) => JSON.stringify(id)).join(', ');
+  const problems = [`expected ${exp.size}, returned ${ret.length}, missing ${missing.length}, extra ${extra.length}${repeated.length ? `, repeated ${repeated.length}` : ''}`];
+  if (missing.length) problems.push(`missing ids: ${quoted(missing)}`);
+  if (extra.length) problems.push(`extra ids: ${quoted(extra)}`);
+  if (repeated.length) problems.push(`repeated ids: ${quoted(repeated)}`);
   return problems;
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsSchema, fallbackTarget, onFailSchema } from './common.ts';
-import { defineStep } from './types.ts';
+import { defineStep, type ExpectedBinding } from './types.ts';
 
 /**
  * A deterministic check in code between two steps. It passes its `value` through when the
@@ -66,6 +66,23 @@ const describeCheck: Record<GateCheck['type'], (c: never) => string> = {
   rule: (c: Extract<GateCheck, { type: 'rule' }>) => `check: ${c.message}`,
 };
 
+/** What each check reads besides `value`: a check that needs the document or the expected set says so. */
+const checkReads: Record<GateCheck['type'], ExpectedBinding[]> = {
+  jsonSchema: [],
+  quoteContainment: [{ name: 'source', required: true, connect: 'the document the quotes must come from' }],
+  idSet: [{ name: 'expected', required: true, connect: 'the step or input listing the expected ids' }],
+  citations: [{ name: 'expected', required: true, connect: 'the retrieval step whose sections may be cited' }],
+  numberConsistency: [{ name: 'source', required: true, connect: 'the document the numbers must come from' }],
+  rule: [
+    { name: 'source', required: false, connect: 'the document the rule reads as "source"' },
+    { name: 'expected', required: false, connect: 'the value the rule reads as "expected"' },
+  ],
+};
+
+function gateBindings(check: GateCheck): ExpectedBinding[] {
+  return [{ name: 'value', required: true, connect: 'the step whose output it checks' }, ...checkReads[check.type]];
+}
+
 export const gateStep = defineStep<'gate', GateConfig>({
   kind: 'gate',
   title: 'Gate',
@@ -74,6 +91,7 @@ export const gateStep = defineStep<'gate', GateConfig>({
   config: gateConfigSchema,
   defaults: () => ({ bindings: {}, check: { type: 'jsonSchema' as const, schema: { type: 'object' } }, onFail: 'abort' }),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: (cfg) => gateBindings(cfg.check),
   branches: (cfg) => {
     const target = fallbackTarget(cfg.onFail);
     return target ? [{ label: 'on fail', to: target, kind: 'fallback' as const }] : [];

@@ -71,6 +71,7 @@ export const mapStep = defineStep<'map', MapConfig>({
     outputSchema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false },
   }),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: () => [{ name: 'items', required: true, connect: 'the step or input holding the collection to fan out over' }],
   branches: () => [],
   templateNames: (cfg) => [cfg.itemName],
   terminal: false,

@@ -14,6 +14,7 @@ export const outputStep = defineStep<'output', OutputConfig>({
   config: outputConfigSchema,
   defaults: () => ({ bindings: {} }),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: () => [{ name: 'value', required: true, connect: 'the step whose result the run returns' }],
   branches: () => [],
   terminal: true,
   fields: [{ kind: 'bindings', key: 'bindings', label: 'Returns (value)' }],

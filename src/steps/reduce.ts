@@ -33,6 +33,7 @@ export const reduceStep = defineStep<'reduce', ReduceConfig>({
     outputSchema: { type: 'object', properties: { synthesis: { type: 'string' }, missing_units: { type: 'array', items: { type: 'string' } } }, required: ['synthesis', 'missing_units'], additionalProperties: false },
   }),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: () => [{ name: 'collection', required: true, connect: 'the map step whose results it integrates' }],
   branches: (cfg) => {
     const target = fallbackTarget(cfg.onFail);
     return target ? [{ label: 'fallback', to: target, kind: 'fallback' as const }] : [];

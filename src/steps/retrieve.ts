@@ -29,6 +29,10 @@ export const retrieveStep = defineStep<'retrieve', RetrieveConfig>({
   config: retrieveConfigSchema,
   defaults: () => ({ bindings: {}, topK: 4 }),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: () => [
+    { name: 'document', required: true, connect: 'the document to select sections from' },
+    { name: 'query', required: true, connect: 'the question to rank the sections by' },
+  ],
   branches: () => [],
   terminal: false,
   fields: [

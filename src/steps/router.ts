@@ -11,8 +11,24 @@ export const routerConfigSchema = z.object({
   routes: z.array(z.object({ equals: z.unknown(), to: z.string().min(1), label: z.string().max(100).default('') })).max(100).default([]),
   /** Where to go when no route matches; null makes an unmatched label a failure. */
   defaultTo: z.string().nullable().default(null),
+  /**
+   * A label that is not there (nothing bound as `value`, or `field` absent from it) fails the
+   * step unless the chain says otherwise: silently taking "otherwise" is how a router drawn to
+   * read the wrong binding went unnoticed. Absent means "fail" (no default written, so chains
+   * saved before the option keep their content hash and their runs stay resumable).
+   */
+  onMissingLabel: z.enum(['fail', 'otherwise']).optional(),
 });
 export type RouterConfig = z.infer<typeof routerConfigSchema>;
+
+/**
+ * Why there is no label, naming the binding and the field. The exported runtimes (TS and
+ * Python `missingLabel`) word it the same: conformance compares failures.
+ */
+export function missingLabelMessage(field: string, bound: boolean): string {
+  if (!bound) return `No label to branch on: nothing is bound as "value"${field ? `, so "${field}" cannot be read` : ''}`;
+  return `No label to branch on: ${field ? `"${field}" is not in the value bound as "value"` : 'the value bound as "value" is undefined'}`;
+}
 
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -24,8 +40,9 @@ export const routerStep = defineStep<'router', RouterConfig>({
   group: 'Control',
   description: 'Branch in code on a label an earlier step produced.',
   config: routerConfigSchema,
-  defaults: () => ({ bindings: {}, field: '', routes: [], defaultTo: null }),
+  defaults: () => ({ bindings: {}, field: '', routes: [], defaultTo: null, onMissingLabel: 'fail' as const }),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: () => [{ name: 'value', required: true, connect: 'the step whose label it branches on' }],
   branches: (cfg) => [
     ...cfg.routes.map((r) => ({ label: r.label || `= ${JSON.stringify(r.equals)}`, to: r.to, kind: 'route' as const })),
     ...(cfg.defaultTo ? [{ label: 'otherwise', to: cfg.defaultTo, kind: 'route' as const }] : []),
@@ -36,6 +53,7 @@ export const routerStep = defineStep<'router', RouterConfig>({
     { kind: 'text', key: 'field', label: 'Label field', placeholder: 'category' },
     { kind: 'routes', key: 'routes', label: 'Routes' },
     { kind: 'stepRef', key: 'defaultTo', label: 'Otherwise go to', emptyLabel: '(nothing: an unmatched label fails the run)' },
+    { kind: 'select', key: 'onMissingLabel', label: 'When there is no label', options: ['fail', 'otherwise'] },
   ],
   // An edge drawn from a router is a branch: the first becomes "otherwise", later ones new
   // routes whose label value the person fills in.
@@ -47,8 +65,11 @@ export const routerStep = defineStep<'router', RouterConfig>({
   summary: (cfg) => [`on ${cfg.field || '(value)'}`, ...cfg.routes.map((r) => `${JSON.stringify(r.equals)} → ${r.to}`), ...(cfg.defaultTo ? [`otherwise → ${cfg.defaultTo}`] : [])],
   outputSchema: () => ({ type: 'object', properties: { label: {}, to: { type: 'string' } } }),
   async run(ctx) {
-    const { field, routes, defaultTo } = ctx.config;
-    const label = field ? getPath(ctx.values.value, field.split('.')) : ctx.values.value;
+    const { field, routes, defaultTo, onMissingLabel } = ctx.config;
+    const bound = Object.hasOwn(ctx.config.bindings, 'value');
+    const value = bound ? ctx.values.value : undefined;
+    const label = field ? getPath(value, field.split('.')) : value;
+    if (label === undefined && onMissingLabel !== 'otherwise') return { status: 'failed', failure: { code: 'missing_label', message: missingLabelMessage(field, bound) } };
     const match = routes.find((r) => sameValue(r.equals, label));
     const to = match?.to ?? defaultTo;
     const shown = JSON.stringify(label) ?? 'undefined';

@@ -117,6 +117,10 @@ export const splitStep = defineStep<'split', SplitConfig>({
   config: splitConfigSchema,
   defaults: () => splitConfigSchema.parse({}),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: () => [
+    { name: 'units', required: true, connect: 'the units to group' },
+    { name: 'shared', required: false, connect: 'the context every group is sent with' },
+  ],
   branches: () => [],
   terminal: false,
   fields: [

@@ -20,6 +20,8 @@ function reasonTerminal<K extends 'abstain' | 'escalate'>(kind: K, title: string
     config: reasonTerminalConfigSchema,
     defaults: () => ({ bindings: {}, reason: '' }),
     bindings: (cfg) => cfg.bindings,
+    // Optional: a terminal without a value still ends the run with its reason.
+    expectedBindings: () => [{ name: 'value', required: false, connect: 'what to hand over with the reason' }],
     branches: () => [],
     terminal: true,
     fields: [

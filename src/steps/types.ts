@@ -52,6 +52,19 @@ export interface StepBranch {
   kind: 'route' | 'fallback';
 }
 
+/**
+ * A binding a kind reads by name (`ctx.values.<name>` in its `run`). Drawing an edge into the
+ * step binds the first of these that is still unbound, and lint reports a required one that
+ * nothing is bound to, so a sketched chain reads what its steps actually look up.
+ */
+export interface ExpectedBinding {
+  name: string;
+  /** Without it the step cannot do its job (a missing one is an error, not a hint). */
+  required: boolean;
+  /** What to connect, completing "connect …", e.g. "the step whose label it branches on". */
+  connect: string;
+}
+
 export interface StepRunContext<C> {
   /** The run's id: stable across retries and resumes, so side effects can derive idempotency keys from it. */
   runId: string;
@@ -103,6 +116,8 @@ export interface StepDefinition<K extends string = string, C = unknown> {
    * target reads my output" (a router's edge is a branch). Returns the new config.
    */
   connectTo?(config: C, targetId: string): C;
+  /** The bindings the kind reads by name, in the order edges drawn into it should fill them. */
+  expectedBindings?(config: C): ExpectedBinding[];
   /** Names a template may use besides the bindings (a map's current unit). */
   templateNames?(config: C): string[];
   /** Whether the step ends the run when reached. */

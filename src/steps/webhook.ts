@@ -28,6 +28,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   config: webhookConfigSchema,
   defaults: () => webhookConfigSchema.parse({}),
   bindings: (cfg) => cfg.bindings,
+  expectedBindings: () => [{ name: 'value', required: true, connect: 'the result to send' }],
   branches: () => [],
   terminal: true,
   fields: [

@@ -1,9 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseChain } from '../chain/parse.ts';
 import { runChain } from '../engine/run.ts';
+import { createDemoProvider } from '../providers/demo-model.ts';
+import { demoProfile, runModelSettings } from '../providers/profiles.ts';
+import { loadTokenCounter } from '../providers/tokenizer.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
 import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { createMemoryRunRepository } from './repository.ts';
-import { buildRunView } from './replay.ts';
+import { boundaryLabel, buildRunView, checksOnBoundary } from './replay.ts';
 import type { TraceEvent } from './events.ts';
 
 describe('buildRunView', () => {
@@ -27,4 +32,26 @@ describe('buildRunView', () => {
     expect(seam?.consumerOutput).toEqual({ answer: 'File promptly.' });
     expect(view.boundaries.map((b) => `${b.producer}->${b.consumer}`)).toEqual(['extract->answer', 'answer->final']);
   });
+});
+
+describe('checks and labels on boundaries, over the retrieval demo', () => {
+  it('the citation check belongs to the boundaries into its gate, not to the earlier retrieve → rerank handoff; labels read name first', async () => {
+    const demo = (file: string) => readFileSync(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8');
+    const parsed = parseChain(demo('retrieval-pipeline.chain.json'));
+    if (!parsed.ok) throw new Error('the retrieval demo does not parse');
+    const chain = parsed.chain;
+    const files = (chain.meta?.inputFiles ?? {}) as Record<string, string>;
+    const inputs = Object.fromEntries(chain.inputs.map((i) => [i.name, files[i.name] ? demo(files[i.name] as string) : i.example]));
+    const repo = createMemoryRunRepository();
+    const meta = await runChain({ chain, inputs, provider: createDemoProvider(), model: runModelSettings(demoProfile), repo, countTokens: await loadTokenCounter() });
+    const view = buildRunView((await repo.getRun(meta.id))!, await repo.getEvents(meta.id));
+    expect(view.steps.find((s) => s.stepId === 'citations')?.checks.map((c) => c.check)).toEqual(['citations']);
+    const withChecks = view.boundaries.filter((b) => checksOnBoundary(view, b).length > 0).map((b) => `${b.producer}->${b.consumer}`);
+    expect(withChecks.sort()).toEqual(['generate->citations', 'retrieve->citations']);
+    const earlier = view.boundaries.find((b) => b.producer === 'retrieve' && b.consumer === 'rerank')!;
+    expect(checksOnBoundary(view, earlier)).toEqual([]);
+    const rerank = view.steps.find((s) => s.stepId === 'rerank')!.name;
+    expect(boundaryLabel(view, earlier)).toBe(`${view.steps.find((s) => s.stepId === 'retrieve')!.name} (retrieve) → ${rerank} (rerank)`);
+    expect(boundaryLabel(view, { producer: 'ghost', consumer: 'rerank' })).toBe(`ghost → ${rerank} (rerank)`);
+  }, 60_000);
 });

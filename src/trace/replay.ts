@@ -106,3 +106,29 @@ export function buildRunView(meta: RunMeta, events: readonly TraceEvent[], regis
     });
   return { steps, boundaries };
 }
+
+/**
+ * The steps whose checks judged what crossed `boundary`: only the consumer, when it checks (a
+ * gate). A gate's verdict belongs to the boundary into that gate; a gate that also reads an
+ * earlier step (the retrieved sections a citation check compares against) does not judge that
+ * earlier handoff, so its badge is not shown there.
+ *
+ * @example
+ * for (const gate of checksOnBoundary(view, boundary)) badge(gate.name, gate.checks);
+ */
+export function checksOnBoundary(view: RunView, boundary: Boundary): StepView[] {
+  const consumer = view.steps.find((s) => s.stepId === boundary.consumer);
+  return consumer && consumer.checks.length > 0 ? [consumer] : [];
+}
+
+/**
+ * A boundary in words, step names first and ids second: `Extract facts (model_1) → Classify
+ * (model_2)`. A step without a name (or named as its id) shows its id once.
+ */
+export function boundaryLabel(view: RunView, boundary: Pick<Boundary, 'producer' | 'consumer'>): string {
+  const named = (id: string) => {
+    const name = view.steps.find((s) => s.stepId === id)?.name;
+    return name && name !== id ? `${name} (${id})` : id;
+  };
+  return `${named(boundary.producer)} → ${named(boundary.consumer)}`;
+}

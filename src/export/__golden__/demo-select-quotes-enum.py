@@ -389,6 +389,8 @@ ROUTE_EVIDENCE = rt.RouterSpec(
 def route_evidence_step(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:
     # Enough evidence?: Branches in code on the selection's insufficient_evidence flag: no model call.
     label = rt.get_path(reads["value"], ["insufficient_evidence"])
+    if label is rt.UNDEFINED:
+        return run.missing_label(ROUTE_EVIDENCE, True)
     if label is True:  # insufficient evidence
         return run.route(ROUTE_EVIDENCE, label, "no_answer")
     return run.route(ROUTE_EVIDENCE, label, "answer")  # otherwise

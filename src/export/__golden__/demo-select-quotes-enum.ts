@@ -367,6 +367,7 @@ export const ROUTE_EVIDENCE: rt.RouterSpec = {
 /** Enough evidence?: Branches in code on the selection's insufficient_evidence flag: no model call. */
 export function routeEvidenceStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
   const label = rt.getPath(reads.value, ['insufficient_evidence']);
+  if (label === undefined) return run.missingLabel(ROUTE_EVIDENCE, true);
   if (label === true) return run.route(ROUTE_EVIDENCE, label, 'no_answer'); // insufficient evidence
   return run.route(ROUTE_EVIDENCE, label, 'answer'); // otherwise
 }

@@ -533,6 +533,8 @@ ROUTE_INTENT = rt.RouterSpec(
 def route_intent_step(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:
     # Legal or safety?: Plain code on an enum: a ticket's text cannot pick this branch, only the classifier's label can.
     label = rt.get_path(reads["value"], ["intent"])
+    if label is rt.UNDEFINED:
+        return run.missing_label(ROUTE_INTENT, True)
     if label == "legal":  # legal
         return run.route(ROUTE_INTENT, label, "to_human")
     if label == "safety":  # safety
@@ -555,6 +557,8 @@ ROUTE_URGENCY = rt.RouterSpec(
 def route_urgency_step(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:
     # Critical?: Critical urgency goes straight to a person.
     label = rt.get_path(reads["value"], ["urgency"])
+    if label is rt.UNDEFINED:
+        return run.missing_label(ROUTE_URGENCY, True)
     if label == "critical":  # critical
         return run.route(ROUTE_URGENCY, label, "to_human")
     return run.route(ROUTE_URGENCY, label, "retrieve")  # otherwise

@@ -517,6 +517,7 @@ export const ROUTE_INTENT: rt.RouterSpec = {
 /** Legal or safety?: Plain code on an enum: a ticket's text cannot pick this branch, only the classifier's label can. */
 export function routeIntentStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
   const label = rt.getPath(reads.value, ['intent']);
+  if (label === undefined) return run.missingLabel(ROUTE_INTENT, true);
   if (label === 'legal') return run.route(ROUTE_INTENT, label, 'to_human'); // legal
   if (label === 'safety') return run.route(ROUTE_INTENT, label, 'to_human'); // safety
   return run.route(ROUTE_INTENT, label, 'route_urgency'); // otherwise
@@ -536,6 +537,7 @@ export const ROUTE_URGENCY: rt.RouterSpec = {
 /** Critical?: Critical urgency goes straight to a person. */
 export function routeUrgencyStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
   const label = rt.getPath(reads.value, ['urgency']);
+  if (label === undefined) return run.missingLabel(ROUTE_URGENCY, true);
   if (label === 'critical') return run.route(ROUTE_URGENCY, label, 'to_human'); // critical
   return run.route(ROUTE_URGENCY, label, 'retrieve'); // otherwise
 }

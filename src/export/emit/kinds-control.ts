@@ -54,9 +54,16 @@ function routeLabel(route: Route): string {
   return commentText(route.label || `= ${JSON.stringify(route.equals)}`);
 }
 
-function routes(s: EmitStep): { field: string; list: Route[]; defaultTo: string | null } {
+function routes(s: EmitStep): { field: string; list: Route[]; defaultTo: string | null; bound: boolean; failOnMissing: boolean } {
   const cfg = s.planned.config;
-  return { field: String(cfg.field ?? ''), list: (cfg.routes as Route[]) ?? [], defaultTo: (cfg.defaultTo as string | null) ?? null };
+  return {
+    field: String(cfg.field ?? ''),
+    list: (cfg.routes as Route[]) ?? [],
+    defaultTo: (cfg.defaultTo as string | null) ?? null,
+    // The same test the engine makes: is anything bound under the name the router reads?
+    bound: Object.hasOwn(s.planned.bindings, 'value'),
+    failOnMissing: cfg.onMissingLabel !== 'otherwise',
+  };
 }
 
 function pathLiteral(field: string, lang: 'ts' | 'py'): string {
@@ -64,27 +71,36 @@ function pathLiteral(field: string, lang: 'ts' | 'py'): string {
   return `[${parts.map((p) => (lang === 'ts' ? tsString(p) : pyString(p))).join(', ')}]`;
 }
 
-/** `router`: branches as plain if/else on a label an earlier step produced. Never a model call. */
+/**
+ * `router`: branches as plain if/else on a label an earlier step produced. Never a model call.
+ * A missing label fails the step (as the engine does) unless the chain chose "otherwise".
+ */
 export const routerEmitter: KindEmitter = {
   ts(w: CodeWriter, s: EmitStep) {
-    const { field, list, defaultTo } = routes(s);
+    const { field, list, defaultTo, bound, failOnMissing } = routes(s);
     tsSpec(w, s, 'RouterSpec', [['field', { json: field }]]);
     w.line();
     w.line(`/** ${stepDoc(s)} */`);
     w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): rt.StepOutcome {`, () => {
-      w.line(field ? `const label = rt.getPath(reads.value, ${pathLiteral(field, 'ts')});` : 'const label = reads.value;');
+      if (!bound && failOnMissing) return w.line(`return run.missingLabel(${s.names.spec}, false); // nothing is bound as "value"`);
+      if (!bound) w.line('const label: unknown = undefined; // nothing is bound as "value"');
+      else w.line(field ? `const label = rt.getPath(reads.value, ${pathLiteral(field, 'ts')});` : 'const label = reads.value;');
+      if (failOnMissing) w.line(`if (label === undefined) return run.missingLabel(${s.names.spec}, true);`);
       for (const route of list) w.line(`if (${tsCondition(route.equals)}) return run.route(${s.names.spec}, label, ${tsString(route.to)}); // ${routeLabel(route)}`);
       w.line(defaultTo ? `return run.route(${s.names.spec}, label, ${tsString(defaultTo)}); // otherwise` : `return run.noRoute(${s.names.spec}, label);`);
     });
   },
   py(w: CodeWriter, s: EmitStep) {
-    const { field, list, defaultTo } = routes(s);
+    const { field, list, defaultTo, bound, failOnMissing } = routes(s);
     pySpec(w, s, 'RouterSpec', [['field', { json: field }]]);
     w.line();
     w.line();
     w.block(`def ${s.names.fn}(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:`, () => {
       w.line(`# ${stepDoc(s)}`);
-      w.line(field ? `label = rt.get_path(reads["value"], ${pathLiteral(field, 'py')})` : 'label = reads["value"]');
+      if (!bound && failOnMissing) return w.line(`return run.missing_label(${s.names.spec}, False)  # nothing is bound as "value"`);
+      if (!bound) w.line('label = rt.UNDEFINED  # nothing is bound as "value"');
+      else w.line(field ? `label = rt.get_path(reads["value"], ${pathLiteral(field, 'py')})` : 'label = reads["value"]');
+      if (failOnMissing) w.block('if label is rt.UNDEFINED:', () => w.line(`return run.missing_label(${s.names.spec}, True)`), null);
       for (const route of list) {
         w.block(`if ${pyCondition(route.equals)}:  # ${routeLabel(route)}`, () => w.line(`return run.route(${s.names.spec}, label, ${pyString(route.to)})`), null);
       }

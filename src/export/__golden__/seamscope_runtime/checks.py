@@ -60,13 +60,18 @@ def check_id_set(returned: list[Any], expected: list[Any]) -> list[str]:
     missing = [i for i in exp if i not in got]
     extra = [i for i in _unique(ret) if i not in set(exp)]
     repeated = _unique([i for n, i in enumerate(ret) if ret.index(i) != n])
-    problems = []
+    if not (missing or extra or repeated):
+        return []
+    # Counts first, so a 202-id seam reads at a glance; ids quoted as JSON, as the engine does.
+    def quoted(ids: list[str]) -> str:
+        return ", ".join(stringify(i) for i in ids)
+    problems = [f"expected {len(exp)}, returned {len(ret)}, missing {len(missing)}, extra {len(extra)}" + (f", repeated {len(repeated)}" if repeated else "")]
     if missing:
-        problems.append(f"missing ids: {', '.join(missing)}")
+        problems.append(f"missing ids: {quoted(missing)}")
     if extra:
-        problems.append(f"extra ids: {', '.join(extra)}")
+        problems.append(f"extra ids: {quoted(extra)}")
     if repeated:
-        problems.append(f"repeated ids: {', '.join(repeated)}")
+        problems.append(f"repeated ids: {quoted(repeated)}")
     return problems
 
 

@@ -299,6 +299,14 @@ export class Run {
     return { status: 'succeeded', output: { label, to }, chosen: [to], label: shown };
   }
 
+  /** No label to branch on (nothing bound as `value`, or `field` not in it): a failure, never a silent "otherwise". */
+  missingLabel(spec: RouterSpec, bound: boolean): StepOutcome {
+    const message = bound
+      ? `No label to branch on: ${spec.field ? `"${spec.field}" is not in the value bound as "value"` : 'the value bound as "value" is undefined'}`
+      : `No label to branch on: nothing is bound as "value"${spec.field ? `, so "${spec.field}" cannot be read` : ''}`;
+    return { status: 'failed', failure: { code: 'missing_label', message } };
+  }
+
   noRoute(spec: RouterSpec, label: unknown): StepOutcome {
     return { status: 'failed', failure: { code: 'no_route', message: `No route for ${spec.field || 'value'} = ${JSON.stringify(label) ?? 'undefined'}` } };
   }

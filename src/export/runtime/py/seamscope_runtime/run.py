@@ -290,6 +290,14 @@ class Run:
         self.emit({"type": "step.route", "at": _now(), "stepId": spec.id, "label": shown, "chosen": [to]})
         return {"status": "succeeded", "output": {"label": label, "to": to}, "chosen": [to], "label": shown}
 
+    def missing_label(self, spec: RouterSpec, bound: bool) -> dict:
+        """No label to branch on (nothing bound as `value`, or `field` not in it): a failure, never a silent "otherwise"."""
+        if bound:
+            why = f'"{spec.field}" is not in the value bound as "value"' if spec.field else 'the value bound as "value" is undefined'
+        else:
+            why = 'nothing is bound as "value"' + (f', so "{spec.field}" cannot be read' if spec.field else "")
+        return {"status": "failed", "failure": {"code": "missing_label", "message": f"No label to branch on: {why}"}}
+
     def no_route(self, spec: RouterSpec, label: Any) -> dict:
         shown = stringify(label)
         return {"status": "failed", "failure": {"code": "no_route", "message": f"No route for {spec.field or 'value'} = {'undefined' if shown is UNDEFINED else shown}"}}
