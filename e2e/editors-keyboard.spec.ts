@@ -8,19 +8,6 @@ import { expect, test, type AppPage } from './fixtures/app.ts';
  * the designer's single-letter shortcuts must never take a key from an editor or a dialog.
  */
 
-/** Reads a chain as saved in the app's IndexedDB (what a reload would open). */
-type SavedChain = { name: string; steps: { id: string; config: Record<string, unknown> }[] };
-async function savedChain(page: Page, name: string): Promise<SavedChain | undefined> {
-  return page.evaluate((chainName) => new Promise<SavedChain | undefined>((done, fail) => {
-    const open = indexedDB.open('seamscope');
-    open.onerror = () => fail(open.error);
-    open.onsuccess = () => {
-      const all = open.result.transaction('chains').objectStore('chains').getAll();
-      all.onsuccess = () => done((all.result as { chain: SavedChain }[]).map((r) => r.chain).find((c) => c.name === chainName));
-    };
-  }), name);
-}
-
 async function newChainWithStep(app: AppPage, page: Page, name: string, kind: string): Promise<string> {
   await app.open();
   await page.getByTestId('library.new').click();
@@ -54,7 +41,7 @@ test('the output schema editor keeps typed spaces, newlines, tabs, braces and qu
   // Space pressed on its own (React Flow's pan key) is typed, not swallowed.
   await expect(page.getByTestId('canvas').locator('.react-flow__node')).toHaveCount(1);
   await expect(app.node(id)).toContainText('reply', { timeout: 5_000 });
-  await expect.poll(async () => (await savedChain(page, 'Typed schema'))?.steps[0]?.config.outputSchema).toEqual({
+  await expect.poll(async () => (await app.savedChain('Typed schema'))?.steps[0]?.config.outputSchema).toEqual({
     type: 'object',
     properties: { reply: { type: 'string', description: 'a short polite reply' } },
     required: ['reply'],
@@ -74,7 +61,7 @@ test('keys typed in the gate check editor and a text box are never canvas shortc
   const id = await newChainWithStep(app, page, 'Typed gate', 'gate');
   const check = page.getByTestId('inspector.field.check');
   await app.typeInEditor(check, ['{ "kind": "schema", "schema": { "type": "object", "description": "has a b c" } }']);
-  await expect.poll(async () => (await savedChain(page, 'Typed gate'))?.steps[0]?.config.check).toMatchObject({ kind: 'schema', schema: { description: 'has a b c' } });
+  await expect.poll(async () => (await app.savedChain('Typed gate'))?.steps[0]?.config.check).toMatchObject({ kind: 'schema', schema: { description: 'has a b c' } });
   // V, H, F and ? typed into the name box stay text; the tool and the overlay do not change.
   const name = page.getByTestId('inspector.name');
   await name.click();

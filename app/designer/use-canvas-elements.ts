@@ -4,7 +4,7 @@ import type { Chain, StepDef } from '../../src/chain/schema.ts';
 import type { StepMetrics } from '../../src/inspect/metrics.ts';
 import { buildEdges, buildNodes, type FlowEdge, type FlowNode, type Highlight, type StepRunInfo } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { lintCountsOf, problemCountsOf, selectAnalysisVersion, selectUnsavedEdits } from '../stores/selectors.ts';
+import { lintCountsOf, lintErrorCountsOf, problemCountsOf, selectAnalysisVersion, selectUnsavedEdits } from '../stores/selectors.ts';
 import type { UnsavedEdit } from '../stores/view-slice.ts';
 import { unansweredOf } from './analysis.ts';
 import { canvasRegistry } from './canvas-registry.ts';
@@ -60,10 +60,11 @@ function openingKey(nodes: readonly FlowNode[]): string {
   return cullKey(width / 2 - ((x1 + x2) / 2) * zoom, height / 2 - ((y1 + y2) / 2) * zoom, zoom, width, height);
 }
 
-/** Problem counts with each editor's unsaved (invalid) text counted on its step. */
-function withUnsaved(counts: ReadonlyMap<string, number>, unsaved: readonly UnsavedEdit[]): ReadonlyMap<string, number> {
-  if (!unsaved.length) return counts;
+/** Problem counts plus design errors and each editor's unsaved (invalid) text, on their steps. */
+function withExtra(counts: ReadonlyMap<string, number>, lintErrors: ReadonlyMap<string, number>, unsaved: readonly UnsavedEdit[]): ReadonlyMap<string, number> {
+  if (!unsaved.length && !lintErrors.size) return counts;
   const next = new Map(counts);
+  for (const [id, n] of lintErrors) next.set(id, (next.get(id) ?? 0) + n);
   for (const e of unsaved) next.set(e.stepId, (next.get(e.stepId) ?? 0) + 1);
   return next;
 }
@@ -92,7 +93,7 @@ export function useCanvasElements(chain: Chain, o: CanvasInputs): { nodes: FlowN
   const base = useMemo(() => {
     void analysisVersion;
     const built = buildNodes(chain, canvasRegistry, {
-      selectedStepId, selectedStepIds: new Set(selectedStepIds), selectedInput, problemCounts: withUnsaved(problemCountsOf(chain), unsaved), lintCounts: lintCountsOf(chain),
+      selectedStepId, selectedStepIds: new Set(selectedStepIds), selectedInput, problemCounts: withExtra(problemCountsOf(chain), lintErrorCountsOf(chain), unsaved), lintCounts: lintCountsOf(chain),
       runInfo, measured: noSizes, dragging: noDrag, highlight, metrics,
     });
     return cache.nodes(presize(built, summaryLines));

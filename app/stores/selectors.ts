@@ -101,19 +101,33 @@ export function lintOf(chain: Chain | null): readonly LintFinding[] {
 
 export const selectLint = (s: EditorState) => lintOf(s.chain);
 
-const lintCountCache = new WeakMap<Chain, ReadonlyMap<string, number>>();
+const lintCountCache = new WeakMap<Chain, { warnings: ReadonlyMap<string, number>; errors: ReadonlyMap<string, number> }>();
 
-/** Step id → number of lint errors and warnings on it (info is left off the canvas). */
-export function lintCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
-  if (!chain) return emptyCounts;
+function lintCounts(chain: Chain | null) {
+  if (!chain) return { warnings: emptyCounts, errors: emptyCounts };
   let counts = lintCountCache.get(chain);
   if (!counts) {
-    const map = new Map<string, number>();
-    for (const f of lintOf(chain)) if (f.stepId && f.severity !== 'info') map.set(f.stepId, (map.get(f.stepId) ?? 0) + 1);
-    counts = map;
+    const warnings = new Map<string, number>();
+    const errors = new Map<string, number>();
+    for (const f of lintOf(chain)) {
+      if (!f.stepId || f.severity === 'info') continue;
+      const map = f.severity === 'error' ? errors : warnings;
+      map.set(f.stepId, (map.get(f.stepId) ?? 0) + 1);
+    }
+    counts = { warnings, errors };
     if (settled(chain)) lintCountCache.set(chain, counts);
   }
   return counts;
+}
+
+/** Step id → number of design warnings on it (info is left off the canvas). */
+export function lintCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
+  return lintCounts(chain).warnings;
+}
+
+/** Step id → number of design errors on it (a binding its kind needs, unbound): badged as problems. */
+export function lintErrorCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
+  return lintCounts(chain).errors;
 }
 
 /** `$.steps[3].config.prompt` → the id of step 3. */

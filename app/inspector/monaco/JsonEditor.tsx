@@ -66,6 +66,8 @@ export default function JsonEditor({ modelPath, value, schemaHint, onCommit, onI
       renderLineHighlight: 'none',
       overviewRulerLanes: 0,
       fixedOverflowWidgets: true,
+      // Enter always starts a new line (the JSON worker's suggestions arrive late and would take it); Tab accepts.
+      acceptSuggestionOnEnter: 'off',
       scrollbar: { alwaysConsumeMouseWheel: false },
     });
     const fit = () => {

@@ -30,6 +30,8 @@ export default function ForkEditor({ modelPath, initialText, onChange }: Props) 
       model, theme: 'vs', automaticLayout: true, minimap: { enabled: false }, lineNumbers: 'off', glyphMargin: false, folding: true,
       fontSize: 12, tabSize: 2, wordWrap: 'on', scrollBeyondLastLine: false, renderLineHighlight: 'none', overviewRulerLanes: 0,
       fixedOverflowWidgets: true, scrollbar: { alwaysConsumeMouseWheel: false },
+      // Enter always starts a new line (suggestions arrive late and would take it); Tab accepts.
+      acceptSuggestionOnEnter: 'off',
     });
     const fit = () => {
       element.style.height = `${Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, editor.getContentHeight() + 8))}px`;
