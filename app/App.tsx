@@ -19,6 +19,8 @@ const ReplayView = lazy(() => import('./runs/ReplayView.tsx').then((m) => ({ def
 /**
  * Library and runs on the left, the canvas in the middle, the inspector on the right; replay
  * docks below. Every separator drags and moves with the arrow keys; sizes are kept per device.
+ * Toasts sit at the foot of the canvas pane: above the dock (never over the replay header or
+ * panes they report on), clear of the inspector, and under a modal dialog's backdrop.
  */
 export function App() {
   const replayOpen = useRunStore(selectReplayOpen);
@@ -46,6 +48,7 @@ export function App() {
                 <Panel id="pane.canvas" className="pane-fill" minSize="280px" style={{ overflow: 'hidden' }}>
                   <main className="center">
                     <Canvas />
+                    <Toasts />
                   </main>
                 </Panel>
                 <Separator id="pane.inspector.handle" className="resize-handle is-vertical" aria-label="Resize the inspector" />
@@ -69,7 +72,6 @@ export function App() {
               </Panel>
             )}
           </Group>
-          <Toasts />
         </div>
       </PaneLayoutContext>
     </ReactFlowProvider>

@@ -39,6 +39,13 @@ test('the replay dock and the inspector resize by drag and keys, fold, and keep 
   const inspector = page.getByTestId('pane.inspector');
   const canvas = page.getByTestId('pane.canvas');
 
+  // The run's toast stands above the dock and clear of the inspector: it covers nothing it reports on.
+  const toast = page.getByTestId('toast').filter({ hasText: /succeeded/i });
+  await expect(toast).toBeVisible();
+  const t = await box(toast);
+  expect(t.y + t.height).toBeLessThanOrEqual((await box(replay)).y);
+  expect(t.x + t.width).toBeLessThanOrEqual((await box(inspector)).x);
+
   // Drag the dock's top edge up 150px: the dock grows by that much, the canvas shrinks.
   const before = await box(replay);
   const canvasBefore = await box(canvas);
