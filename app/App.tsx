@@ -46,7 +46,7 @@ export function App() {
                 </Panel>
                 <Separator id="pane.sidebar.handle" className="resize-handle is-vertical" aria-label="Resize the library" />
                 <Panel id="pane.canvas" className="pane-fill" minSize="280px" style={{ overflow: 'hidden' }}>
-                  <main className="center">
+                  <main className="canvas-pane">
                     <Canvas />
                     <Toasts />
                   </main>
