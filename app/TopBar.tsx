@@ -3,6 +3,18 @@ import { ProfileSelect } from './profiles/ProfileSelect.tsx';
 import { RunBar } from './runs/RunBar.tsx';
 import { useEditorStore } from './stores/editor-store.ts';
 import { selectChain } from './stores/selectors.ts';
+import { usePaneLayout, type FoldablePane } from './ui/layout-context.ts';
+
+/** A button that folds a side pane away or brings it back (the separator also drags it open). */
+function PaneToggle({ pane, label, glyph }: { pane: FoldablePane; label: string; glyph: string }) {
+  const { collapsed, toggle } = usePaneLayout();
+  const text = `${collapsed[pane] ? 'Show' : 'Hide'} the ${label}`;
+  return (
+    <button type="button" className="icon-button pane-toggle" data-testid={`layout.toggle.${pane}`} aria-pressed={!collapsed[pane]} aria-label={text} title={text} onClick={() => toggle(pane)}>
+      {glyph}
+    </button>
+  );
+}
 
 export function TopBar() {
   const chain = useEditorStore(selectChain);
@@ -16,6 +28,10 @@ export function TopBar() {
         {chain ? chain.name : ''}
       </div>
       <div className="topbar-actions">
+        <span className="pane-toggles">
+          <PaneToggle pane="sidebar" label="library" glyph="◧" />
+          <PaneToggle pane="inspector" label="inspector" glyph="◨" />
+        </span>
         <ExportButton />
         <ProfileSelect />
         <RunBar />

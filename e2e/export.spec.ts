@@ -68,7 +68,7 @@ test('the support-ticket chain exported as TypeScript and Python runs like the i
     const zip = await (await downloading).path();
     const out = join(dir, lang);
     execFileSync('python3', ['-m', 'zipfile', '-e', zip, out]);
-    const program = findFile(out, lang === 'ts' ? 'demo-support-ticket.ts' : 'demo_support_ticket.py');
+    const program = findFile(out, lang === 'ts' ? 'support-ticket-extract-classify-route-in-code-draft-check.ts' : 'support_ticket_extract_classify_route_in_code_draft_check.py');
     expect(program, `the ${lang} program is in the download`).not.toBeNull();
     const trace = join(dir, `${lang}.trace.json`);
     await mock.reset();

@@ -120,7 +120,7 @@ test('a retry is shown attempt by attempt (malformed, feedback, what came back) 
   await app.run();
   await app.expectRunStatus(/succeeded/i);
   await app.expectStoredReplay();
-  await app.stepToBoundary(/summarise\s*→\s*answer/i);
+  await app.stepToBoundary(/\(summarise\)\s*→.*\(answer\)/);
   await expect(page.getByTestId('replay.malformed')).toContainText('Malformed ×1, fixed on retry');
   const attempts = page.getByTestId('replay.attempts.summarise');
   await expect(attempts.getByTestId('replay.attempt.summarise.1')).toContainText('malformed: schema violation');

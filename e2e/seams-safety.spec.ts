@@ -47,7 +47,7 @@ test('hostile payloads through every pane, the diff, the metrics and an imported
   await app.run();
   await app.expectRunStatus(/succeeded/i);
   await app.expectStoredReplay();
-  await app.stepToBoundary(/summarise\s*→\s*answer/i);
+  await app.stepToBoundary(/\(summarise\)\s*→.*\(answer\)/);
   // JSON panes escape the link's quotes; the tags themselves are shown as they came.
   await expect(page.getByTestId('replay.intermediate')).toContainText(`Summary ${IMG}${SCRIPT}`);
   await expect(page.getByTestId('replay.received')).toContainText(`Summary ${PAYLOAD}`);

@@ -19,7 +19,7 @@ test('summarise-then-answer: run on the demo model and see where the day counts 
   await app.run();
   await app.expectRunStatus(/succeeded/i);
   await app.openLatestRun();
-  await app.stepToBoundary(/summarise\s*→\s*answer/i);
+  await app.stepToBoundary(/\(summarise\)\s*→.*\(answer\)/);
 
   const source = page.getByTestId('replay.source');
   const intermediate = page.getByTestId('replay.intermediate');

@@ -1,12 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { estimateCompounding } from '../../src/chain/compounding.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { selectMetrics } from '../stores/selectors.ts';
-import { defaultRates, type RateRow } from './compounding-rates.ts';
+import { loadLossCounts } from '../runs/metrics/loss-actions.ts';
+import { defaultRates, type LossCounts, type RateRow } from './compounding-rates.ts';
 
-type Field = 'errorRate' | 'catchRate' | 'retrySuccess';
+type Field = 'errorRate' | 'catchRate' | 'retrySuccess' | 'uncaughtRate';
 type Overrides = Record<string, Partial<Record<Field, number>>>;
 
 const pct = (x: number) => `${(x * 100).toFixed(1).replace(/\.0$/, '')}%`;
@@ -33,15 +34,28 @@ function RateInput({ value, label, onChange }: { value: number; label: string; o
 
 /**
  * Seed 002's arithmetic for this chain: a chain is right only when every step is; gates and a
- * retry shrink what slips through. Rates come from stored runs where there are any, else from
- * stated assumptions, and every one can be changed here (not saved with the chain).
+ * retry shrink what slips through. Rates come from stored runs where there are any (validation
+ * failures, failed steps, and handoffs the boundary inspector found lossy), else from stated
+ * assumptions, and every one can be changed here (not saved with the chain). The lossy counts
+ * are read again whenever the chain's metrics change (a run finished, one was deleted).
  */
 export function CompoundingPanel({ chain }: { chain: Chain }) {
   const metrics = useRunStore(selectMetrics);
   const close = () => useEditorStore.getState().setCompoundingOpen(false);
   const [overrides, setOverrides] = useState<Overrides>({});
   const byStep = metrics?.chainId === chain.id ? metrics.byStep : undefined;
-  const defaults = useMemo(() => defaultRates(chain, byStep), [chain, byStep]);
+  const [losses, setLosses] = useState<{ chainId: string; counts: LossCounts } | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadLossCounts(chain.id)
+      .then((counts) => live && setLosses({ chainId: chain.id, counts }))
+      .catch(() => live && setLosses(null));
+    return () => {
+      live = false;
+    };
+  }, [chain.id, byStep]);
+  const lossFor = losses?.chainId === chain.id ? losses.counts : undefined;
+  const defaults = useMemo(() => defaultRates(chain, byStep, undefined, lossFor), [chain, byStep, lossFor]);
   const rows: RateRow[] = defaults.map((r) => ({ ...r, ...overrides[r.stepId] }));
   const estimate = estimateCompounding(rows);
   const set = (stepId: string, field: Field, v: number) => setOverrides((o) => ({ ...o, [stepId]: { ...o[stepId], [field]: v } }));
@@ -74,6 +88,7 @@ export function CompoundingPanel({ chain }: { chain: Chain }) {
                 <th title="Probability the step's output is wrong">Error %</th>
                 <th title="Share of errors a check catches">Caught %</th>
                 <th title="Probability the retry after a caught error succeeds">Retry ok %</th>
+                <th title="Errors no check sees: share of stored runs in which this step's handoff was lossy (well-formed, missing the facts asked for)">Lossy %</th>
                 <th>Slips</th>
               </tr>
             </thead>
@@ -84,19 +99,26 @@ export function CompoundingPanel({ chain }: { chain: Chain }) {
                     <div className="compounding-step">{r.name}</div>
                     <div className="muted tiny">
                       {r.errorSource === 'observed' ? `observed over ${r.attempts} attempts` : 'assumed'}
+                      {r.failureRate > 0 ? ` · failed in ${pct(r.failureRate)} of runs` : ''}
                       {r.checkedBy.length ? ` · checked by ${r.checkedBy.join(', ')}` : ' · unchecked'}
                     </div>
+                    {r.handoffs.lossy > 0 && (
+                      <div className="tiny compounding-lossy" data-testid={`compounding.lossy.${r.stepId}`}>
+                        handoff lossy in {r.handoffs.lossy} of {r.handoffs.runs} stored runs
+                      </div>
+                    )}
                   </td>
                   <td><RateInput key={`e${defaults[i]?.errorRate}`} label={`${r.stepId} error rate`} value={r.errorRate} onChange={(v) => set(r.stepId, 'errorRate', v)} /></td>
                   <td><RateInput key={`c${defaults[i]?.catchRate}`} label={`${r.stepId} catch rate`} value={r.catchRate} onChange={(v) => set(r.stepId, 'catchRate', v)} /></td>
                   <td><RateInput key={`r${defaults[i]?.retrySuccess}`} label={`${r.stepId} retry success`} value={r.retrySuccess} onChange={(v) => set(r.stepId, 'retrySuccess', v)} /></td>
+                  <td><RateInput key={`u${defaults[i]?.uncaughtRate}`} label={`${r.stepId} lossy rate`} value={r.uncaughtRate ?? 0} onChange={(v) => set(r.stepId, 'uncaughtRate', v)} /></td>
                   <td className="mono tiny" title={estimate.perStep[i]?.formula}>{pct(estimate.perStep[i]?.slip ?? 0)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
           <p className="muted tiny">
-            Per step, slip = e·(1−c) + e·c·(1−r). Assumed when no run has been stored: 5% error; a gate catches 80%, a schema alone 30%; a retry succeeds 95%.
+            Per step, slip = 1 − (1 − e·(1−c) − e·c·(1−r))·(1 − u), u the lossy share no check sees. Assumed when no run has been stored: 5% error, 0% lossy; a gate catches 80%, a schema alone 30%; a retry succeeds 95%.
             {Object.keys(overrides).length > 0 && (
               <button type="button" className="link-button" onClick={() => setOverrides({})}> Reset</button>
             )}

@@ -1,6 +1,7 @@
 import type { StepRate } from '../../src/chain/compounding.ts';
 import { chainEdges } from '../../src/chain/graph.ts';
 import type { Chain } from '../../src/chain/schema.ts';
+import type { RunInspection } from '../../src/inspect/boundary.ts';
 import type { StepMetrics } from '../../src/inspect/metrics.ts';
 import type { StepRegistry } from '../../src/steps/registry.ts';
 import { canvasRegistry } from './canvas-registry.ts';
@@ -10,7 +11,11 @@ import { canvasRegistry } from './canvas-registry.ts';
  * the error rate is observed (validation failures across stored runs) when the step has run,
  * else assumed at 5%; the catch rate is assumed from what checks the output (a gate reading it
  * catches 80%, a schema alone 30%); a retry after a caught error succeeds 95% of the time when the
- * step retries at all. Every figure can be overridden in the panel.
+ * step retries at all. A step that failed outright in a stored run counts as an error too
+ * (the larger of the two observed rates). What the boundary inspector found is added as an
+ * error no check sees: the share of stored runs in which a handoff from the step was lossy
+ * (well-formed, but missing the facts the next step was asked for). Every figure can be
+ * overridden in the panel.
  */
 export const ASSUMED = { errorRate: 0.05, gateCatch: 0.8, schemaCatch: 0.3, retrySuccess: 0.95 } as const;
 
@@ -19,10 +24,32 @@ export interface RateRow extends StepRate {
   errorSource: 'observed' | 'assumed';
   /** Attempts behind an observed error rate. */
   attempts: number;
+  /** Share of its stored runs in which the step failed (after its retries); 0 without runs. */
+  failureRate: number;
   checkedBy: string[];
+  uncaughtRate: number;
+  /** Stored runs with a handoff from this step, and how many of those were lossy. */
+  handoffs: { runs: number; lossy: number };
 }
 
-export function defaultRates(chain: Chain, metrics?: ReadonlyMap<string, StepMetrics>, registry: StepRegistry = canvasRegistry): RateRow[] {
+/** Per producing step: in how many inspected runs it handed data on, and in how many a handoff was lossy. */
+export type LossCounts = ReadonlyMap<string, { runs: number; lossy: number }>;
+
+/** Counts lossy handoffs per producing step over stored runs' inspections (a run counts once per step). */
+export function lossCounts(inspections: readonly RunInspection[]): Map<string, { runs: number; lossy: number }> {
+  const counts = new Map<string, { runs: number; lossy: number }>();
+  for (const run of inspections) {
+    const byProducer = new Map<string, boolean>();
+    for (const b of run.boundaries) byProducer.set(b.producer, (byProducer.get(b.producer) ?? false) || b.lossy);
+    for (const [producer, lossy] of byProducer) {
+      const c = counts.get(producer) ?? { runs: 0, lossy: 0 };
+      counts.set(producer, { runs: c.runs + 1, lossy: c.lossy + (lossy ? 1 : 0) });
+    }
+  }
+  return counts;
+}
+
+export function defaultRates(chain: Chain, metrics?: ReadonlyMap<string, StepMetrics>, registry: StepRegistry = canvasRegistry, losses?: LossCounts): RateRow[] {
   const byId = new Map(chain.steps.map((s) => [s.id, s]));
   const gates = new Map<string, string[]>();
   for (const e of chainEdges(chain, registry)) {
@@ -37,12 +64,17 @@ export function defaultRates(chain: Chain, metrics?: ReadonlyMap<string, StepMet
     const observed = metrics?.get(step.id);
     const checkedBy = [...(config.outputSchema ? ['JSON Schema'] : []), ...(gates.get(step.id) ?? []).map((g) => `gate "${g}"`)];
     const catchRate = gates.has(step.id) ? ASSUMED.gateCatch : config.outputSchema ? ASSUMED.schemaCatch : 0;
+    const seen = !!observed && observed.attempts > 0;
+    const handoffs = losses?.get(step.id) ?? { runs: 0, lossy: 0 };
     return [{
       stepId: step.id,
       name: step.name || step.id,
-      errorRate: observed && observed.attempts > 0 ? observed.validationFailureRate : ASSUMED.errorRate,
-      errorSource: observed && observed.attempts > 0 ? 'observed' : 'assumed',
+      errorRate: seen ? Math.max(observed.validationFailureRate, observed.failureRate) : ASSUMED.errorRate,
+      errorSource: seen ? 'observed' : 'assumed',
       attempts: observed?.attempts ?? 0,
+      failureRate: observed?.failureRate ?? 0,
+      uncaughtRate: handoffs.runs > 0 ? handoffs.lossy / handoffs.runs : 0,
+      handoffs,
       catchRate,
       retrySuccess: (config.retries ?? 0) > 0 && catchRate > 0 ? ASSUMED.retrySuccess : 0,
       checkedBy,

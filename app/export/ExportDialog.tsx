@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
 import { exportChain, exportChainFiles, type EndpointDefaults, type ExportLanguage, type ExportResult } from '../../src/export/export-chain.ts';
 import { createZip } from '../../src/export/zip.ts';
+import { programFileNameOf } from './file-names.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import './export.css';
 
@@ -91,7 +92,7 @@ function download(name: string, bytes: Uint8Array): void {
 
 function exportOf(chain: Chain, lang: ExportLanguage, endpoint: EndpointDefaults | undefined): { result: ExportResult } | { error: string } {
   try {
-    return { result: exportChain(chain, { lang, endpoint }) };
+    return { result: exportChain(chain, { lang, endpoint, fileName: programFileNameOf(chain, lang) }) };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -128,7 +129,7 @@ export default function ExportDialog({ chain, onClose, endpoint, initialLang = '
     setBusy(true);
     try {
       // The rank table for Python token counts (budgets, split) is large: fetched only now.
-      const full = await exportChainFiles(chain, { lang, endpoint });
+      const full = await exportChainFiles(chain, { lang, endpoint, fileName: programFileNameOf(chain, lang) });
       download(`${folder}-${lang}.zip`, createZip(full.files.map((f) => ({ path: `${folder}/${f.path}`, contents: f.contents }))));
       setStatus(`Downloaded ${folder}-${lang}.zip (${full.files.length} files)`);
     } catch (error) {

@@ -8,6 +8,7 @@ import { openDb } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { problemsOf } from '../stores/selectors.ts';
+import { chainFileNameOf } from '../export/file-names.ts';
 
 /**
  * Library commands: they write the database first, then tell the stores what is now true.
@@ -115,13 +116,6 @@ export async function importChainJson(text: string): Promise<ChainProblem[] | nu
   return null;
 }
 
-/** A file name from a chain name: no path separators or control characters. */
-export function exportFileName(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const safe = name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ').trim() || 'chain';
-  return `${safe}.chain.json`;
-}
-
 /** Downloads the open chain exactly as stored, pretty-printed: re-importing it yields the same chain. */
 export function exportChain(): void {
   const chain = editor().chain;
@@ -133,7 +127,7 @@ export function exportChain(): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = exportFileName(chain.name);
+  a.download = chainFileNameOf(chain);
   document.body.append(a);
   a.click();
   a.remove();

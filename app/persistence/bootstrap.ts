@@ -35,6 +35,9 @@ export async function bootstrap(): Promise<void> {
   const live = await liveRunIds().catch(() => null);
   await db.runs.where('status').equals('running').filter((run) => !live?.has(run.id)).modify({ status: 'interrupted' });
   autosave ??= startAutosave(store, db);
+  // Read this device's choice before the profiles load: loading them picks the first one, which
+  // the listener below would otherwise write over the stored choice.
+  const active = readActiveProfileId();
   store.subscribe((state, prev) => {
     if (state.activeProfileId !== prev.activeProfileId) writeActiveProfileId(state.activeProfileId);
   });
@@ -53,7 +56,6 @@ export async function bootstrap(): Promise<void> {
 
   const profiles = await loadProfiles(db);
   store.getState().setProfiles(profiles);
-  const active = readActiveProfileId();
   if (active && profiles.some((p) => p.id === active)) store.getState().setActiveProfile(active);
 
   const first = library[0];

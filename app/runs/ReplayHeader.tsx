@@ -2,6 +2,7 @@ import type { ReplayState } from '../stores/run-store.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { selectRuns } from '../stores/selectors.ts';
+import { usePaneLayout } from '../ui/layout-context.ts';
 import { formatCost, formatTime, formatTokens } from '../ui/format.ts';
 import { compareWith } from './diff/diff-actions.ts';
 import { openReplay } from './run-actions.ts';
@@ -13,6 +14,7 @@ export function ReplayHeader({ replay, boundaryLabel, boundaryTitle }: { replay:
   const { meta, view, index, live } = replay;
   const runs = useRunStore(selectRuns);
   const { moveBoundary, closeReplay } = useRunStore.getState();
+  const { collapsed, toggle } = usePaneLayout();
   const parent = meta.forkedFrom ? runs.find((r) => r.id === meta.forkedFrom?.runId) : undefined;
   const others = runs.filter((r) => r.chainId === meta.chainId && r.id !== meta.id && r.status !== 'running');
   const stops = view.boundaries.length || view.steps.length;
@@ -20,6 +22,17 @@ export function ReplayHeader({ replay, boundaryLabel, boundaryTitle }: { replay:
   return (
     <header className="replay-head">
       <div className="replay-title">
+        <button
+          type="button"
+          className="icon-button dock-fold"
+          data-testid="replay.fold"
+          aria-expanded={!collapsed.replay}
+          aria-label={collapsed.replay ? 'Expand the replay' : 'Collapse the replay'}
+          title={collapsed.replay ? 'Expand the replay' : 'Collapse the replay'}
+          onClick={() => toggle('replay')}
+        >
+          {collapsed.replay ? '▴' : '▾'}
+        </button>
         <strong>{live ? 'Live' : 'Replay'}</strong>
         <span className={`status-pill status-${meta.status}`}>{meta.status}</span>
         {meta.forkedFrom && (

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
+import { usePaneLayout } from '../ui/layout-context.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { selectLive, selectReplay } from '../stores/selectors.ts';
+import { boundaryLabel, stepLabel } from './boundary-label.ts';
 import { BoundaryHeader } from './boundary/BoundaryHeader.tsx';
 import { BoundaryPanes } from './BoundaryPanes.tsx';
 import { DiffView } from './diff/DiffView.tsx';
@@ -29,6 +31,7 @@ export function ReplayView() {
   const liveRun = useRunStore(selectLive);
   const running = liveRun?.status === 'running';
   const [forkStep, setForkStep] = useState<string | null>(null);
+  const folded = usePaneLayout().collapsed.replay;
   useReplayKeys(replay !== null);
   if (!replay) return null;
   const { meta, view, index, events, reports, compare, live } = replay;
@@ -36,7 +39,6 @@ export function ReplayView() {
   const report = boundary ? (reports[index] ?? null) : null;
   const stepById = new Map(view.steps.map((s) => [s.stepId, s]));
   const names = new Map(view.steps.map((s) => [s.stepId, s.name]));
-  const name = (id: string) => stepById.get(id)?.name ?? id;
   // No data crossed between two steps (one step ran, or an imported trace): ← → go step by step.
   const focus = view.boundaries.length === 0 ? (view.steps[index] ?? null) : null;
 
@@ -49,14 +51,20 @@ export function ReplayView() {
     const from = at >= 0 ? at : view.boundaries.findIndex((b) => b.producer === stepId);
     if (from >= 0) useRunStore.getState().setBoundary(from);
   };
-  const label = boundary ? `${boundary.producer} → ${boundary.consumer}` : focus ? `step ${focus.stepId}` : live ? 'Waiting for a boundary…' : 'No steps';
+  const label = boundary
+    ? boundaryLabel(boundary.producer, boundary.consumer, (id) => stepById.get(id)?.name)
+    : focus
+      ? `step ${stepLabel(focus.stepId, focus.name)}`
+      : live
+        ? 'Waiting for a boundary…'
+        : 'No steps';
 
   return (
-    <section className="replay" data-testid="replay" aria-label="Replay">
+    <section className={folded ? 'replay is-folded' : 'replay'} data-testid="replay" aria-label="Replay">
       <ReplayHeader
         replay={replay}
         boundaryLabel={label}
-        boundaryTitle={boundary ? `${name(boundary.producer)} → ${name(boundary.consumer)}` : focus?.name}
+        boundaryTitle={label}
       />
       <Timeline meta={meta} view={view} events={events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={live || running ? undefined : setForkStep} />
       {meta.error && <div className="replay-error">{meta.error}</div>}

@@ -72,7 +72,7 @@ export function RunList() {
                   <span className="muted small">{formatTime(run.startedAt)}</span>
                 </span>
                 {run.forkedFrom && (
-                  <span className="run-fork small">
+                  <span className="run-fork small" title={`fork of ${parent ? formatTime(parent.startedAt) : 'a deleted run'} at ${run.forkedFrom.stepId}${run.forkedFrom.editedOutput ? ' (edited output)' : ''}`}>
                     fork of {parent ? formatTime(parent.startedAt) : 'a deleted run'} at {run.forkedFrom.stepId}
                     {run.forkedFrom.editedOutput ? ' (edited)' : ''}
                   </span>
@@ -82,7 +82,7 @@ export function RunList() {
                   {tokens > 0 ? ` · ${formatTokens(tokens)} tok` : ''}
                   {run.usage?.costUsd ? ` · ${formatCost(run.usage.costUsd)}` : ''}
                 </span>
-                <span className="run-item-output small">{run.error ? preview(run.error) : preview(run.output) || '—'}</span>
+                <span className="run-item-output small" title={run.error ? preview(run.error) : preview(run.output) || undefined}>{run.error ? preview(run.error) : preview(run.output) || '—'}</span>
               </button>
               {(parent || run.status === 'interrupted') && (
                 <span className="run-row-actions">

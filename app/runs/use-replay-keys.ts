@@ -11,7 +11,9 @@ export function useReplayKeys(active: boolean): void {
   useEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+      // A focused separator moves with the arrows (the library marks those keys handled).
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+      if (e.target instanceof HTMLElement && e.target.closest('[role="separator"]')) return;
       if (e.key === 'ArrowLeft') useRunStore.getState().moveBoundary(-1);
       else if (e.key === 'ArrowRight') useRunStore.getState().moveBoundary(1);
       else return;

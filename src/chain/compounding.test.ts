@@ -16,4 +16,19 @@ describe('estimateCompounding', () => {
     expect(estimate.gated).toBeCloseTo(0.9, 10);
     expect(estimate.explanation).toContain('0.9 × 0.98 = 0.882');
   });
+
+  it('counts errors no check sees (a lossy handoff) whatever the gates', () => {
+    const estimate = estimateCompounding([
+      { stepId: 'summarise', errorRate: 0, catchRate: 0.3, retrySuccess: 0.95, uncaughtRate: 1 },
+      { stepId: 'answer', errorRate: 0.1, catchRate: 0, retrySuccess: 0 },
+    ]);
+    expect(estimate.ungated).toBe(0);
+    expect(estimate.gated).toBe(0);
+    expect(estimate.perStep[0]?.slip).toBe(1);
+    expect(estimate.perStep[0]?.formula).toContain('uncaught');
+    expect(estimate.explanation).toMatch(/uncaught by any check \(lossy handoffs\): summarise 1$/);
+    const half = estimateCompounding([{ stepId: 'a', errorRate: 0.1, catchRate: 1, retrySuccess: 1, uncaughtRate: 0.5 }]);
+    expect(half.gated).toBeCloseTo(0.5, 10);
+    expect(half.ungated).toBeCloseTo(0.45, 10);
+  });
 });

@@ -2,24 +2,42 @@ import type { StepDiff } from '../../../src/inspect/run-diff.ts';
 import type { ReplayState } from '../../stores/run-store.ts';
 import { useRunStore } from '../../stores/run-store.ts';
 import { asText, formatMs, formatTime, formatTokens } from '../../ui/format.ts';
+import { stepLabel } from '../boundary-label.ts';
+import { diffWordsOf, type WordSpan } from './word-diff.ts';
 
 type Compare = NonNullable<ReplayState['compare']>;
 
 const pair = (a: string, b: string) => (a === b ? <span>{a}</span> : <span className="diff-changed">{a} → {b}</span>);
 const num = (n: number | null, f: (n: number) => string = String) => (n === null ? '—' : f(n));
 
+/** One side's text with its changed words marked (removed on A's side, added on B's). */
+function Marked({ spans }: { spans: WordSpan[] }) {
+  return spans.map((s, i) =>
+    s.kind === 'removed' ? (
+      <del key={i} className="word-removed">{s.text}</del>
+    ) : s.kind === 'added' ? (
+      <ins key={i} className="word-added">{s.text}</ins>
+    ) : (
+      s.text
+    ),
+  );
+}
+
 function OutputCell({ step }: { step: StepDiff }) {
   if (!step.outputChanged) return <td className="muted small">same</td>;
+  const a = asText(step.outputA);
+  const b = asText(step.outputB);
+  const words = diffWordsOf(a, b);
   return (
-    <td>
+    <td className="diff-output-cell">
       <div className="diff-outputs">
         <div>
-          <div className="muted small">A</div>
-          <pre className="text-block diff-output">{asText(step.outputA) || '(none)'}</pre>
+          <div className="muted small">A{words.aligned ? ', removed words struck' : ''}</div>
+          <pre className="text-block diff-output" data-testid="diff.outputA">{a ? <Marked spans={words.a} /> : '(none)'}</pre>
         </div>
         <div>
-          <div className="muted small">B</div>
-          <pre className="text-block diff-output">{asText(step.outputB) || '(none)'}</pre>
+          <div className="muted small">B{words.aligned ? ', added words marked' : ''}</div>
+          <pre className="text-block diff-output" data-testid="diff.outputB">{b ? <Marked spans={words.b} /> : '(none)'}</pre>
         </div>
       </div>
     </td>
@@ -52,7 +70,7 @@ export function DiffView({ compare, names }: { compare: Compare; names: Readonly
         <table className="data-table">
           <thead>
             <tr>
-              <th>Step</th>
+              <th className="diff-step">Step</th>
               <th>Status A → B</th>
               <th>Output</th>
               <th className="num" title="Source facts that survived into this step's output (summed over its boundaries)">Facts kept A → B</th>
@@ -64,9 +82,9 @@ export function DiffView({ compare, names }: { compare: Compare; names: Readonly
           <tbody>
             {diff.steps.map((s) => (
               <tr key={s.stepId} data-testid={`diff.step.${s.stepId}`} className={s.outputChanged ? 'is-changed' : ''}>
-                <td>
-                  <span className="mono">{s.stepId}</span>
-                  {names.get(s.stepId) && names.get(s.stepId) !== s.stepId ? <div className="muted small">{names.get(s.stepId)}</div> : null}
+                <td className="diff-step" title={stepLabel(s.stepId, names.get(s.stepId))}>
+                  <div className="diff-step-name">{names.get(s.stepId) ?? s.stepId}</div>
+                  {names.get(s.stepId) && names.get(s.stepId) !== s.stepId ? <div className="diff-step-id mono muted small">{s.stepId}</div> : null}
                 </td>
                 <td>{pair(s.statusA, s.statusB)}</td>
                 <OutputCell step={s} />
