@@ -43,7 +43,7 @@ test('every control has an accessible name, in the library, the canvas, each ste
   await app.open();
   await app.openChain('demo-support-ticket');
   await expectAllNamed(page, 'the designer with the support-ticket chain');
-  await page.keyboard.press('f');
+  await app.showWholeChain();
 
   for (const step of ['extract', 'route_intent', 'grounding', 'retrieve']) {
     await app.node(step).click();

@@ -131,8 +131,8 @@ test('build the first four steps of the support-ticket chain from an empty canva
   await drawEdge(page, source(app, 'model_1'), target(app, 'model_3'));
   await expect(app.edge('input:ticket->model_1:ticket')).toHaveCount(1);
   await expect(app.edge('data:model_1->model_2:model_1')).toHaveCount(1);
-  await expect(app.edge('data:model_2->router_1:model_2')).toHaveCount(1);
-  await expect(app.edge('data:model_2->escalate_1:model_2')).toHaveCount(1);
+  await expect(app.edge('data:model_2->router_1:value')).toHaveCount(1);
+  await expect(app.edge('data:model_2->escalate_1:value')).toHaveCount(1);
   await expect(app.edge('data:model_1->model_3:model_1')).toHaveCount(1);
   await expect(canvas.locator('.react-flow__edge.edge-branch')).toHaveCount(2);
   await expect(canvas.locator('.react-flow__edge-text', { hasText: 'otherwise' })).toHaveCount(1);

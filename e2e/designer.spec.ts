@@ -78,10 +78,14 @@ test('drag from the palette, multi-select, copy and paste within and across chai
 
   // Into another chain of the same tab: the steps land, references to missing steps dropped.
   await app.openChain('demo-select-quotes-then-answer');
+  await app.showWholeChain();
   const before = (await stepIds(page)).length;
   await page.getByTestId('canvas').locator('.react-flow__pane').click({ position: { x: 20, y: 200 } });
   await page.keyboard.press('ControlOrMeta+v');
-  await expect.poll(async () => (await stepIds(page)).length).toBe(before + 2);
+  await expect.poll(async () => {
+    await app.showWholeChain();
+    return (await stepIds(page)).length;
+  }).toBe(before + 2);
   await app.screenshot('designer-pasted-other-chain');
 });
 
