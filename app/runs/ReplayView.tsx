@@ -3,7 +3,7 @@ import type { Chain } from '../../src/chain/schema.ts';
 import { usePaneLayout } from '../ui/layout-context.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { selectLive, selectReplay } from '../stores/selectors.ts';
-import { boundaryLabel, stepLabel } from './boundary-label.ts';
+import { boundaryLabel, stepLabel } from '../../src/trace/replay.ts';
 import { BoundaryHeader } from './boundary/BoundaryHeader.tsx';
 import { BoundaryPanes } from './BoundaryPanes.tsx';
 import { DiffView } from './diff/DiffView.tsx';
@@ -52,7 +52,7 @@ export function ReplayView() {
     if (from >= 0) useRunStore.getState().setBoundary(from);
   };
   const label = boundary
-    ? boundaryLabel(boundary.producer, boundary.consumer, (id) => stepById.get(id)?.name)
+    ? boundaryLabel(view, boundary)
     : focus
       ? `step ${stepLabel(focus.stepId, focus.name)}`
       : live

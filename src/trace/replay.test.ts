@@ -8,7 +8,7 @@ import { loadTokenCounter } from '../providers/tokenizer.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
 import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { createMemoryRunRepository } from './repository.ts';
-import { boundaryLabel, buildRunView, checksOnBoundary } from './replay.ts';
+import { boundaryLabel, buildRunView, checksOnBoundary, stepLabel } from './replay.ts';
 import type { TraceEvent } from './events.ts';
 
 describe('buildRunView', () => {
@@ -54,4 +54,12 @@ describe('checks and labels on boundaries, over the retrieval demo', () => {
     expect(boundaryLabel(view, earlier)).toBe(`${view.steps.find((s) => s.stepId === 'retrieve')!.name} (retrieve) → ${rerank} (rerank)`);
     expect(boundaryLabel(view, { producer: 'ghost', consumer: 'rerank' })).toBe(`ghost → ${rerank} (rerank)`);
   }, 60_000);
+});
+
+describe('stepLabel', () => {
+  it('is the name, then the id; an id alone when there is no other name', () => {
+    expect(stepLabel('model_2', 'Classify')).toBe('Classify (model_2)');
+    expect(stepLabel('answer', 'answer')).toBe('answer');
+    expect(stepLabel('answer', undefined)).toBe('answer');
+  });
 });

@@ -126,9 +126,11 @@ export function checksOnBoundary(view: RunView, boundary: Boundary): StepView[] 
  * (model_2)`. A step without a name (or named as its id) shows its id once.
  */
 export function boundaryLabel(view: RunView, boundary: Pick<Boundary, 'producer' | 'consumer'>): string {
-  const named = (id: string) => {
-    const name = view.steps.find((s) => s.stepId === id)?.name;
-    return name && name !== id ? `${name} (${id})` : id;
-  };
+  const named = (id: string) => stepLabel(id, view.steps.find((s) => s.stepId === id)?.name);
   return `${named(boundary.producer)} → ${named(boundary.consumer)}`;
+}
+
+/** A step as people read it: its name, then its id when the two differ (`Classify (model_2)`). */
+export function stepLabel(id: string, name: string | undefined): string {
+  return name && name !== id ? `${name} (${id})` : id;
 }

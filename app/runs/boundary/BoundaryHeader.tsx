@@ -1,5 +1,5 @@
 import type { BoundaryReport } from '../../../src/inspect/boundary.ts';
-import type { Boundary, RunView, StepView } from '../../../src/trace/replay.ts';
+import { checksOnBoundary, stepLabel, type Boundary, type RunView, type StepView } from '../../../src/trace/replay.ts';
 import { malformedCount } from '../run-figures.ts';
 import { survivalLines } from './survival-lines.ts';
 
@@ -24,16 +24,13 @@ export function BoundaryHeader({ boundary, report, producer, consumer, view }: P
   const malformed = malformedCount(producer);
   const truncation = consumer?.attempts.at(-1)?.record.truncation;
   const producerFailed = producer?.status === 'failed';
-  // Gates that read this producer's output: their verdicts are checks on this very intermediate.
-  const gates = view.boundaries
-    .filter((b) => b.producer === boundary.producer)
-    .map((b) => view.steps.find((s) => s.stepId === b.consumer))
-    .filter((s): s is StepView => Boolean(s && s.checks.length > 0));
+  // A gate's verdict belongs to the boundaries into that gate, not to every boundary from the same producer.
+  const gates = checksOnBoundary(view, boundary);
   const lines = report ? survivalLines(report) : [];
   return (
     <div className="boundary-head" data-testid="replay.boundaryHead">
       <span className="boundary-name">
-        <strong>{producer?.name ?? boundary.producer}</strong> → <strong>{consumer?.name ?? boundary.consumer}</strong>
+        <strong>{stepLabel(boundary.producer, producer?.name)}</strong> → <strong>{stepLabel(boundary.consumer, consumer?.name)}</strong>
         <span className="muted"> as {`{${boundary.binding}}`}</span>
       </span>
       {report?.lossy && (
