@@ -102,12 +102,14 @@ async function openScreens(app: AppPage, page: Page, size: string): Promise<void
   await app.open();
   // The designer with a demo chain open and a step selected.
   await app.openChain('demo-support-ticket');
+  await app.showWholeChain();
   await app.node('classify').click();
   await expect(page.getByTestId('inspector')).toBeVisible();
   await expectNoOverflow(page, `${size} designer with a step selected`);
 
   // A router's step panel (its routes table).
   await app.openChain('demo-select-quotes-then-answer');
+  await app.showWholeChain();
   await app.node('route_evidence').click();
   await expectNoOverflow(page, `${size} router step panel`);
 
