@@ -1,4 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { drawEdge, dropFromPalette, source, target } from './fixtures/canvas.ts';
 import { expect, test, type AppPage } from './fixtures/app.ts';
 
 /**
@@ -33,21 +34,6 @@ const CLASSIFY_SCHEMA = JSON.stringify({
 
 const NO_DEFINED_BEHAVIOUR = 'model_1 → model_2: No defined behaviour when the intermediate arrives wrong';
 
-async function dropFromPalette(page: Page, kind: string, at: { x: number; y: number }): Promise<void> {
-  const canvas = page.getByTestId('canvas');
-  const box = (await canvas.boundingBox())!;
-  await page.getByTestId(`palette.step.${kind}`).dragTo(canvas, { targetPosition: { x: box.width * at.x, y: box.height * at.y } });
-}
-
-async function drawEdge(page: Page, from: Locator, to: Locator): Promise<void> {
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 6 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
-  await page.mouse.up();
-}
 
 /** Fit view animates; handles must be measured once the view has stopped moving. */
 async function viewSettled(page: Page): Promise<void> {
@@ -61,8 +47,6 @@ async function viewSettled(page: Page): Promise<void> {
   }, { intervals: [150] }).toBe(true);
 }
 
-const source = (app: AppPage, id: string) => app.node(id).locator('xpath=..').locator('.react-flow__handle.source').first();
-const target = (app: AppPage, id: string) => app.node(id).locator('xpath=..').locator('.react-flow__handle.target').first();
 
 /** Selects a step with a click and names it (the id stays; the name is what the card shows). */
 async function openStep(app: AppPage, page: Page, id: string, name?: string): Promise<void> {

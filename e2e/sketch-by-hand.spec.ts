@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, mock, MOCK_URL, test, type AppPage } from './fixtures/app.ts';
+import { drawEdge, dropFromPalette, source, target } from './fixtures/canvas.ts';
 
 /**
  * A chain nobody prepared, built the way a person builds it: from an empty canvas, steps dragged
@@ -16,24 +17,7 @@ test.use({ viewport: { width: 1440, height: 900 } });
 
 const TICKET = 'Order #W2378156: the smart watch stopped charging after two days. I would like to return it for a refund. Thanks, Yusuf';
 
-async function dropFromPalette(page: Page, kind: string, at: { x: number; y: number }): Promise<void> {
-  const canvas = page.getByTestId('canvas');
-  const box = (await canvas.boundingBox())!;
-  await page.getByTestId(`palette.step.${kind}`).dragTo(canvas, { targetPosition: { x: box.width * at.x, y: box.height * at.y } });
-}
 
-async function drawEdge(page: Page, from: Locator, to: Locator): Promise<void> {
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 6 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
-  await page.mouse.up();
-}
-
-const source = (app: AppPage, id: string) => app.node(id).locator('xpath=..').locator('.react-flow__handle.source').first();
-const target = (app: AppPage, id: string) => app.node(id).locator('xpath=..').locator('.react-flow__handle.target').first();
 
 /** Clicks a card, then types its name into the step panel. */
 async function nameStep(app: AppPage, page: Page, id: string, name: string): Promise<void> {
