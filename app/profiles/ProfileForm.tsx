@@ -98,9 +98,11 @@ export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
             setKind(next);
           }}
         >
-          <option value="openai">OpenAI-compatible (OpenAI, vLLM, llama.cpp, Ollama, LM Studio…)</option>
+          <option value="openai">OpenAI-compatible chat completions</option>
           <option value="anthropic">Anthropic Messages</option>
         </select>
+        {/* The servers in a line of their own: in the option they were cut off by the select's width. */}
+        {kind === 'openai' && <span className="muted small">OpenAI, vLLM, llama.cpp server, Ollama, LM Studio and others that speak it.</span>}
       </label>
       {text('Base URL', 'profile.form.baseUrl', baseUrl, setBaseUrl)}
       {text('Model', 'profile.form.model', model, setModel)}
