@@ -53,7 +53,7 @@ async function openStep(app: AppPage, page: Page, id: string, name?: string): Pr
   await app.node(id).click();
   await expect(page.locator('.panel-title code')).toHaveText(id);
   if (name) {
-    await page.getByTestId('inspector.name').fill(name);
+    await app.typeInto(page.getByTestId('inspector.name'), name);
     await expect(app.node(id)).toContainText(name);
   }
 }
@@ -70,12 +70,12 @@ test('build the first four steps of the support-ticket chain from an empty canva
   await page.getByTestId('library.new').click();
   const canvas = page.getByTestId('canvas');
   await expect(canvas.locator('.react-flow__node')).toHaveCount(0);
-  await page.getByTestId('chain.name').fill('Support ticket (sketched)');
+  await app.typeInto(page.getByTestId('chain.name'), 'Support ticket (sketched)');
 
   // The chain's input: the ticket, untrusted.
   await page.getByTestId('chain.addInput').click();
   const inputName = page.getByLabel('Name', { exact: true });
-  await inputName.fill('ticket');
+  await app.typeInto(inputName, 'ticket');
   await inputName.press('Enter');
   await page.getByLabel('Trust').selectOption('untrusted');
   await expect(page.getByTestId('input.ticket')).toContainText('untrusted');
@@ -137,20 +137,20 @@ test('build the first four steps of the support-ticket chain from an empty canva
   // route: on intent; the drawn route gets its value and label typed in the routes table.
   await openStep(app, page, 'router_1', 'route intent');
   const field = page.getByTestId('inspector.field.field');
-  await field.fill('intent');
+  await app.typeInto(field, 'intent');
   await expect(page.getByTestId('inspector.field.defaultTo')).toHaveValue('model_3');
   const value = page.getByLabel('Route 1: label value');
   await expect(value).toHaveAttribute('aria-invalid', 'true');
-  await value.fill('legal');
+  await app.typeInto(value, 'legal');
   await value.press('Enter');
-  await page.getByLabel('Route 1: edge label').fill('legal');
+  await app.typeInto(page.getByLabel('Route 1: edge label'), 'legal');
   await page.getByLabel('Route 1: edge label').press('Tab');
   await expect(page.getByLabel('Route 1: go to')).toHaveValue('escalate_1');
   await expect(canvas.locator('.react-flow__edge-text', { hasText: /^legal$/ })).toHaveCount(1);
 
   // The escalation says why; the draft reads the facts.
   await openStep(app, page, 'escalate_1', 'to human');
-  await page.getByTestId('inspector.field.reason').fill('Legal tickets go straight to a person, with no draft.');
+  await app.typeInto(page.getByTestId('inspector.field.reason'), 'Legal tickets go straight to a person, with no draft.');
   await openStep(app, page, 'model_3', 'draft');
   await typePrompt(page, 'Draft a reply to the customer from these facts only.\n\nFacts:\n{model_1}');
   await expect(page.getByTestId('problems')).toContainText('No problems.');

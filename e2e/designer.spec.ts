@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, mock, MOCK_URL, test, type AppPage } from './fixtures/app.ts';
+import { AppPage, expect, mock, MOCK_URL, test } from './fixtures/app.ts';
 
 /**
  * The designer: editing with the mouse and keyboard (palette drag, multi-select, copy/paste
@@ -185,7 +185,7 @@ test('shortcut help, template completion, schema example, budget estimate and th
   await page.getByTestId('designer.compounding').click();
   const compounding = page.getByTestId('compounding');
   await expect(compounding.getByTestId('compounding.explanation')).toHaveText(/^unchecked: 0\.95\^2 = 0\.902; with gates and one retry: /);
-  await compounding.getByLabel('summarise error rate').fill('10');
+  await app.typeInto(compounding.getByLabel('summarise error rate'), '10');
   await expect(compounding.getByTestId('compounding.explanation')).toContainText('0.9 × 0.95 = 0.855');
   await app.screenshot('designer-compounding');
 });
@@ -193,7 +193,7 @@ test('shortcut help, template completion, schema example, budget estimate and th
 test('library: rename inline, delete with undo, revision history, import by dropping a file', async ({ app, page }) => {
   await openDemo(app, page);
   await page.getByTestId(`library.rename.${DEMO}`).click();
-  await page.getByTestId('library.rename.input').fill('Summarise (renamed)');
+  await app.typeInto(page.getByTestId('library.rename.input'), 'Summarise (renamed)');
   await page.keyboard.press('Enter');
   await expect(app.libraryItem(DEMO)).toHaveText('Summarise (renamed)');
   await expect(page.getByTestId('chain.name')).toHaveValue('Summarise (renamed)');
@@ -237,11 +237,11 @@ test('two tabs on one chain: the other tab follows, or asks when it has edits of
   await second.getByTestId(`library.item.${DEMO}`).click();
 
   // A clean tab takes the other tab's save.
-  await page.getByTestId('chain.name').fill('Edited in tab one');
+  await app.typeInto(page.getByTestId('chain.name'), 'Edited in tab one');
   await expect(second.getByTestId('chain.name')).toHaveValue('Edited in tab one', { timeout: 10_000 });
 
   // Both edit before either saves: the later save is refused and that tab asks.
-  await Promise.all([page.getByTestId('chain.description').fill('From tab one'), second.getByTestId('chain.description').fill('From tab two')]);
+  await Promise.all([app.typeInto(page.getByTestId('chain.description'), 'From tab one'), new AppPage(second).typeInto(second.getByTestId('chain.description'), 'From tab two')]);
   const asks = async (p: Page) => p.getByTestId('tab.conflict').isVisible();
   await expect.poll(async () => (await asks(page)) || (await asks(second)), { timeout: 10_000 }).toBe(true);
   const asking = (await asks(page)) ? page : second;
@@ -257,17 +257,17 @@ test('endpoint profiles: test connection reports ok, the status, or CORS in plai
   await app.open();
   await page.getByTestId('profile.manage').click();
   if (await page.getByTestId('profile.new').isVisible()) await page.getByTestId('profile.new').click();
-  await page.getByTestId('profile.form.name').fill('Mock');
-  await page.getByTestId('profile.form.baseUrl').fill(`${MOCK_URL}/v1`);
-  await page.getByTestId('profile.form.model').fill('gpt-4.1-mini');
-  await page.getByTestId('profile.form.apiKey').fill('wrong-key');
+  await app.typeInto(page.getByTestId('profile.form.name'), 'Mock');
+  await app.typeInto(page.getByTestId('profile.form.baseUrl'), `${MOCK_URL}/v1`);
+  await app.typeInto(page.getByTestId('profile.form.model'), 'gpt-4.1-mini');
+  await app.typeInto(page.getByTestId('profile.form.apiKey'), 'wrong-key');
   await page.getByTestId('profile.test').click();
   await expect(page.getByTestId('profile.test.result')).toContainText('HTTP 401');
-  await page.getByTestId('profile.form.apiKey').fill('e2e-test-key');
+  await app.typeInto(page.getByTestId('profile.form.apiKey'), 'e2e-test-key');
   await page.getByTestId('profile.test').click();
   await expect(page.getByTestId('profile.test.result')).toContainText('Connected · HTTP 200');
 
-  await page.getByTestId('profile.form.baseUrl').fill('http://127.0.0.1:11434/v1');
+  await app.typeInto(page.getByTestId('profile.form.baseUrl'), 'http://127.0.0.1:11434/v1');
   await page.getByTestId('profile.test').click();
   await expect(page.getByTestId('profile.test.cors')).toContainText(`OLLAMA_ORIGINS=${new URL(page.url()).origin}`);
   await expect(page.getByTestId('profile.test.cors')).toContainText('LM Studio');
@@ -310,9 +310,9 @@ test('rename a step id: edges, refs and the panel follow; a taken id says why; u
   await expect(app.edge('data:summarise->answer:summary')).toHaveCount(1);
   await app.node('summarise').click();
   const id = page.getByTestId('inspector.id');
-  await id.fill('answer');
+  await app.typeInto(id, 'answer');
   await expect(page.getByTestId('inspector.id.problem')).toHaveText('Another step is already called "answer"');
-  await id.fill('digest');
+  await app.typeInto(id, 'digest');
   await expect(page.getByTestId('inspector.id.problem')).toHaveCount(0);
   await id.press('Enter');
   await expect(app.node('digest')).toBeVisible();

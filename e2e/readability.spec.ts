@@ -21,7 +21,9 @@ for (const size of [{ width: 1024, height: 700 }, { width: 1280, height: 720 }])
     // Zoom out with the wheel, as a person does: the cards become kind, name and status in large type.
     const canvas = (await page.getByTestId('canvas').boundingBox())!;
     await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
-    for (let i = 0; i < 12 && (await zoom(page)) >= 0.5; i++) await page.mouse.wheel(0, 300);
+    // Small wheel steps, stopping as soon as the cards switch (just below 0.55), so the zoom the
+    // legibility is read at is the switch point, not wherever a big step overshot to.
+    for (let i = 0; i < 40 && (await page.locator('[data-detail="far"]').count()) === 0; i++) await page.mouse.wheel(0, 60);
     await expect(page.locator('[data-detail="far"]').first()).toBeVisible();
     const far = page.locator('[data-detail="far"] .far-name').first();
     const px = await far.evaluate((e) => parseFloat(getComputedStyle(e).fontSize));

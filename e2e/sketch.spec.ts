@@ -31,9 +31,9 @@ test('sketch two steps with the mouse and run them against an OpenAI-compatible 
   // Write both prompts in the step panel.
   const firstId = (await nodes.nth(0).getAttribute('data-id'))!;
   await nodes.nth(0).click();
-  await page.getByTestId('inspector.field.prompt').fill('List the deadlines for Medicare appeals: 120-day redetermination, 180-day reconsideration.');
+  await app.typeInto(page.getByTestId('inspector.field.prompt'), 'List the deadlines for Medicare appeals: 120-day redetermination, 180-day reconsideration.');
   await nodes.nth(1).click();
-  await page.getByTestId('inspector.field.prompt').fill(`Answer from these notes: {${firstId}}`);
+  await app.typeInto(page.getByTestId('inspector.field.prompt'), `Answer from these notes: {${firstId}}`);
   await expect(page.getByTestId('problems')).not.toContainText('names nothing');
 
   // Add an OpenAI-compatible profile pointing at the mock, with a key kept on this device.
