@@ -129,3 +129,35 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1024, height: 700 }])
     await app.screenshot(`replay-dock-dragged-${size.width}`);
   });
 }
+
+test('the library folds when dragged past half its width and comes back by drag or Enter; Home and End go to its limits', async ({ app, page }) => {
+  await app.open();
+  const sidebar = page.getByTestId('pane.sidebar');
+  const handle = page.getByTestId('pane.sidebar.handle');
+  await expect(handle).toHaveAttribute('aria-valuemin', '200');
+  await expect(handle).toHaveAttribute('aria-valuemax', '420');
+  const width = (await box(sidebar)).width;
+
+  // Drag the border left past half the minimum: the library folds away, the border stays.
+  await drag(page, handle, -(width - 60), 0);
+  await expect(sidebar).toBeHidden();
+  await expect(page.getByTestId('layout.toggle.sidebar')).toHaveAttribute('aria-pressed', 'false');
+  // Drag it back out: it opens at its minimum or more.
+  await drag(page, handle, 240, 0);
+  await expect(sidebar).toBeVisible();
+  expect((await box(sidebar)).width).toBeGreaterThanOrEqual(199);
+
+  // Keys: End widens to the maximum, Home narrows to the minimum, Enter folds and unfolds.
+  await handle.focus();
+  await page.keyboard.press('End');
+  await expect.poll(async () => Math.round((await box(sidebar)).width)).toBe(420);
+  await page.keyboard.press('Home');
+  await expect.poll(async () => Math.round((await box(sidebar)).width)).toBe(200);
+  await page.keyboard.press('Enter');
+  await expect(sidebar).toBeHidden();
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => Math.round((await box(sidebar)).width)).toBe(200);
+  // The arrows on a focused border never reach the canvas (no node nudged, no pan).
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => Math.round((await box(sidebar)).width)).toBe(240);
+});

@@ -7,7 +7,7 @@
  */
 const OWN_KEYS = [
   'input', 'textarea', 'select', '[contenteditable]:not([contenteditable="false"])',
-  '.monaco-editor', '.native-edit-context', 'dialog', '[role="dialog"]', '[role="menu"]', '[role="listbox"]', '.nokey',
+  '.monaco-editor', '.native-edit-context', 'dialog', '[role="dialog"]', '[role="menu"]', '[role="listbox"]', '[role="separator"]', '.nokey',
 ].join(', ');
 
 /** The element that keeps its own keys (a text box, select, editor, dialog), if the key came from one. */

@@ -1,0 +1,96 @@
+import { create } from 'zustand';
+import type { PaneState } from './pane-size.ts';
+
+/** The panes whose size a person sets: the sidebar, the inspector and the replay dock. */
+export type PaneId = 'sidebar' | 'inspector' | 'replay';
+
+export interface PaneSizes {
+  panes: Record<PaneId, PaneState>;
+  /**
+   * The replay's source, intermediate and received columns as proportions (the pixel widths
+   * they had when last set, used as flex weights so they scale with the dock); null: equal.
+   */
+  replayColumns: [number, number, number] | null;
+}
+
+interface PaneStore extends PaneSizes {
+  /** Sets a pane's size while it is dragged (not yet kept). */
+  setPane: (id: PaneId, state: PaneState) => void;
+  setReplayColumns: (weights: [number, number, number]) => void;
+  /** Folds a pane away or brings it back at its size, and keeps that. */
+  toggle: (id: PaneId) => void;
+  /** Keeps the current sizes on this device (called when a drag or key press ends). */
+  commit: () => void;
+}
+
+const STORAGE_KEY = 'seamscope.panes';
+/** The top bar's height: the replay's first size is a share of what is below it. */
+const TOP_BAR = 44;
+
+function defaults(): PaneSizes {
+  const height = typeof window === 'undefined' ? 900 : window.innerHeight;
+  return {
+    panes: {
+      sidebar: { size: 256, collapsed: false },
+      inspector: { size: 360, collapsed: false },
+      replay: { size: Math.round((height - TOP_BAR) * 0.45), collapsed: false },
+    },
+    replayColumns: null,
+  };
+}
+
+const isSize = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0 && v < 100_000;
+
+/**
+ * This device's sizes, read defensively: storage can hold an older shape or be edited by hand,
+ * and a bad entry only falls back to its default.
+ */
+export function readPaneSizes(raw: string | null): PaneSizes {
+  const base = defaults();
+  if (!raw) return base;
+  let stored: unknown;
+  try {
+    stored = JSON.parse(raw);
+  } catch {
+    return base;
+  }
+  if (!stored || typeof stored !== 'object') return base;
+  const { panes, replayColumns } = stored as Partial<Record<keyof PaneSizes, unknown>>;
+  const out: PaneSizes = { panes: { ...base.panes }, replayColumns: null };
+  for (const id of Object.keys(base.panes) as PaneId[]) {
+    const p = panes && typeof panes === 'object' ? (panes as Record<string, unknown>)[id] : undefined;
+    if (p && typeof p === 'object' && isSize((p as PaneState).size)) {
+      out.panes[id] = { size: Math.round((p as PaneState).size), collapsed: (p as PaneState).collapsed === true };
+    }
+  }
+  if (Array.isArray(replayColumns) && replayColumns.length === 3 && replayColumns.every(isSize)) {
+    out.replayColumns = replayColumns as [number, number, number];
+  }
+  return out;
+}
+
+function load(): PaneSizes {
+  try {
+    return readPaneSizes(localStorage.getItem(STORAGE_KEY));
+  } catch {
+    return defaults(); // storage blocked (private mode, sandboxed frame): sizes last for the session
+  }
+}
+
+export const usePaneStore = create<PaneStore>((set, get) => ({
+  ...load(),
+  setPane: (id, state) => set((s) => ({ panes: { ...s.panes, [id]: state } })),
+  setReplayColumns: (weights) => set({ replayColumns: weights }),
+  toggle: (id) => {
+    set((s) => ({ panes: { ...s.panes, [id]: { ...s.panes[id], collapsed: !s.panes[id].collapsed } } }));
+    get().commit();
+  },
+  commit: () => {
+    const { panes, replayColumns } = get();
+    try {
+      localStorage.setItem(STORAGE_KEY, JSON.stringify({ panes, replayColumns }));
+    } catch {
+      // Full or blocked storage: the layout still works, it is just not kept.
+    }
+  },
+}));
