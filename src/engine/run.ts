@@ -66,6 +66,22 @@ export interface RunOptions {
 
 type StepState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
 
+const SETTLED: ReadonlySet<StepState> = new Set(['done', 'skipped', 'failed']);
+
+/** Each step's state; tells `onSettle` when a step is done, skipped or failed. */
+class StepStates extends Map<string, StepState> {
+  constructor(ids: Iterable<string>, private readonly onSettle: (id: string) => void) {
+    super();
+    for (const id of ids) super.set(id, 'pending');
+  }
+
+  override set(id: string, value: StepState): this {
+    super.set(id, value);
+    if (SETTLED.has(value)) this.onSettle(id);
+    return this;
+  }
+}
+
 const haltStatus: Record<string, RunStatus> = { abort: 'failed', abstain: 'abstained', escalate: 'escalated' };
 
 function addUsage(total: TokenUsage & { costUsd: number }, event: TraceEvent): void {
@@ -180,7 +196,20 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const plan = prepared.plan as Map<string, PlannedStep>;
   const restored = restoreFromEvents(opts.resume?.events ?? opts.fork?.events ?? []);
   const untrustedInputs = new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name));
-  const state = new Map<string, StepState>([...plan.keys()].map((id) => [id, 'pending']));
+  // Which steps may be decidable now: every step at first, then the readers of each step that
+  // settles. The scheduler looks only at these, not at the whole chain after every step
+  // (which made a long sequential chain quadratic).
+  const candidates = new Set<string>(plan.keys());
+  const readers = new Map<string, string[]>();
+  for (const p of plan.values()) {
+    for (const pred of [...p.dataPreds, ...p.routePreds]) readers.set(pred, [...(readers.get(pred) ?? []), p.step.id]);
+  }
+  let settledCount = 0;
+  const state = new StepStates(plan.keys(), (id) => {
+    settledCount++;
+    for (const reader of readers.get(id) ?? []) candidates.add(reader);
+  });
+  const planIndex = new Map([...plan.keys()].map((id, i) => [id, i]));
   const outputs = new Map<string, unknown>();
   const tainted = new Set<string>();
   const chosen = new Map<string, Set<string>>(restored.chosen);
@@ -270,7 +299,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
 
   const running = new Map<string, Promise<void>>();
   const limit = Math.max(1, opts.concurrency ?? 4);
-  const isSettled = (id: string) => ['done', 'skipped', 'failed'].includes(state.get(id) ?? '');
+  const isSettled = (id: string) => SETTLED.has(state.get(id) ?? 'pending');
 
   const launch = (planned: PlannedStep) => {
     const id = planned.step.id;
@@ -291,30 +320,52 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
 
   for (;;) {
     if (deps.signal.aborted) throw new ProviderError('aborted');
-    if (!halt && !terminal) {
-      for (const planned of plan.values()) {
-        const id = planned.step.id;
-        if (state.get(id) !== 'pending') continue;
+    // A skip can settle a step whose readers come earlier in this pass: pass again until a
+    // pass settles nothing new (or the concurrency limit is reached).
+    for (let again = true; again && !halt && !terminal; ) {
+      const settledBefore = settledCount;
+      let full = false;
+      // In plan order, as a scan of the whole plan would visit them.
+      const ready = [...candidates].sort((a, b) => (planIndex.get(a) ?? 0) - (planIndex.get(b) ?? 0));
+      for (const id of ready) {
+        const planned = plan.get(id) as PlannedStep;
+        if (state.get(id) !== 'pending') {
+          candidates.delete(id);
+          continue;
+        }
         if (planned.standby) {
+          candidates.delete(id);
           state.set(id, 'skipped');
           continue;
         }
         const preds = [...planned.dataPreds, ...planned.routePreds];
-        if (!preds.every(isSettled)) continue;
+        if (!preds.every(isSettled)) {
+          candidates.delete(id); // back when its last predecessor settles
+          continue;
+        }
         const blocked = planned.dataPreds.some((p) => state.get(p) !== 'done');
         const notChosen = planned.routePreds.length > 0 && !planned.routePreds.some((r) => chosen.get(r)?.has(id));
         if (blocked || notChosen) {
+          candidates.delete(id);
           state.set(id, 'skipped');
           deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'skipped', latencyMs: 0 });
           continue;
         }
-        if (running.size >= limit) break;
+        if (running.size >= limit) {
+          full = true;
+          break;
+        }
+        candidates.delete(id);
         launch(planned);
       }
+      again = !full && settledCount !== settledBefore;
     }
     if (running.size === 0) {
       // Skips can unlock further skips; loop until nothing pending can be decided.
-      const pendingDecidable = !halt && !terminal && [...plan.values()].some((p) => state.get(p.step.id) === 'pending' && [...p.dataPreds, ...p.routePreds].every(isSettled));
+      const pendingDecidable = !halt && !terminal && [...candidates].some((id) => {
+        const p = plan.get(id) as PlannedStep;
+        return state.get(id) === 'pending' && [...p.dataPreds, ...p.routePreds].every(isSettled);
+      });
       if (pendingDecidable) continue;
       break;
     }

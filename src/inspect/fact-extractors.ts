@@ -177,24 +177,42 @@ export const conditions: Extractor = (text, lower, emit) => {
  * "paragraph (2)", or an inline enumerator whose parentheses were lost in conversion
  * ("shall include  1 a detailed…"): structure, not a fact.
  */
-function isListMarker(text: string, start: number, end: number): boolean {
+function isListMarker(text: string, start: number, end: number, content: TextBounds): boolean {
   // A number that is the whole text (a JSON string leaf such as "1,500") is a value, never a marker.
-  if (!/\S/.test(text.slice(0, start)) && !/\S/.test(text.slice(end))) return false;
+  if (start <= content.first && end > content.last) return false;
   if (end - start <= 3 && text[start - 1] === '(' && text[end] === ')') return true;
   if (end - start <= 2 && /\s\s$/.test(text.slice(start - 2, start))) return true;
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  // Only the last 8 characters before the number and the 200 after it are looked at: on text
+  // without newlines a whole-text search per number made extraction quadratic (5 MB > 120 s).
+  const before = text.slice(Math.max(0, start - 8), start);
+  const lineStart = start - before.length + before.lastIndexOf('\n') + 1;
   if (start - lineStart < 8 && /^[\s#>*-]*$/.test(text.slice(lineStart, start))) {
     if (/^[.)]\s/.test(text.slice(end, end + 2))) return true;
-    const lineEnd = text.indexOf('\n', end);
-    if (/^\s*$/.test(text.slice(end, lineEnd === -1 ? text.length : Math.min(lineEnd, end + 200)))) return true;
+    const after = text.slice(end, end + 200);
+    const lineEnd = after.indexOf('\n');
+    if (/^\s*$/.test(lineEnd === -1 ? after : after.slice(0, lineEnd))) return true;
   }
   return structuralBefore.test(text.slice(Math.max(0, start - 16), start));
 }
 
+/** Where a text's first and last non-space characters are (computed once per text, not per number). */
+interface TextBounds {
+  first: number;
+  last: number;
+}
+
+function textBounds(text: string): TextBounds {
+  const first = text.search(/\S/);
+  let last = text.length - 1;
+  while (last >= 0 && /\s/.test(text[last] as string)) last--;
+  return { first: first === -1 ? text.length : first, last };
+}
+
 export const numbers: Extractor = (text, _lower, emit) => {
+  const content = textBounds(text);
   for (const m of text.matchAll(numberRe)) {
     const amountEnd = m.index + m[1]!.length;
-    if (isListMarker(text, m.index, amountEnd)) continue;
+    if (isListMarker(text, m.index, amountEnd, content)) continue;
     // A leading zero ("02116") makes it a code, not a quantity: keep it verbatim.
     if (/^0\d/.test(m[1]!)) {
       emit('id', m.index, amountEnd, m[1]!);

@@ -11,8 +11,44 @@ let loading: Promise<TokenCounter> | null = null;
 // text: the default would throw and end the run on an input nobody controls.
 const noSpecialTokens = { disallowedSpecial: new Set<string>() };
 
+/**
+ * BPE merges within one pre-tokenized word, and its merge loop is quadratic in the word's
+ * length: 200,000 characters of one letter (a hostile input, a base64 blob) took ~28 s. Runs
+ * of non-space characters longer than this are counted in pieces of this size, as tiktoken
+ * implementations bound their pieces; ordinary text (no such run) is counted exactly as before.
+ * A piece boundary can shift the count by a token or so per 512 characters of the run.
+ */
+export const LONG_RUN = 512;
+const longRun = new RegExp(`\\S{${LONG_RUN},}`, 'g');
+
+/** Splits `text` so no part holds a run of non-space characters longer than LONG_RUN. */
+export function boundedPieces(text: string): string[] {
+  longRun.lastIndex = 0;
+  if (!longRun.test(text)) return [text];
+  const pieces: string[] = [];
+  let at = 0;
+  longRun.lastIndex = 0;
+  for (const m of text.matchAll(longRun)) {
+    if (m.index > at) pieces.push(text.slice(at, m.index));
+    for (let i = 0; i < m[0].length; i += LONG_RUN) pieces.push(m[0].slice(i, i + LONG_RUN));
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) pieces.push(text.slice(at));
+  return pieces;
+}
+
+/** A counter over an encoding's `countTokens`, linear in the text's length. */
+export function boundedCounter(countTokens: (text: string) => number): TokenCounter {
+  return (text) => {
+    if (!text) return 0;
+    let total = 0;
+    for (const piece of boundedPieces(text)) total += countTokens(piece);
+    return total;
+  };
+}
+
 export function loadTokenCounter(): Promise<TokenCounter> {
-  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => (text ? m.countTokens(text, noSpecialTokens) : 0));
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => boundedCounter((text) => m.countTokens(text, noSpecialTokens)));
   return loading;
 }
 

@@ -63,3 +63,28 @@ describe('stepLabel', () => {
     expect(stepLabel('answer', undefined)).toBe('answer');
   });
 });
+
+describe('buildRunView on a hostile trace', () => {
+  it('a chain whose steps read each other in a cycle still gives a view, with each input once', () => {
+    const step = (id: string, reads: string) => ({
+      id, kind: 'model', name: id, position: { x: 0, y: 0 },
+      config: { bindings: { a: reads, doc: 'inputs.document' }, prompt: '{a} {doc}', outputSchema: { type: 'object', properties: { x: { type: 'string' } } } },
+    });
+    const chain = {
+      format: 'seamscope.chain', version: 1, id: 'cycle', name: 'Cycle',
+      inputs: [{ name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true }],
+      steps: [step('a', 'steps.b.x'), step('b', 'steps.a.x')],
+    };
+    const meta = {
+      id: 'r', traceVersion: 1, chainId: 'cycle', chainName: 'Cycle', chainRevision: 'x', chain,
+      inputs: { document: 'Appeal within 180 days.' }, provider: 'demo', model: 'demo', status: 'succeeded' as const, startedAt: 0,
+    };
+    const events: TraceEvent[] = ['a', 'b'].flatMap((id) => [
+      { type: 'step.started', at: 1, stepId: id } as TraceEvent,
+      { type: 'step.finished', at: 2, stepId: id, status: 'succeeded', output: { x: id }, latencyMs: 1 } as TraceEvent,
+    ]);
+    const view = buildRunView(meta, events);
+    expect(view.boundaries.map((b) => `${b.producer}->${b.consumer}`).sort()).toEqual(['a->b', 'b->a']);
+    for (const b of view.boundaries) expect(b.sources).toEqual([{ name: 'document', text: 'Appeal within 180 days.' }]);
+  });
+});

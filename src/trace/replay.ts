@@ -44,32 +44,50 @@ export interface RunView {
   boundaries: Boundary[];
 }
 
-function inputClosure(chain: Chain, registry: StepRegistry, stepId: string, seen = new Set<string>()): string[] {
-  if (seen.has(stepId)) return [];
-  seen.add(stepId);
-  const step = chain.steps.find((s) => s.id === stepId);
-  const def = step && registry.get(step.kind);
-  if (!step || !def) return [];
-  const parsed = def.config.safeParse(step.config);
-  if (!parsed.success) return [];
-  const direct: string[] = [];
-  const upstream: string[] = [];
-  for (const ref of Object.values(def.bindings(parsed.data))) {
-    const { root, name } = parseRef(ref);
-    if (root === 'inputs') direct.push(name);
-    else upstream.push(...inputClosure(chain, registry, name, seen));
-  }
-  return [...new Set([...direct, ...upstream])];
+/**
+ * The chain inputs each step read, directly or through earlier steps, worked out once per
+ * step and remembered: asking it afresh for every boundary walked the whole chain upstream
+ * each time (a 5,000-step trace took minutes to inspect). A trace's chain is untrusted, so a
+ * step reached again while its own inputs are being worked out (a cycle) adds nothing.
+ */
+function inputClosures(chain: Chain, registry: StepRegistry): (stepId: string) => string[] {
+  const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
+  const memo = new Map<string, string[]>();
+  const open = new Set<string>();
+  const closure = (stepId: string): string[] => {
+    const known = memo.get(stepId);
+    if (known) return known;
+    if (open.has(stepId)) return [];
+    open.add(stepId);
+    const step = stepsById.get(stepId);
+    const def = step && registry.get(step.kind);
+    const parsed = step && def ? def.config.safeParse(step.config) : undefined;
+    const direct: string[] = [];
+    const upstream: string[] = [];
+    if (def && parsed?.success) {
+      for (const ref of Object.values(def.bindings(parsed.data))) {
+        const { root, name } = parseRef(ref);
+        if (root === 'inputs') direct.push(name);
+        else upstream.push(...closure(name));
+      }
+    }
+    const result = [...new Set([...direct, ...upstream])];
+    open.delete(stepId);
+    memo.set(stepId, result);
+    return result;
+  };
+  return closure;
 }
 
 export function buildRunView(meta: RunMeta, events: readonly TraceEvent[], registry: StepRegistry = stepRegistry): RunView {
   const chain = meta.chain as Chain;
+  const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
   const byId = new Map<string, StepView>();
   const order: string[] = [];
   const view = (stepId: string): StepView => {
     let v = byId.get(stepId);
     if (!v) {
-      const step = chain.steps.find((s) => s.id === stepId);
+      const step = stepsById.get(stepId);
       v = { stepId, name: step?.name || stepId, kind: step?.kind ?? 'unknown', status: 'pending', attempts: [], checks: [], transportRetries: [] };
       byId.set(stepId, v);
       order.push(stepId);
@@ -89,17 +107,20 @@ export function buildRunView(meta: RunMeta, events: readonly TraceEvent[], regis
   }
   const steps = order.map((id) => byId.get(id) as StepView);
   const ran = (id: string) => { const s = byId.get(id); return s && s.status !== 'skipped' && s.status !== 'pending'; };
-  const inputText = (name: string) => stringifyForPrompt(meta.inputs[name]);
+  const inputText = (name: string) => stringifyForPrompt(Object.hasOwn(meta.inputs, name) ? meta.inputs[name] : undefined);
+  const position = new Map(order.map((id, i) => [id, i]));
+  const at = (id: string) => position.get(id) ?? -1;
+  const closureOf = inputClosures(chain, registry);
   const boundaries: Boundary[] = chainEdges(chain, registry)
     .filter((e) => e.kind === 'data' && ran(e.source) && ran(e.target))
-    .sort((a, b) => order.indexOf(a.target) - order.indexOf(b.target) || order.indexOf(a.source) - order.indexOf(b.source))
+    .sort((a, b) => at(a.target) - at(b.target) || at(a.source) - at(b.source))
     .map((edge) => {
       const consumer = byId.get(edge.target) as StepView;
       const last = consumer.attempts[consumer.attempts.length - 1]?.record;
       return {
         id: edge.id, producer: edge.source, consumer: edge.target, binding: edge.label,
         intermediate: byId.get(edge.source)?.output,
-        sources: inputClosure(chain, registry, edge.source).map((name) => ({ name, text: inputText(name) })),
+        sources: closureOf(edge.source).map((name) => ({ name, text: inputText(name) })),
         received: last ? { messages: last.messages, segments: last.segments } : null,
         consumerOutput: consumer.output,
       };
