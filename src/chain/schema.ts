@@ -50,6 +50,24 @@ export const stepSchema = z.object({
   config: z.record(z.string(), z.unknown()).default({}),
 });
 
+/**
+ * What one run of the chain may spend. A chain file can carry its own limits (one from
+ * elsewhere can then never run away with a person's account); the CLI or the app can only
+ * tighten them.
+ */
+export const runBudgetSchema = z.strictObject({
+  /** Steps started, fallbacks included. */
+  maxSteps: z.number().int().min(1).max(1_000_000).optional(),
+  /** Model requests sent, retries and map units included. */
+  maxRequests: z.number().int().min(1).max(10_000_000).optional(),
+  /** Input plus output tokens, as the endpoints reported them. */
+  maxTokens: z.number().int().min(1).max(1e12).optional(),
+  /** Spend in US dollars at the profile's prices. */
+  maxCostUsd: z.number().positive().max(1e9).optional(),
+  /** Wall clock from the run's start; calls still in flight at the deadline are cancelled. */
+  maxTimeMs: z.number().int().min(1).max(7 * 24 * 3600 * 1000).optional(),
+});
+
 export const chainSchema = z.object({
   format: z.literal(CHAIN_FORMAT),
   version: z.literal(CHAIN_VERSION),
@@ -58,6 +76,7 @@ export const chainSchema = z.object({
   description: z.string().max(8000).optional(),
   inputs: z.array(chainInputSchema).max(200),
   steps: z.array(stepSchema).max(20000),
+  budget: runBudgetSchema.optional(),
   /** Free-form notes a designer keeps with the chain (never secrets). */
   meta: z.record(z.string(), z.unknown()).optional(),
 });
@@ -65,4 +84,5 @@ export const chainSchema = z.object({
 export type ChainInput = z.infer<typeof chainInputSchema>;
 export type StepDef = z.infer<typeof stepSchema>;
 export type Chain = z.infer<typeof chainSchema>;
+export type RunBudget = z.infer<typeof runBudgetSchema>;
 export type Ref = string;

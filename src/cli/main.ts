@@ -8,6 +8,7 @@ import { createProviderForProfile, demoProfile, runModelSettings, type EndpointP
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { toRunFile } from '../trace/run-file.ts';
 import { parseArgs } from './args.ts';
+import { budgetFromArgs, budgetUsage } from './budget-args.ts';
 import { exportCommand, exportUsage } from './export.ts';
 import { inspectCommand, inspectUsage } from './inspect.ts';
 
@@ -21,6 +22,7 @@ const usage = `Usage:
   seamscope validate <chain.json>
   seamscope run <chain.json> [--inputs inputs.json] [--endpoint URL --model NAME] [--protocol openai|anthropic]
                              [--no-structured-output] [--out run.json]
+                             ${budgetUsage}
 Inputs: a JSON object of input values; a value {"$file": "path"} reads text from that file (relative to the inputs file).
 Without --inputs, a chain's meta.inputFiles and input examples are used. Without --endpoint, the offline demo model runs.
 API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, never from arguments.
@@ -103,6 +105,7 @@ async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<n
   if (!chain) return 1;
   const inputs = await readInputs(chain, chainPath, typeof args.options.inputs === 'string' ? args.options.inputs : undefined);
   const profile = profileFromArgs(args.options);
+  const budget = budgetFromArgs(args.options);
   const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
   const named = stepsNamingProfiles(chain);
   if (named.length) io.err(`note: ${named.map((n) => `${n.stepId} names the profile "${n.profile}"`).join('; ')}; the command line calls one endpoint for every step`);
@@ -111,7 +114,7 @@ async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<n
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
   const run = await runChain({
-    chain, inputs, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile), repo, signal: controller.signal,
+    chain, inputs, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile), repo, signal: controller.signal, budget,
     onEvent: (e) => {
       if (e.type === 'step.finished') io.err(`  ${e.status.padEnd(9)} ${e.stepId}${e.failure ? `  ${e.failure.code}: ${e.failure.message}` : ''}`);
     },

@@ -1,4 +1,5 @@
 import { ProviderError } from '../providers/errors.ts';
+import type { BudgetGuard } from './budget.ts';
 import type { ModelProvider, ModelRequest } from '../providers/types.ts';
 import type { ModelCallResult } from '../steps/types.ts';
 import type { TraceEvent } from '../trace/events.ts';
@@ -45,6 +46,10 @@ export interface CallModelDeps {
   policy: TransportPolicy;
   now: () => number;
   emit: (event: TraceEvent) => void;
+  /** The run's budget, asked before every request. */
+  budget?: BudgetGuard;
+  /** The endpoint's prices per million tokens, for the budget's spend. */
+  prices?: { input: number; output: number };
 }
 
 /**
@@ -69,6 +74,10 @@ function trackCall(signal: AbortSignal, controller: AbortController): Set<AbortC
 
 export async function callModelWithRetries(deps: CallModelDeps, stepId: string, request: ModelRequest, onDelta?: (text: string) => void): Promise<ModelCallResult> {
   for (let attempt = 1; ; attempt++) {
+    if (deps.signal.aborted) throw new ProviderError('aborted');
+    // Every request, retries included, asks the run's budget first (a refusal is not retried).
+    // Before the timeout starts: waiting for room in the budget is not the endpoint's delay.
+    await deps.budget?.beforeRequest(deps.signal);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -77,9 +86,11 @@ export async function callModelWithRetries(deps: CallModelDeps, stepId: string, 
     }, deps.policy.timeoutMs);
     const calls = trackCall(deps.signal, controller);
     const started = deps.now();
+    let usage: ModelCallResult['response']['usage'] | undefined;
     try {
       if (deps.signal.aborted) throw new ProviderError('aborted');
       const response = await deps.provider.call(request, { fetch: deps.fetch, signal: controller.signal, onDelta });
+      usage = response.usage;
       return { response, latencyMs: deps.now() - started };
     } catch (raw) {
       let error = raw instanceof ProviderError ? raw : new ProviderError('network', (raw as Error)?.message ?? String(raw));
@@ -92,6 +103,7 @@ export async function callModelWithRetries(deps: CallModelDeps, stepId: string, 
     } finally {
       clearTimeout(timer);
       calls.delete(controller);
+      deps.budget?.afterRequest(usage, deps.prices);
     }
   }
 }

@@ -13,6 +13,7 @@ import type { StepFailure, StepOutcome } from '../steps/types.ts';
 import { TRACE_VERSION, type RunMeta, type RunStatus, type TraceEvent } from '../trace/events.ts';
 import { createTraceRecorder } from '../trace/recorder.ts';
 import type { RunRepository } from '../trace/repository.ts';
+import { BudgetGuard, tighterBudget, type RunBudget } from './budget.ts';
 import { callModelWithRetries, defaultTransportPolicy, type TransportPolicy } from './call-model.ts';
 import { chainEdges, topologicalOrder } from '../chain/graph.ts';
 import { checkInputs } from './inputs.ts';
@@ -51,6 +52,8 @@ export interface RunOptions {
   now?: () => number;
   registry?: StepRegistry;
   transport?: Partial<TransportPolicy>;
+  /** Limits on what this run may spend; tightens the chain's own `budget`, never loosens it. */
+  budget?: RunBudget;
   /** How many independent steps may run at once. */
   concurrency?: number;
   countTokens?: TokenCounter;
@@ -62,6 +65,25 @@ export interface RunOptions {
   resume?: { events: readonly TraceEvent[] };
   /** A new run that starts from outputs restored out of another run (rerun from a step). */
   fork?: { events: readonly TraceEvent[]; from: NonNullable<RunMeta['forkedFrom']> };
+}
+
+const budgetError = (reason: string) => `Run budget reached: ${reason}. Nothing more was sent; raise the budget to go on.`;
+
+/** What an interrupted run had spent, from its trace (a resumed run keeps the same budget). */
+function spendOf(events: readonly TraceEvent[]): { steps: number; requests: number; tokens: number; costUsd: number } {
+  let steps = 0;
+  let requests = 0;
+  let tokens = 0;
+  let costUsd = 0;
+  for (const e of events) {
+    if (e.type === 'step.started') steps++;
+    if (e.type === 'step.attempt' && e.record.usage) {
+      requests++;
+      tokens += e.record.usage.inputTokens + e.record.usage.outputTokens;
+      costUsd += e.record.costUsd ?? 0;
+    }
+  }
+  return { steps, requests, tokens, costUsd };
 }
 
 type StepState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
@@ -103,10 +125,20 @@ function addUsage(total: TokenUsage & { costUsd: number }, event: TraceEvent): v
 export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const now = opts.now ?? Date.now;
   const registry = opts.registry ?? stepRegistry;
-  const signal = opts.signal ?? new AbortController().signal;
+  const cancel = opts.signal ?? new AbortController().signal;
   const runId = opts.runId ?? globalThis.crypto.randomUUID();
   const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const prepared = prepare(opts.chain, registry);
+  const budget = new BudgetGuard(tighterBudget(prepared.parsed.ok ? prepared.parsed.chain.budget : undefined, opts.budget), now);
+  budget.restore(spendOf(opts.resume?.events ?? []));
+  // The time budget cancels what is still in flight at its deadline, as the person's Cancel does.
+  const overBudget = new AbortController();
+  const signal = AbortSignal.any([cancel, overBudget.signal]);
+  const timeLeft = budget.timeLeftMs();
+  const deadline = timeLeft === null ? undefined : setTimeout(() => {
+    budget.stop(`time budget of ${budget.budget.maxTimeMs} ms reached`);
+    overBudget.abort();
+  }, timeLeft);
   const meta: RunMeta = {
     id: runId, traceVersion: TRACE_VERSION, chainId: opts.chain.id, chainName: opts.chain.name, chainRevision: prepared.revision,
     chain: prepared.snapshot, inputs: structuredClone(opts.inputs), provider: opts.provider.kind, model: opts.model.name,
@@ -126,11 +158,15 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
 
   let end: { status: RunStatus; output?: unknown; error?: string; terminalStep?: string };
   try {
-    end = await execute(opts, { runId, registry, signal, now, emit, flush: () => recorder.flush() });
+    end = await execute(opts, { runId, budget, registry, signal, now, emit, flush: () => recorder.flush() });
   } catch (error) {
-    end = signal.aborted || (error instanceof ProviderError && error.code === 'aborted')
-      ? { status: 'cancelled', error: 'The run was cancelled' }
-      : { status: 'failed', error: `Internal error: ${(error as Error).message}` };
+    const aborted = signal.aborted || (error instanceof ProviderError && error.code === 'aborted');
+    end = aborted && !cancel.aborted && budget.stopReason
+      ? { status: 'failed', error: budgetError(budget.stopReason) }
+      : aborted ? { status: 'cancelled', error: 'The run was cancelled' }
+        : { status: 'failed', error: `Internal error: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(deadline);
   }
   emit({ type: 'run.finished', at: now(), ...end });
   await recorder.close();
@@ -175,6 +211,7 @@ let defaultValidator: SchemaValidator | null = null;
 
 interface ExecDeps {
   runId: string;
+  budget: BudgetGuard;
   registry: StepRegistry;
   signal: AbortSignal;
   now: () => number;
@@ -231,9 +268,12 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   for (const e of opts.fork?.events ?? []) deps.emit(e.type === 'step.finished' ? { ...e, at: deps.now(), reused: true } : { ...e, at: deps.now() });
   if (opts.resume || opts.fork) deps.emit({ type: 'run.resumed', at: deps.now(), restoredSteps: [...restored.finished.keys()], restoredUnits: [...restored.units.values()].reduce((n, m) => n + m.size, 0) });
   const transport = { ...defaultTransportPolicy, ...opts.transport };
-  const callDeps = { provider: opts.provider, fetch: opts.fetch ?? globalThis.fetch.bind(globalThis), signal: deps.signal, policy: transport, now: deps.now, emit: deps.emit };
+  const callDeps = {
+    provider: opts.provider, fetch: opts.fetch ?? globalThis.fetch.bind(globalThis), signal: deps.signal, policy: transport, now: deps.now, emit: deps.emit,
+    budget: deps.budget, prices: opts.model.prices,
+  };
   // Per-profile call deps, made once: a step naming a profile calls that endpoint.
-  const endpoints = new Map(Object.entries(opts.profiles ?? {}).map(([name, p]) => [name, { deps: { ...callDeps, provider: p.provider }, model: p.model }]));
+  const endpoints = new Map(Object.entries(opts.profiles ?? {}).map(([name, p]) => [name, { deps: { ...callDeps, provider: p.provider, prices: p.model.prices }, model: p.model }]));
   const endpointFor = (config: unknown) => {
     const name = namedProfile(config);
     return (name ? endpoints.get(name) : undefined) ?? { deps: callDeps, model: opts.model };
@@ -284,7 +324,9 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     const fallback = fallbackTarget(onFail);
     const target = fallback ? plan.get(fallback) : undefined;
     deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'failed', failure: outcome.failure, latencyMs, fallbackTo: target ? fallback ?? undefined : undefined });
-    if (target && depth < 8) {
+    // A spent budget ends the run: no fallback spends more.
+    if (deps.budget.stopReason) return { failure: outcome.failure, onFail: 'abort' };
+    if (target && depth < 8 && !deps.budget.beforeStep()) {
       await deps.flush();
       const result = await settle(target, depth + 1);
       if (!result.failure) {
@@ -307,6 +349,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     const task = settle(planned).then(async (result) => {
       if (result.failure) {
         state.set(id, 'failed');
+        if (deps.budget.stopReason) halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
         halt ??= { status: haltStatus[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
       } else {
         state.set(id, 'done');
@@ -353,6 +396,11 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
         }
         if (running.size >= limit) {
           full = true;
+          break;
+        }
+        const refused = deps.budget.beforeStep();
+        if (refused) {
+          halt ??= { status: 'failed', error: budgetError(refused) };
           break;
         }
         candidates.delete(id);

@@ -15,7 +15,8 @@ export type ProviderErrorCode =
   | 'bad_request'
   | 'not_found'
   | 'stream_cut'
-  | 'bad_response';
+  | 'bad_response'
+  | 'budget';
 
 const messages: Record<ProviderErrorCode, string> = {
   network: 'Could not reach the endpoint',
@@ -30,6 +31,7 @@ const messages: Record<ProviderErrorCode, string> = {
   not_found: 'The endpoint or model was not found',
   stream_cut: 'The response stream ended before it was complete',
   bad_response: 'The endpoint sent a response that is not valid for its protocol',
+  budget: 'The run budget is spent',
 };
 
 const retryableCodes = new Set<ProviderErrorCode>(['network', 'timeout', 'rate_limited', 'overloaded', 'server_error', 'stream_cut']);
