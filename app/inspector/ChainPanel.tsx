@@ -2,6 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
+import { BudgetSection } from './BudgetSection.tsx';
 
 const EndpointNotice = lazy(() => import('../profiles/EndpointNotice.tsx'));
 
@@ -51,6 +52,7 @@ export function ChainPanel({ chain }: { chain: Chain }) {
           Add input
         </button>
       </div>
+      <BudgetSection chain={chain} />
       {chain.meta?.endpoint !== undefined && (
         <Suspense fallback={null}>
           <EndpointNotice chain={chain} />

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import * as edit from '../../src/chain/edit.ts';
 import { createHistory } from '../../src/chain/history.ts';
-import type { Chain, ChainInput } from '../../src/chain/schema.ts';
+import type { Chain, ChainInput, RunBudget } from '../../src/chain/schema.ts';
 import type { EditorState } from './editor-store.ts';
 
 /**
@@ -14,6 +14,8 @@ export interface GraphSlice {
   replaceChain(chain: Chain): void;
   setChainName(name: string): void;
   setChainDescription(description: string): void;
+  /** Sets or clears (undefined) one limit of the chain's run budget. */
+  setBudgetLimit(key: keyof RunBudget, value: number | undefined): void;
   addStep(kind: string, position: edit.XY): string | null;
   removeSteps(stepIds: readonly string[]): void;
   /**
@@ -58,6 +60,7 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
     replaceChain: (chain) => set({ chain }),
     setChainName: (name) => apply((c) => (c.name === name ? c : { ...c, name })),
     setChainDescription: (description) => apply((c) => (c.description === description ? c : { ...c, description: description || undefined })),
+    setBudgetLimit: (key, value) => apply((c) => edit.setBudgetLimit(c, key, value)),
     addStep: (kind, position) => {
       const chain = get().chain;
       if (!chain) return null;

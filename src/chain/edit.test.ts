@@ -274,3 +274,17 @@ describe('renaming', () => {
     expect(renameStepId(chain, 'ghost', 'x')).toBe(chain);
   });
 });
+
+describe('setBudgetLimit', () => {
+  it('sets and clears limits, and drops an empty budget', async () => {
+    const { setBudgetLimit, createEmptyChain } = await import('./edit.ts');
+    const chain = createEmptyChain('c');
+    const one = setBudgetLimit(chain, 'maxSteps', 5);
+    expect(one.budget).toEqual({ maxSteps: 5 });
+    expect(setBudgetLimit(one, 'maxSteps', 5)).toBe(one);
+    const two = setBudgetLimit(one, 'maxCostUsd', 0.5);
+    expect(two.budget).toEqual({ maxSteps: 5, maxCostUsd: 0.5 });
+    const cleared = setBudgetLimit(setBudgetLimit(two, 'maxSteps', undefined), 'maxCostUsd', undefined);
+    expect('budget' in cleared).toBe(false);
+  });
+});

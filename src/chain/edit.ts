@@ -3,7 +3,7 @@ import type { StepRegistry } from '../steps/registry.ts';
 import { parseRef } from './refs.ts';
 import { remapStepTargets } from './step-targets.ts';
 import { findPlaceholders, renamePlaceholders } from './template.ts';
-import type { Chain, ChainInput, StepDef } from './schema.ts';
+import type { Chain, ChainInput, RunBudget, StepDef } from './schema.ts';
 
 /**
  * Pure edits of a chain: each takes a chain and returns a new one (or the same object when
@@ -438,6 +438,19 @@ export function updateInput(chain: Chain, name: string, patch: Partial<ChainInpu
 }
 
 /** A new, empty chain. */
+/**
+ * Sets one limit of the chain's run budget, or removes it (undefined); a budget with no
+ * limits left is removed, so a chain without one stays as it was.
+ */
+export function setBudgetLimit(chain: Chain, key: keyof RunBudget, value: number | undefined): Chain {
+  if (chain.budget?.[key] === value) return chain;
+  const budget: RunBudget = { ...chain.budget };
+  if (value === undefined) delete budget[key];
+  else budget[key] = value;
+  const { budget: _old, ...rest } = chain;
+  return Object.keys(budget).length ? { ...rest, budget } : rest;
+}
+
 export function createEmptyChain(id: string, name = 'Untitled chain'): Chain {
   return { format: 'seamscope.chain', version: 1, id, name, inputs: [], steps: [] };
 }
