@@ -153,7 +153,8 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
     if (!checked.ok) return sendBody(res, checked.status, checked.body, base);
     const call = checked.call;
     const reply = queue.shift() ?? (await fallback(call));
-    await performReply({ module, call, res, headers: base, fallback: () => fallback(call), hang: (r) => hanging.add(r) }, reply);
+    const sentKey = (headers.authorization ?? '').replace(/^Bearer\s+/i, '') || (headers['x-api-key'] ?? '');
+    await performReply({ module, call, res, headers: base, fallback: () => fallback(call), hang: (r) => hanging.add(r), sentKey }, reply);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
