@@ -2,6 +2,7 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import { Canvas } from './canvas/Canvas.tsx';
+import { WebhookConsent } from './egress/WebhookConsent.tsx';
 import { Palette } from './canvas/Palette.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { Library } from './library/Library.tsx';
@@ -49,6 +50,7 @@ export function App() {
                   <main className="canvas-pane">
                     <Canvas />
                     <Toasts />
+                    <WebhookConsent />
                   </main>
                 </Panel>
                 <Separator id="pane.inspector.handle" className="resize-handle is-vertical" aria-label="Resize the inspector" />
