@@ -2,7 +2,9 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseChain } from '../chain/parse.ts';
 import { main } from '../cli/main.ts';
+import { DEFAULT_SETTINGS, REPO_ROOT, runProcess, writeExport } from '../export/conformance-harness.ts';
 import { REDACTED } from '../providers/scrub.ts';
 import { exportRunToOtlp } from '../trace/otlp/index.ts';
 import { parseRunFile } from '../trace/run-file.ts';
@@ -37,6 +39,8 @@ const chain = {
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const name of await readdir(dir)) {
+    // An exported TypeScript program's folder links the project's node_modules: not its output.
+    if (name === 'node_modules') continue;
     const path = join(dir, name);
     if ((await stat(path)).isDirectory()) out.push(...(await filesUnder(path)));
     else out.push(path);
@@ -90,5 +94,27 @@ describe.each([
     }
     expect(err.join('\n')).toContain('Incorrect API key provided');
     expect([...out, ...err].join('\n')).not.toContain(CANARY_PART);
+  }, 60_000);
+});
+
+describe.each(['ts', 'py'] as const)('the canary key in an exported %s program', (lang) => {
+  it('reaches neither its trace file nor its output', async () => {
+    const parsed = parseChain(chain);
+    if (!parsed.ok) throw new Error('fixture');
+    const { dir, program } = await writeExport(parsed.chain, lang, DEFAULT_SETTINGS, 'seamscope-canary-export-');
+    server.reset();
+    server.enqueue({ fault: 'echo_key', status: 500 }, { fault: 'echo_key', status: 200 }, { content: { answer: '180 days' } }, { fault: 'echo_key', status: 401 });
+    const command = lang === 'py' ? 'python3' : join(REPO_ROOT, 'node_modules/.bin/tsx');
+    await writeFile(join(dir, 'inputs.json'), JSON.stringify({ question: 'How many days?' }));
+    const result = await runProcess(command, [program, '--inputs', 'inputs.json', '--trace', 'trace.json'], dir, { SEAMSCOPE_BASE_URL: `${server.url}/v1`, SEAMSCOPE_API_KEY: CANARY, OPENAI_API_KEY: '' });
+    expect(server.requests.filter((r) => r.method === 'POST'), result.stderr).toHaveLength(4);
+    const trace = await readFile(join(dir, 'trace.json'), 'utf8');
+    expect(trace).toContain(REDACTED);
+    expect(trace).toContain('Incorrect API key provided');
+    for (const file of await filesUnder(dir)) {
+      expect((await readFile(file, 'utf8')).includes(CANARY_PART), file).toBe(false);
+    }
+    expect(`${result.stdout}\n${result.stderr}`).not.toContain(CANARY_PART);
+    expect(result.code).not.toBe(0);
   }, 60_000);
 });
