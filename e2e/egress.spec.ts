@@ -132,15 +132,18 @@ test('a key echoed by the endpoint reaches no IndexedDB table, download or conso
     await expect(page.locator('.profile-form .field-error').first()).toContainText('user name or password');
     await page.keyboard.press('Escape');
 
-    await app.addProfile({ name: 'Echoing endpoint', kind: 'openai', baseUrl: `${echo.url}/v1`, model: 'gpt-4.1-mini', apiKey: CANARY });
     await app.openChain('demo-summarise-then-answer');
-    // A transport retry echoing it, an answer that is the key, then every call a 401 echoing it.
-    echo.enqueue({ fault: 'echo_key', status: 500 }, { fault: 'echo_key', status: 200 });
-    echo.setResponder(() => ({ fault: 'echo_key', status: 401 }));
-    await app.run();
-    await app.expectRunStatus(/failed/i);
-    expect(echo.requests.filter((r) => r.method === 'POST').length).toBeGreaterThanOrEqual(3);
-    await expect(page.locator('.toast').first()).toBeVisible();
+    // Both protocols: a transport retry echoing it, an answer that is the key, then every call a 401 echoing it.
+    for (const [kind, baseUrl] of [['anthropic', echo.url], ['openai', `${echo.url}/v1`]] as const) {
+      await app.addProfile({ name: `Echoing ${kind} endpoint`, kind, baseUrl, model: 'echo-model', apiKey: CANARY });
+      echo.reset();
+      echo.enqueue({ fault: 'echo_key', status: 500 }, { fault: 'echo_key', status: 200 });
+      echo.setResponder(() => ({ fault: 'echo_key', status: 401 }));
+      await app.run();
+      await app.expectRunStatus(/failed/i);
+      expect(echo.requests.filter((r) => r.method === 'POST' && r.protocol === kind).length).toBeGreaterThanOrEqual(3);
+      await expect(page.locator('.toast').filter({ hasText: 'failed' }).first()).toBeVisible();
+    }
 
     await app.openLatestRun();
     await app.expectStoredReplay();
@@ -170,6 +173,7 @@ test('a key echoed by the endpoint reaches no IndexedDB table, download or conso
     expect(records.secrets).toContain(CANARY_PART);
     for (const [table, text] of Object.entries(records)) if (table !== 'secrets') expect(text.includes(CANARY_PART), `IndexedDB table ${table}`).toBe(false);
     expect(records.events).toContain('Incorrect API key provided');
+    expect(JSON.parse(records.runs ?? '[]')).toHaveLength(2);
     const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
     expect(storage.includes(CANARY_PART)).toBe(false);
     expect((await page.locator('body').innerText()).includes(CANARY_PART)).toBe(false);
