@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => listener.close(() => r())));
 
-async function hookChain(headers: Record<string, string> = {}): Promise<{ dir: string; path: string }> {
+async function hookChain(headers: Record<string, string> = {}, url = ''): Promise<{ dir: string; path: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'seamscope-egress-'));
   const path = join(dir, 'hook.chain.json');
   await writeFile(path, JSON.stringify({
@@ -38,7 +38,7 @@ async function hookChain(headers: Record<string, string> = {}): Promise<{ dir: s
     inputs: [{ name: 'question', schema: { type: 'string' }, example: 'How many days?' }],
     steps: [
       { id: 'answer', kind: 'model', name: 'Answer', config: { bindings: { question: 'inputs.question' }, prompt: 'Answer: {question}', outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false } } },
-      { id: 'send', kind: 'webhook', name: 'Send', config: { bindings: { value: 'steps.answer' }, url: `${origin}/hook`, headers } },
+      { id: 'send', kind: 'webhook', name: 'Send', config: { bindings: { value: 'steps.answer' }, url: url || `${origin}/hook`, headers } },
     ],
   }));
   return { dir, path };
@@ -95,6 +95,14 @@ describe('webhook egress from the CLI', () => {
     }
     const { path } = await hookChain({ 'X-Team': 'support' });
     expect(await main(['validate', path], capture().io)).toBe(0);
+  });
+
+  it('validate refuses a webhook URL with a user name or password in it', async () => {
+    const { path } = await hookChain({}, origin.replace('http://', 'http://me:s3cretpw@'));
+    const { io, err } = capture();
+    expect(await main(['validate', path], io)).toBe(1);
+    expect(err.join('\n')).toContain('steps[1].config.url');
+    expect(err.join('\n')).toContain('user name or password');
   });
 
   it('refuses an --endpoint with a user name or password in it', async () => {
