@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 
 // The built app (vite preview) and the project's mock model server, both on 127.0.0.1.
@@ -6,6 +7,11 @@ import { defineConfig } from '@playwright/test';
 export const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 8787);
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 4173);
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
+// The mock's control routes need a per-start token. The config makes one (workers load this file
+// again and inherit the variable, so they see the same one) and hands it to the mock through the
+// environment; e2e/fixtures reads it from there. To reuse a mock already running, set the
+// variable to the token it printed.
+process.env.SEAMSCOPE_MOCK_CONTROL_TOKEN ||= randomBytes(24).toString('base64url');
 
 export default defineConfig({
   testDir: 'e2e',
@@ -35,7 +41,8 @@ export default defineConfig({
     },
     {
       command: `npx tsx src/testing/mock-cli.ts --port ${MOCK_PORT} --api-key e2e-test-key`,
-      url: `http://127.0.0.1:${MOCK_PORT}/__mock/requests`,
+      // A model route: control routes answer 401 without the token.
+      url: `http://127.0.0.1:${MOCK_PORT}/v1/models`,
       reuseExistingServer: !process.env.CI,
       timeout: 30_000,
     },

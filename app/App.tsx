@@ -1,6 +1,7 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
 import { Canvas } from './canvas/Canvas.tsx';
+import { WebhookConsent } from './egress/WebhookConsent.tsx';
 import { Palette } from './canvas/Palette.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { Library } from './library/Library.tsx';
@@ -44,6 +45,7 @@ export function App() {
                 <main className="canvas-pane">
                   <Canvas />
                   <Toasts />
+                  <WebhookConsent />
                 </main>
               </div>
               <PaneSeparator id="inspector" />

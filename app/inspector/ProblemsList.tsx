@@ -1,4 +1,8 @@
+import { useMemo } from 'react';
+import type { LintFinding } from '../../src/chain/lint.ts';
 import { backgroundAnalysis, isLargeChain } from '../designer/analysis.ts';
+import { saveEgressAnswer, unconfirmedTargets } from '../egress/consent.ts';
+import { selectEgressAnswers, useEgressStore } from '../stores/egress-store.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectAnalysisVersion, selectChain, selectLint, selectProblems, selectUnsavedEdits, stepIdForPath } from '../stores/selectors.ts';
 
@@ -11,7 +15,20 @@ export function ProblemsList() {
   const problems = useEditorStore(selectProblems);
   const unsaved = useEditorStore(selectUnsavedEdits);
   const count = problems.length + unsaved.length;
-  const findings = useEditorStore(selectLint);
+  const lint = useEditorStore(selectLint);
+  const answers = useEgressStore(selectEgressAnswers);
+  // Unconfirmed egress is a finding on the webhook step: it depends on this device's answers,
+  // not only on the chain, so it is added here rather than in the cached lint.
+  const findings = useMemo((): readonly (LintFinding & { origin?: string; refused?: boolean })[] => {
+    if (!chain) return lint;
+    const egress = unconfirmedTargets(chain, answers).map((t) => ({
+      code: 'unconfirmed-egress', severity: 'warning' as const, stepId: t.stepId, origin: t.origin, refused: t.refused,
+      message: t.refused
+        ? `Posts the result to ${t.origin}, which you did not allow on this device: runs stop before any call.`
+        : `Posts the result to ${t.origin}: unconfirmed egress. The first run asks before anything is sent there.`,
+    }));
+    return egress.length ? [...egress, ...lint] : lint;
+  }, [chain, lint, answers]);
   const selectStep = useEditorStore((s) => s.selectStep);
   // Large chains are checked in the background: say when a check is running.
   useEditorStore(selectAnalysisVersion);
@@ -59,6 +76,11 @@ export function ProblemsList() {
                 </span>
                 <span className="problem-text">{f.message}</span>
               </button>
+              {f.refused && f.origin && (
+                <button type="button" className="button small" data-testid="lint.egress.forget" onClick={() => f.origin && saveEgressAnswer(f.origin, null)}>
+                  Ask again next run
+                </button>
+              )}
             </li>
           ))}
         </ul>

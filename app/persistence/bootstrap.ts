@@ -1,3 +1,4 @@
+import { loadEgressAnswers } from '../egress/consent.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { markClean, startAutosave, type Autosave } from './autosave.ts';
 import { listChainSummaries, loadChain, loadDemoChains } from './chains.ts';
@@ -35,6 +36,11 @@ export async function bootstrap(): Promise<void> {
   const live = await liveRunIds().catch(() => null);
   await db.runs.where('status').equals('running').filter((run) => !live?.has(run.id)).modify({ status: 'interrupted' });
   autosave ??= startAutosave(store, db);
+  // Webhook consent is per device: another tab's answer holds here too.
+  loadEgressAnswers();
+  window.addEventListener('storage', (e: StorageEvent) => {
+    if (e.key === null || e.key.startsWith('seamscope.webhook-consent')) loadEgressAnswers();
+  });
   // Read this device's choice before the profiles load: loading them picks the first one, which
   // the listener below would otherwise write over the stored choice.
   const active = readActiveProfileId();

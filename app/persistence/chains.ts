@@ -1,3 +1,4 @@
+import { chainEndpointProblem } from '../profiles/chain-endpoint.ts';
 import { Dexie } from 'dexie';
 import { hashValue } from '../../src/chain/hash.ts';
 import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
@@ -162,6 +163,8 @@ export async function importChainText(db: SeamscopeDb, text: string): Promise<Im
   // A chain file, or a TypeScript/Python program exported from one (its chain is embedded as data).
   const parsed = importChainSource(text);
   if (!parsed.ok) return parsed;
+  const credential = chainEndpointProblem(parsed.chain);
+  if (credential) return { ok: false, problems: [credential] };
   const existing = await db.chains.get(parsed.chain.id);
   if (!existing) {
     await saveChain(db, parsed.chain);

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { endpointProfileSchema, type EndpointProfile } from '../../src/providers/profiles.ts';
+import { baseUrlProblem, endpointProfileSchema, type EndpointProfile } from '../../src/providers/profiles.ts';
 import { openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';
 import type { ConnectionResult } from './connection-test.ts';
@@ -48,7 +48,8 @@ export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
       prices: { input: Number(priceIn), output: Number(priceOut) },
     });
     const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'profile'}: ${i.message}`);
-    if (!/^https?:\/\/[^\s]+$/.test(baseUrl.trim())) problems.push('baseUrl: must be an http(s) address');
+    const urlProblem = /^https?:\/\/[^\s]+$/.test(baseUrl.trim()) ? baseUrlProblem(baseUrl.trim()) : 'must be an http(s) address';
+    if (urlProblem && !problems.some((p) => p.startsWith('baseUrl'))) problems.push(`baseUrl: ${urlProblem}`);
     setErrors(problems);
     return parsed.success && problems.length === 0 ? parsed.data : null;
   };

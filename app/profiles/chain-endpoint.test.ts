@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoProfile, type EndpointProfile } from '../../src/providers/profile.ts';
 import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import { chainEndpoint, profileForEndpoint } from './chain-endpoint.ts';
+import { chainEndpoint, chainEndpointProblem, profileForEndpoint } from './chain-endpoint.ts';
 
 const withMeta = (meta: Record<string, unknown>) => ({ ...twoStepChain(), meta });
 
@@ -18,5 +18,15 @@ describe('chainEndpoint', () => {
     const endpoint = chainEndpoint(withMeta({ endpoint: 'http://127.0.0.1:8787/v1' }))!;
     expect(profileForEndpoint([demoProfile, mine], endpoint)?.id).toBe('p');
     expect(profileForEndpoint([demoProfile], endpoint)).toBeUndefined();
+  });
+});
+
+describe('chainEndpointProblem', () => {
+  it('refuses, with the path, an endpoint whose URL carries a user name or password; anything else is no problem', () => {
+    expect(chainEndpointProblem(withMeta({ endpoint: 'https://user:pw@example.com/v1' }))).toMatchObject({ path: 'meta.endpoint', message: expect.stringContaining('user name or password') });
+    expect(chainEndpointProblem(withMeta({ endpoint: { baseUrl: 'https://token@example.com' } }))?.path).toBe('meta.endpoint.baseUrl');
+    expect(chainEndpointProblem(withMeta({ endpoint: { url: 'http://a:b@127.0.0.1:1' } }))?.path).toBe('meta.endpoint.url');
+    for (const fine of ['https://example.com/v1', 'not a url', 42, null]) expect(chainEndpointProblem(withMeta({ endpoint: fine }))).toBeNull();
+    expect(chainEndpointProblem(twoStepChain())).toBeNull();
   });
 });

@@ -17,6 +17,25 @@ function text(value: unknown, max = 2000): string | null {
   return typeof value === 'string' && value.trim() && value.length <= max ? value.trim() : null;
 }
 
+/**
+ * A chain naming an endpoint with a user name or password in its URL carries a credential in
+ * a shared file: refused at import, with the path, rather than quietly ignored.
+ */
+export function chainEndpointProblem(chain: Chain): { path: string; message: string } | null {
+  const raw = chain.meta?.endpoint;
+  const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const key = obj ? (typeof obj.url === 'string' ? 'url' : 'baseUrl') : null;
+  const url = obj && key ? obj[key] : raw;
+  if (typeof url !== 'string') return null;
+  try {
+    const parsed = new URL(url.trim());
+    if (!parsed.username && !parsed.password) return null;
+  } catch {
+    return null;
+  }
+  return { path: key ? `meta.endpoint.${key}` : 'meta.endpoint', message: 'has a user name or password in it (user:pass@host): credentials never go in a chain file' };
+}
+
 export function chainEndpoint(chain: Chain): ChainEndpoint | null {
   const raw = chain.meta?.endpoint;
   const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;

@@ -30,4 +30,12 @@ describe('testConnection', () => {
     expect(failed).toMatchObject({ ok: false, status: null });
     expect(failed.explanation?.lines.join('\n')).toContain('OLLAMA_ORIGINS=http://127.0.0.1:4173');
   });
+
+  it('shows an error that echoes the key with the key scrubbed out', async () => {
+    const key = 'canary-key-in-the-form-123';
+    const echo: typeof fetch = async () => new Response(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}` } }), { status: 401, headers: { 'content-type': 'application/json' } });
+    const result = await testConnection(profile, key, { fetch: echo });
+    expect(result.message).toContain('Incorrect API key provided: [redacted]');
+    expect(result.message).not.toContain(key);
+  });
 });

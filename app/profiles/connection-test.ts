@@ -32,11 +32,13 @@ export async function testConnection(profile: EndpointProfile, apiKey: string | 
     return { ok: true, status: response.status, message: `${response.model || profile.model} answered in ${ms} ms`, ms };
   } catch (error) {
     const ms = Math.round(performance.now() - started);
+    // An endpoint may echo the key in its error: the form shows the message scrubbed, like a run's record.
+    const scrub = provider.scrubber ?? (await import('../../src/providers/scrub.ts')).shapeScrubber;
     if (error instanceof ProviderErrorClass) {
-      const result: ConnectionResult = { ok: false, status: error.status, message: error.message, ms };
+      const result: ConnectionResult = { ok: false, status: error.status, message: scrub.text(error.message), ms };
       if (error.code === 'network') result.explanation = explainNetworkFailure(profile.baseUrl, opts.pageOrigin ?? globalThis.location?.origin ?? '');
       return result;
     }
-    return { ok: false, status: null, message: (error as Error).message, ms };
+    return { ok: false, status: null, message: scrub.text((error as Error).message), ms };
   }
 }

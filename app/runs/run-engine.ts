@@ -1,6 +1,7 @@
 import type { Chain } from '../../src/chain/schema.ts';
 import { rerunFromStep } from '../../src/engine/fork.ts';
 import { runChain, type RunOptions } from '../../src/engine/run.ts';
+import { confirmEgress } from '../egress/consent.ts';
 import { holdRunLease } from './run-lease.ts';
 import { stepProfiles } from './step-endpoints.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
@@ -27,7 +28,7 @@ export function cancelRun(): void {
   controller?.abort();
 }
 
-type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta'>;
+type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta' | 'allowEgress' | 'egressHint'>;
 
 interface Launch {
   /** The run as far as it is known before the engine starts (the live replay's meta). */
@@ -49,6 +50,19 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
     return null;
   }
   controller = new AbortController();
+  // Webhook origins are confirmed (asked once per device) before the run exists: a refusal
+  // stops it here, with nothing called and nothing sent.
+  let egress: Awaited<ReturnType<typeof confirmEgress>>;
+  try {
+    egress = await confirmEgress(chain);
+  } catch (error) {
+    egress = { refused: (error as Error).message };
+  }
+  if ('refused' in egress) {
+    controller = null;
+    toast('error', `Run stopped: ${egress.refused}.`);
+    return null;
+  }
   const runs = useRunStore.getState();
   const runId = meta.id;
   const events: TraceEvent[] = [...seed];
@@ -90,6 +104,8 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
       profiles,
       repo,
       fetch: window.fetch.bind(window),
+      allowEgress: egress.origins,
+      egressHint: 'allow its origin when the run asks',
       signal: controller.signal,
       runId,
       onEvent: (event) => {

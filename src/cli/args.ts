@@ -1,12 +1,15 @@
-/** A small argv parser: positionals and `--name value` / `--flag` options. */
+/** A small argv parser: positionals, `--name value` / `--flag` options and repeatable options. */
 export interface ParsedArgs {
   positionals: string[];
   options: Record<string, string | true>;
+  /** Every value of each repeatable option (`--allow-webhook a --allow-webhook b`), in order. */
+  lists: Record<string, string[]>;
 }
 
-export function parseArgs(argv: readonly string[], flags: readonly string[] = []): ParsedArgs {
+export function parseArgs(argv: readonly string[], flags: readonly string[] = [], repeatable: readonly string[] = []): ParsedArgs {
   const positionals: string[] = [];
   const options: Record<string, string | true> = {};
+  const lists: Record<string, string[]> = Object.fromEntries(repeatable.map((name) => [name, []]));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (!arg.startsWith('--')) {
@@ -22,6 +25,8 @@ export function parseArgs(argv: readonly string[], flags: readonly string[] = []
       options[name] = value;
       i++;
     }
+    const value = options[name];
+    if (repeatable.includes(name) && typeof value === 'string') lists[name]?.push(value);
   }
-  return { positionals, options };
+  return { positionals, options, lists };
 }

@@ -4,6 +4,9 @@ import { importChainSource } from '../export/import-chain.ts';
 import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import { stepsNamingProfiles } from '../steps/model.config.ts';
+import { stepRegistry } from '../steps/index.ts';
+import { chainEgress, egressOrigin, egressRefusal, unconfirmedEgress } from '../steps/egress.ts';
+import { baseUrlProblem } from '../providers/profile.ts';
 import { createProviderForProfile, demoProfile, runModelSettings, type EndpointProfile } from '../providers/profiles.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { toRunFile } from '../trace/run-file.ts';
@@ -21,11 +24,13 @@ import { inspectCommand, inspectUsage } from './inspect.ts';
 const usage = `Usage:
   seamscope validate <chain.json>
   seamscope run <chain.json> [--inputs inputs.json] [--endpoint URL --model NAME] [--protocol openai|anthropic]
-                             [--no-structured-output] [--out run.json]
+                             [--no-structured-output] [--out run.json] [--allow-webhook ORIGIN]...
                              ${budgetUsage}
 Inputs: a JSON object of input values; a value {"$file": "path"} reads text from that file (relative to the inputs file).
 Without --inputs, a chain's meta.inputFiles and input examples are used. Without --endpoint, the offline demo model runs.
 API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, never from arguments.
+A webhook step posts only to an origin named by --allow-webhook (e.g. --allow-webhook https://hooks.example.com);
+without it, a chain with a webhook does not run at all.
 ${inspectUsage}
 ${exportUsage}`;
 
@@ -90,6 +95,8 @@ async function readInputs(chain: Chain, chainPath: string, inputsPath: string | 
 
 function profileFromArgs(options: Record<string, string | true>): EndpointProfile {
   if (typeof options.endpoint !== 'string') return demoProfile;
+  const problem = baseUrlProblem(options.endpoint);
+  if (problem) throw new Error(`--endpoint ${problem}`);
   const kind = options.protocol === 'anthropic' ? 'anthropic' : 'openai';
   return {
     ...demoProfile, id: 'cli', name: 'CLI endpoint', kind, baseUrl: options.endpoint,
@@ -103,6 +110,13 @@ async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<n
   if (!chainPath) return io.err(usage), 2;
   const chain = await loadChain(chainPath, io);
   if (!chain) return 1;
+  // Egress is decided here, before inputs are read or any endpoint is called.
+  const allowEgress = allowedWebhookOrigins(args.lists['allow-webhook'] ?? []);
+  const refused = unconfirmedEgress(chain, stepRegistry, allowEgress);
+  if (refused.length > 0) {
+    io.err(`${chainPath}: ${egressRefusal(refused, `name each origin with ${[...new Set(refused.map((t) => `--allow-webhook ${t.origin}`))].join(' ')}`)}`);
+    return 1;
+  }
   const inputs = await readInputs(chain, chainPath, typeof args.options.inputs === 'string' ? args.options.inputs : undefined);
   const profile = profileFromArgs(args.options);
   const budget = budgetFromArgs(args.options);
@@ -115,6 +129,7 @@ async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<n
   process.once('SIGINT', onSignal);
   const run = await runChain({
     chain, inputs, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile), repo, signal: controller.signal, budget,
+    allowEgress, egressHint: 'name its origin with --allow-webhook',
     onEvent: (e) => {
       if (e.type === 'step.finished') io.err(`  ${e.status.padEnd(9)} ${e.stepId}${e.failure ? `  ${e.failure.code}: ${e.failure.message}` : ''}`);
     },
@@ -127,16 +142,31 @@ async function runCommand(args: ReturnType<typeof parseArgs>, io: Io): Promise<n
   return run.status === 'succeeded' ? 0 : 1;
 }
 
+/** `--allow-webhook` values as origins; anything that is not an http(s) origin is refused, not guessed at. */
+function allowedWebhookOrigins(values: readonly string[]): string[] {
+  return values.map((value) => {
+    const origin = egressOrigin(value);
+    if (!origin || baseUrlProblem(value)) throw new Error(`--allow-webhook needs an http(s) origin such as https://hooks.example.com, got "${value}"`);
+    return origin;
+  });
+}
+
+/** What `validate` says about egress: every origin the chain would post to, and the flag that allows it. */
+function egressWarnings(chain: Chain): string[] {
+  return chainEgress(chain, stepRegistry).map((t) => `warning: step "${t.stepName}" (${t.stepId}) posts to ${t.origin}: unconfirmed egress; \`run\` refuses it unless --allow-webhook ${t.origin} is given`);
+}
+
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    const args = parseArgs(rest, ['no-structured-output', 'json', 'strict']);
+    const args = parseArgs(rest, ['no-structured-output', 'json', 'strict'], ['allow-webhook']);
     switch (command) {
       case 'validate': {
         const [path] = args.positionals;
         if (!path) return io.err(usage), 2;
         const chain = await loadChain(path, io);
         if (chain) io.out(`${path}: ok — "${chain.name}", ${chain.steps.length} steps, ${chain.inputs.length} inputs`);
+        if (chain) for (const line of egressWarnings(chain)) io.err(line);
         return chain ? 0 : 1;
       }
       case 'run':

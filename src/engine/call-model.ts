@@ -1,6 +1,7 @@
-import { ProviderError } from '../providers/errors.ts';
+import { ProviderError, scrubProviderError } from '../providers/errors.ts';
+import { shapeScrubber, type Scrubber } from '../providers/scrub.ts';
+import type { ModelProvider, ModelRequest, ModelResponse } from '../providers/types.ts';
 import type { BudgetGuard } from './budget.ts';
-import type { ModelProvider, ModelRequest } from '../providers/types.ts';
 import type { ModelCallResult } from '../steps/types.ts';
 import type { TraceEvent } from '../trace/events.ts';
 
@@ -72,7 +73,21 @@ function trackCall(signal: AbortSignal, controller: AbortController): Set<AbortC
   return calls;
 }
 
+/**
+ * Where a provider's answer becomes a record: its raw body is scrubbed of the key and of key
+ * shapes; the text and the request as sent only of the key itself (they must stay as they were).
+ */
+function scrubResponse(response: ModelResponse, scrub: Scrubber): ModelResponse {
+  return {
+    ...response,
+    text: scrub.keysOnly.text(response.text),
+    requestBody: scrub.keysOnly.value(response.requestBody),
+    rawResponse: scrub.value(response.rawResponse),
+  };
+}
+
 export async function callModelWithRetries(deps: CallModelDeps, stepId: string, request: ModelRequest, onDelta?: (text: string) => void): Promise<ModelCallResult> {
+  const scrub = deps.provider.scrubber ?? shapeScrubber;
   for (let attempt = 1; ; attempt++) {
     if (deps.signal.aborted) throw new ProviderError('aborted');
     // Every request, retries included, asks the run's budget first (a refusal is not retried).
@@ -91,9 +106,9 @@ export async function callModelWithRetries(deps: CallModelDeps, stepId: string, 
       if (deps.signal.aborted) throw new ProviderError('aborted');
       const response = await deps.provider.call(request, { fetch: deps.fetch, signal: controller.signal, onDelta });
       usage = response.usage;
-      return { response, latencyMs: deps.now() - started };
+      return { response: scrubResponse(response, scrub), latencyMs: deps.now() - started };
     } catch (raw) {
-      let error = raw instanceof ProviderError ? raw : new ProviderError('network', (raw as Error)?.message ?? String(raw));
+      let error = scrubProviderError(raw instanceof ProviderError ? raw : new ProviderError('network', (raw as Error)?.message ?? String(raw)), scrub);
       if (timedOut && !deps.signal.aborted) error = new ProviderError('timeout', `no answer within ${deps.policy.timeoutMs} ms`);
       if (deps.signal.aborted) throw new ProviderError('aborted');
       if (!error.retryable || attempt >= deps.policy.maxAttempts) throw error;

@@ -4,9 +4,11 @@ import { parseChain, type ParseChainResult } from '../chain/parse.ts';
 import { parseRef, resolveRef } from '../chain/refs.ts';
 import type { Chain } from '../chain/schema.ts';
 import { ProviderError } from '../providers/errors.ts';
+import { combineScrubbers, shapeScrubber, type Scrubber } from '../providers/scrub.ts';
 import { loadTokenCounter, type TokenCounter } from '../providers/tokenizer.ts';
 import type { ModelProvider, TokenUsage } from '../providers/types.ts';
 import { fallbackTarget } from '../steps/common.ts';
+import { egressRefusal, unconfirmedEgress } from '../steps/egress.ts';
 import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import type { StepFailure, StepOutcome } from '../steps/types.ts';
@@ -43,6 +45,14 @@ export interface RunOptions {
    */
   profiles?: Readonly<Record<string, { provider: ModelProvider; model: RunModelSettings }>>;
   repo: RunRepository;
+  /**
+   * Origins the run may send data to beside its model endpoints (webhooks), as the person
+   * confirmed them (the app's dialog, the CLI's --allow-webhook). Default: none. A chain
+   * reaching any other origin fails at the start, before any model call.
+   */
+  allowEgress?: readonly string[];
+  /** How the caller lets a person allow an origin, for the refusal message. */
+  egressHint?: string;
   fetch?: typeof fetch;
   signal?: AbortSignal;
   runId?: string;
@@ -139,9 +149,11 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
     budget.stop(`time budget of ${budget.budget.maxTimeMs} ms reached`);
     overBudget.abort();
   }, timeLeft);
+  // The last line of defence: whatever path a key took, no event or run record carries it.
+  const scrub = runScrubber(opts);
   const meta: RunMeta = {
     id: runId, traceVersion: TRACE_VERSION, chainId: opts.chain.id, chainName: opts.chain.name, chainRevision: prepared.revision,
-    chain: prepared.snapshot, inputs: structuredClone(opts.inputs), provider: opts.provider.kind, model: opts.model.name,
+    chain: prepared.snapshot, inputs: scrub.keysOnly.value(structuredClone(opts.inputs)), provider: opts.provider.kind, model: opts.model.name,
     status: 'running', startedAt: now(), ...(opts.fork ? { forkedFrom: opts.fork.from } : {}),
   };
   if (opts.resume) await opts.repo.updateRun(runId, { status: 'running' });
@@ -152,7 +164,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
       opts.onEvent?.(event);
     },
   });
-  const emit = (event: TraceEvent) => recorder.append(event);
+  const emit = (event: TraceEvent) => recorder.append(scrub.keysOnly.value(event));
   if (!opts.resume) emit({ type: 'run.started', at: now(), runId, chainId: meta.chainId, chainName: meta.chainName, chainRevision: meta.chainRevision, inputs: meta.inputs, provider: meta.provider, model: meta.model });
   for (const event of opts.resume?.events ?? []) addUsage(usage, event);
 
@@ -168,11 +180,20 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   } finally {
     clearTimeout(deadline);
   }
+  if (end.error) end.error = scrub.text(end.error);
+  if (end.output !== undefined) end.output = scrub.keysOnly.value(end.output);
   emit({ type: 'run.finished', at: now(), ...end });
   await recorder.close();
   const final: RunMeta = { ...meta, status: end.status, output: end.output, error: end.error, finishedAt: now(), usage };
   await opts.repo.updateRun(runId, { status: final.status, output: final.output, error: final.error, finishedAt: final.finishedAt, usage });
   return final;
+}
+
+/** Every endpoint's scrubber (each holds its own key), for the run's records. */
+function runScrubber(opts: RunOptions): Scrubber {
+  const providers = [opts.provider, ...Object.values(opts.profiles ?? {}).map((p) => p.provider)];
+  const own = providers.map((p) => p.scrubber).filter((s): s is Scrubber => Boolean(s));
+  return combineScrubbers(own.length ? own : [shapeScrubber]);
 }
 
 /**
@@ -224,6 +245,9 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const parsed = prepared.parsed;
   if (!parsed.ok) return { status: 'failed', error: `The chain is not valid: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}` };
   const chain = parsed.chain;
+  // Egress is checked before anything is called, so a refused webhook costs no model call.
+  const refused = unconfirmedEgress(chain, deps.registry, opts.allowEgress ?? []);
+  if (refused.length > 0) return { status: 'failed', error: egressRefusal(refused, opts.egressHint ?? 'the caller did not allow it') };
   const validator = opts.validator ?? (defaultValidator ??= createSchemaValidator());
   // Stop and ask: a missing or malformed input ends the run before any model call.
   const inputProblems = checkInputs(chain, opts.inputs, validator);

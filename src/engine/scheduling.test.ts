@@ -93,16 +93,32 @@ describe('webhook terminal', () => {
     received.length = 0;
     failNext = 1;
     const repo = createMemoryRunRepository();
-    const first = await runChain({ chain: hookChain(), inputs: { q: 'x' }, provider: createScriptedProvider([{ v: 'hello' }]), repo, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
+    const allowEgress = [new URL(url).origin];
+    const first = await runChain({ chain: hookChain(), inputs: { q: 'x' }, allowEgress, provider: createScriptedProvider([{ v: 'hello' }]), repo, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
     expect(first.status).toBe('succeeded');
     expect(received).toHaveLength(2);
     expect(received[0]?.key).toBe(received[1]?.key);
     expect(received[0]?.body.value).toEqual({ v: 'hello' });
     // Resuming the same run (e.g. after a crash before the run was marked done) reuses the key.
     const events = (await repo.getEvents(first.id)).filter((e) => !(e.type === 'step.finished' && e.stepId === 'send'));
-    await runChain({ chain: hookChain(), inputs: { q: 'x' }, provider: createScriptedProvider([]), repo, runId: first.id, resume: { events }, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
+    await runChain({ chain: hookChain(), inputs: { q: 'x' }, allowEgress, provider: createScriptedProvider([]), repo, runId: first.id, resume: { events }, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
     expect(received).toHaveLength(3);
     expect(received[2]?.key).toBe(received[0]?.key);
+  });
+
+  it('refuses, before any model call, a run whose webhook origin was not allowed', async () => {
+    received.length = 0;
+    const calls: unknown[] = [];
+    const provider = createScriptedProvider([{ v: 'hello' }]);
+    const counting = { ...provider, call: (...args: Parameters<typeof provider.call>) => (calls.push(args[0]), provider.call(...args)) };
+    for (const allowEgress of [undefined, [], ['http://127.0.0.1:1'], [`https://${new URL(url).host}`]]) {
+      const run = await runChain({ chain: hookChain(), inputs: { q: 'x' }, allowEgress, egressHint: 'pass --allow-webhook', provider: counting, repo: createMemoryRunRepository(), model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
+      expect(run.status).toBe('failed');
+      expect(run.error).toContain(new URL(url).origin);
+      expect(run.error).toContain('pass --allow-webhook');
+    }
+    expect(calls).toHaveLength(0);
+    expect(received).toHaveLength(0);
   });
 });
 

@@ -9,6 +9,7 @@ import { createOpenAIProvider } from '../providers/openai.ts';
 import { loadTokenCounter } from '../providers/tokenizer.ts';
 import { planChain } from '../engine/plan.ts';
 import { stepRegistry } from '../steps/index.ts';
+import { chainEgress } from '../steps/egress.ts';
 import { createMockModelServer, type MockReply } from '../testing/mock-server.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
@@ -102,6 +103,8 @@ export async function runEngine(chain: Chain, inputs: Record<string, unknown>, s
     const repo = createMemoryRunRepository();
     const meta = await runChain({
       chain, inputs, runId, repo, countTokens,
+      // An exported program posts where its code says; the engine is allowed the same origins to compare like with like.
+      allowEgress: chainEgress(chain, stepRegistry).map((t) => t.origin),
       provider: createOpenAIProvider({ baseUrl, apiKey: API_KEY, structuredOutput: settings.structuredOutput }),
       model: { name: settings.model, maxOutputTokens: settings.maxOutputTokens, structuredOutput: settings.structuredOutput, contextWindow: settings.contextWindow },
     });

@@ -1,3 +1,4 @@
+import { baseUrlProblem } from '../providers/profile.ts';
 import { hashValue } from '../chain/hash.ts';
 import { stepsNamingProfiles } from '../steps/model.config.ts';
 import { parseChain } from '../chain/parse.ts';
@@ -108,6 +109,8 @@ export function exportChain(chain: Chain, options: ExportOptions): ExportResult 
     structuredOutput: options.endpoint?.structuredOutput ?? true,
   };
   for (const key of Object.keys(options.endpoint ?? {})) if (KEY_LIKE.test(key)) throw new Error(`refusing to write "${key}" into exported code: keys come from the environment`);
+  const urlProblem = options.endpoint?.baseUrl ? baseUrlProblem(options.endpoint.baseUrl) : null;
+  if (urlProblem) throw new Error(`refusing to write the base URL into exported code: it ${urlProblem}`);
   const { lang } = options;
   const fileName = options.fileName ?? programFileName(chain.id, lang);
   const revision = hashValue(chain);

@@ -1,5 +1,6 @@
 import { ProviderError, type ProviderErrorCode } from './errors.ts';
 import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
+import { createScrubber } from './scrub.ts';
 import { readSse } from './sse.ts';
 import type { CallContext, ChatMessage, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage } from './types.ts';
 
@@ -21,6 +22,7 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelPr
   const url = joinUrl(base, 'v1/messages');
   return {
     kind: 'anthropic',
+    scrubber: createScrubber([opts.apiKey]),
     call: (request, ctx) => callAnthropic(opts, url, request, ctx),
   };
 }

@@ -56,6 +56,16 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * The same failure with its message and body scrubbed of keys (see scrub.ts): what the engine
+ * records. Code, status and Retry-After are kept, so retries behave exactly as before.
+ */
+export function scrubProviderError(error: ProviderError, scrub: { text(s: string): string; value<T>(v: T): T }): ProviderError {
+  const copy = new ProviderError(error.code, undefined, { status: error.status, retryAfterMs: error.retryAfterMs, body: scrub.value(error.body) });
+  copy.message = scrub.text(error.message);
+  return copy;
+}
+
 /** Parses a Retry-After header (seconds or an HTTP date) into milliseconds. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (!value) return null;

@@ -1,5 +1,6 @@
 import { ProviderError, type ProviderErrorCode } from './errors.ts';
 import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
+import { createScrubber } from './scrub.ts';
 import { readSse } from './sse.ts';
 import type { CallContext, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage } from './types.ts';
 
@@ -21,6 +22,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider
   const url = joinUrl(opts.baseUrl, 'chat/completions');
   return {
     kind: 'openai',
+    scrubber: createScrubber([opts.apiKey]),
     call: (request, ctx) => callOpenAI(opts, url, request, ctx),
   };
 }

@@ -5,11 +5,29 @@ import { z } from 'zod';
  * never hold the API key; keys live apart (the app keeps them in their own store) and are
  * handed in only when a provider is created for a call.
  */
+/**
+ * Why a base URL may not be used, or null. A user name or password in it (`https://user:pass@host`)
+ * is a credential in plain sight: it would be shown, stored with the profile, written into
+ * exported code and sent in every request line's logs. Keys go in the key field, kept apart.
+ */
+export function baseUrlProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http(s) address';
+  if (parsed.username || parsed.password) return 'has a user name or password in it (user:pass@host); put the key in the API key field instead';
+  return null;
+}
+
 export const endpointProfileSchema = z.object({
   id: z.string().min(1).max(100),
   name: z.string().min(1).max(200),
   kind: z.enum(['demo', 'openai', 'anthropic']),
-  baseUrl: z.string().max(2000).default(''),
+  // Empty for the demo model; otherwise an http(s) address without userinfo.
+  baseUrl: z.string().max(2000).default('').refine((url) => url === '' || baseUrlProblem(url) === null, { message: 'has a user name or password in it, or is not an http(s) address' }),
   model: z.string().min(1).max(200),
   contextWindow: z.number().int().positive().default(128_000),
   maxOutputTokens: z.number().int().positive().default(4096),

@@ -6,7 +6,7 @@ import type { ModelProvider } from './types.ts';
 
 // Profiles and their schema live in profile.ts (light, for the app's first paint); this module
 // builds providers and pulls in every protocol client.
-export { demoProfile, endpointProfileSchema, runModelSettings, type EndpointProfile } from './profile.ts';
+export { baseUrlProblem, demoProfile, endpointProfileSchema, runModelSettings, type EndpointProfile } from './profile.ts';
 
 export interface ProviderOptions {
   apiKey?: string;

@@ -1,3 +1,5 @@
+import type { Scrubber } from './scrub.ts';
+
 /**
  * The provider interface: every model endpoint (OpenAI-compatible, Anthropic, the offline
  * demo model) is reached through this, so the engine never knows which one it talks to.
@@ -61,5 +63,10 @@ export interface CallContext {
 export interface ModelProvider {
   /** Stable id for the trace, e.g. `openai`, `anthropic`, `demo`. */
   readonly kind: string;
+  /**
+   * Scrubs this provider's key (held in its closure, never exposed) and key shapes from what
+   * it returns; the engine applies it before anything becomes a record. Absent: shapes only.
+   */
+  readonly scrubber?: Scrubber;
   call(request: ModelRequest, ctx: CallContext): Promise<ModelResponse>;
 }

@@ -120,6 +120,11 @@ export interface StepDefinition<K extends string = string, C = unknown> {
   expectedBindings?(config: C): ExpectedBinding[];
   /** Names a template may use besides the bindings (a map's current unit). */
   templateNames?(config: C): string[];
+  /**
+   * The URLs the step sends data to on its own (a webhook), beside model calls. Egress needs
+   * consent: the engine refuses a run reaching an origin its caller did not allow.
+   */
+  egress?(config: C): string[];
   /** Whether the step ends the run when reached. */
   terminal: boolean;
   fields: readonly FieldSpec[];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hashString } from '../chain/hash.ts';
+import { shapeScrubber } from '../providers/scrub.ts';
 import { bindingsSchema } from './common.ts';
 import { defineStep } from './types.ts';
 
@@ -8,11 +9,45 @@ import { defineStep } from './types.ts';
  * derived from the run and step ids, so retries and resumes of the same run send the same key
  * and the receiver can drop duplicates (seed 002: side effects at the end, idempotent).
  */
+/**
+ * Header names that carry credentials. A chain file is shared and exported, so a secret in it
+ * is a leaked secret: credentials come from endpoint profiles only, never from a chain.
+ */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
+const CREDENTIAL_WORDS = /token|secret|key|auth/i;
+
+/** Why this header name may not be in a chain file, or null when it may. */
+export function credentialHeaderProblem(name: string): string | null {
+  if (CREDENTIAL_HEADERS.has(name.toLowerCase()) || CREDENTIAL_WORDS.test(name)) {
+    return `"${name}" carries credentials; a chain file is shared and exported, so secrets come from endpoint profiles only`;
+  }
+  return null;
+}
+
+// Checked over the record, not per key: zod reports a bad record key only as "Invalid key".
+const headersSchema = z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/), z.string().max(500)).superRefine((headers, ctx) => {
+  for (const name of Object.keys(headers)) {
+    const problem = credentialHeaderProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+  }
+});
+
+/** A URL a chain may post to: http(s), and no user:password in it (that would be a secret in the file). */
+const webhookUrl = z.string().max(2000).regex(/^https?:\/\//, 'must be an http(s) URL').superRefine((url, ctx) => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return ctx.addIssue({ code: 'custom', message: 'is not a valid URL' });
+  }
+  if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: 'has a user name or password in it; credentials never go in a chain file' });
+});
+
 export const webhookConfigSchema = z.object({
   bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
-  url: z.string().max(2000).regex(/^https?:\/\//, 'must be an http(s) URL').default('http://127.0.0.1:9000/hook'),
+  url: webhookUrl.default('http://127.0.0.1:9000/hook'),
   /** Plain headers (never secrets: chain files are shared and exported). */
-  headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/), z.string().max(500)).default(() => ({}) as Record<string, string>),
+  headers: headersSchema.default(() => ({}) as Record<string, string>),
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 
@@ -30,6 +65,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   bindings: (cfg) => cfg.bindings,
   expectedBindings: () => [{ name: 'value', required: true, connect: 'the result to send' }],
   branches: () => [],
+  egress: (cfg) => [cfg.url],
   terminal: true,
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Sends (value)' },
@@ -57,6 +93,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
         lastError = `could not reach the webhook: ${(error as Error).message}`;
       }
     }
-    return { status: 'failed', failure: { code: 'side_effect_failed', message: lastError } };
+    // The receiver's status text and the network error are not ours: scrubbed like a provider's.
+    return { status: 'failed', failure: { code: 'side_effect_failed', message: shapeScrubber.text(lastError) } };
   },
 });

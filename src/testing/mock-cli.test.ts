@@ -12,8 +12,8 @@ afterAll(() => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function startCli(args: string[]): { child: ChildProcess; url: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(TSX, ['src/testing/mock-cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; url: Promise<string>; token: Promise<string>; exit: Promise<number | null> } {
+  const child = spawn(TSX, ['src/testing/mock-cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SEAMSCOPE_MOCK_CONTROL_TOKEN: '', ...env } });
   started.push(child);
   let out = '';
   const url = new Promise<string>((resolve, reject) => {
@@ -24,8 +24,16 @@ function startCli(args: string[]): { child: ChildProcess; url: Promise<string>; 
     });
     child.once('exit', () => reject(new Error(`mock-cli exited before listening:\n${out}`)));
   });
+  const token = new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', () => {
+      const match = /Control token \(header x-mock-control-token\): (\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', () => reject(new Error(`mock-cli exited before printing its control token:\n${out}`)));
+  });
+  token.catch(() => undefined);
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, url, exit };
+  return { child, url, token, exit };
 }
 
 function isAlive(pid: number): boolean {
@@ -51,6 +59,25 @@ describe('npm run mock (mock-cli)', () => {
     expect(await exit).toBe(0);
   });
 
+  it('prints a random control token per start, and takes one from --control-token or the environment', async () => {
+    const a = startCli(['--port', '0']);
+    const b = startCli(['--port', '0']);
+    const [tokenA, tokenB] = await Promise.all([a.token, b.token]);
+    expect(tokenA).toMatch(/^[A-Za-z0-9_-]{24,}$/);
+    expect(tokenA).not.toBe(tokenB);
+    const base = await a.url;
+    expect((await fetch(`${base}/__mock/health`)).status).toBe(401);
+    expect((await fetch(`${base}/__mock/health`, { headers: { 'x-mock-control-token': tokenB } })).status).toBe(401);
+    expect((await fetch(`${base}/__mock/health`, { headers: { 'x-mock-control-token': tokenA } })).status).toBe(200);
+    const given = startCli(['--port', '0', '--control-token', 'from-the-flag-123']);
+    const fromEnv = startCli(['--port', '0'], { SEAMSCOPE_MOCK_CONTROL_TOKEN: 'from-the-env-456' });
+    expect(await given.token).toBe('from-the-flag-123');
+    expect(await fromEnv.token).toBe('from-the-env-456');
+    expect((await fetch(`${await fromEnv.url}/__mock/health`, { headers: { 'x-mock-control-token': 'from-the-env-456' } })).status).toBe(200);
+    for (const p of [a, b, given, fromEnv]) p.child.kill('SIGTERM');
+    expect(await Promise.all([a.exit, b.exit, given.exit, fromEnv.exit])).toEqual([0, 0, 0, 0]);
+  });
+
   it('requires the key given with --api-key', async () => {
     const { child, url, exit } = startCli(['--port', '0', '--api-key', 'sk-cli']);
     const res = await fetch(`${await url}/v1/messages`, {
@@ -65,7 +92,7 @@ describe('npm run mock (mock-cli)', () => {
 
   it('exits by itself after --idle-exit', async () => {
     const { url, exit } = startCli(['--port', '0', '--idle-exit', '100']);
-    await fetch(`${await url}/__mock/health`);
+    await fetch(`${await url}/v1/models`);
     expect(await exit).toBe(0);
   });
 

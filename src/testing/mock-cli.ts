@@ -1,6 +1,6 @@
 import { fstatSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createMockModelServer } from './mock-server.ts';
+import { CONTROL_TOKEN_HEADER, createMockModelServer } from './mock-server.ts';
 
 /**
  * `npm run mock`: the mock model server as a process, for the browser app and e2e tests.
@@ -8,11 +8,13 @@ import { createMockModelServer } from './mock-server.ts';
  * process disappears, when a piped stdin closes, and (with --idle-exit) when unused.
  */
 
-const USAGE = `Usage: npm run mock -- [--port 8787] [--api-key KEY] [--idle-exit MS]
+const USAGE = `Usage: npm run mock -- [--port 8787] [--api-key KEY] [--idle-exit MS] [--control-token TOKEN]
 
-  --port       port on 127.0.0.1 (default 8787; 0 picks a free one)
-  --api-key    require this key (Authorization: Bearer / x-api-key); default: accept any
-  --idle-exit  exit after this many ms without a request in flight`;
+  --port           port on 127.0.0.1 (default 8787; 0 picks a free one)
+  --api-key        require this key (Authorization: Bearer / x-api-key); default: accept any
+  --idle-exit      exit after this many ms without a request in flight
+  --control-token  the token the /__mock/* control routes require (header x-mock-control-token);
+                   default: $SEAMSCOPE_MOCK_CONTROL_TOKEN, else a random one printed at start`;
 
 function parsePositiveInt(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       'api-key': { type: 'string' },
       'idle-exit': { type: 'string' },
+      'control-token': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -73,11 +76,15 @@ async function main(): Promise<void> {
     port: parsePositiveInt(values.port, '--port') ?? 8787,
     apiKey: values['api-key'],
     idleExitMs: parsePositiveInt(values['idle-exit'], '--idle-exit') || undefined,
+    // From the harness that started us (the Playwright config sets the variable), so it can script us.
+    controlToken: values['control-token'] || process.env.SEAMSCOPE_MOCK_CONTROL_TOKEN || undefined,
   });
   console.log(`Mock model server listening on ${server.url}`);
   console.log(`  OpenAI-compatible base URL: ${server.url}/v1`);
   console.log(`  Anthropic base URL:         ${server.url}`);
   console.log(`  Control API: POST ${server.url}/__mock/enqueue, GET ${server.url}/__mock/requests, POST ${server.url}/__mock/reset`);
+  // A test credential for this process only, printed so whoever started it can script it.
+  console.log(`  Control token (header ${CONTROL_TOKEN_HEADER}): ${server.controlToken}`);
 
   let stopping = false;
   const stop = (why: string) => {

@@ -24,6 +24,8 @@ export interface ReplyContext {
   fallback: () => Promise<MockReply>;
   /** Registers a response that must never be answered (`hang`), so close() can drop it. */
   hang: (res: ServerResponse) => void;
+  /** The key the request carried (Bearer or x-api-key), for `echo_key` only. */
+  sentKey: string;
 }
 
 const DEFAULT_REFUSAL = "I'm sorry, but I can't help with that request.";
@@ -153,6 +155,23 @@ async function invalidJson(ctx: ReplyContext): Promise<void> {
   ctx.res.end();
 }
 
+/** Echoes the key the request carried, everywhere a careless endpoint might. */
+async function echoKey(ctx: ReplyContext, status: number): Promise<void> {
+  const key = ctx.sentKey;
+  const headers = { ...ctx.headers, 'x-echo-api-key': key, 'www-authenticate': `Bearer realm="${key}"`, 'x-debug-authorization': `Bearer ${key}` };
+  if (status < 400) {
+    const out = completionOf(ctx.call, { content: `The key you sent is ${key} (Authorization: Bearer ${key})` });
+    if (ctx.call.stream) await sendStream({ ...ctx, headers }, out);
+    else sendBody(ctx.res, 200, ctx.module.completion(ctx.call, out), headers);
+    return;
+  }
+  const message = `Incorrect API key provided: ${key}. You sent Authorization: Bearer ${key} / x-api-key: ${key}`;
+  const body = ctx.module.protocol === 'anthropic'
+    ? { type: 'error', error: { type: status === 401 ? 'authentication_error' : 'api_error', message }, echoed: { 'x-api-key': key } }
+    : { error: { message, type: 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : 'server_error' }, echoed: { authorization: `Bearer ${key}` } };
+  sendBody(ctx.res, status, body, headers);
+}
+
 export async function performReply(ctx: ReplyContext, reply: MockReply): Promise<void> {
   const { res, module, call, headers } = ctx;
   if (!('fault' in reply)) {
@@ -186,6 +205,8 @@ export async function performReply(ctx: ReplyContext, reply: MockReply): Promise
     case 'hang':
       ctx.hang(res);
       return;
+    case 'echo_key':
+      return echoKey(ctx, reply.status ?? 401);
     case 'refusal': {
       const out = refusalOf(call, reply.message ?? DEFAULT_REFUSAL);
       if (call.stream) await sendStream(ctx, out);
@@ -216,6 +237,9 @@ export function parseMockReply(value: unknown): MockReply {
         break;
       case 'stream_error':
         if (r.afterChunks !== undefined) positive(r.afterChunks, 'afterChunks');
+        break;
+      case 'echo_key':
+        if (r.status !== undefined && (typeof r.status !== 'number' || !Number.isInteger(r.status) || r.status < 200 || r.status > 599)) throw new Error('status must be an integer from 200 to 599');
         break;
       case 'quota':
       case 'invalid_json':

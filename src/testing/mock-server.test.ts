@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { protocolValidators, readCorpus, type Validator } from './corpus.ts';
 import { anthropicModule } from './mock-anthropic.ts';
 import { openAIModule } from './mock-openai.ts';
-import { createMockModelServer, type MockModelServer } from './mock-server.ts';
+import { CONTROL_TOKEN_HEADER, createMockModelServer, type MockModelServer } from './mock-server.ts';
 import type { MockReply } from './mock-types.ts';
 
 let server: MockModelServer;
@@ -335,19 +335,61 @@ describe('mock auth, CORS, control API and lifetime', () => {
     expect(res.headers.get('retry-after')).toBe('1');
   });
 
-  it('control API: enqueue, read requests, reset — from another process', async () => {
-    const bad = await fetch(`${server.url}/__mock/enqueue`, { method: 'POST', body: JSON.stringify([{ fault: 'explode' }]) });
+  it('control API: enqueue, read requests, reset — from another process, with the control token', async () => {
+    const headers = { [CONTROL_TOKEN_HEADER]: server.controlToken };
+    const bad = await fetch(`${server.url}/__mock/enqueue`, { method: 'POST', headers, body: JSON.stringify([{ fault: 'explode' }]) });
     expect(bad.status).toBe(400);
-    const ok = await fetch(`${server.url}/__mock/enqueue`, { method: 'POST', body: JSON.stringify([{ content: 'first' }, { fault: 'status', status: 503 }]) });
+    const ok = await fetch(`${server.url}/__mock/enqueue`, { method: 'POST', headers, body: JSON.stringify([{ content: 'first' }, { fault: 'status', status: 503 }]) });
     expect(await ok.json()).toEqual({ queued: 2 });
     const first = (await (await postOpenAI(openAIBody())).json()) as { choices: { message: { content: string } }[] };
     expect(first.choices[0]!.message.content).toBe('first');
     expect((await postAnthropic(anthropicBody())).status).toBe(503);
-    const seen = (await (await fetch(`${server.url}/__mock/requests`)).json()) as { protocol: string }[];
+    const seen = (await (await fetch(`${server.url}/__mock/requests`, { headers })).json()) as { protocol: string }[];
     expect(seen.map((r) => r.protocol)).toEqual(['openai', 'anthropic']);
-    await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
+    await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers });
     expect(server.requests).toHaveLength(0);
     expect(server.queued()).toBe(0);
+  });
+
+  it('control routes refuse a missing or wrong token, answer no CORS, and refuse preflights; model routes keep CORS', async () => {
+    server.enqueue({ content: 'queued' });
+    const page = { origin: 'http://evil.example' };
+    for (const [method, path] of [['GET', '/__mock/requests'], ['GET', '/__mock/health'], ['POST', '/__mock/enqueue'], ['POST', '/__mock/reset'], ['GET', '/__mock/other']] as const) {
+      for (const token of [undefined, '', 'wrong', `${server.controlToken}x`]) {
+        const res = await fetch(`${server.url}${path}`, { method, headers: { ...page, ...(token === undefined ? {} : { [CONTROL_TOKEN_HEADER]: token }) }, body: method === 'POST' ? '[{"content":"x"}]' : undefined });
+        expect(res.status, `${method} ${path} token=${token}`).toBe(401);
+        expect(res.headers.get('access-control-allow-origin')).toBeNull();
+        expect(await res.text()).not.toContain('queued');
+      }
+      const preflight = await fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { ...page, 'access-control-request-method': method, 'access-control-request-headers': CONTROL_TOKEN_HEADER } });
+      expect(preflight.status).toBe(403);
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+      expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
+    }
+    // Even with the token, a control answer carries no CORS header.
+    const withToken = await fetch(`${server.url}/__mock/health`, { headers: { ...page, [CONTROL_TOKEN_HEADER]: server.controlToken } });
+    expect(withToken.status).toBe(200);
+    expect(withToken.headers.get('access-control-allow-origin')).toBeNull();
+    expect(server.queued()).toBe(1);
+    const models = await fetch(`${server.url}/v1/models`, { headers: page });
+    expect(models.status).toBe(200);
+    expect(models.headers.get('access-control-allow-origin')).toBe('*');
+    expect(((await models.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    expect((await fetch(`${server.url}/v1/chat/completions`, { method: 'OPTIONS', headers: page })).headers.get('access-control-allow-origin')).toBe('*');
+    server.reset();
+  });
+
+  it('takes a control token from its options, and each start gets its own', async () => {
+    const given = await createMockModelServer({ controlToken: 'a-known-token-for-this-test' });
+    const other = await createMockModelServer();
+    try {
+      expect(given.controlToken).toBe('a-known-token-for-this-test');
+      expect(other.controlToken).not.toBe(server.controlToken);
+      expect(other.controlToken.length).toBeGreaterThanOrEqual(24);
+      expect((await fetch(`${given.url}/__mock/health`, { headers: { [CONTROL_TOKEN_HEADER]: 'a-known-token-for-this-test' } })).status).toBe(200);
+    } finally {
+      await Promise.all([given.close(), other.close()]);
+    }
   });
 
   it('setResponder answers when the queue is empty and sees the parsed call', async () => {
@@ -364,8 +406,8 @@ describe('mock auth, CORS, control API and lifetime', () => {
 
   it('closes itself after idleExitMs without requests', async () => {
     const idle = await createMockModelServer({ idleExitMs: 20 });
-    await fetch(`${idle.url}/__mock/health`);
+    await fetch(`${idle.url}/v1/models`);
     await idle.closed;
-    await expect(fetch(`${idle.url}/__mock/health`)).rejects.toThrow();
+    await expect(fetch(`${idle.url}/v1/models`)).rejects.toThrow();
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { generateDemoOutput } from '../providers/demo-model.ts';
@@ -20,12 +21,23 @@ export interface MockServerOptions {
   apiKey?: string;
   /** Close after this long with no request in flight, so a forgotten server never lingers. */
   idleExitMs?: number;
+  /** The token the control routes require; default: a random one per start (see `controlToken`). */
+  controlToken?: string;
 }
+
+/**
+ * The header control requests carry. The control routes (`/__mock/*`) read captured prompts
+ * and script answers, so they need this per-start token and answer no CORS: another page open
+ * in the browser can neither read nor script them. Only the model routes answer CORS.
+ */
+export const CONTROL_TOKEN_HEADER = 'x-mock-control-token';
 
 export interface MockModelServer {
   /** `http://127.0.0.1:<port>`; OpenAI base URL is `${url}/v1`, Anthropic's is `url`. */
   readonly url: string;
   readonly port: number;
+  /** Send it as `x-mock-control-token` to use the `/__mock/*` routes. */
+  readonly controlToken: string;
   enqueue(...replies: MockReply[]): void;
   /** Answers requests when the queue is empty; null restores the demo model. */
   setResponder(fn: MockResponder | null): void;
@@ -39,6 +51,9 @@ export interface MockModelServer {
   /** Resolves once the server has closed (by close() or idle exit). */
   readonly closed: Promise<void>;
 }
+
+/** `GET /v1/models`, as OpenAI-compatible servers answer it (clients list models; e2e waits on it). */
+const MODELS = { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'seamscope-mock' }] };
 
 const ROUTES: Record<string, ProtocolModule> = {
   '/v1/chat/completions': openAIModule,
@@ -119,12 +134,22 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
     idleTimer = setTimeout(() => void close(), opts.idleExitMs);
   };
 
+  const controlToken = opts.controlToken ?? randomBytes(24).toString('base64url');
+  const expected = Buffer.from(controlToken);
+  const authorised = (req: IncomingMessage): boolean => {
+    const sent = req.headers[CONTROL_TOKEN_HEADER];
+    const given = Buffer.from(typeof sent === 'string' ? sent : '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
+  // No CORS on any control answer: a page in the browser cannot read them (nor preflight a POST).
   const control = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    if (req.method === 'GET' && path === '/__mock/requests') return sendBody(res, 200, requests, CORS);
-    if (req.method === 'GET' && path === '/__mock/health') return sendBody(res, 200, { ok: true, queued: queue.length }, CORS);
+    if (!authorised(req)) return sendBody(res, 401, { error: `control routes need the ${CONTROL_TOKEN_HEADER} header printed at start` }, {});
+    if (req.method === 'GET' && path === '/__mock/requests') return sendBody(res, 200, requests, {});
+    if (req.method === 'GET' && path === '/__mock/health') return sendBody(res, 200, { ok: true, queued: queue.length }, {});
     if (req.method === 'POST' && path === '/__mock/reset') {
       server.reset();
-      return sendBody(res, 200, { ok: true }, CORS);
+      return sendBody(res, 200, { ok: true }, {});
     }
     if (req.method === 'POST' && path === '/__mock/enqueue') {
       const text = await readBody(req);
@@ -132,12 +157,12 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
         const parsed = JSON.parse(text ?? '') as unknown;
         const replies = (Array.isArray(parsed) ? parsed : [parsed]).map(parseMockReply);
         queue.push(...replies);
-        return sendBody(res, 200, { queued: queue.length }, CORS);
+        return sendBody(res, 200, { queued: queue.length }, {});
       } catch (err) {
-        return sendBody(res, 400, { error: err instanceof Error ? err.message : String(err) }, CORS);
+        return sendBody(res, 400, { error: err instanceof Error ? err.message : String(err) }, {});
       }
     }
-    sendBody(res, 404, { error: `unknown control route ${req.method} ${path}` }, CORS);
+    sendBody(res, 404, { error: `unknown control route ${req.method} ${path}` }, {});
   };
 
   const model = async (req: IncomingMessage, res: ServerResponse, module: ProtocolModule | undefined, path: string): Promise<void> => {
@@ -153,17 +178,23 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
     if (!checked.ok) return sendBody(res, checked.status, checked.body, base);
     const call = checked.call;
     const reply = queue.shift() ?? (await fallback(call));
-    await performReply({ module, call, res, headers: base, fallback: () => fallback(call), hang: (r) => hanging.add(r) }, reply);
+    const sentKey = (headers.authorization ?? '').replace(/^Bearer\s+/i, '') || (headers['x-api-key'] ?? '');
+    await performReply({ module, call, res, headers: base, fallback: () => fallback(call), hang: (r) => hanging.add(r), sentKey }, reply);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path.startsWith('/__mock/') || path === '/__mock') {
+      // A preflight gets no CORS headers, so the browser never sends the request itself.
+      if (req.method === 'OPTIONS') return sendBody(res, 403, { error: 'control routes answer no cross-origin requests' }, {});
+      return control(req, res, path);
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(204, CORS);
       res.end();
       return;
     }
-    if (path.startsWith('/__mock/')) return control(req, res, path);
+    if (req.method === 'GET' && path === '/v1/models') return sendBody(res, 200, MODELS, CORS);
     return model(req, res, ROUTES[path], path);
   };
 
@@ -177,7 +208,8 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
     });
     handle(req, res).catch((err: unknown) => {
       // A responder that throws is a test bug: make it loud, not a silent hang.
-      if (!res.headersSent) sendBody(res, 500, { error: `mock server failure: ${err instanceof Error ? err.message : String(err)}` }, CORS);
+      const isControl = (req.url ?? '').startsWith('/__mock');
+      if (!res.headersSent) sendBody(res, 500, { error: `mock server failure: ${err instanceof Error ? err.message : String(err)}` }, isControl ? {} : CORS);
       else res.destroy();
     });
   });
@@ -212,6 +244,7 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
   const server: MockModelServer = {
     url: `http://127.0.0.1:${port}`,
     port,
+    controlToken,
     enqueue: (...replies) => void queue.push(...replies),
     setResponder: (fn) => void (responder = fn),
     requests,

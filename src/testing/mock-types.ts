@@ -33,7 +33,13 @@ export type MockFaultReply =
   /** Never answer (for timeouts); the socket stays open until the client gives up. */
   | { fault: 'hang' }
   /** The model declines: OpenAI `message.refusal`, Anthropic `stop_reason: refusal`. */
-  | { fault: 'refusal'; message?: string };
+  | { fault: 'refusal'; message?: string }
+  /**
+   * A careless or hostile endpoint that echoes the key it was sent: in the error message and
+   * body (status >= 400, default 401) or in the answer text (status 200), and always in
+   * response headers. For proving keys never reach a record.
+   */
+  | { fault: 'echo_key'; status?: number };
 
 export type MockReply = MockContentReply | MockFaultReply;
 

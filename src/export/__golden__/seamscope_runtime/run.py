@@ -15,6 +15,7 @@ from .checks import run_check
 from .jsjson import UNDEFINED, js_string, stringify
 from .model_call import CallContext, contract_call
 from .openai import ProviderError
+from .scrub import Scrubber
 from .specs import GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, SplitSpec, StepResult, StepSpec, WebhookSpec
 from .steps import idempotency_key, map_items, map_output, retrieve, split, typed_collection
 from .text import get_path, hash_value, resolve_ref
@@ -332,5 +333,6 @@ class Run:
                     break
             except OSError as error:
                 last_error = f"could not reach the webhook: {getattr(error, 'reason', error)}"
-        return {"status": "failed", "failure": {"code": "side_effect_failed", "message": last_error}}
+        # The receiver's status text and the network error are not ours: scrubbed like a provider's.
+        return {"status": "failed", "failure": {"code": "side_effect_failed", "message": Scrubber(None).text(last_error)}}
 

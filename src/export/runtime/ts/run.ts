@@ -2,6 +2,7 @@
 import { runCheck } from './checks.ts';
 import { contractCall, type CallContext } from './model-call.ts';
 import { ProviderError } from './openai.ts';
+import { createScrubber } from './scrub.ts';
 import { idempotencyKey, mapItems, mapOutput, retrieve, split, typedCollection } from './steps.ts';
 import { callWithRetries, defaultTransportPolicy, type TransportPolicy } from './transport.ts';
 import type { ChainDefinition, GateSpec, MapSpec, ModelSettings, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, RunEnd, RunStatus, SplitSpec, StepOutcome, StepResult, StepSpec, TraceEvent, UnitResult, WebhookSpec } from './types.ts';
@@ -340,6 +341,7 @@ export class Run {
         lastError = `could not reach the webhook: ${(error as Error).message}`;
       }
     }
-    return { status: 'failed', failure: { code: 'side_effect_failed', message: lastError } };
+    // The receiver's status text and the network error are not ours: scrubbed like a provider's.
+    return { status: 'failed', failure: { code: 'side_effect_failed', message: createScrubber(undefined).text(lastError) } };
   }
 }

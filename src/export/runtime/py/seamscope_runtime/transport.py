@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .openai import ProviderError, call_openai
+from .scrub import Scrubber
 
 
 @dataclass
@@ -28,7 +29,19 @@ def backoff_delay(error: ProviderError, attempt: int, policy: TransportPolicy) -
     return min(policy.max_delay_ms, exp / 2 + random.random() * (exp / 2))
 
 
+def _scrub_response(response: dict, scrub: Scrubber) -> dict:
+    """The answer as it may be recorded: raw body scrubbed of the key and key shapes; text and request of the key only."""
+    return {**response, "text": scrub.key_text(response["text"]), "requestBody": scrub.key_value(response["requestBody"]), "rawResponse": scrub.value(response["rawResponse"])}
+
+
+def _scrub_error(error: ProviderError, scrub: Scrubber) -> ProviderError:
+    clean = ProviderError(error.code, None, status=error.status, retry_after_ms=error.retry_after_ms, body=scrub.value(error.body))
+    clean.args = (scrub.text(str(error)),)
+    return clean
+
+
 def call_with_retries(endpoint: dict, request: dict, policy: TransportPolicy, cancelled: threading.Event, on_retry: Callable[[dict], None]) -> tuple[dict, float]:
+    scrub = Scrubber(endpoint.get("apiKey"))
     attempt = 1
     while True:
         if cancelled.is_set():
@@ -36,8 +49,9 @@ def call_with_retries(endpoint: dict, request: dict, policy: TransportPolicy, ca
         started = time.time()
         try:
             response = call_openai(endpoint, request, policy.timeout_ms / 1000)
-            return response, (time.time() - started) * 1000
-        except ProviderError as error:
+            return _scrub_response(response, scrub), (time.time() - started) * 1000
+        except ProviderError as raw:
+            error = _scrub_error(raw, scrub)
             if error.code == "timeout":
                 error = ProviderError("timeout", f"no answer within {int(policy.timeout_ms)} ms")
             if not error.retryable or attempt >= policy.max_attempts:

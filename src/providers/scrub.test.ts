@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderError, scrubProviderError } from './errors.ts';
+import { combineScrubbers, createScrubber, REDACTED, shapeScrubber } from './scrub.ts';
+
+const KEY = 'canary-Zq9xK2mW7vLp';
+
+describe('scrubbing keys from what endpoints send back', () => {
+  it('removes the configured key wherever it appears, also URL-encoded', () => {
+    const scrub = createScrubber([`${KEY}/+`]);
+    expect(scrub.text(`bad key ${KEY}/+ (${encodeURIComponent(`${KEY}/+`)})`)).toBe(`bad key ${REDACTED} (${REDACTED})`);
+  });
+
+  it('removes key shapes that are not the configured key', () => {
+    const samples = [
+      'Authorization: Bearer abc.def-ghi_123',
+      'Incorrect API key provided: sk-proj-AbCdEf123456',
+      'key sk-ant-api03-AbCdEf_123456 was refused',
+      '{"x-api-key": "whatever-1234"}',
+      'api_key=hunter2hunter2&x=1',
+    ];
+    for (const sample of samples) {
+      const out = shapeScrubber.text(sample);
+      expect(out).toContain(REDACTED);
+      expect(out).not.toMatch(/abc\.def|AbCdEf|whatever-1234|hunter2/);
+    }
+    // Ordinary words survive.
+    expect(shapeScrubber.text('The bearer of the ticket asked for a sketch of the api')).toBe('The bearer of the ticket asked for a sketch of the api');
+  });
+
+  it('walks JSON values, object keys included, and returns the same value when nothing changed', () => {
+    const scrub = createScrubber([KEY]);
+    const clean = { a: [1, 'two', { three: null }] };
+    expect(scrub.value(clean)).toBe(clean);
+    const dirty = { error: { message: `key ${KEY}` }, headers: [[`x-echo-${KEY}`, 'Bearer zzzzzzzz']] };
+    expect(JSON.stringify(scrub.value(dirty))).not.toContain(KEY);
+    expect(JSON.stringify(scrub.value(dirty))).not.toContain('zzzzzzzz');
+    expect(dirty.error.message).toContain(KEY);
+  });
+
+  it('keysOnly leaves shapes alone (prompts stay as sent) but still removes the key', () => {
+    const scrub = createScrubber([KEY]);
+    expect(scrub.keysOnly.text(`sk-abcdefgh12 and ${KEY}`)).toBe(`sk-abcdefgh12 and ${REDACTED}`);
+  });
+
+  it('ignores keys too short to scrub safely, and combines several endpoints', () => {
+    expect(createScrubber(['abc', undefined, '']).keysOnly.text('abc')).toBe('abc');
+    const both = combineScrubbers([createScrubber([KEY]), createScrubber(['second-key-998877'])]);
+    expect(both.text(`${KEY} second-key-998877`)).toBe(`${REDACTED} ${REDACTED}`);
+    expect(both.keysOnly.keysOnly.text(`${KEY}`)).toBe(REDACTED);
+  });
+
+  it('scrubs a provider error and keeps what retries depend on', () => {
+    const error = new ProviderError('rate_limited', `429: slow down, ${KEY}`, { status: 429, retryAfterMs: 1200, body: { error: { message: KEY } } });
+    const clean = scrubProviderError(error, createScrubber([KEY]));
+    expect(clean).toBeInstanceOf(ProviderError);
+    expect({ code: clean.code, status: clean.status, retryable: clean.retryable, retryAfterMs: clean.retryAfterMs }).toEqual({ code: 'rate_limited', status: 429, retryable: true, retryAfterMs: 1200 });
+    expect(clean.message).toBe(`The endpoint is rate limiting requests: 429: slow down, ${REDACTED}`);
+    expect(JSON.stringify(clean.body)).not.toContain(KEY);
+  });
+
+  it('survives a value nested deeper than the stack would', () => {
+    let deep: unknown = KEY;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(JSON.stringify(createScrubber([KEY]).value(deep))).not.toContain(KEY);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Keys never reach a record. An endpoint may echo the key it was sent (in an error message,
+ * a body, a header): whatever a provider hands back is scrubbed here before it becomes a trace
+ * event, a run file, an OTLP span, a toast or a CLI line. One place, so every path scrubs alike.
+ *
+ * Two things are removed: the configured keys themselves (wherever they appear), and the shapes
+ * keys come in (`Bearer …`, `sk-…`, `sk-ant-…`, `x-api-key: …`), which also catch a key that
+ * is not the configured one (a proxy's, a colleague's pasted into an error).
+ */
+export const REDACTED = '[redacted]';
+
+export interface Scrubber {
+  /** The string with every configured key and every key shape replaced by `[redacted]`. */
+  text(value: string): string;
+  /** The same over every string (and object key) in a JSON-like value; the value itself when nothing changed. */
+  value<T>(value: T): T;
+  /** Only the configured keys, never the shapes: for what must stay as sent (prompts, inputs). */
+  readonly keysOnly: Scrubber;
+}
+
+// Each is linear: a literal start, then one character class with no nested repetition.
+const SHAPES: readonly [RegExp, string][] = [
+  [/\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{4,}/gi, `$1$2${REDACTED}`],
+  [/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{6,}/g, REDACTED],
+  [/\b((?:x-)?api[-_]?key|x-goog-api-key|authorization)(["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)[^\s"',;}&]{4,}/gi, `$1$2${REDACTED}`],
+];
+
+/** Keys shorter than this are not scrubbed literally: replacing "abc" everywhere would wreck the record. */
+const MIN_KEY_LENGTH = 6;
+/** JSON values nest; a hostile one could nest deeper than the stack. Past this depth a value is replaced whole. */
+const MAX_DEPTH = 200;
+
+function literals(keys: readonly (string | undefined | null)[]): string[] {
+  const out = new Set<string>();
+  for (const key of keys) {
+    const k = key?.trim();
+    if (!k || k.length < MIN_KEY_LENGTH) continue;
+    out.add(k);
+    // The same key as it would appear in a URL or a form body.
+    out.add(encodeURIComponent(k));
+  }
+  // Longest first, so a key that contains another is removed whole.
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function walk(value: unknown, text: (s: string) => string, depth: number): unknown {
+  if (typeof value === 'string') return text(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((item) => {
+      const next = walk(item, text, depth + 1);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? out : value;
+  }
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const nextKey = text(key);
+    const next = walk(item, text, depth + 1);
+    if (next !== item || nextKey !== key) changed = true;
+    // defineProperty keeps a key named "__proto__" an own property instead of a prototype swap.
+    Object.defineProperty(out, nextKey, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return changed ? out : value;
+}
+
+function build(keys: readonly string[], shapes: boolean): Omit<Scrubber, 'keysOnly'> {
+  const text = (value: string): string => {
+    let out = value;
+    for (const key of keys) if (out.includes(key)) out = out.split(key).join(REDACTED);
+    if (shapes) for (const [re, replacement] of SHAPES) out = out.replace(re, replacement);
+    return out;
+  };
+  const identity = !shapes && keys.length === 0;
+  return {
+    text: identity ? (v) => v : text,
+    value: <T>(v: T): T => (identity ? v : (walk(v, text, 0) as T)),
+  };
+}
+
+/**
+ * A scrubber for the given keys (an undefined or too-short key is ignored).
+ *
+ * @example
+ * const scrub = createScrubber([apiKey]);
+ * record.errors = [scrub.text(error.message)];
+ */
+export function createScrubber(keys: readonly (string | undefined | null)[] = []): Scrubber {
+  const known = literals(keys);
+  const keysOnly = { ...build(known, false) } as Scrubber;
+  Object.defineProperty(keysOnly, 'keysOnly', { value: keysOnly });
+  return { ...build(known, true), keysOnly };
+}
+
+/** Only the key shapes: for results of a provider that holds no key (a webhook, the demo model). */
+export const shapeScrubber: Scrubber = createScrubber();
+
+/** Applies several scrubbers in turn (a run with several endpoints, each with its own key). */
+export function combineScrubbers(scrubbers: readonly Scrubber[]): Scrubber {
+  if (scrubbers.length === 1) return scrubbers[0] as Scrubber;
+  let keysOnly: Scrubber | null = null;
+  return {
+    text: (v) => scrubbers.reduce((acc, s) => s.text(acc), v),
+    value: <T>(v: T): T => scrubbers.reduce((acc, s) => s.value(acc), v),
+    // Built when first asked for: building it eagerly would recurse (its own keysOnly is itself).
+    get keysOnly() {
+      return (keysOnly ??= scrubbers.length ? combineScrubbers(scrubbers.map((s) => s.keysOnly)) : this);
+    },
+  };
+}
