@@ -45,7 +45,7 @@ export async function exportCommand(positionals: readonly string[], options: Rec
     io.err(`Cannot read ${chainPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     return 1;
   }
-  const parsed = importChainSource(text);
+  const parsed = importChainSource(text, { fileName: chainPath });
   if (!parsed.ok) {
     io.err(`${chainPath}: ${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'}`);
     for (const p of parsed.problems) io.err(`  ${p.path}  ${p.message}`);
