@@ -15,6 +15,7 @@ export type RelativePathCheck = { ok: true; path: string } | { ok: false; reason
 export const MAX_RELATIVE_PATH_LENGTH = 1024;
 
 /** Every C0 control character, DEL and the C1 range: none belong in a file name. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
