@@ -4,6 +4,7 @@ import type { StepRegistry } from '../steps/registry.ts';
 import { chainEdges, topologicalOrder } from './graph.ts';
 import { checkRelativePath } from '../files/relative-path.ts';
 import { parseStrictJson } from '../files/strict-json.ts';
+import { checkDeclaredSizes, DEFAULT_CHAIN_LIMITS, type ChainLimits } from './declared-sizes.ts';
 import { migrateChain } from './migrate.ts';
 import { parseRef } from './refs.ts';
 import { CHAIN_FORMAT, CHAIN_VERSION, chainSchema, type Chain } from './schema.ts';
@@ -111,13 +112,14 @@ function checkInputFiles(chain: Chain): ChainProblem[] {
 }
 
 /**
- * Parses and validates a chain file (text or an already-parsed value).
+ * Parses and validates a chain file (text or an already-parsed value). `limits` overrides the
+ * bounds on declared sizes (DEFAULT_CHAIN_LIMITS in declared-sizes.ts).
  *
  * @example
  * const result = parseChain(await file.text());
  * if (!result.ok) showProblems(result.problems); else save(result.chain);
  */
-export function parseChain(input: string | unknown, registry: StepRegistry = stepRegistry): ParseChainResult {
+export function parseChain(input: string | unknown, registry: StepRegistry = stepRegistry, limits: Partial<ChainLimits> = {}): ParseChainResult {
   let raw: unknown = input;
   if (typeof input === 'string') {
     if (input.length > MAX_CHAIN_BYTES) return { ok: false, problems: [{ path: '$', message: `the file is ${(input.length / 1048576).toFixed(1)} MB; chain files are limited to ${MAX_CHAIN_BYTES / 1048576} MB` }] };
@@ -153,9 +155,12 @@ export function parseChain(input: string | unknown, registry: StepRegistry = ste
     return { ...step, config: config.data as Record<string, unknown> };
   });
   if (problems.length > 0) return { ok: false, problems };
+  // Before any reference checks: a declared size over its limit is refused however sound the rest is.
+  const sizeProblems = checkDeclaredSizes(chain, registry, { ...DEFAULT_CHAIN_LIMITS, ...limits }, formatPath);
+  if (sizeProblems.length > 0) return { ok: false, problems: sizeProblems };
   const refProblems = [...checkReferences(chain, registry), ...checkInputFiles(chain)];
   if (refProblems.length > 0) return { ok: false, problems: refProblems };
   return { ok: true, chain };
 }
 
-export { CHAIN_VERSION };
+export { CHAIN_VERSION, DEFAULT_CHAIN_LIMITS, type ChainLimits };

@@ -1,4 +1,4 @@
-import { parseChain, type ParseChainResult } from '../chain/parse.ts';
+import { parseChain, type ChainLimits, type ParseChainResult } from '../chain/parse.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 
 /**
@@ -89,6 +89,8 @@ export interface ImportChainOptions {
   /** The file's name, when known: `.ts`/`.py` are programs, `.json` is a chain file. */
   fileName?: string;
   registry?: StepRegistry;
+  /** Bounds on declared sizes, over the defaults. */
+  limits?: Partial<ChainLimits>;
 }
 
 /**
@@ -100,13 +102,13 @@ export interface ImportChainOptions {
  * if (result.ok) openChain(result.chain);
  */
 export function importChainSource(text: string, options: ImportChainOptions = {}): ParseChainResult {
-  if (fileKind(text, options.fileName) === 'chain') return parseChain(text, options.registry);
+  if (fileKind(text, options.fileName) === 'chain') return parseChain(text, options.registry, options.limits);
   const embedded = embeddedChain(text, options.fileName);
   if (embedded === null) {
     return { ok: false, problems: [{ path: '$', message: `this is neither a chain file (a JSON object) nor a program exported by Seamscope (no ${CHAIN_BEGIN} block)` }] };
   }
   if (!embedded.ok) return { ok: false, problems: [{ path: '$', message: embedded.message }] };
-  return parseChain(embedded.json, options.registry);
+  return parseChain(embedded.json, options.registry, options.limits);
 }
 
 /** Whether a file is a program exported by Seamscope (with its embedded chain) rather than a chain file. */
