@@ -2,6 +2,7 @@ import { Dexie } from 'dexie';
 import { hashValue } from '../../src/chain/hash.ts';
 import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
 import { checkRelativePath } from '../../src/files/relative-path.ts';
+import { setOwn } from '../../src/chain/own.ts';
 import { importChainSource } from '../../src/export/import-chain.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { ChainSummary } from '../stores/workspace-slice.ts';
@@ -224,7 +225,7 @@ export async function loadInputFiles(chain: Chain): Promise<Record<string, strin
       const check = checkRelativePath(file);
       if (!check.ok) return;
       const response = await fetch(demoUrl(check.path));
-      if (response.ok) out[name] = await response.text();
+      if (response.ok) setOwn(out, name, await response.text());
     }),
   );
   return out;
