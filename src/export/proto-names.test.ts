@@ -68,6 +68,17 @@ describe('prototype names in a chain', () => {
     }
   }, 60_000);
 
+  it('the demo model fills a required "constructor" that has no property schema', async () => {
+    const parsed = parseChain({
+      format: 'seamscope.chain', version: 1, id: 'req', name: 'Req', inputs: [{ name: 'q', schema: { type: 'string' } }],
+      steps: [{ id: 'm', kind: 'model', name: 'm', config: { bindings: { q: 'inputs.q' }, prompt: 'Answer {q}', outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer', 'constructor', 'toString'] } } }, { id: 'o', kind: 'output', name: 'o', config: { bindings: { value: 'steps.m' } } }],
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    const run = await demoRun(parsed.chain, { q: 'anything' });
+    expect(run.status, run.error).toBe('succeeded');
+    expect(Object.keys(run.output as object)).toEqual(['answer', 'constructor', 'toString']);
+  });
+
   it.each([['constructor'], ['__proto__']] as const)('route %s: the engine and both exports agree over the mock server', async (label) => {
     const chain = chainFor(label);
     const inputs = inputsOf(chain);

@@ -938,7 +938,8 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '}\n' +
       '\n' +
       'function enumValues(spec: DynamicEnumSpec, values: Record<string, unknown>): string[] | string {\n' +
-      '  const bound = values[spec.binding];\n' +
+      '  // Own keys only: a binding named "constructor" that is not bound is unbound, not Object.\n' +
+      '  const bound = Object.hasOwn(values, spec.binding) ? values[spec.binding] : undefined;\n' +
       '  if (bound === undefined) return `the dynamic enum reads "${spec.binding}", which is not bound`;\n' +
       '  if (spec.from === \'sectionIds\') {\n' +
       '    if (typeof bound !== \'string\') return `the dynamic enum needs "${spec.binding}" to be text`;\n' +
@@ -1011,7 +1012,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '): { values: Record<string, unknown>; truncation: Truncation } | null {\n' +
       '  const totalBefore = measure(values);\n' +
       '  if (totalBefore <= budget) return null;\n' +
-      '  const text = stringifyForPrompt(values[policy.binding]);\n' +
+      '  const text = stringifyForPrompt(Object.hasOwn(values, policy.binding) ? values[policy.binding] : undefined);\n' +
       '  const bindingTokensBefore = countTokens(text);\n' +
       '  let keep = bindingTokensBefore - (totalBefore - budget);\n' +
       '  let result = cutToTokens(text, keep, policy.from, countTokens);\n' +
