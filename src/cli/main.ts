@@ -24,8 +24,9 @@ const usage = `Usage:
   seamscope validate <chain.json>
   seamscope run <chain.json> [--inputs inputs.json] [--endpoint URL --model NAME] [--protocol openai|anthropic]
                              [--no-structured-output] [--out run.json]
-Inputs: a JSON object of input values; a value {"$file": "path"} reads text from that file (relative to the inputs file).
-Without --inputs, a chain's meta.inputFiles and input examples are used. Without --endpoint, the offline demo model runs.
+Inputs: a JSON object of input values; a value {"$file": "path"} reads text from that file, which must be inside the
+inputs file's folder. Without --inputs, a chain's meta.inputFiles (files inside the chain's folder) and input examples
+are used; a name that leaves the folder, absolute or through a symlink, is refused. Without --endpoint, the offline demo model runs.
 API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, never from arguments.
 ${inspectUsage}
 ${exportUsage}`;
