@@ -78,7 +78,7 @@ async function readInputs(chain: Chain, chainPath: string, inputsPath: string | 
     const given = await readInputsFile(inputsPath);
     for (const [name, value] of Object.entries(given)) {
       const ref = value !== null && typeof value === 'object' && Object.hasOwn(value, '$file') ? (value as { $file: unknown }).$file : undefined;
-      inputs.set(name, ref !== undefined ? await readContainedFile(inputsPath, `${formatJsonPath([name, '$file'])}`, ref) : value);
+      inputs.set(name, ref !== undefined ? await readContainedFile(inputsPath, formatJsonPath([name, '$file']), ref) : value);
     }
   }
   const inputFiles = (chain.meta?.inputFiles ?? {}) as Record<string, unknown>;
