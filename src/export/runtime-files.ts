@@ -189,9 +189,11 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    const notFound = b === undefined ? null : b;\n' +
       '    if (typeof a === \'undefined\' || a === \'\' || a === null) return data;\n' +
       '    let current = data;\n' +
+      '    // Own properties only (as the engine and the Python runtime): "x.constructor" is not Object\'s.\n' +
       '    for (const prop of String(a).split(\'.\')) {\n' +
       '      if (current === null || current === undefined) return notFound;\n' +
-      '      current = current[prop];\n' +
+      '      const holder = typeof current === \'object\' || typeof current === \'string\' ? Object(current) : null;\n' +
+      '      current = holder && Object.hasOwn(holder, prop) ? holder[prop] : undefined;\n' +
       '      if (current === undefined) return notFound;\n' +
       '    }\n' +
       '    return current;\n' +
