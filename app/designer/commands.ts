@@ -1,5 +1,6 @@
 import type { ReactFlowInstance } from '@xyflow/react';
 import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src/chain/clipboard.ts';
+import { parseStrictJson } from '../../src/files/strict-json.ts';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { READABLE_ZOOM } from '../canvas/palette-constants.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
@@ -47,7 +48,10 @@ export function cutSelection(): string | null {
 /** Parses system-clipboard text; a fragment copied in another tab becomes this tab's clip. */
 export function adoptClipboardText(text: string): boolean {
   try {
-    const value: unknown = JSON.parse(text);
+    // Clipboard text can come from anywhere: read it as strictly as a chain file.
+    const read = parseStrictJson(text);
+    if (!read.ok) return false;
+    const value = read.value;
     if (!isFragment(value)) return false;
     if (clip && JSON.stringify(clip.fragment) === text) return true;
     clip = { fragment: value, chainId: '', pastes: 0 };

@@ -20,7 +20,7 @@ export async function importFile(file: File): Promise<ImportOutcome> {
     await importTrace(file);
     return null;
   }
-  const problems = await importChainJson(text);
+  const problems = await importChainJson(text, file.name);
   if (problems) return { problems };
   // A chain that names an endpoint: say so, and send nothing there until it is confirmed.
   const state = useEditorStore.getState();

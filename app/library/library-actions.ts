@@ -96,11 +96,12 @@ export async function restoreRevision(revisionId: number): Promise<void> {
 
 /** Reads a chosen file; problems come back for the dialog and nothing is stored. */
 export async function importChainFile(file: File): Promise<ChainProblem[] | null> {
-  return importChainJson(await file.text());
+  return importChainJson(await file.text(), file.name);
 }
 
-export async function importChainJson(text: string): Promise<ChainProblem[] | null> {
-  const result = await importChainText(await openDb(), text);
+/** `fileName` decides chain file (`.json`) or exported program (`.ts`, `.py`); without it the text does. */
+export async function importChainJson(text: string, fileName?: string): Promise<ChainProblem[] | null> {
+  const result = await importChainText(await openDb(), text, fileName);
   if (!result.ok) return result.problems;
   await getAutosave()?.flush();
   markClean(result.chain);

@@ -2,6 +2,8 @@ import { chainEndpointProblem } from '../profiles/chain-endpoint.ts';
 import { Dexie } from 'dexie';
 import { hashValue } from '../../src/chain/hash.ts';
 import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
+import { checkRelativePath } from '../../src/files/relative-path.ts';
+import { setOwn } from '../../src/chain/own.ts';
 import { importChainSource } from '../../src/export/import-chain.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { ChainSummary } from '../stores/workspace-slice.ts';
@@ -159,9 +161,9 @@ export type ImportResult =
  * Imports a chain file. An id already in the library keeps the stored chain when the content
  * is the same; different content is stored under a new id so nothing is overwritten.
  */
-export async function importChainText(db: SeamscopeDb, text: string): Promise<ImportResult> {
+export async function importChainText(db: SeamscopeDb, text: string, fileName?: string): Promise<ImportResult> {
   // A chain file, or a TypeScript/Python program exported from one (its chain is embedded as data).
-  const parsed = importChainSource(text);
+  const parsed = importChainSource(text, { fileName });
   if (!parsed.ok) return parsed;
   const credential = chainEndpointProblem(parsed.chain);
   if (credential) return { ok: false, problems: [credential] };
@@ -212,16 +214,21 @@ export async function loadDemoChains(db: SeamscopeDb): Promise<{ loaded: number;
   return { loaded, failed };
 }
 
-/** Default texts for a chain's inputs from `meta.inputFiles` (input name → file under public/demo). */
+/**
+ * Default texts for a chain's inputs from `meta.inputFiles` (input name → file under public/demo).
+ * Import already refuses a chain whose entries leave its folder (parseChain); the same shared
+ * check runs here again because chains stored before that rule never passed it.
+ */
 export async function loadInputFiles(chain: Chain): Promise<Record<string, string>> {
   const files = chain.meta?.inputFiles;
   if (!files || typeof files !== 'object') return {};
   const out: Record<string, string> = {};
   await Promise.all(
     Object.entries(files as Record<string, unknown>).map(async ([name, file]) => {
-      if (typeof file !== 'string' || file.includes('..')) return;
-      const response = await fetch(demoUrl(file));
-      if (response.ok) out[name] = await response.text();
+      const check = checkRelativePath(file);
+      if (!check.ok) return;
+      const response = await fetch(demoUrl(check.path));
+      if (response.ok) setOwn(out, name, await response.text());
     }),
   );
   return out;

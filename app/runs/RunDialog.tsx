@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
+import { ownValue } from '../../src/chain/own.ts';
 import { loadInputFiles } from '../persistence/chains.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { runBlocker, selectActiveProfile, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
@@ -62,7 +63,10 @@ export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void })
       ) : chain.inputs.length === 0 ? (
         <p className="muted">This chain has no inputs.</p>
       ) : (
-        chain.inputs.map((input) => (
+        chain.inputs.map((input) => {
+          // Input names are the chain's: "constructor" must not find Object.prototype.constructor.
+          const problem = ownValue(missing, input.name);
+          return (
           <label key={input.name} className="field">
             <span className="field-label">
               <code>{input.name}</code>
@@ -75,17 +79,18 @@ export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void })
             </span>
             <textarea
               className="input mono"
-              rows={input.name === 'question' || (texts[input.name] ?? '').length < 200 ? 3 : 12}
+              rows={input.name === 'question' || (ownValue(texts, input.name) ?? '').length < 200 ? 3 : 12}
               data-testid={`run.input.${input.name}`}
-              value={texts[input.name] ?? ''}
+              value={ownValue(texts, input.name) ?? ''}
               spellCheck={false}
-              aria-invalid={missing[input.name] ? true : undefined}
-              aria-describedby={missing[input.name] ? `run-input-problem-${input.name}` : undefined}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `run-input-problem-${input.name}` : undefined}
               onChange={(e) => setTexts({ ...texts, [input.name]: e.target.value })}
             />
-            {missing[input.name] && <span id={`run-input-problem-${input.name}`} className="field-error small">{missing[input.name]}</span>}
+            {problem && <span id={`run-input-problem-${input.name}`} className="field-error small">{problem}</span>}
           </label>
-        ))
+          );
+        })
       )}
     </Dialog>
   );

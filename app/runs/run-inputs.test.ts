@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Chain } from '../../src/chain/schema.ts';
 import { runBlocker } from '../stores/selectors.ts';
-import { inputProblems, inputValues } from './run-inputs.ts';
+import { defaultInputText, inputProblems, inputValues } from './run-inputs.ts';
 
 const chain = {
   inputs: [
@@ -22,6 +22,29 @@ describe('inputProblems', () => {
     const texts = { ticket: 'Order 12 arrived broken', limits: '{"max": 3}', note: '' };
     expect(inputProblems(chain, texts)).toEqual({});
     expect(inputValues(chain, texts)).toEqual({ ticket: 'Order 12 arrived broken', limits: { max: 3 } });
+  });
+});
+
+describe('inputs named like Object.prototype members', () => {
+  const proto = {
+    inputs: ['__proto__', 'constructor', 'toString', 'hasOwnProperty'].map((name) => ({ name, schema: { type: 'string' }, trust: 'trusted', required: true })),
+  } as unknown as Chain;
+
+  it('are values like any other: prefilled, checked and passed to the run as own keys', () => {
+    expect(proto.inputs.map((i) => defaultInputText(i, {}))).toEqual(['', '', '', '']);
+    const texts = JSON.parse('{"__proto__": "p", "constructor": "c", "toString": "t", "hasOwnProperty": "h"}') as Record<string, string>;
+    const values = inputValues(proto, texts);
+    expect(Object.keys(values)).toEqual(['__proto__', 'constructor', 'toString', 'hasOwnProperty']);
+    expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(values, '__proto__')?.value).toBe('p');
+    expect(inputProblems(proto, texts)).toEqual({});
+  });
+
+  it('are reported missing by their own name, not found on the prototype', () => {
+    const problems = inputProblems(proto, {});
+    expect(Object.keys(problems)).toEqual(['__proto__', 'constructor', 'toString', 'hasOwnProperty']);
+    expect(Object.getOwnPropertyDescriptor(problems, 'constructor')?.value).toBe('constructor is required');
+    expect(Object.getOwnPropertyDescriptor(problems, '__proto__')?.value).toBe('__proto__ is required');
   });
 });
 

@@ -1,8 +1,12 @@
+import { ownValue, setOwn } from '../../src/chain/own.ts';
 import type { Chain, ChainInput } from '../../src/chain/schema.ts';
+
+// Input names come from the chain file: "constructor" or "__proto__" are names like any other,
+// so every lookup and store below goes through ownValue/setOwn.
 
 /** The text a Run dialog box starts with: the demo file, else the input's example. */
 export function defaultInputText(input: ChainInput, files: Record<string, string>): string {
-  const file = files[input.name];
+  const file = ownValue(files, input.name);
   if (file !== undefined) return file;
   if (input.example === undefined) return '';
   return typeof input.example === 'string' ? input.example : JSON.stringify(input.example, null, 2);
@@ -20,14 +24,14 @@ function wantsText(input: ChainInput): boolean {
 export function inputValues(chain: Chain, texts: Record<string, string>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const input of chain.inputs) {
-    const text = texts[input.name] ?? '';
+    const text = ownValue(texts, input.name) ?? '';
     if (text === '' && !input.required) continue;
-    if (wantsText(input)) values[input.name] = text;
+    if (wantsText(input)) setOwn(values, input.name, text);
     else {
       try {
-        values[input.name] = JSON.parse(text);
+        setOwn(values, input.name, JSON.parse(text));
       } catch {
-        values[input.name] = text;
+        setOwn(values, input.name, text);
       }
     }
   }
@@ -41,16 +45,16 @@ export function inputValues(chain: Chain, texts: Record<string, string>): Record
 export function inputProblems(chain: Chain, texts: Record<string, string>): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const input of chain.inputs) {
-    const text = texts[input.name] ?? '';
+    const text = ownValue(texts, input.name) ?? '';
     if (text.trim() === '') {
-      if (input.required) problems[input.name] = `${input.name} is required`;
+      if (input.required) setOwn(problems, input.name, `${input.name} is required`);
       continue;
     }
     if (wantsText(input)) continue;
     try {
       JSON.parse(text);
     } catch {
-      problems[input.name] = `${input.name} must be JSON (${String(input.schema.type ?? 'a value')})`;
+      setOwn(problems, input.name, `${input.name} must be JSON (${String(input.schema.type ?? 'a value')})`);
     }
   }
   return problems;

@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import { chainEdges, topologicalOrder } from './graph.ts';
+import { checkRelativePath } from '../files/relative-path.ts';
+import { parseStrictJson } from '../files/strict-json.ts';
+import { checkDeclaredSizes, DEFAULT_CHAIN_LIMITS, type ChainLimits } from './declared-sizes.ts';
 import { migrateChain } from './migrate.ts';
 import { parseRef } from './refs.ts';
 import { CHAIN_FORMAT, CHAIN_VERSION, chainSchema, type Chain } from './schema.ts';
@@ -92,21 +95,39 @@ function checkReferences(chain: Chain, registry: StepRegistry): ChainProblem[] {
 }
 
 /**
- * Parses and validates a chain file (text or an already-parsed value).
+ * `meta.inputFiles` (input name → file beside the chain): each entry must name a file inside
+ * the chain's folder, checked here so validate and every import refuse it before anything is
+ * read; the CLI checks the real path again when it reads the file (symlinks).
+ */
+function checkInputFiles(chain: Chain): ChainProblem[] {
+  const files = chain.meta?.inputFiles;
+  if (files === undefined) return [];
+  if (files === null || typeof files !== 'object' || Array.isArray(files)) return [{ path: '$.meta.inputFiles', message: 'must be an object of input name → file name' }];
+  const problems: ChainProblem[] = [];
+  for (const [name, file] of Object.entries(files)) {
+    const check = checkRelativePath(file);
+    if (!check.ok) problems.push({ path: formatPath(['meta', 'inputFiles', name]), message: `names ${JSON.stringify(file)}, which is refused: ${check.reason}; a chain may only name files inside its own folder` });
+  }
+  return problems;
+}
+
+/**
+ * Parses and validates a chain file (text or an already-parsed value). `limits` overrides the
+ * bounds on declared sizes (DEFAULT_CHAIN_LIMITS in declared-sizes.ts).
  *
  * @example
  * const result = parseChain(await file.text());
  * if (!result.ok) showProblems(result.problems); else save(result.chain);
  */
-export function parseChain(input: string | unknown, registry: StepRegistry = stepRegistry): ParseChainResult {
+export function parseChain(input: string | unknown, registry: StepRegistry = stepRegistry, limits: Partial<ChainLimits> = {}): ParseChainResult {
   let raw: unknown = input;
   if (typeof input === 'string') {
     if (input.length > MAX_CHAIN_BYTES) return { ok: false, problems: [{ path: '$', message: `the file is ${(input.length / 1048576).toFixed(1)} MB; chain files are limited to ${MAX_CHAIN_BYTES / 1048576} MB` }] };
-    try {
-      raw = JSON.parse(input);
-    } catch (error) {
-      return { ok: false, problems: [{ path: '$', message: `the file is not valid JSON: ${(error as Error).message}` }] };
-    }
+    // Strict: a key written twice or a number that overflows to Infinity is refused with its path.
+    const read = parseStrictJson(input, { maxDepth: MAX_DEPTH + 1 });
+    if (!read.ok && read.code === 'depth') return { ok: false, problems: [{ path: formatPath(read.path.slice(0, 8)), message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
+    if (!read.ok) return { ok: false, problems: [{ path: formatPath(read.path), message: `the file is not valid JSON: ${read.message}` }] };
+    raw = read.value;
   }
   const shape = checkShape(raw);
   if (shape.length > 0) return { ok: false, problems: shape };
@@ -134,9 +155,12 @@ export function parseChain(input: string | unknown, registry: StepRegistry = ste
     return { ...step, config: config.data as Record<string, unknown> };
   });
   if (problems.length > 0) return { ok: false, problems };
-  const refProblems = checkReferences(chain, registry);
+  // Before any reference checks: a declared size over its limit is refused however sound the rest is.
+  const sizeProblems = checkDeclaredSizes(chain, registry, { ...DEFAULT_CHAIN_LIMITS, ...limits }, formatPath);
+  if (sizeProblems.length > 0) return { ok: false, problems: sizeProblems };
+  const refProblems = [...checkReferences(chain, registry), ...checkInputFiles(chain)];
   if (refProblems.length > 0) return { ok: false, problems: refProblems };
   return { ok: true, chain };
 }
 
-export { CHAIN_VERSION };
+export { CHAIN_VERSION, DEFAULT_CHAIN_LIMITS, type ChainLimits };

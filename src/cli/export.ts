@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { exportChainFiles, type ExportLanguage } from '../export/export-chain.ts';
 import { importChainSource } from '../export/import-chain.ts';
+import { terminalLine } from './terminal-text.ts';
 
 /**
  * `seamscope export <chain.json> --lang ts|py --out <dir>`: writes the program, its runtime
@@ -42,13 +43,13 @@ export async function exportCommand(positionals: readonly string[], options: Rec
   try {
     text = await readFile(chainPath, 'utf8');
   } catch (error) {
-    io.err(`Cannot read ${chainPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    io.err(`Cannot read ${terminalLine(chainPath)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     return 1;
   }
-  const parsed = importChainSource(text);
+  const parsed = importChainSource(text, { fileName: chainPath });
   if (!parsed.ok) {
-    io.err(`${chainPath}: ${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'}`);
-    for (const p of parsed.problems) io.err(`  ${p.path}  ${p.message}`);
+    io.err(`${terminalLine(chainPath)}: ${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'}`);
+    for (const p of parsed.problems) io.err(`  ${terminalLine(p.path)}  ${terminalLine(p.message)}`);
     return 1;
   }
   let endpoint;
@@ -76,7 +77,7 @@ export async function exportCommand(positionals: readonly string[], options: Rec
     await writeFile(path, file.contents);
   }
   const run = lang === 'ts' ? `npm install && npx tsx ${result.program.path}` : `python3 ${result.program.path}`;
-  io.err(`exported "${parsed.chain.name}" (revision ${result.revision}) as ${lang === 'ts' ? 'TypeScript' : 'Python'}: ${result.files.length} files in ${outDir}`);
+  io.err(`exported "${terminalLine(parsed.chain.name)}" (revision ${result.revision}) as ${lang === 'ts' ? 'TypeScript' : 'Python'}: ${result.files.length} files in ${outDir}`);
   io.out(join(outDir, result.program.path));
   io.err(`run it: cd ${outDir} && ${run} --help`);
   return 0;

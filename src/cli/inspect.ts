@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { inspectRun, type BoundaryReport, type RunInspection } from '../inspect/boundary.ts';
 import type { SurvivalFact } from '../inspect/survival.ts';
 import { parseRunFile } from '../trace/run-file.ts';
+import { terminalLine } from './terminal-text.ts';
 
 /**
  * `seamscope inspect <run.json> [--json] [--question TEXT] [--limit N] [--strict]`: each
@@ -16,7 +17,8 @@ interface Io {
 
 export const inspectUsage = 'Usage: seamscope inspect <run.json> [--json] [--question TEXT] [--limit N (0 = all)] [--strict]';
 const defaultLimit = 40;
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** Everything here came from the trace file: one line, with control and bidi characters escaped. */
+const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
 
 function compactFact(f: SurvivalFact) {
   return { kind: f.kind, text: f.text, normalized: f.normalized, source: f.source, line: f.line, occurrences: f.occurrences.length, lines: [...new Set(f.occurrences.map((o) => o.line))] };
@@ -42,20 +44,21 @@ function printBoundary(b: BoundaryReport, limit: number, io: Io): void {
     ? `LIKELY LOSSY (${b.reasons.join('; ')})`
     : facts.length === 0 ? 'ok (no facts in the sources)'
       : dropped.length === 0 ? `ok (all ${facts.length} facts survived)` : `ok (${dropped.length} of ${facts.length} facts dropped)`;
-  io.out(`${b.producer} → ${b.consumer}: ${verdict}`);
-  if (b.question) io.out(`  question: ${oneLine(b.question)}${b.asked.length ? `  (asks for ${b.asked.join(', ')})` : ''}`);
-  else if (b.asked.length) io.out(`  instructions ask for ${b.asked.join(', ')}`);
-  for (const note of b.notes) io.out(`  note: ${note}`);
+  io.out(`${oneLine(b.producer)} → ${oneLine(b.consumer)}: ${oneLine(verdict)}`);
+  if (b.question) io.out(`  question: ${oneLine(b.question)}${b.asked.length ? `  (asks for ${oneLine(b.asked.join(', '))})` : ''}`);
+  else if (b.asked.length) io.out(`  instructions ask for ${oneLine(b.asked.join(', '))}`);
+  for (const note of b.notes) io.out(`  note: ${oneLine(note)}`);
   if (dropped.length === 0) return;
   io.out(`  dropped ${dropped.length} of ${facts.length} facts:`);
   // The kinds the consumer asked for first: those are the ones that explain a wrong answer.
   const rank = (f: SurvivalFact) => (b.asked.includes(f.kind) ? 0 : 1);
   const ordered = dropped.map((f, i) => ({ f, i })).sort((x, y) => rank(x.f) - rank(y.f) || x.i - y.i).map((x) => x.f);
   const shown = limit > 0 ? ordered.slice(0, limit) : ordered;
-  const width = Math.max(...shown.map((f) => `${f.source}:${f.line}`.length));
+  const where = (f: SurvivalFact) => oneLine(`${f.source}:${f.line}`);
+  const width = Math.max(...shown.map((f) => where(f).length));
   for (const f of shown) {
     const more = f.occurrences.length > 1 ? `  (×${f.occurrences.length})` : '';
-    io.out(`    ${`${f.source}:${f.line}`.padEnd(width)}  ${f.kind.padEnd(10)} ${oneLine(f.text)}${more}`);
+    io.out(`    ${where(f).padEnd(width)}  ${f.kind.padEnd(10)} ${oneLine(f.text)}${more}`);
   }
   if (shown.length < ordered.length) io.out(`    … ${ordered.length - shown.length} more (--limit 0 lists all; --json for the full report)`);
 }
@@ -67,12 +70,12 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    io.err(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    io.err(`Cannot read ${oneLine(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     return 1;
   }
   const parsed = parseRunFile(text);
   if (!parsed.ok) {
-    io.err(`${path}: not a Seamscope run file (${oneLine(parsed.message)})`);
+    io.err(`${oneLine(path)}: not a Seamscope run file (${oneLine(parsed.message)})`);
     return 1;
   }
   let report: RunInspection;
@@ -80,7 +83,7 @@ export async function inspectCommand(positionals: string[], options: Record<stri
     const opts = { question: typeof options.question === 'string' ? options.question : undefined, strict: options.strict !== undefined };
     report = inspectRun(parsed.file.run, parsed.file.events, opts);
   } catch (error) {
-    io.err(`${path}: cannot inspect this run (${oneLine((error as Error).message)})`);
+    io.err(`${oneLine(path)}: cannot inspect this run (${oneLine((error as Error).message)})`);
     return 1;
   }
   if (options.json !== undefined) {
@@ -89,7 +92,7 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   }
   const limit = typeof options.limit === 'string' && /^\d+$/.test(options.limit) ? Number(options.limit) : defaultLimit;
   const lossy = report.boundaries.filter((b) => b.lossy).length;
-  io.out(`run ${report.runId} "${report.chainName}" (${report.status}): ${report.boundaries.length} boundar${report.boundaries.length === 1 ? 'y' : 'ies'}, ${lossy} likely lossy`);
+  io.out(`run ${oneLine(report.runId)} "${oneLine(report.chainName)}" (${oneLine(report.status)}): ${report.boundaries.length} boundar${report.boundaries.length === 1 ? 'y' : 'ies'}, ${lossy} likely lossy`);
   for (const b of report.boundaries) printBoundary(b, limit, io);
   return 0;
 }

@@ -74,7 +74,7 @@ describe('seamscope CLI', () => {
     await writeFile(join(dir, 'escape.chain.json'), JSON.stringify(chain));
     const { io, err } = capture();
     expect(await main(['run', join(dir, 'escape.chain.json'), '--out', join(dir, 'r.json')], io)).toBe(1);
-    expect(err.join('\n')).toContain('outside the chain\'s folder');
+    expect(err.join('\n')).toContain('$.meta.inputFiles.document  names "../../etc/hostname", which is refused: it climbs out of the folder');
   });
 
   it('answers unknown commands with usage and exit 2', async () => {

@@ -14,6 +14,18 @@ export const HOSTILE_PIECES: readonly string[] = [
   'toString', '0', '-0', '1e400', 'NaN', ' ', '  ', '\u3000', '\u00a0', 'a', 'Z', '_', '$', '@', '🙂'.repeat(3),
 ];
 
+/**
+ * The embedded-chain markers and the lines around them, alone and as whole lines: a chain's
+ * strings may hold any of them and must still be one chain that exports and imports back.
+ */
+export const MARKER_PIECES: readonly string[] = [
+  '<seamscope:chain>', '</seamscope:chain>', '<seamscope:chain></seamscope:chain>',
+  '// <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.',
+  '\n// <seamscope:chain>\nexport const CHAIN: rt.ChainDefinition = {\n};\n// </seamscope:chain>\n',
+  '\n# <seamscope:chain>\nCHAIN_JSON = r"""\n{}\n"""\n# </seamscope:chain>\n',
+  '\n};\n', '\n"""\n', '# </seamscope:chain>', '// </seamscope:chain>',
+];
+
 /** A small seeded PRNG (mulberry32), so the corpus is the same on every run. */
 export function seeded(seed: number): () => number {
   let s = seed >>> 0;
@@ -30,7 +42,8 @@ export function seeded(seed: number): () => number {
 export function hostileStrings(count = 600, seed = 7): string[] {
   const random = seeded(seed);
   const pick = () => HOSTILE_PIECES[Math.floor(random() * HOSTILE_PIECES.length)] as string;
-  const out = [...HOSTILE_PIECES];
+  // The marker pieces join the corpus without changing the seeded picks that follow.
+  const out = [...HOSTILE_PIECES, ...MARKER_PIECES];
   while (out.length < count - 3) {
     let s = '';
     const n = 1 + Math.floor(random() * 8);

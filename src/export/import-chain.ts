@@ -1,24 +1,96 @@
-import { parseChain, type ParseChainResult } from '../chain/parse.ts';
+import { parseChain, type ChainLimits, type ParseChainResult } from '../chain/parse.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 
 /**
- * Reads a chain back out of an exported program. The program embeds the chain as JSON text
- * between two marker lines — in TypeScript as the object literal `CHAIN`, in Python as the raw
- * string `CHAIN_JSON` — so the chain is found and parsed as data, never by running the file.
+ * Reads a chain back out of an exported program. The program embeds the chain as JSON text in
+ * one fixed place — in TypeScript the object literal `CHAIN`, in Python the raw string
+ * `CHAIN_JSON` — between two marker comment lines, so the chain is parsed as data, never by
+ * running the file.
+ *
+ * One file is one chain. A chain file (`*.chain.json`, or any text that starts with `{`) is
+ * parsed as JSON and never searched for markers: a chain whose strings hold marker text is just
+ * a chain with those strings. In a program the markers count only as whole comment lines at
+ * the start of a line, followed by the exact declaration the emitter writes; the JSON itself
+ * can never produce such a line (it is indented, and its strings hold no raw line breaks).
  */
 export const CHAIN_BEGIN = '<seamscope:chain>';
 export const CHAIN_END = '</seamscope:chain>';
 
-/** The embedded chain's JSON text, or null when `text` is not an exported program. */
-export function embeddedChainJson(text: string): string | null {
-  const begin = text.indexOf(CHAIN_BEGIN);
-  if (begin < 0) return null;
-  const end = text.indexOf(CHAIN_END, begin);
-  if (end < 0) return null;
-  const block = text.slice(text.indexOf('\n', begin) + 1, end);
-  const first = block.indexOf('{');
-  const last = block.lastIndexOf('}');
-  return first >= 0 && last > first ? block.slice(first, last + 1) : null;
+interface EmbeddingSyntax {
+  comment: string;
+  /** The line after the begin marker, and the first JSON line's prefix on it (TS) or not (Python). */
+  declaration: string;
+  /** The line that closes the JSON; the end marker follows it. */
+  close: string;
+  /** Whether the declaration line itself carries the opening `{`. */
+  openOnDeclaration: boolean;
+}
+
+const syntaxes: Record<'ts' | 'py', EmbeddingSyntax> = {
+  ts: { comment: '//', declaration: 'export const CHAIN: rt.ChainDefinition = ', close: '};', openOnDeclaration: true },
+  py: { comment: '#', declaration: 'CHAIN_JSON = r"""', close: '"""', openOnDeclaration: false },
+};
+
+const isMarker = (line: string, comment: string, marker: string) => line === `${comment} ${marker}` || line.startsWith(`${comment} ${marker} `);
+
+type Embedded = { ok: true; json: string } | { ok: false; message: string };
+
+/** The JSON between the markers of one syntax, or why the file has no complete block. */
+function readEmbedded(lines: readonly string[], syntax: EmbeddingSyntax): Embedded | null {
+  const begins = lines.flatMap((line, i) => (isMarker(line, syntax.comment, CHAIN_BEGIN) ? [i] : []));
+  if (begins.length === 0) return null;
+  if (begins.length > 1) return { ok: false, message: `the exported program has ${begins.length} embedded chain blocks; an exported program has exactly one` };
+  const begin = begins[0] as number;
+  const declaration = lines[begin + 1] ?? '';
+  if (!declaration.startsWith(syntax.declaration)) return { ok: false, message: `the line after the ${CHAIN_BEGIN} marker is not the embedded chain's declaration` };
+  const first = syntax.openOnDeclaration ? declaration.slice(syntax.declaration.length) : null;
+  if (first !== null && first !== '{') return { ok: false, message: 'the embedded chain does not start with "{" on its declaration line' };
+  const close = lines.indexOf(syntax.close, begin + 2);
+  if (close < 0 || !isMarker(lines[close + 1] ?? '', syntax.comment, CHAIN_END)) {
+    return { ok: false, message: `the exported program has no complete embedded chain (its ${CHAIN_BEGIN} block was cut)` };
+  }
+  const body = lines.slice(begin + 2, close);
+  return { ok: true, json: first === null ? body.join('\n') : [first, ...body, '}'].join('\n') };
+}
+
+/** Which kind of file `text` is: by its name when known, else a chain file when it starts with `{`. */
+function fileKind(text: string, fileName?: string): 'chain' | 'ts' | 'py' | 'program' {
+  if (fileName !== undefined) {
+    if (/\.(c|m)?tsx?$/i.test(fileName)) return 'ts';
+    if (/\.pyw?$/i.test(fileName)) return 'py';
+    if (/\.json$/i.test(fileName)) return 'chain';
+  }
+  return /^\ufeff?\s*\{/.test(text) ? 'chain' : 'program';
+}
+
+/**
+ * The embedded chain's JSON text of an exported program, or a message saying why there is
+ * none; null when `text` is not an exported program at all (a chain file, or anything else).
+ */
+export function embeddedChain(text: string, fileName?: string): Embedded | null {
+  const kind = fileKind(text, fileName);
+  if (kind === 'chain') return null;
+  const lines = text.split(/\r?\n/);
+  const langs = kind === 'program' ? (['ts', 'py'] as const) : [kind];
+  for (const lang of langs) {
+    const found = readEmbedded(lines, syntaxes[lang]);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The embedded chain's JSON text, or null when `text` is not a complete exported program. */
+export function embeddedChainJson(text: string, fileName?: string): string | null {
+  const found = embeddedChain(text, fileName);
+  return found?.ok ? found.json : null;
+}
+
+export interface ImportChainOptions {
+  /** The file's name, when known: `.ts`/`.py` are programs, `.json` is a chain file. */
+  fileName?: string;
+  registry?: StepRegistry;
+  /** Bounds on declared sizes, over the defaults. */
+  limits?: Partial<ChainLimits>;
 }
 
 /**
@@ -26,18 +98,20 @@ export function embeddedChainJson(text: string): string | null {
  * problems (path and message) as any chain file.
  *
  * @example
- * const result = importChainSource(await file.text());
+ * const result = importChainSource(await file.text(), { fileName: file.name });
  * if (result.ok) openChain(result.chain);
  */
-export function importChainSource(text: string, registry?: StepRegistry): ParseChainResult {
-  const embedded = embeddedChainJson(text);
-  if (embedded === null && text.includes(CHAIN_BEGIN)) {
-    return { ok: false, problems: [{ path: '$', message: 'the exported program has no complete embedded chain (its <seamscope:chain> block was cut)' }] };
+export function importChainSource(text: string, options: ImportChainOptions = {}): ParseChainResult {
+  if (fileKind(text, options.fileName) === 'chain') return parseChain(text, options.registry, options.limits);
+  const embedded = embeddedChain(text, options.fileName);
+  if (embedded === null) {
+    return { ok: false, problems: [{ path: '$', message: `this is neither a chain file (a JSON object) nor a program exported by Seamscope (no ${CHAIN_BEGIN} block)` }] };
   }
-  return parseChain(embedded ?? text, registry);
+  if (!embedded.ok) return { ok: false, problems: [{ path: '$', message: embedded.message }] };
+  return parseChain(embedded.json, options.registry, options.limits);
 }
 
-/** Whether a file looks like an exported program rather than a chain file. */
-export function isExportedProgram(text: string): boolean {
-  return embeddedChainJson(text) !== null;
+/** Whether a file is a program exported by Seamscope (with its embedded chain) rather than a chain file. */
+export function isExportedProgram(text: string, fileName?: string): boolean {
+  return embeddedChainJson(text, fileName) !== null;
 }

@@ -189,6 +189,14 @@ export function tsKey(key: string): string {
   return SIMPLE_KEY.test(key) ? key : tsString(key);
 }
 
+/**
+ * A property name in a TypeScript type literal. Unlike an object literal, a type has no
+ * prototype to set, so `"__proto__"` is an ordinary (quoted) member name there.
+ */
+export function tsTypeKey(key: string): string {
+  return key === '__proto__' ? tsString(key) : tsKey(key);
+}
+
 const INLINE_WIDTH = 100;
 
 /**

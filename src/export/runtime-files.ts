@@ -189,9 +189,11 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    const notFound = b === undefined ? null : b;\n' +
       '    if (typeof a === \'undefined\' || a === \'\' || a === null) return data;\n' +
       '    let current = data;\n' +
+      '    // Own properties only (as the engine and the Python runtime): "x.constructor" is not Object\'s.\n' +
       '    for (const prop of String(a).split(\'.\')) {\n' +
       '      if (current === null || current === undefined) return notFound;\n' +
-      '      current = current[prop];\n' +
+      '      const holder = typeof current === \'object\' || typeof current === \'string\' ? Object(current) : null;\n' +
+      '      current = holder && Object.hasOwn(holder, prop) ? holder[prop] : undefined;\n' +
       '      if (current === undefined) return notFound;\n' +
       '    }\n' +
       '    return current;\n' +
@@ -306,6 +308,9 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '  const isText = (input: string) => chain.inputs.find((i) => i.name === input)?.schema?.type === \'string\';\n' +
       '  const valueOf = (input: string, text: string) => (isText(input) ? text : JSON.parse(text) as unknown);\n' +
       '  const inputs: Record<string, unknown> = {};\n' +
+      '  // Input names come from the chain and the command line: define them as own data properties, so\n' +
+      '  // an input named "__proto__" is a key like any other instead of replacing the prototype.\n' +
+      '  const setInput = (key: string, value: unknown) => Object.defineProperty(inputs, key, { value, writable: true, enumerable: true, configurable: true });\n' +
       '  let tracePath: string | undefined;\n' +
       '  let runId: string | undefined;\n' +
       '  let useExamples = false;\n' +
@@ -322,16 +327,16 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '        return 0;\n' +
       '      } else if (arg === \'--input\') {\n' +
       '        const [key, text] = splitPair(next(), arg);\n' +
-      '        inputs[key] = valueOf(key, text);\n' +
+      '        setInput(key, valueOf(key, text));\n' +
       '      } else if (arg === \'--input-file\') {\n' +
       '        const [key, path] = splitPair(next(), arg);\n' +
-      '        inputs[key] = valueOf(key, await readFile(path, \'utf8\'));\n' +
+      '        setInput(key, valueOf(key, await readFile(path, \'utf8\')));\n' +
       '      } else if (arg === \'--inputs\') {\n' +
       '        const path = next();\n' +
       '        const given = JSON.parse(await readFile(path, \'utf8\')) as Record<string, unknown>;\n' +
       '        for (const [key, value] of Object.entries(given)) {\n' +
-      '          const file = value !== null && typeof value === \'object\' && \'$file\' in value ? (value as { $file: unknown }).$file : undefined;\n' +
-      '          inputs[key] = typeof file === \'string\' ? await readFile(resolve(dirname(path), file), \'utf8\') : value;\n' +
+      '          const file = value !== null && typeof value === \'object\' && Object.hasOwn(value, \'$file\') ? (value as { $file: unknown }).$file : undefined;\n' +
+      '          setInput(key, typeof file === \'string\' ? await readFile(resolve(dirname(path), file), \'utf8\') : value);\n' +
       '        }\n' +
       '      } else if (arg === \'--trace\') tracePath = next();\n' +
       '      else if (arg === \'--run-id\') runId = next();\n' +
@@ -344,7 +349,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '  }\n' +
       '  if (useExamples) {\n' +
       '    for (const input of chain.inputs as { name: string; example?: unknown }[]) {\n' +
-      '      if (!(input.name in inputs) && input.example !== undefined) inputs[input.name] = input.example;\n' +
+      '      if (!Object.hasOwn(inputs, input.name) && input.example !== undefined) setInput(input.name, input.example);\n' +
       '    }\n' +
       '  }\n' +
       '  const controller = new AbortController();\n' +
@@ -935,7 +940,8 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '}\n' +
       '\n' +
       'function enumValues(spec: DynamicEnumSpec, values: Record<string, unknown>): string[] | string {\n' +
-      '  const bound = values[spec.binding];\n' +
+      '  // Own keys only: a binding named "constructor" that is not bound is unbound, not Object.\n' +
+      '  const bound = Object.hasOwn(values, spec.binding) ? values[spec.binding] : undefined;\n' +
       '  if (bound === undefined) return `the dynamic enum reads "${spec.binding}", which is not bound`;\n' +
       '  if (spec.from === \'sectionIds\') {\n' +
       '    if (typeof bound !== \'string\') return `the dynamic enum needs "${spec.binding}" to be text`;\n' +
@@ -1008,7 +1014,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '): { values: Record<string, unknown>; truncation: Truncation } | null {\n' +
       '  const totalBefore = measure(values);\n' +
       '  if (totalBefore <= budget) return null;\n' +
-      '  const text = stringifyForPrompt(values[policy.binding]);\n' +
+      '  const text = stringifyForPrompt(Object.hasOwn(values, policy.binding) ? values[policy.binding] : undefined);\n' +
       '  const bindingTokensBefore = countTokens(text);\n' +
       '  let keep = bindingTokensBefore - (totalBefore - budget);\n' +
       '  let result = cutToTokens(text, keep, policy.from, countTokens);\n' +

@@ -74,6 +74,7 @@ export function requestSentence(analysis: PromptAnalysis): string | null {
 }
 
 /** Cue phrases per label word, for labels whose own word rarely appears in a ticket. */
+// Looked up by words of enum values from the chain: only own keys count (an option "constructor" is a word, not Object).
 const cues: Record<string, string[]> = {
   refund: ['refund', 'money back', 'reimburs'],
   return: ['return', 'send back', 'send it back'],
@@ -106,7 +107,7 @@ export function classifyOption(options: readonly unknown[], analysis: PromptAnal
     if (typeof v !== 'string') continue;
     const words = v.toLowerCase().split(/[\s_-]+/).filter(Boolean);
     let score = contentStems(words.join(' ')).filter((s) => stems.has(s)).length;
-    for (const w of words) for (const cue of cues[w] ?? []) if (new RegExp(`\\b${escape(cue)}`).test(text)) score += 1;
+    for (const w of words) for (const cue of (Object.hasOwn(cues, w) ? cues[w] : undefined) ?? []) if (new RegExp(`\\b${escape(cue)}`).test(text)) score += 1;
     if (score > 0 && (!best || score > best.score)) best = { v, score };
   }
   if (best) return best.v;

@@ -155,7 +155,7 @@ export class DemoGenerator {
       out[key] = this.value(sub, { name: key, rank: slot.rank, depth: slot.depth + 1, cites, own, fixedId, itemId: slot.itemId });
     }
     for (const key of required) {
-      if (key in out || s.additionalProperties === false) continue;
+      if (Object.hasOwn(out, key) || s.additionalProperties === false) continue;
       out[key] = this.value(s.additionalProperties ?? true, { name: key, rank: slot.rank, depth: slot.depth + 1 });
     }
     return out;

@@ -118,7 +118,7 @@ export function mergeAllOf(schema: Schema, root: Schema): Schema {
     for (const [k, v] of Object.entries(b)) {
       if (k === 'properties') merged.properties = { ...(asSchema(merged.properties) ?? {}), ...(asSchema(v) ?? {}) };
       else if (k === 'required') merged.required = [...new Set([...((merged.required as string[]) ?? []), ...((v as string[]) ?? [])])];
-      else if (!(k in merged)) merged[k] = v;
+      else if (!Object.hasOwn(merged, k)) merged[k] = v;
     }
   }
   return merged;

@@ -34,7 +34,7 @@ export function applyBudget(
 ): { values: Record<string, unknown>; truncation: TruncationRecord } | null {
   const totalBefore = measure(values);
   if (totalBefore <= budget) return null;
-  const text = stringifyForPrompt(values[policy.binding]);
+  const text = stringifyForPrompt(Object.hasOwn(values, policy.binding) ? values[policy.binding] : undefined);
   const bindingTokensBefore = countTokens(text);
   let keep = bindingTokensBefore - (totalBefore - budget);
   let result = cutToTokens(text, keep, policy.from, countTokens);

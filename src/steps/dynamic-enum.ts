@@ -30,7 +30,8 @@ export function sectionIdsOf(text: string): string[] {
 }
 
 function enumValues(spec: DynamicEnumSpec, values: Record<string, unknown>): string[] | string {
-  const bound = values[spec.binding];
+  // Own keys only: a binding named "constructor" that is not bound is unbound, not Object.
+  const bound = Object.hasOwn(values, spec.binding) ? values[spec.binding] : undefined;
   if (bound === undefined) return `the dynamic enum reads "${spec.binding}", which is not bound`;
   if (spec.from === 'sectionIds') {
     if (typeof bound !== 'string') return `the dynamic enum needs "${spec.binding}" to be text`;

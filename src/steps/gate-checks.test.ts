@@ -45,4 +45,15 @@ describe('gate checks', () => {
     expect(checkRule(escape, { value: {} }, 'never')[0]).toContain('could not be applied');
     expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
   });
+
+  it('a rule\'s var reads own properties only: a missing "constructor" is null, not Object', () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) {
+      expect(checkRule({ '==': [{ var: `value.${name}` }, null] }, { value: {} }, `${name} missing`), name).toEqual([]);
+      expect(checkRule({ '==': [{ var: `value.${name}` }, 'set'] }, { value: JSON.parse(`{"${name}": "set"}`) }, `${name} set`), name).toEqual([]);
+      expect(checkRule({ '!': { missing: [`value.${name}`] } }, { value: {} }, 'x')).toEqual(['x']);
+    }
+    expect(checkRule({ '==': [{ var: 'value.name.length' }, 3] }, { value: { name: 'abc' } }, 'length')).toEqual([]);
+    expect(checkRule({ '==': [{ var: 'value.1' }, 'b'] }, { value: ['a', 'b'] }, 'index')).toEqual([]);
+    expect(checkRule({ '==': [{ var: ['value.nothing', 'fallback'] }, 'fallback'] }, { value: {} }, 'fallback')).toEqual([]);
+  });
 });

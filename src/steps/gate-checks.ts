@@ -12,6 +12,29 @@ import { selectAll } from './select-path.ts';
  */
 jsonLogic.rm_operation('method');
 
+/**
+ * `var` over own properties only. json-logic-js descends with `data[key]`, so
+ * `{"var": "value.constructor"}` on an object without that key finds Object's constructor
+ * instead of null; the exported runtimes (TypeScript and Python) read own keys, and so does
+ * this. Arrays and strings keep their indices and `length` (own properties too).
+ */
+function ownVar(data: unknown, path?: unknown, fallback?: unknown): unknown {
+  const notFound = fallback === undefined ? null : fallback;
+  if (path === undefined || path === '' || path === null) return data;
+  let current: unknown = data;
+  for (const key of String(path).split('.')) {
+    if (current === null || current === undefined) return notFound;
+    const holder = typeof current === 'object' || typeof current === 'string' ? Object(current) as Record<string, unknown> : null;
+    current = holder && Object.hasOwn(holder, key) ? holder[key] : undefined;
+    if (current === undefined) return notFound;
+  }
+  return current;
+}
+// json-logic-js calls an operation with the data as `this`.
+jsonLogic.add_operation('var', function var_(this: unknown, path?: unknown, fallback?: unknown) {
+  return ownVar(this, path, fallback);
+});
+
 function lastSegment(path: string): { parent: string; field: string } {
   const i = path.lastIndexOf('.');
   return i < 0 ? { parent: '', field: path } : { parent: path.slice(0, i), field: path.slice(i + 1) };

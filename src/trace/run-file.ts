@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatJsonPath, parseStrictJson } from '../files/strict-json.ts';
 import { TRACE_VERSION, type RunMeta, type TraceEvent } from './events.ts';
 
 /**
@@ -26,12 +27,10 @@ export function toRunFile(run: RunMeta, events: TraceEvent[]): RunFile {
 }
 
 export function parseRunFile(text: string): { ok: true; file: RunFile } | { ok: false; message: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, message: `the file is not valid JSON: ${(error as Error).message}` };
-  }
+  // Strict: duplicate keys and numbers that overflow to Infinity are refused with their path.
+  const read = parseStrictJson(text);
+  if (!read.ok) return { ok: false, message: `the file is not valid JSON: ${formatJsonPath(read.path)}: ${read.message}` };
+  const raw = read.value;
   const parsed = runFileSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, message: parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ') };
   return { ok: true, file: parsed.data as unknown as RunFile };

@@ -1,5 +1,5 @@
 import type { CodeWriter } from '../code-writer.ts';
-import { commentText, pyInline, pyString, textLines, tsKey, tsLiteral, tsString } from '../literals.ts';
+import { commentText, pyInline, pyString, textLines, tsKey, tsLiteral, tsString, tsTypeKey } from '../literals.ts';
 import type { ExportStep } from '../plan.ts';
 
 /** The identifiers one step gets in the generated file, all claimed from the file's scope. */
@@ -94,7 +94,7 @@ export function pyText(w: CodeWriter, name: string, text: string): void {
 /** The reads parameter's type: one `unknown` per binding. */
 export function tsReadsType(s: EmitStep): string {
   const keys = Object.keys(s.planned.bindings);
-  return keys.length === 0 ? 'Record<string, never>' : `{ ${keys.map((k) => `${tsKey(k)}: unknown`).join('; ')} }`;
+  return keys.length === 0 ? 'Record<string, never>' : `{ ${keys.map((k) => `${tsTypeKey(k)}: unknown`).join('; ')} }`;
 }
 
 /** The prompt, system and schema constants of a model-like step, and its spec fields. */

@@ -1,6 +1,6 @@
 import type { ChainInput } from '../../chain/schema.ts';
 import { createCodeWriter } from '../code-writer.ts';
-import { commentText, safeJson, tsKey, tsLiteral } from '../literals.ts';
+import { commentText, safeJson, tsLiteral, tsTypeKey } from '../literals.ts';
 import type { ExportPlan } from '../plan.ts';
 import { stepTitle } from './context.ts';
 import { writeTsFlow } from './flow.ts';
@@ -56,7 +56,7 @@ export function emitTsProgram(plan: ExportPlan, opts: ProgramOptions): string {
   w.block('export type Inputs = {', () => {
     for (const input of chain.inputs) {
       w.line(`/** ${inputDoc(input)} */`);
-      w.line(`${tsKey(input.name)}${input.required === false ? '?' : ''}: ${tsType(input.schema)};`);
+      w.line(`${tsTypeKey(input.name)}${input.required === false ? '?' : ''}: ${tsType(input.schema)};`);
     }
   }, '};');
   for (const id of [...plan.steps.keys()]) {

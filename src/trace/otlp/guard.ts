@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { parseStrictJson } from '../../files/strict-json.ts';
 import type { OtlpTraceData } from './otlp-json.ts';
 
 /**
  * The gate every imported trace file passes before anything reads it: a size limit checked
- * before JSON.parse, an iterative depth/size/`__proto__` walk (so hostile nesting cannot
+ * before a strict JSON read (duplicate keys and overflowing numbers refused), an iterative depth/size/`__proto__` walk (so hostile nesting cannot
  * overflow the stack or reach a prototype), then a structural schema whose messages name the
  * exact place, e.g. `resourceSpans[0].scopeSpans[0].spans[3].traceId must be 32 hex characters`.
  */
@@ -41,12 +42,8 @@ export function checkShape(root: unknown): string | null {
 /** JSON text inside an attribute (messages, outputs, schemas): parsed and walked, or undefined. */
 export function parseJsonValue(text: unknown): unknown {
   if (typeof text !== 'string' || text.length > MAX_TRACE_BYTES) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return checkShape(value) === null ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = parseStrictJson(text, { maxDepth: MAX_DEPTH + 1 });
+  return read.ok && checkShape(read.value) === null ? read.value : undefined;
 }
 
 const hex = (n: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${n}}$`), `must be ${n} hex characters (OTLP/JSON ids are hex, not base64)`);
@@ -113,12 +110,13 @@ export function readOtlpJson(text: string): ReadOtlpResult {
   if (text.length > MAX_TRACE_BYTES) {
     return { ok: false, message: `the file is ${(text.length / 1048576).toFixed(1)} MB; trace files are limited to ${MAX_TRACE_BYTES / 1048576} MB` };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, message: `the file is not valid JSON: ${(error as Error).message}` };
-  }
+  // Strict: duplicate keys and numbers that overflow to Infinity are refused with their path.
+  // The reader stops at the depth checkShape allows, so hostile nesting costs nothing; the
+  // message is the same one checkShape gives.
+  const read = parseStrictJson(text, { maxDepth: MAX_DEPTH + 1 });
+  if (!read.ok && read.code === 'depth') return { ok: false, message: `${formatPath(read.path.slice(0, 6))}… is nested deeper than ${MAX_DEPTH} levels` };
+  if (!read.ok) return { ok: false, message: `the file is not valid JSON: ${formatPath(read.path)}: ${read.message}` };
+  const raw = read.value;
   const shape = checkShape(raw);
   if (shape) return { ok: false, message: shape };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('resourceSpans' in raw)) {

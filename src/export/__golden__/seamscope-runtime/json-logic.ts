@@ -38,9 +38,11 @@ const operations: Record<string, (data: any, ...args: any[]) => unknown> = {
     const notFound = b === undefined ? null : b;
     if (typeof a === 'undefined' || a === '' || a === null) return data;
     let current = data;
+    // Own properties only (as the engine and the Python runtime): "x.constructor" is not Object's.
     for (const prop of String(a).split('.')) {
       if (current === null || current === undefined) return notFound;
-      current = current[prop];
+      const holder = typeof current === 'object' || typeof current === 'string' ? Object(current) : null;
+      current = holder && Object.hasOwn(holder, prop) ? holder[prop] : undefined;
       if (current === undefined) return notFound;
     }
     return current;

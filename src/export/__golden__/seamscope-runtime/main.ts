@@ -43,6 +43,9 @@ export async function main<I>(chain: ChainDefinition, runChain: RunChain<I>, arg
   const isText = (input: string) => chain.inputs.find((i) => i.name === input)?.schema?.type === 'string';
   const valueOf = (input: string, text: string) => (isText(input) ? text : JSON.parse(text) as unknown);
   const inputs: Record<string, unknown> = {};
+  // Input names come from the chain and the command line: define them as own data properties, so
+  // an input named "__proto__" is a key like any other instead of replacing the prototype.
+  const setInput = (key: string, value: unknown) => Object.defineProperty(inputs, key, { value, writable: true, enumerable: true, configurable: true });
   let tracePath: string | undefined;
   let runId: string | undefined;
   let useExamples = false;
@@ -59,16 +62,16 @@ export async function main<I>(chain: ChainDefinition, runChain: RunChain<I>, arg
         return 0;
       } else if (arg === '--input') {
         const [key, text] = splitPair(next(), arg);
-        inputs[key] = valueOf(key, text);
+        setInput(key, valueOf(key, text));
       } else if (arg === '--input-file') {
         const [key, path] = splitPair(next(), arg);
-        inputs[key] = valueOf(key, await readFile(path, 'utf8'));
+        setInput(key, valueOf(key, await readFile(path, 'utf8')));
       } else if (arg === '--inputs') {
         const path = next();
         const given = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
         for (const [key, value] of Object.entries(given)) {
-          const file = value !== null && typeof value === 'object' && '$file' in value ? (value as { $file: unknown }).$file : undefined;
-          inputs[key] = typeof file === 'string' ? await readFile(resolve(dirname(path), file), 'utf8') : value;
+          const file = value !== null && typeof value === 'object' && Object.hasOwn(value, '$file') ? (value as { $file: unknown }).$file : undefined;
+          setInput(key, typeof file === 'string' ? await readFile(resolve(dirname(path), file), 'utf8') : value);
         }
       } else if (arg === '--trace') tracePath = next();
       else if (arg === '--run-id') runId = next();
@@ -81,7 +84,7 @@ export async function main<I>(chain: ChainDefinition, runChain: RunChain<I>, arg
   }
   if (useExamples) {
     for (const input of chain.inputs as { name: string; example?: unknown }[]) {
-      if (!(input.name in inputs) && input.example !== undefined) inputs[input.name] = input.example;
+      if (!Object.hasOwn(inputs, input.name) && input.example !== undefined) setInput(input.name, input.example);
     }
   }
   const controller = new AbortController();

@@ -132,7 +132,8 @@ interface DynamicEnumSpec {
 }
 
 function enumValues(spec: DynamicEnumSpec, values: Record<string, unknown>): string[] | string {
-  const bound = values[spec.binding];
+  // Own keys only: a binding named "constructor" that is not bound is unbound, not Object.
+  const bound = Object.hasOwn(values, spec.binding) ? values[spec.binding] : undefined;
   if (bound === undefined) return `the dynamic enum reads "${spec.binding}", which is not bound`;
   if (spec.from === 'sectionIds') {
     if (typeof bound !== 'string') return `the dynamic enum needs "${spec.binding}" to be text`;
@@ -205,7 +206,7 @@ export function applyBudget(
 ): { values: Record<string, unknown>; truncation: Truncation } | null {
   const totalBefore = measure(values);
   if (totalBefore <= budget) return null;
-  const text = stringifyForPrompt(values[policy.binding]);
+  const text = stringifyForPrompt(Object.hasOwn(values, policy.binding) ? values[policy.binding] : undefined);
   const bindingTokensBefore = countTokens(text);
   let keep = bindingTokensBefore - (totalBefore - budget);
   let result = cutToTokens(text, keep, policy.from, countTokens);
