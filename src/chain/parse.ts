@@ -5,6 +5,7 @@ import { chainEdges, topologicalOrder } from './graph.ts';
 import { migrateChain } from './migrate.ts';
 import { parseRef } from './refs.ts';
 import { CHAIN_FORMAT, CHAIN_VERSION, chainSchema, type Chain } from './schema.ts';
+import { chainSchemaFindings } from './schema-check.ts';
 import { findPlaceholders } from './template.ts';
 
 /**
@@ -136,6 +137,9 @@ export function parseChain(input: string | unknown, registry: StepRegistry = ste
   if (problems.length > 0) return { ok: false, problems };
   const refProblems = checkReferences(chain, registry);
   if (refProblems.length > 0) return { ok: false, problems: refProblems };
+  // Every schema compiles before the chain is accepted, so none fails after a paid call.
+  const schemaErrors = chainSchemaFindings(chain, registry).filter((f) => f.severity === 'error');
+  if (schemaErrors.length > 0) return { ok: false, problems: schemaErrors.map((f) => ({ path: formatPath(f.path), message: f.message })) };
   return { ok: true, chain };
 }
 

@@ -1,0 +1,36 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), env: {} }, out, err };
+}
+
+const chain = (outputSchema: unknown) => ({
+  format: 'seamscope.chain', version: 1, id: 'x', name: 'x', inputs: [{ name: 'doc', schema: { type: 'string' } }],
+  steps: [{ id: 'a', kind: 'model', name: 'A', config: { prompt: '{doc}', bindings: { doc: 'inputs.doc' }, outputSchema } }],
+});
+
+describe('seamscope validate checks every schema before anything runs', () => {
+  const broken: [string, unknown, string][] = [
+    ['an uncompilable pattern', { type: 'object', properties: { a: { type: 'string', pattern: '(' } } }, '$.steps[0].config.outputSchema.properties.a.pattern'],
+    ['a misspelt type', { type: 'object', properties: { a: { type: 'strin' } } }, '$.steps[0].config.outputSchema.properties.a.type'],
+    ['a $ref loop', { $defs: { a: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }, '$.steps[0].config.outputSchema["$defs"].a["$ref"]'],
+    ['a lone surrogate in a property name', { type: 'object', properties: { 'a\udc00': { type: 'string' } } }, '$.steps[0].config.outputSchema.properties["a\\udc00"]'],
+    ['a lookahead', { type: 'string', pattern: '^(?=a)' }, '$.steps[0].config.outputSchema.pattern'],
+  ];
+  for (const [kind, schema, path] of broken) {
+    it(`refuses ${kind}, naming ${path}`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+      const file = join(dir, 'bad.chain.json');
+      await writeFile(file, JSON.stringify(chain(schema)));
+      const { io, err } = capture();
+      expect(await main(['validate', file], io)).toBe(1);
+      expect(err.join('\n')).toContain(path);
+    });
+  }
+});
