@@ -1,6 +1,6 @@
 // Seamscope: one schema validator with a cache. Shared by the engine and the exported TypeScript
 // runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
-import { formatSchemaError, interpret } from './interpret.ts';
+import { formatSchemaError, interpret, stableKey } from './interpret.ts';
 import { schemaProblems } from './schema-problems.ts';
 
 /** Validates values against schemas, checking each distinct schema once. */
@@ -8,14 +8,6 @@ export type SchemaChecker = (schema: Record<string, unknown> | boolean, value: u
 
 /** `/properties/code/pattern`-style pointer of a path inside a schema, for messages. */
 export const schemaPointer = (path: readonly (string | number)[]) => path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') || '(root)';
-
-function stableKey(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableKey((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
-}
 
 /**
  * Problems come back as `<pointer or (root)>: <message>` sentences (the retry feedback); a

@@ -83,3 +83,14 @@ describe('the interpreting validator', () => {
     expect(check({ type: 'object', properties: { toString: { type: 'number' } } }, {})).toEqual([]);
   });
 });
+
+describe('validation time grows linearly with the value', () => {
+  it('uniqueItems over 50,000 objects and a 1 MB string against nested patterns complete', () => {
+    const check = createSchemaChecker();
+    const items = Array.from({ length: 50_000 }, (_, i) => ({ id: i, tags: ['x'] }));
+    items.push({ id: 7, tags: ['x'] });
+    expect(check({ type: 'array', uniqueItems: true }, items)).toEqual(['(root): must NOT have duplicate items (items ## 7 and 50000 are identical)']);
+    const big = 'ab'.repeat(500_000);
+    expect(check({ type: 'string', pattern: '^((a|b)+)+$', maxLength: 10 }, big)).toEqual(['(root): must NOT have more than 10 characters']);
+  });
+});

@@ -72,6 +72,13 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return a !== a && b !== b;
 }
 
+/** Canonical JSON text (keys sorted): equal for exactly the values deepEqual calls equal. */
+export function stableKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableKey(value[k])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'undefined';
+}
+
 const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** ajv's ucs2length: code points, a lone surrogate counting one. */
@@ -124,8 +131,17 @@ function duplicate(data: unknown[], items: unknown): [number, number] | null {
     }
     return null;
   }
-  for (let i = data.length - 1; i >= 0; i--) for (let j = i - 1; j >= 0; j--) if (deepEqual(data[i], data[j])) return [j, i];
-  return null;
+  // ajv compares every pair (quadratic); keying each item by its canonical text finds the same
+  // pair — the highest i with an equal item before it, and the nearest such j — in linear time.
+  const lastSeen = new Map<string, number>();
+  let found: [number, number] | null = null;
+  data.forEach((item, i) => {
+    const key = stableKey(item);
+    const j = lastSeen.get(key);
+    if (j !== undefined) found = [j, i];
+    lastSeen.set(key, i);
+  });
+  return found;
 }
 
 /** Validates `data` against a checked schema; problems in ajv's order with ajv's words. */
