@@ -20,7 +20,8 @@ describe('seamscope validate checks every schema before anything runs', () => {
     ['an uncompilable pattern', { type: 'object', properties: { a: { type: 'string', pattern: '(' } } }, '$.steps[0].config.outputSchema.properties.a.pattern'],
     ['a misspelt type', { type: 'object', properties: { a: { type: 'strin' } } }, '$.steps[0].config.outputSchema.properties.a.type'],
     ['a $ref loop', { $defs: { a: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }, '$.steps[0].config.outputSchema["$defs"].a["$ref"]'],
-    ['a lone surrogate in a property name', { type: 'object', properties: { 'a\udc00': { type: 'string' } } }, '$.steps[0].config.outputSchema.properties["a\\udc00"]'],
+    ['a lone surrogate in a pattern', { type: 'object', properties: { a: { type: 'string', pattern: '[\\uDC00]' } } }, '$.steps[0].config.outputSchema.properties.a.pattern'],
+    ['a draft-04 boolean exclusiveMaximum', { type: 'number', exclusiveMaximum: true }, '$.steps[0].config.outputSchema.exclusiveMaximum'],
     ['a lookahead', { type: 'string', pattern: '^(?=a)' }, '$.steps[0].config.outputSchema.pattern'],
   ];
   for (const [kind, schema, path] of broken) {

@@ -94,3 +94,13 @@ describe('validation time grows linearly with the value', () => {
     expect(check({ type: 'string', pattern: '^((a|b)+)+$', maxLength: 10 }, big)).toEqual(['(root): must NOT have more than 10 characters']);
   });
 });
+
+describe('names that are not well-formed UTF-16', () => {
+  it('a lone surrogate in a property name is an ordinary key (ajv generated code from it and failed at run time)', () => {
+    const check = createSchemaChecker();
+    const schema = { type: 'object', properties: { 'x\ud800': { type: 'string' } }, required: ['x\ud800'], additionalProperties: false };
+    expect(check(schema, { 'x\ud800': 'ok' })).toEqual([]);
+    expect(check(schema, { 'x\ud800': 1 })).toEqual(['/x\ud800: must be string']);
+    expect(check(schema, {})).toEqual(["(root): must have required property 'x\ud800'"]);
+  });
+});

@@ -5,8 +5,10 @@ import { compilePattern } from './pattern.ts';
 
 /**
  * A schema from a chain file is checked whole before any model is called: a `pattern` that
- * does not compile, a misspelt `type`, a `$ref` that loops or points nowhere, a lone surrogate
- * that JSON cannot carry to an endpoint, a keyword this validator does not evaluate. Each
+ * does not compile, a misspelt `type`, a `$ref` that loops or points nowhere, a keyword this
+ * validator does not evaluate. (A lone surrogate in a property name broke ajv's generated code
+ * at run time; interpreted, such a name is an ordinary key, so it is accepted — a lone
+ * surrogate inside a *pattern* is refused, since engines disagree on what it matches.) Each
  * problem names the keyword's path inside the schema, so the chain's validation can say
  * `$.steps[2].config.outputSchema.properties.code.pattern: …`.
  */
@@ -32,21 +34,6 @@ const UNSUPPORTED = [
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Lone surrogates anywhere in the schema, keys and values alike (a model endpoint rejects or mangles them). */
-function surrogateProblems(value: unknown, path: (string | number)[], out: SchemaProblem[]): void {
-  if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) out.push({ path, severity: 'error', message: 'contains a lone surrogate (half of a UTF-16 pair), which JSON cannot carry to a model endpoint' });
-  } else if (Array.isArray(value)) value.forEach((v, i) => surrogateProblems(v, [...path, i], out));
-  else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      if (LONE_SURROGATE.test(k)) out.push({ path: [...path, k], severity: 'error', message: 'the name contains a lone surrogate (half of a UTF-16 pair), which JSON cannot carry to a model endpoint' });
-      surrogateProblems(v, [...path, k], out);
-    }
-  }
-}
-
 function decodePointer(ref: string): string[] {
   return ref.slice(1).split('/').filter(Boolean).map((p) => {
     let decoded = p;
@@ -204,8 +191,6 @@ function refLoops(root: unknown, refs: Map<string, string>): SchemaProblem[] {
  */
 export function schemaProblems(schema: unknown): SchemaProblem[] {
   const out: SchemaProblem[] = [];
-  surrogateProblems(schema, [], out);
-  if (out.length > 0) return out;
   const refs = new Map<string, string>();
   walk(schema, schema, [], out, refs);
   if (out.some((p) => p.severity === 'error')) return out;
