@@ -1,7 +1,10 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { importChainSource } from '../export/import-chain.ts';
+import { formatPath } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
+import { chainSchemaFindings } from '../chain/schema-check.ts';
+import { stepRegistry } from '../steps/index.ts';
 import { runChain } from '../engine/run.ts';
 import { stepsNamingProfiles } from '../steps/model.config.ts';
 import { createProviderForProfile, demoProfile, runModelSettings, type EndpointProfile } from '../providers/profiles.ts';
@@ -134,6 +137,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         if (!path) return io.err(usage), 2;
         const chain = await loadChain(path, io);
         if (chain) io.out(`${path}: ok — "${chain.name}", ${chain.steps.length} steps, ${chain.inputs.length} inputs`);
+        // Sound, but promising a check that does not happen (an unenforced format): said, never silent.
+        if (chain) for (const f of chainSchemaFindings(chain, stepRegistry)) io.err(`note: ${formatPath(f.path)}: ${f.message}`);
         return chain ? 0 : 1;
       }
       case 'run':

@@ -24,6 +24,16 @@ describe('seamscope validate checks every schema before anything runs', () => {
     ['a draft-04 boolean exclusiveMaximum', { type: 'number', exclusiveMaximum: true }, '$.steps[0].config.outputSchema.exclusiveMaximum'],
     ['a lookahead', { type: 'string', pattern: '^(?=a)' }, '$.steps[0].config.outputSchema.pattern'],
   ];
+  it('accepts a chain whose format is not enforced, and says so', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+    const file = join(dir, 'uri.chain.json');
+    await writeFile(file, JSON.stringify(chain({ type: 'object', properties: { site: { type: 'string', format: 'uri' }, to: { type: 'string', format: 'email' } } })));
+    const { io, out, err } = capture();
+    expect(await main(['validate', file], io)).toBe(0);
+    expect(out.join('\n')).toContain(': ok');
+    expect(err).toEqual([expect.stringMatching(/^note: \$\.steps\[0\]\.config\.outputSchema\.properties\.site\.format: the format "uri" is not enforced/)]);
+  });
+
   for (const [kind, schema, path] of broken) {
     it(`refuses ${kind}, naming ${path}`, async () => {
       const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
