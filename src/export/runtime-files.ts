@@ -408,10 +408,41 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '  return found;\n' +
       '}\n' +
       '\n' +
+      '/**\n' +
+      ' * Checks one schema node may make per value node, beyond a fixed allowance. A sound schema\n' +
+      ' * applies each subschema to each value a few times; only anyOf/oneOf/not branches that recurse\n' +
+      ' * through `$ref` re-check a subtree per branch, which multiplies per level (exponential in the\n' +
+      ' * value\'s depth, in ajv too). The budget turns that into a defined answer in bounded time.\n' +
+      ' */\n' +
+      'export const CHECKS_PER_VALUE = 200;\n' +
+      'export const BASE_CHECKS = 200_000;\n' +
+      '\n' +
+      'class BudgetSpent extends Error {}\n' +
+      'let remaining = 0;\n' +
+      '\n' +
+      'function valueNodes(root: unknown): number {\n' +
+      '  let n = 0;\n' +
+      '  const stack = [root];\n' +
+      '  while (stack.length > 0) {\n' +
+      '    const v = stack.pop();\n' +
+      '    n++;\n' +
+      '    if (Array.isArray(v)) for (const item of v) stack.push(item);\n' +
+      '    else if (isObject(v)) for (const k of Object.keys(v)) stack.push(v[k]);\n' +
+      '  }\n' +
+      '  return n;\n' +
+      '}\n' +
+      '\n' +
       '/** Validates `data` against a checked schema; problems in ajv\'s order with ajv\'s words. */\n' +
       'export function interpret(root: Schema, data: unknown): SchemaError[] {\n' +
       '  const errors: SchemaError[] = [];\n' +
-      '  validate(root, root, data, \'\', errors);\n' +
+      '  const budget = BASE_CHECKS + CHECKS_PER_VALUE * valueNodes(data);\n' +
+      '  remaining = budget;\n' +
+      '  try {\n' +
+      '    validate(root, root, data, \'\', errors);\n' +
+      '  } catch (error) {\n' +
+      '    if (!(error instanceof BudgetSpent)) throw error;\n' +
+      '    return [{ path: \'\', keyword: \'budget\', message: `validation stopped after ${budget} checks: the schema\'s anyOf/oneOf/not branches re-check the same values over and over; simplify it` }];\n' +
+      '  }\n' +
       '  return errors;\n' +
       '}\n' +
       '\n' +
@@ -422,6 +453,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '}\n' +
       '\n' +
       'function validate(root: Schema, schema: unknown, data: unknown, path: string, errors: SchemaError[]): void {\n' +
+      '  if (--remaining < 0) throw new BudgetSpent();\n' +
       '  if (schema === true) return;\n' +
       '  if (schema === false) {\n' +
       '    errors.push({ path, keyword: \'false schema\', message: \'boolean schema is false\' });\n' +
@@ -6577,6 +6609,29 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    pass\n' +
       '\n' +
       '\n' +
+      '# The engine\'s budget (src/schema/interpret.ts): anyOf/oneOf/not branches recursing through $ref\n' +
+      '# re-check a subtree per branch, exponentially in the value\'s depth; past the budget the answer\n' +
+      '# is a defined message, the same one the engine gives.\n' +
+      'BASE_CHECKS = 200_000\n' +
+      'CHECKS_PER_VALUE = 200\n' +
+      '\n' +
+      '\n' +
+      'class _BudgetSpent(Exception):\n' +
+      '    pass\n' +
+      '\n' +
+      '\n' +
+      'def _value_nodes(value: Any) -> int:\n' +
+      '    n, stack = 0, [value]\n' +
+      '    while stack:\n' +
+      '        v = stack.pop()\n' +
+      '        n += 1\n' +
+      '        if isinstance(v, list):\n' +
+      '            stack.extend(v)\n' +
+      '        elif isinstance(v, dict):\n' +
+      '            stack.extend(v.values())\n' +
+      '    return n\n' +
+      '\n' +
+      '\n' +
       'def _unsupported_keywords(schema: Any, found: set[str]) -> set[str]:\n' +
       '    if isinstance(schema, dict):\n' +
       '        for key, value in schema.items():\n' +
@@ -6659,6 +6714,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    def __init__(self) -> None:\n' +
       '        self._checked: dict[str, str | None] = {}\n' +
       '        self._patterns: dict[str, LinearPattern] = {}\n' +
+      '        self._remaining = 0\n' +
       '\n' +
       '    def __call__(self, schema: dict, value: Any) -> list[str]:\n' +
       '        key = stable_stringify(schema)\n' +
@@ -6679,7 +6735,12 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '        # The engine spreads the schema without `$schema`; a boolean schema spreads to {}: anything goes.\n' +
       '        root = {k: v for k, v in schema.items() if k != "$schema"} if isinstance(schema, dict) else {}\n' +
       '        errors: list[dict] = []\n' +
-      '        self._validate(root, root, value, "", errors)\n' +
+      '        budget = BASE_CHECKS + CHECKS_PER_VALUE * _value_nodes(value)\n' +
+      '        self._remaining = budget\n' +
+      '        try:\n' +
+      '            self._validate(root, root, value, "", errors)\n' +
+      '        except _BudgetSpent:\n' +
+      '            return [f"(root): validation stopped after {budget} checks: the schema\'s anyOf/oneOf/not branches re-check the same values over and over; simplify it"]\n' +
       '        return [_format(e) for e in errors]\n' +
       '\n' +
       '    def _patterns_of(self, schema: Any) -> None:\n' +
@@ -6717,6 +6778,9 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '        return node\n' +
       '\n' +
       '    def _validate(self, root: dict, schema: Any, data: Any, path: str, errors: list[dict]) -> None:\n' +
+      '        self._remaining -= 1\n' +
+      '        if self._remaining < 0:\n' +
+      '            raise _BudgetSpent()\n' +
       '        if schema is True:\n' +
       '            return\n' +
       '        if schema is False:\n' +

@@ -213,6 +213,9 @@ describe('the Python runtime matches the engine', () => {
       ...patterns.slice(0, 8).map((pattern): [Record<string, unknown>, unknown] => [{ type: 'object', patternProperties: { [pattern]: { type: 'number' } } }, Object.fromEntries(texts.map((t) => [t, 'x']))]),
       ...formats.flatMap((format) => formatTexts.map((t): [Record<string, unknown>, unknown] => [{ type: 'string', format }, t])),
       [{ type: 'array', uniqueItems: true }, [{ a: 1, b: [2] }, 3, { b: [2], a: 1 }, 3, 'x']], [{ $ref: '#/$defs/e', $defs: { e: { format: 'email' } } }, 'nope'],
+      // Exponential re-checking: the same defined answer once the budget is spent.
+      [{ $defs: { n: { anyOf: [{ required: ['x'], properties: { c: { $ref: '#/$defs/n' } } }, { required: ['y'], properties: { c: { $ref: '#/$defs/n' } } }] } }, $ref: '#/$defs/n' },
+        Array.from({ length: 30 }).reduce<Record<string, unknown>>((v) => ({ c: v }), {})],
     ];
     const engine = createSchemaValidator();
     const got = await python(cases.map((c) => ['validate', c]));

@@ -104,3 +104,16 @@ describe('names that are not well-formed UTF-16', () => {
     expect(check(schema, {})).toEqual(["(root): must have required property 'x\ud800'"]);
   });
 });
+
+describe('a schema whose branches re-check the value exponentially', () => {
+  it('stops with a defined answer instead of freezing the tab', () => {
+    const check = createSchemaChecker();
+    // Each level's anyOf recurses twice into the rest of the value: 2^depth checks without a budget.
+    const schema = { $defs: { n: { anyOf: [{ required: ['x'], properties: { c: { $ref: '#/$defs/n' } } }, { required: ['y'], properties: { c: { $ref: '#/$defs/n' } } }] } }, $ref: '#/$defs/n' };
+    let value: Record<string, unknown> = {};
+    for (let i = 0; i < 40; i++) value = { c: value };
+    expect(check(schema, value)).toEqual([expect.stringMatching(/^\(root\): validation stopped after \d+ checks/)]);
+    // A shallow value is answered as usual.
+    expect(check(schema, { x: 1, c: { y: 2 } })).toEqual([]);
+  });
+});

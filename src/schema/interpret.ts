@@ -144,10 +144,41 @@ function duplicate(data: unknown[], items: unknown): [number, number] | null {
   return found;
 }
 
+/**
+ * Checks one schema node may make per value node, beyond a fixed allowance. A sound schema
+ * applies each subschema to each value a few times; only anyOf/oneOf/not branches that recurse
+ * through `$ref` re-check a subtree per branch, which multiplies per level (exponential in the
+ * value's depth, in ajv too). The budget turns that into a defined answer in bounded time.
+ */
+export const CHECKS_PER_VALUE = 200;
+export const BASE_CHECKS = 200_000;
+
+class BudgetSpent extends Error {}
+let remaining = 0;
+
+function valueNodes(root: unknown): number {
+  let n = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    n++;
+    if (Array.isArray(v)) for (const item of v) stack.push(item);
+    else if (isObject(v)) for (const k of Object.keys(v)) stack.push(v[k]);
+  }
+  return n;
+}
+
 /** Validates `data` against a checked schema; problems in ajv's order with ajv's words. */
 export function interpret(root: Schema, data: unknown): SchemaError[] {
   const errors: SchemaError[] = [];
-  validate(root, root, data, '', errors);
+  const budget = BASE_CHECKS + CHECKS_PER_VALUE * valueNodes(data);
+  remaining = budget;
+  try {
+    validate(root, root, data, '', errors);
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+    return [{ path: '', keyword: 'budget', message: `validation stopped after ${budget} checks: the schema's anyOf/oneOf/not branches re-check the same values over and over; simplify it` }];
+  }
   return errors;
 }
 
@@ -158,6 +189,7 @@ function check(root: Schema, schema: unknown, data: unknown, path: string): bool
 }
 
 function validate(root: Schema, schema: unknown, data: unknown, path: string, errors: SchemaError[]): void {
+  if (--remaining < 0) throw new BudgetSpent();
   if (schema === true) return;
   if (schema === false) {
     errors.push({ path, keyword: 'false schema', message: 'boolean schema is false' });

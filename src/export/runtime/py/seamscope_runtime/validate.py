@@ -32,6 +32,29 @@ class UnsupportedSchema(Exception):
     pass
 
 
+# The engine's budget (src/schema/interpret.ts): anyOf/oneOf/not branches recursing through $ref
+# re-check a subtree per branch, exponentially in the value's depth; past the budget the answer
+# is a defined message, the same one the engine gives.
+BASE_CHECKS = 200_000
+CHECKS_PER_VALUE = 200
+
+
+class _BudgetSpent(Exception):
+    pass
+
+
+def _value_nodes(value: Any) -> int:
+    n, stack = 0, [value]
+    while stack:
+        v = stack.pop()
+        n += 1
+        if isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+    return n
+
+
 def _unsupported_keywords(schema: Any, found: set[str]) -> set[str]:
     if isinstance(schema, dict):
         for key, value in schema.items():
@@ -114,6 +137,7 @@ class Validator:
     def __init__(self) -> None:
         self._checked: dict[str, str | None] = {}
         self._patterns: dict[str, LinearPattern] = {}
+        self._remaining = 0
 
     def __call__(self, schema: dict, value: Any) -> list[str]:
         key = stable_stringify(schema)
@@ -134,7 +158,12 @@ class Validator:
         # The engine spreads the schema without `$schema`; a boolean schema spreads to {}: anything goes.
         root = {k: v for k, v in schema.items() if k != "$schema"} if isinstance(schema, dict) else {}
         errors: list[dict] = []
-        self._validate(root, root, value, "", errors)
+        budget = BASE_CHECKS + CHECKS_PER_VALUE * _value_nodes(value)
+        self._remaining = budget
+        try:
+            self._validate(root, root, value, "", errors)
+        except _BudgetSpent:
+            return [f"(root): validation stopped after {budget} checks: the schema's anyOf/oneOf/not branches re-check the same values over and over; simplify it"]
         return [_format(e) for e in errors]
 
     def _patterns_of(self, schema: Any) -> None:
@@ -172,6 +201,9 @@ class Validator:
         return node
 
     def _validate(self, root: dict, schema: Any, data: Any, path: str, errors: list[dict]) -> None:
+        self._remaining -= 1
+        if self._remaining < 0:
+            raise _BudgetSpent()
         if schema is True:
             return
         if schema is False:
