@@ -1,20 +1,12 @@
 /// <reference lib="webworker" />
-import { lintChain } from '../../src/chain/lint.ts';
-import { parseChain } from '../../src/chain/parse.ts';
-import type { AnalysisRequest, AnalysisResponse } from './analysis.ts';
-import { canvasRegistry } from './canvas-registry.ts';
-import { unansweredEdgeIds } from './contract-cards.ts';
+import '../../src/zod-jitless.ts';
+import type { AnalysisRequest } from './analysis.ts';
 
-// Problems, design lint and boundary markers of a large chain, off the main thread.
-self.onmessage = (event: MessageEvent<AnalysisRequest>) => {
-  const { id, chain } = event.data;
-  const parsed = parseChain(chain);
-  const problems = parsed.ok ? [] : parsed.problems;
-  const response: AnalysisResponse = {
-    id,
-    problems,
-    lint: parsed.ok ? lintChain(parsed.chain, canvasRegistry) : null,
-    unanswered: parsed.ok ? [...unansweredEdgeIds(parsed.chain)] : [],
-  };
-  self.postMessage(response);
-};
+// Problems, design lint and boundary markers of a large chain, off the main thread. The
+// analysis is imported only after zod is made jitless (src/zod-jitless.ts): a static import
+// could be evaluated first. Requests that arrive meanwhile wait in `pending`.
+const pending: AnalysisRequest[] = [];
+self.onmessage = (event: MessageEvent<AnalysisRequest>) => pending.push(event.data);
+const { analyse } = await import('./analysis-run.ts');
+self.onmessage = (event: MessageEvent<AnalysisRequest>) => self.postMessage(analyse(event.data));
+for (const request of pending.splice(0)) self.postMessage(analyse(request));

@@ -2,7 +2,9 @@ import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import { contractCards } from './contract-card.ts';
 import { chainEdges } from './graph.ts';
+import { formatPath } from './parse.ts';
 import { parseRef } from './refs.ts';
+import { chainSchemaFindings } from './schema-check.ts';
 import type { Chain, StepDef } from './schema.ts';
 import { findPlaceholders } from './template.ts';
 
@@ -128,6 +130,10 @@ export function lintChain(chain: Chain, registry: StepRegistry = stepRegistry): 
     if (def?.terminal && edges.some((e) => e.source === step.id)) {
       add({ code: 'side-effect-before-end', severity: step.kind === 'webhook' ? 'error' : 'warning', stepId: step.id, message: 'A terminal step has steps after it: side effects belong at the end of the chain.' });
     }
+  }
+  // A schema edited into the chain after import is checked here too (Problems in the app).
+  for (const f of chainSchemaFindings(chain, registry)) {
+    add({ code: f.severity === 'error' ? 'invalid-schema' : 'format-not-enforced', severity: f.severity === 'error' ? 'error' : 'warning', ...(f.stepId ? { stepId: f.stepId } : {}), message: `${formatPath(f.path)}: ${f.message}` });
   }
   // Seed 000's four decisions at every handoff between model steps: an unanswered one is a warning.
   for (const card of contractCards(chain, registry)) {

@@ -8,6 +8,7 @@ import { checkDeclaredSizes, DEFAULT_CHAIN_LIMITS, type ChainLimits } from './de
 import { migrateChain } from './migrate.ts';
 import { parseRef } from './refs.ts';
 import { CHAIN_FORMAT, CHAIN_VERSION, chainSchema, type Chain } from './schema.ts';
+import { chainSchemaFindings } from './schema-check.ts';
 import { findPlaceholders } from './template.ts';
 
 /**
@@ -160,6 +161,9 @@ export function parseChain(input: string | unknown, registry: StepRegistry = ste
   if (sizeProblems.length > 0) return { ok: false, problems: sizeProblems };
   const refProblems = [...checkReferences(chain, registry), ...checkInputFiles(chain)];
   if (refProblems.length > 0) return { ok: false, problems: refProblems };
+  // Every schema compiles before the chain is accepted, so none fails after a paid call.
+  const schemaErrors = chainSchemaFindings(chain, registry).filter((f) => f.severity === 'error');
+  if (schemaErrors.length > 0) return { ok: false, problems: schemaErrors.map((f) => ({ path: formatPath(f.path), message: f.message })) };
   return { ok: true, chain };
 }
 

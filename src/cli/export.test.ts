@@ -34,7 +34,7 @@ describe('seamscope export', () => {
     const program = await readFile(out, 'utf8');
     expect(program).toContain("model: 'gpt-4o-mini'");
     expect(program).not.toContain('sk-secret');
-    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', dependencies: { ajv: '8.20.0' } });
+    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', dependencies: { re2js: '2.10.0' } });
   });
 
   it('writes a Python program whose --help runs, and ships the rank table only when the chain counts tokens', async () => {

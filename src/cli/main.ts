@@ -2,10 +2,12 @@ import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { importChainSource } from '../export/import-chain.ts';
 import { formatJsonPath, parseStrictJson } from '../files/strict-json.ts';
+import { formatPath } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
+import { chainSchemaFindings } from '../chain/schema-check.ts';
+import { stepRegistry } from '../steps/index.ts';
 import { runChain } from '../engine/run.ts';
 import { stepsNamingProfiles } from '../steps/model.config.ts';
-import { stepRegistry } from '../steps/index.ts';
 import { chainEgress, egressOrigin, egressRefusal, unconfirmedEgress } from '../steps/egress.ts';
 import { baseUrlProblem } from '../providers/profile.ts';
 import { createProviderForProfile, demoProfile, runModelSettings, type EndpointProfile } from '../providers/profiles.ts';
@@ -183,6 +185,8 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
         const chain = await loadChain(path, io);
         if (chain) io.out(`${terminalLine(path)}: ok — "${terminalLine(chain.name)}", ${chain.steps.length} steps, ${chain.inputs.length} inputs`);
         if (chain) for (const line of egressWarnings(chain)) io.err(line);
+        // Sound, but promising a check that does not happen (an unenforced format): said, never silent.
+        if (chain) for (const f of chainSchemaFindings(chain, stepRegistry)) io.err(`note: ${terminalLine(formatPath(f.path))}: ${terminalLine(f.message)}`);
         return chain ? 0 : 1;
       }
       case 'run':

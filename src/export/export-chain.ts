@@ -68,7 +68,7 @@ export function programFileName(chainId: string, lang: ExportLanguage): string {
 }
 
 /** The versions the exported TypeScript runtime is tested with (the project's own). */
-export const RUNTIME_DEPENDENCIES = { ajv: '8.20.0', 'gpt-tokenizer': '4.0.0', tsx: '4.23.15' } as const;
+export const RUNTIME_DEPENDENCIES = { re2js: '2.10.0', 'gpt-tokenizer': '4.0.0', tsx: '4.23.15' } as const;
 
 /** `type: module` (the program uses top-level await and import.meta) and the runtime's dependencies, pinned. */
 function packageJson(chain: Chain, fileName: string, needsTokenizer: boolean): ExportedFile {
@@ -78,7 +78,7 @@ function packageJson(chain: Chain, fileName: string, needsTokenizer: boolean): E
     description: `Exported from Seamscope: ${chain.name}`,
     type: 'module',
     scripts: { start: `tsx ${fileName}` },
-    dependencies: { ajv: RUNTIME_DEPENDENCIES.ajv, ...(needsTokenizer ? { 'gpt-tokenizer': RUNTIME_DEPENDENCIES['gpt-tokenizer'] } : {}) },
+    dependencies: { re2js: RUNTIME_DEPENDENCIES.re2js, ...(needsTokenizer ? { 'gpt-tokenizer': RUNTIME_DEPENDENCIES['gpt-tokenizer'] } : {}) },
     devDependencies: { tsx: RUNTIME_DEPENDENCIES.tsx },
   };
   return { path: 'package.json', contents: `${JSON.stringify(pkg, null, 2)}\n`, role: 'package' };

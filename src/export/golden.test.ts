@@ -6,7 +6,7 @@ import { runProcess } from './conformance-harness.ts';
 import { exportChain, RUNTIME_DIR, type ExportLanguage } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
 import { RUNTIME_FILES } from './runtime-files.ts';
-import { RUNTIME_FILES_PATH, runtimeFilesModule } from './runtime/bundle.ts';
+import { RUNTIME_FILES_PATH, runtimeFilesModule, schemaCopies } from './runtime/bundle.ts';
 
 /**
  * Golden files: the exported program of every demo chain, in both languages, checked in under
@@ -35,6 +35,10 @@ function check(path: string, actual: string): void {
 }
 
 describe('golden files', () => {
+  it('the TypeScript runtime\'s validator files are verbatim copies of src/schema (npm run export:runtime)', () => {
+    for (const { name, text } of schemaCopies()) expect(readFileSync(new URL(`./runtime/ts/${name}`, import.meta.url), 'utf8'), name).toBe(text);
+  });
+
   it('runtime-files.ts holds the current runtime sources', () => {
     check(RUNTIME_FILES_PATH.pathname, runtimeFilesModule());
   });

@@ -199,6 +199,30 @@ describe('the Python runtime matches the engine', () => {
     expect(mismatches.slice(0, 5)).toEqual([]);
   }, 60_000);
 
+  it('schema patterns and formats: the engine\'s linear-time matches and words, ReDoS patterns included', async () => {
+    const patterns = ['\\s', '^.$', '^[^]$', '^[]$', '^\\S+$', '^[\\S]+$', '^\\d{3}-\\d{2}$', '\\uD83D\\uDE00', '^\\u{1F600}$', '^a|b$', '(?<y>\\d{4})', '[a-z-0]',
+      '\\bfoo\\b', '\\Bo', '\\/x', '^\\x41\\t$', '^[\\w.-]+@x$', '^a$', '^(?:ab)*?c', '^\\cJ$', '[\\b]', '^\\0$', '^(a|b)*c{2,3}$', '^$', '(a*)*b', '^[^a-c\\d]+$', '^(a+)+$', '^(\\w+\\s?)*$'];
+    const texts = ['', 'a', ' ', '\u00a0', '\n', '\u2028', 'x', '😀', 'ab', 'a b', '123-45', 'xb', '2024', '-', 'a foo b', 'afoo', '/x', 'A\t', 'a.b-c@x', 'a\n', 'ababc', '\b', '\0',
+      'abacc', 'aab', 'é', `${'a'.repeat(10_000)}!`, `${'ab '.repeat(3000)}!`];
+    const formats = ['date', 'time', 'date-time', 'email', 'uuid', 'ipv4', 'hostname', 'uri'];
+    const formatTexts = ['2024-02-29', '2023-02-29', '2024-13-01', '10:00:00Z', '23:59:60+01:00', '24:00:00Z', '2024-05-01T10:00:00.5Z', '2024-05-01 10:00:00+25:00',
+      'ada@example.org', 'a@b', 'not an email', `${'a'.repeat(250)}@x.io`, '123e4567-e89b-12d3-a456-426614174000', 'urn:uuid:123E4567-E89B-12D3-A456-426614174000',
+      '192.168.0.1', '256.1.1.1', 'example.com.', '-bad.com', `${'a'.repeat(63)}.com`, 'http://x'];
+    const cases: [Record<string, unknown>, unknown][] = [
+      ...patterns.flatMap((pattern) => texts.map((t): [Record<string, unknown>, unknown] => [{ type: 'string', pattern }, t])),
+      ...patterns.slice(0, 8).map((pattern): [Record<string, unknown>, unknown] => [{ type: 'object', patternProperties: { [pattern]: { type: 'number' } } }, Object.fromEntries(texts.map((t) => [t, 'x']))]),
+      ...formats.flatMap((format) => formatTexts.map((t): [Record<string, unknown>, unknown] => [{ type: 'string', format }, t])),
+      [{ type: 'array', uniqueItems: true }, [{ a: 1, b: [2] }, 3, { b: [2], a: 1 }, 3, 'x']], [{ $ref: '#/$defs/e', $defs: { e: { format: 'email' } } }, 'nope'],
+      // Exponential re-checking: the same defined answer once the budget is spent.
+      [{ $defs: { n: { anyOf: [{ required: ['x'], properties: { c: { $ref: '#/$defs/n' } } }, { required: ['y'], properties: { c: { $ref: '#/$defs/n' } } }] } }, $ref: '#/$defs/n' },
+        Array.from({ length: 30 }).reduce<Record<string, unknown>>((v) => ({ c: v }), {})],
+    ];
+    const engine = createSchemaValidator();
+    const got = await python(cases.map((c) => ['validate', c]));
+    const mismatches = cases.map(([s, v], i) => ({ s, v, want: engine.validate(s, v), got: got[i] })).filter((c) => JSON.stringify(c.want) !== JSON.stringify(c.got));
+    expect(mismatches.slice(0, 5)).toEqual([]);
+  }, 60_000);
+
   it('BM25 retrieval: MiniSearch\'s scores and ranks, to the bit (and the TypeScript runtime\'s too)', async () => {
     const words = [...statute.split(/\s+/), ...contract.split(/\s+/)].filter((w) => w.length > 2);
     const extras = ['How', 'many', 'days', '?', 'appeal', 'Medicare', 'reconsideration', "member's", 'é', '😀', '—', '180-day', 'THE', 'shall'];

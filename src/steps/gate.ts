@@ -104,6 +104,7 @@ export const gateStep = defineStep<'gate', GateConfig>({
   ],
   summary: (cfg) => [(describeCheck[cfg.check.type] as (c: GateCheck) => string)(cfg.check), `on fail: ${cfg.onFail}`],
   outputSchema: () => null,
+  schemas: (cfg) => (cfg.check.type === 'jsonSchema' ? [{ path: ['check', 'schema'], schema: cfg.check.schema }] : []),
   async run(ctx) {
     const { runCheck } = await import('./gate-run.ts');
     const problems = runCheck(ctx.config.check, ctx.values, ctx.validate);

@@ -87,6 +87,7 @@ export const mapStep = defineStep<'map', MapConfig>({
   ],
   summary: (cfg) => [`over ${cfg.bindings.items ?? '(no items bound)'}`, `${cfg.concurrency} at once`, 'per unit: ok | error'],
   outputSchema: (cfg) => mapOutputSchema(cfg.outputSchema),
+  schemas: (cfg) => (cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
   async run(ctx) {
     // The call machinery loads on the first run, not with the registry (the designer never needs it).
     const { runContractCall } = await import('./model-call.ts');

@@ -41,6 +41,7 @@ export const modelStep = defineStep<'model', ModelConfig>({
   ],
   summary: (cfg) => [[cfg.profile ? `profile: ${cfg.profile}` : '', cfg.model ? `model: ${cfg.model}` : ''].filter(Boolean).join(' · ') || 'model: profile default', ...(cfg.outputSchema ? schemaFields(cfg.outputSchema) : ['free text (no schema)'])],
   outputSchema: (cfg) => cfg.outputSchema,
+  schemas: (cfg) => (cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
   async run(ctx) {
     const { runContractCall } = await import('./model-call.ts');
     return runContractCall(ctx, { config: ctx.config, values: ctx.values, untrusted: ctx.untrusted });

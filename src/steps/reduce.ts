@@ -49,6 +49,7 @@ export const reduceStep = defineStep<'reduce', ReduceConfig>({
   ],
   summary: (cfg) => [`integrates ${cfg.bindings.collection ?? '(no collection bound)'}`],
   outputSchema: (cfg) => cfg.outputSchema,
+  schemas: (cfg) => (cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
   async run(ctx) {
     // The call machinery loads on the first run, not with the registry (the designer never needs it).
     const { runContractCall } = await import('./model-call.ts');

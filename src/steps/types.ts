@@ -132,7 +132,18 @@ export interface StepDefinition<K extends string = string, C = unknown> {
   summary(config: C): string[];
   /** JSON Schema of what the step outputs, when known (used for template completion and lint). */
   outputSchema(config: C): Record<string, unknown> | null;
+  /**
+   * Every JSON Schema the config carries, with its path inside the config, so chain validation
+   * checks each one before anything runs (a broken schema would otherwise fail after a paid call).
+   */
+  schemas?(config: C): ConfigSchema[];
   run(ctx: StepRunContext<C>): Promise<StepOutcome>;
+}
+
+/** A JSON Schema found in a step's config, and where. */
+export interface ConfigSchema {
+  path: (string | number)[];
+  schema: unknown;
 }
 
 /** Identity helper that keeps the literal `kind` type for the registry union. */

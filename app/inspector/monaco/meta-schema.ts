@@ -1,7 +1,7 @@
 /**
  * A compact JSON Schema for JSON Schemas (the draft 2020-12 keywords a chain's output
  * contract uses), for Monaco's squiggles, hovers and completion while editing an output
- * schema. Ajv's full 2020-12 meta-schema remains the judge of what is saved (schema-check.ts).
+ * schema. The check chain validation runs (schema-check.ts, src/schema) remains the judge of what is saved.
  */
 const types = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 const nonNegativeInteger = { type: 'integer', minimum: 0 };

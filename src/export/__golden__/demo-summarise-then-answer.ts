@@ -2,7 +2,7 @@
 // Do not edit: change the chain in Seamscope and export it again.
 //
 // Run:   npx tsx demo-summarise-then-answer.ts --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
-// Needs: Node 20+ or a browser bundle; ajv 8; the runtime in ./seamscope-runtime/.
+// Needs: Node 20+ or a browser bundle; re2js; the runtime in ./seamscope-runtime/.
 // Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
 // OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
 import * as rt from './seamscope-runtime/index.ts';

@@ -40,7 +40,7 @@ export function emitTsProgram(plan: ExportPlan, opts: ProgramOptions): string {
   w.line('// Do not edit: change the chain in Seamscope and export it again.');
   w.line('//');
   w.line(`// Run:   npx tsx ${opts.fileName} --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)`);
-  w.line(`// Needs: Node 20+ or a browser bundle; ajv 8${opts.needsTokenizer ? ' and gpt-tokenizer' : ''}; the runtime in ./${opts.runtimeDir}/.`);
+  w.line(`// Needs: Node 20+ or a browser bundle; re2js${opts.needsTokenizer ? ' and gpt-tokenizer' : ''}; the runtime in ./${opts.runtimeDir}/.`);
   w.line('// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or');
   w.line('// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.');
   w.line(`import * as rt from './${opts.runtimeDir}/index.ts';`);

@@ -31,7 +31,21 @@ export function runtimeFilesModule(): string {
 
 export const RUNTIME_FILES_PATH = new URL('../runtime-files.ts', here);
 
+/**
+ * The JSON Schema validator exists once, in src/schema; the TypeScript runtime carries verbatim
+ * copies (same file names, so their relative imports hold in both places). index.ts stays
+ * behind: the runtime has its own.
+ */
+export const SCHEMA_SOURCES = new URL('../../schema/', here);
+export function schemaCopies(): { name: string; text: string }[] {
+  return readdirSync(SCHEMA_SOURCES)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts')
+    .sort()
+    .map((name) => ({ name, text: readFileSync(new URL(name, SCHEMA_SOURCES), 'utf8') }));
+}
+
 if (process.argv[1] && new URL(`file://${process.argv[1]}`).pathname === new URL(import.meta.url).pathname) {
+  for (const { name, text } of schemaCopies()) writeFileSync(new URL(name, sources.ts), text);
   writeFileSync(RUNTIME_FILES_PATH, runtimeFilesModule());
   process.stdout.write(`wrote ${RUNTIME_FILES_PATH.pathname}\n`);
 }

@@ -1,0 +1,7 @@
+// Seamscope: JSON Schema checking and validation without generated code. Shared by the engine and
+// the exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
+export { compilePattern, MAX_REPEAT, type LinearPattern, type PatternResult } from './pattern.ts';
+export { ENFORCED_FORMATS, isEnforcedFormat, matchesFormat } from './formats.ts';
+export { schemaProblems, type SchemaProblem } from './schema-problems.ts';
+export { interpret, formatSchemaError, deepEqual, type SchemaError } from './interpret.ts';
+export { createSchemaChecker, schemaPointer, type SchemaChecker } from './checker.ts';
