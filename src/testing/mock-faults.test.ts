@@ -130,8 +130,10 @@ describe.each(protocols)('%s provider against the mock', (protocol) => {
   });
 
   it('a cut stream of given content fails as stream_cut, whatever the text so far', async () => {
-    server.enqueue({ fault: 'cut_stream', afterChunks: 4, content: 'a perfectly plausible sentence that stops' });
-    expect((await failure(call(true))).code).toBe('stream_cut');
+    for (const clean of [false, true]) {
+      server.enqueue({ fault: 'cut_stream', afterChunks: 4, content: 'a perfectly plausible sentence that stops', clean });
+      expect((await failure(call(true))).code).toBe('stream_cut');
+    }
   });
 
   it('content that is not JSON still arrives as text (judging it is the engine’s job)', async () => {

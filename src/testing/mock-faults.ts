@@ -110,7 +110,7 @@ function cutPoint(ctx: ReplyContext, events: SseEventOut[], wanted: number): num
 
 export const DEFAULT_CUT_TEXT = 'This answer is cut off before it ends properly.';
 
-async function cutStream(ctx: ReplyContext, afterChunks: number, content = DEFAULT_CUT_TEXT): Promise<void> {
+async function cutStream(ctx: ReplyContext, afterChunks: number, content = DEFAULT_CUT_TEXT, clean = false): Promise<void> {
   const out = completionOf(ctx.call, { content });
   if (ctx.call.stream) {
     const events = ctx.module.streamEvents(ctx.call, out);
@@ -121,6 +121,10 @@ async function cutStream(ctx: ReplyContext, afterChunks: number, content = DEFAU
     const text = JSON.stringify(ctx.module.completion(ctx.call, out));
     ctx.res.writeHead(200, { ...ctx.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
     await write(ctx.res, text.slice(0, Math.floor(text.length / 2)));
+  }
+  if (clean && ctx.call.stream) {
+    ctx.res.end();
+    return;
   }
   // Let everything written so far reach the client, then destroy (not end) the socket so no
   // terminating chunk is sent: the connection just drops.
@@ -179,7 +183,7 @@ export async function performReply(ctx: ReplyContext, reply: MockReply): Promise
     case 'invalid_json':
       return invalidJson(ctx);
     case 'cut_stream':
-      return cutStream(ctx, reply.afterChunks, reply.content);
+      return cutStream(ctx, reply.afterChunks, reply.content, reply.clean);
     case 'stream_error':
       return streamError(ctx, reply.afterChunks ?? 1, reply.content);
     case 'empty_body':

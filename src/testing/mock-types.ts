@@ -27,8 +27,10 @@ export type MockFaultReply =
   /**
    * Close the socket after this many SSE events (non-streaming: mid-body), with no terminator.
    * `content` is the answer being cut (default a fixed sentence), so a test can tell its prefix.
+   * `clean` ends the response properly instead (a proxy that closes the chunked body on time):
+   * only the missing terminator and finish reason tell the cut.
    */
-  | { fault: 'cut_stream'; afterChunks: number; content?: string }
+  | { fault: 'cut_stream'; afterChunks: number; content?: string; clean?: boolean }
   /** A mid-stream error event after this many events (OpenAI `data: {error}`, Anthropic `event: error`). */
   | { fault: 'stream_error'; afterChunks?: number; content?: string }
   /** 200, `application/json`, a correct content-length, and no bytes: a proxy that dropped the body. */

@@ -1,0 +1,12 @@
+import { b1Faults } from './b1-faults.ts';
+import type { BatterySuite } from './types.ts';
+
+export { suiteMet, type BatterySuite, type SuiteResult, type TargetCheck } from './types.ts';
+
+/**
+ * The core's battery suites (Node, no app libraries), one line each. Suites that need the
+ * app's own libraries (Dexie) register in app/battery/index.ts; scripts/battery.ts runs both.
+ */
+export const coreSuites: readonly BatterySuite[] = [
+  b1Faults,
+];
