@@ -1,4 +1,5 @@
 import { b1Faults } from './b1-faults.ts';
+import { b8Malformed } from './b8-malformed.ts';
 import type { BatterySuite } from './types.ts';
 
 export { suiteMet, type BatterySuite, type SuiteResult, type TargetCheck } from './types.ts';
@@ -9,4 +10,5 @@ export { suiteMet, type BatterySuite, type SuiteResult, type TargetCheck } from 
  */
 export const coreSuites: readonly BatterySuite[] = [
   b1Faults,
+  b8Malformed,
 ];
