@@ -1,5 +1,6 @@
 import { b1Faults } from './b1-faults.ts';
 import { b8Malformed } from './b8-malformed.ts';
+import { b10ReplayOffline } from './b10-replay-offline.ts';
 import type { BatterySuite } from './types.ts';
 
 export { suiteMet, type BatterySuite, type SuiteResult, type TargetCheck } from './types.ts';
@@ -11,4 +12,5 @@ export { suiteMet, type BatterySuite, type SuiteResult, type TargetCheck } from 
 export const coreSuites: readonly BatterySuite[] = [
   b1Faults,
   b8Malformed,
+  b10ReplayOffline,
 ];
