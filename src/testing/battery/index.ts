@@ -1,4 +1,5 @@
 import { b1Faults } from './b1-faults.ts';
+import { b2Resume } from './b2-resume.ts';
 import { b8Malformed } from './b8-malformed.ts';
 import { b10ReplayOffline } from './b10-replay-offline.ts';
 import type { BatterySuite } from './types.ts';
@@ -11,6 +12,7 @@ export { suiteMet, type BatterySuite, type SuiteResult, type TargetCheck } from 
  */
 export const coreSuites: readonly BatterySuite[] = [
   b1Faults,
+  b2Resume,
   b8Malformed,
   b10ReplayOffline,
 ];
