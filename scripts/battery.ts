@@ -1,3 +1,4 @@
+import { appSuites } from '../app/battery/index.ts';
 import { coreSuites, type BatterySuite } from '../src/testing/battery/index.ts';
 import { formatBatteryTable, runSuites } from '../src/testing/battery/table.ts';
 
@@ -15,7 +16,7 @@ const wanted = option('suite')?.split(',').map((s) => s.trim().toUpperCase()).fi
 const json = args.includes('--json');
 const quick = args.includes('--quick');
 
-const all: readonly BatterySuite[] = [...coreSuites].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+const all: readonly BatterySuite[] = [...coreSuites, ...appSuites].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 const suites = wanted ? all.filter((s) => wanted.includes(s.id.toUpperCase())) : all;
 const unknown = (wanted ?? []).filter((id) => !all.some((s) => s.id.toUpperCase() === id));
 if (unknown.length > 0 || suites.length === 0) {

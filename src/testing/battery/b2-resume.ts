@@ -108,7 +108,9 @@ async function interrupt(server: MockModelServer, point: KillPoint, protocol: Pr
       if (point.kind === 'recorded' && e.type === 'step.attempt' && ++attempts === point.k) controller.abort();
     },
   });
-  if (meta.status === 'succeeded') throw new Error('the run was not interrupted');
+  // After the last durable batch the run may have finished in memory: what is on disk still
+  // lacks its end, which is the interruption being tested.
+  if (meta.status === 'succeeded' && point.kind !== 'durable') throw new Error('the run was not interrupted');
   return runId;
 }
 
