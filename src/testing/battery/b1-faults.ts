@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Chain } from '../../chain/schema.ts';
+import { generateDemoOutput } from '../../providers/demo-model.ts';
 import { runChain } from '../../engine/run.ts';
 import type { RunStatus, TraceEvent } from '../../trace/events.ts';
 import { createMockModelServer, type MockModelServer } from '../mock-server.ts';
@@ -122,8 +123,16 @@ const finishedOf = (events: readonly TraceEvent[]) => events.filter((e): e is Ex
 
 async function runCase(server: MockModelServer, spec: CaseSpec, folder: string) {
   server.reset();
-  if (spec.position === 2) server.enqueue({ content: STEP_ONE_TEXT });
-  server.enqueue(...spec.kind.replies);
+  // Replies by prompt, not by arrival: the faults go to the faulted step's requests only, so a
+  // transport retry of the first step (a reset keep-alive socket) cannot eat them.
+  const faults = [...spec.kind.replies];
+  server.setResponder((call) => {
+    // The second step's prompt alone asks this; the first step's output cannot echo it.
+    const first = !call.messages.some((m) => m.content.includes('How many days are there to appeal'));
+    if (first === (spec.position === 1) && faults.length > 0) return faults.shift() as MockReply;
+    if (first) return { content: STEP_ONE_TEXT };
+    return { content: generateDemoOutput(call.messages, call.schema) };
+  });
   const repo = createFileRunRepository(folder);
   const live: TraceEvent[] = [];
   const controller = new AbortController();
@@ -165,6 +174,7 @@ export const b1Faults: BatterySuite = {
     let cutsDetected = 0;
     let asExpected = 0;
     let mockRequests = 0;
+    let unexercised = 0;
     try {
       for (const spec of faultCases(opts.quick)) {
         cases++;
@@ -192,8 +202,10 @@ export const b1Faults: BatterySuite = {
             }
           }
           if (spec.position === 2 && storedFinished.get('extract')?.output !== STEP_ONE_TEXT) {
-            dataLost++;
-            failures.push(`${label}: the step finished before the fault is missing or changed`);
+            // Lost if the engine said it finished; otherwise the case did not test what it says.
+            if (finishedOf(live).some((e) => e.stepId === 'extract' && e.status === 'succeeded')) dataLost++;
+            else unexercised++;
+            failures.push(`${label}: the step before the fault is not stored as it finished`);
           }
           if (spec.kind.cut) {
             cuts++;
@@ -224,7 +236,7 @@ export const b1Faults: BatterySuite = {
       checks: [
         { name: 'fault kinds per protocol ending defined', ok: kinds >= (opts.quick ? FAULT_KINDS.length : 20) && definedEnd === cases, detail: `${kinds} kinds each on ${PROTOCOLS.join(' and ')}; ${definedEnd}/${cases} cases defined` },
         { name: 'end state as configured', ok: asExpected === cases, detail: `${asExpected}/${cases}` },
-        { name: 'completed steps lost', ok: dataLost === 0, detail: `${dataLost}` },
+        { name: 'completed steps lost', ok: dataLost === 0 && unexercised === 0, detail: `${dataLost}${unexercised ? ` (${unexercised} cases never completed the step before the fault)` : ''}` },
         { name: 'cut streams detected', ok: cuts > 0 && cutsDetected === cuts, detail: `${cutsDetected}/${cuts}` },
         { name: 'unhandled rejections', ok: rejections.count() === 0, detail: `${rejections.count()}` },
         { name: 'requests beyond the mock', ok: unexpected === 0 && fetched === mockRequests && fetched > 0, detail: `${unexpected} (${fetched} fetches seen, ${mockRequests} model calls at the mock)` },
