@@ -232,6 +232,7 @@ export function parseMockReply(value: unknown): MockReply {
       case 'cut_stream':
         positive(r.afterChunks, 'afterChunks');
         if (r.content !== undefined && typeof r.content !== 'string') throw new Error('content must be a string');
+        if (r.clean !== undefined && typeof r.clean !== 'boolean') throw new Error('clean must be a boolean');
         break;
       case 'delay':
         positive(r.delayMs, 'delayMs');

@@ -8,7 +8,7 @@ export interface BatteryRow {
   ok: boolean;
 }
 
-const HEAD = ['suite', 'cases', 'defined end', 'data lost', 'net requests', 'code executed', 'worst ms', 'worst MB', 'target', 'result'];
+const HEAD = ['suite', 'cases', 'defined end', 'data lost', 'net requests', 'code executed', 'worst ms', 'worst heap MB', 'target', 'result'];
 
 const figure = (value: number | null | undefined, digits = 0) => (value === null || value === undefined ? '—' : value.toFixed(digits));
 
