@@ -1,4 +1,4 @@
-import { Dexie, type EntityTable } from 'dexie';
+import { Dexie, type EntityTable, type Transaction } from 'dexie';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { EndpointProfile } from '../../src/providers/profiles.ts';
 import type { RunMeta, TraceEvent } from '../../src/trace/events.ts';
@@ -52,6 +52,45 @@ export interface SecretRecord {
   apiKey: string;
 }
 
+/**
+ * One schema version: its stores (only what changed) and, when data must change, its upgrader.
+ * Listed as data so tests and the upgrade battery can open the real schema at an older version,
+ * or with an upgrader that fails, exactly as an older app or a failed deploy would.
+ */
+export interface DbVersion {
+  version: number;
+  stores: Record<string, string | null>;
+  upgrade?: (tx: Transaction) => Promise<void>;
+}
+
+export const DB_VERSIONS: readonly DbVersion[] = [
+  {
+    version: 1,
+    stores: {
+      chains: 'id, name, updatedAt, revision',
+      runs: 'id, chainId, startedAt, status',
+      events: '++seq, runId, [runId+seq]',
+      profiles: 'id',
+      secrets: 'profileId',
+    },
+  },
+  // Version 2 adds revision history. Every chain and run is kept; each chain's current state
+  // becomes its first revision, so history starts from what was there before the upgrade.
+  {
+    version: 2,
+    stores: { revisions: '++id, chainId, [chainId+savedAt]' },
+    upgrade: async (tx) => {
+      const chains = (await tx.table('chains').toArray()) as ChainRecord[];
+      await tx.table('revisions').bulkAdd(chains.map((c): RevisionRecord => ({
+        chainId: c.id, openedAt: c.updatedAt, savedAt: c.updatedAt, revision: c.revision, name: c.name, chain: c.chain,
+      })));
+    },
+  },
+];
+
+/** The version the app opens. */
+export const DB_VERSION = DB_VERSIONS[DB_VERSIONS.length - 1]?.version ?? 1;
+
 export class SeamscopeDb extends Dexie {
   chains!: EntityTable<ChainRecord, 'id'>;
   runs!: EntityTable<RunRecord, 'id'>;
@@ -60,25 +99,13 @@ export class SeamscopeDb extends Dexie {
   secrets!: EntityTable<SecretRecord, 'profileId'>;
   revisions!: EntityTable<RevisionRecord, 'id'>;
 
-  constructor(name = 'seamscope') {
+  /** `versions` is for tests: the app always opens every version in DB_VERSIONS. */
+  constructor(name = 'seamscope', versions: readonly DbVersion[] = DB_VERSIONS) {
     super(name);
-    this.version(1).stores({
-      chains: 'id, name, updatedAt, revision',
-      runs: 'id, chainId, startedAt, status',
-      events: '++seq, runId, [runId+seq]',
-      profiles: 'id',
-      secrets: 'profileId',
-    });
-    // Version 2 adds revision history. Every chain and run is kept; each chain's current state
-    // becomes its first revision, so history starts from what was there before the upgrade.
-    this.version(2)
-      .stores({ revisions: '++id, chainId, [chainId+savedAt]' })
-      .upgrade(async (tx) => {
-        const chains = (await tx.table('chains').toArray()) as ChainRecord[];
-        await tx.table('revisions').bulkAdd(chains.map((c): RevisionRecord => ({
-          chainId: c.id, openedAt: c.updatedAt, savedAt: c.updatedAt, revision: c.revision, name: c.name, chain: c.chain,
-        })));
-      });
+    for (const v of versions) {
+      const declared = this.version(v.version).stores(v.stores);
+      if (v.upgrade) declared.upgrade(v.upgrade);
+    }
   }
 }
 

@@ -944,7 +944,8 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    const canRetry = attempt < attempts && record.failure !== \'provider_error\' && record.failure !== \'refusal\';\n' +
       '    if (record.failure && canRetry) {\n' +
       '      record.feedback = feedbackMessage(record.errors);\n' +
-      '      messages.push({ role: \'assistant\', content: record.text ?? \'\' }, { role: \'user\', content: record.feedback });\n' +
+      '      // As the engine: an empty assistant turn is refused by Anthropic, so say it was empty.\n' +
+      '      messages.push({ role: \'assistant\', content: record.text?.trim() ? record.text : \'(empty response)\' }, { role: \'user\', content: record.feedback });\n' +
       '      segments.push({ kind: \'feedback\', text: record.feedback, ...tokens(record.feedback) });\n' +
       '    }\n' +
       '    ctx.emit({ type: \'step.attempt\', at: ctx.now(), stepId: spec.id, attempt, record, ...(input.unit !== undefined ? { unit: input.unit } : {}) });\n' +
@@ -4849,7 +4850,9 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '        can_retry = attempt < attempts and failure not in ("provider_error", "refusal")\n' +
       '        if failure and can_retry:\n' +
       '            record["feedback"] = feedback_message(record["errors"])\n' +
-      '            messages = messages + [{"role": "assistant", "content": record.get("text") or ""}, {"role": "user", "content": record["feedback"]}]\n' +
+      '            # As the engine: an empty assistant turn is refused by Anthropic, so say it was empty.\n' +
+      '            said = record.get("text") or ""\n' +
+      '            messages = messages + [{"role": "assistant", "content": said if said.strip() else "(empty response)"}, {"role": "user", "content": record["feedback"]}]\n' +
       '            segments = segments + [with_tokens({"kind": "feedback", "text": record["feedback"]})]\n' +
       '        event = {"type": "step.attempt", "at": _now(), "stepId": spec.id, "attempt": attempt, "record": record}\n' +
       '        if unit is not None:\n' +

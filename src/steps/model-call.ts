@@ -69,6 +69,9 @@ function contractFor(cfg: ModelConfig & { outputSchema: Record<string, unknown> 
   return contract;
 }
 
+/** The assistant turn replayed before the feedback when the model's answer had no text. */
+export const EMPTY_ANSWER = '(empty response)';
+
 export async function runContractCall(ctx: StepRunContext<unknown>, input: ContractCallInput): Promise<StepOutcome> {
   let cfg = input.config;
   if (cfg.outputSchema && hasDynamicEnums(cfg.outputSchema)) {
@@ -137,7 +140,9 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
     const canRetry = attempt < attempts && record.failure !== 'provider_error' && record.failure !== 'refusal';
     if (record.failure && canRetry) {
       record.feedback = feedbackMessage(record.errors);
-      messages = [...messages, { role: 'assistant', content: record.text ?? '' }, { role: 'user', content: record.feedback }];
+      // An empty assistant turn is refused by Anthropic (400 "non-empty content"), which would turn
+      // every retry after an empty answer into a transport failure: say it was empty instead.
+      messages = [...messages, { role: 'assistant', content: record.text?.trim() ? record.text : EMPTY_ANSWER }, { role: 'user', content: record.feedback }];
       segments = [...segments, { kind: 'feedback', text: record.feedback, tokens: ctx.countTokens(record.feedback) }];
     }
     ctx.emit({ type: 'step.attempt', at: ctx.now(), stepId: ctx.step.id, attempt, record, ...(input.unit !== undefined ? { unit: input.unit } : {}) });

@@ -113,6 +113,29 @@ describe.each(protocols)('%s provider against the mock', (protocol) => {
     expect(err.retryable).toBe(false);
   });
 
+  // Realistic 200s that are not answers: each is refused as a bad response (or the error it
+  // carries), in both modes, never read as an empty completion.
+  const bad200: [MockReply, ProviderErrorCode][] = [
+    [{ fault: 'empty_body' }, 'bad_response'],
+    [{ fault: 'html_page' }, 'bad_response'],
+    [{ fault: 'truncated_json' }, 'bad_response'],
+    [{ fault: 'error_in_200', status: 500 }, 'server_error'],
+    [{ fault: 'error_in_200', status: 401 }, 'auth'],
+  ];
+  it.each(bad200)('%j → %s', async (reply, code) => {
+    for (const stream of modes) {
+      server.enqueue(reply);
+      expect((await failure(call(stream))).code).toBe(code);
+    }
+  });
+
+  it('a cut stream of given content fails as stream_cut, whatever the text so far', async () => {
+    for (const clean of [false, true]) {
+      server.enqueue({ fault: 'cut_stream', afterChunks: 4, content: 'a perfectly plausible sentence that stops', clean });
+      expect((await failure(call(true))).code).toBe('stream_cut');
+    }
+  });
+
   it('content that is not JSON still arrives as text (judging it is the engine’s job)', async () => {
     server.enqueue({ content: 'not json {' }, { content: 'not json {' });
     expect((await call(false)).text).toBe('not json {');

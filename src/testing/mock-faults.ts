@@ -110,8 +110,10 @@ function cutPoint(ctx: ReplyContext, events: SseEventOut[], wanted: number): num
   return Math.max(0, Math.min(wanted, max));
 }
 
-async function cutStream(ctx: ReplyContext, afterChunks: number): Promise<void> {
-  const out = completionOf(ctx.call, { content: 'This answer is cut off before it ends properly.' });
+export const DEFAULT_CUT_TEXT = 'This answer is cut off before it ends properly.';
+
+async function cutStream(ctx: ReplyContext, afterChunks: number, content = DEFAULT_CUT_TEXT, clean = false): Promise<void> {
+  const out = completionOf(ctx.call, { content });
   if (ctx.call.stream) {
     const events = ctx.module.streamEvents(ctx.call, out);
     startStream(ctx.res, ctx.headers);
@@ -122,6 +124,10 @@ async function cutStream(ctx: ReplyContext, afterChunks: number): Promise<void> 
     ctx.res.writeHead(200, { ...ctx.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
     await write(ctx.res, text.slice(0, Math.floor(text.length / 2)));
   }
+  if (clean && ctx.call.stream) {
+    ctx.res.end();
+    return;
+  }
   // Let everything written so far reach the client, then destroy (not end) the socket so no
   // terminating chunk is sent: the connection just drops.
   const socket = ctx.res.socket;
@@ -129,8 +135,8 @@ async function cutStream(ctx: ReplyContext, afterChunks: number): Promise<void> 
   socket?.destroy();
 }
 
-async function streamError(ctx: ReplyContext, afterChunks: number): Promise<void> {
-  const out = completionOf(ctx.call, { content: 'This answer fails part way through.' });
+async function streamError(ctx: ReplyContext, afterChunks: number, content = 'This answer fails part way through.'): Promise<void> {
+  const out = completionOf(ctx.call, { content });
   if (!ctx.call.stream) {
     // Without a stream there is no mid-answer error: the status says it.
     sendBody(ctx.res, 529, ctx.module.errorBody(529), ctx.headers);
@@ -196,9 +202,24 @@ export async function performReply(ctx: ReplyContext, reply: MockReply): Promise
     case 'invalid_json':
       return invalidJson(ctx);
     case 'cut_stream':
-      return cutStream(ctx, reply.afterChunks);
+      return cutStream(ctx, reply.afterChunks, reply.content, reply.clean);
     case 'stream_error':
-      return streamError(ctx, reply.afterChunks ?? 1);
+      return streamError(ctx, reply.afterChunks ?? 1, reply.content);
+    case 'empty_body':
+      res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': '0' });
+      res.end();
+      return;
+    case 'html_page':
+      sendBody(res, 200, '<!doctype html><html><head><title>Sign in</title></head><body><form action="/login"><input name="user"></form></body></html>', headers);
+      return;
+    case 'error_in_200':
+      sendBody(res, 200, module.errorBody(reply.status ?? 500), headers);
+      return;
+    case 'truncated_json': {
+      const text = JSON.stringify(module.completion(call, completionOf(call, { content: 'A complete answer whose body was cut.' })));
+      sendJsonText(res, text.slice(0, Math.floor(text.length / 2)), headers);
+      return;
+    }
     case 'delay':
       if (!(await wait(reply.delayMs, res))) return;
       return performReply(ctx, await ctx.fallback());
@@ -231,6 +252,8 @@ export function parseMockReply(value: unknown): MockReply {
         break;
       case 'cut_stream':
         positive(r.afterChunks, 'afterChunks');
+        if (r.content !== undefined && typeof r.content !== 'string') throw new Error('content must be a string');
+        if (r.clean !== undefined && typeof r.clean !== 'boolean') throw new Error('clean must be a boolean');
         break;
       case 'delay':
         positive(r.delayMs, 'delayMs');
@@ -241,10 +264,16 @@ export function parseMockReply(value: unknown): MockReply {
       case 'echo_key':
         if (r.status !== undefined && (typeof r.status !== 'number' || !Number.isInteger(r.status) || r.status < 200 || r.status > 599)) throw new Error('status must be an integer from 200 to 599');
         break;
+      case 'error_in_200':
+        if (r.status !== undefined && (typeof r.status !== 'number' || !Number.isInteger(r.status) || r.status < 400 || r.status > 599)) throw new Error('status must be an integer from 400 to 599');
+        break;
       case 'quota':
       case 'invalid_json':
       case 'hang':
       case 'refusal':
+      case 'empty_body':
+      case 'html_page':
+      case 'truncated_json':
         break;
       default:
         throw new Error(`unknown fault ${JSON.stringify(r.fault)}`);

@@ -24,10 +24,23 @@ export type MockFaultReply =
   | { fault: 'quota'; status?: number }
   /** 200 whose body is not JSON (in a stream: one chunk that is not JSON). */
   | { fault: 'invalid_json' }
-  /** Close the socket after this many SSE events (non-streaming: mid-body), with no terminator. */
-  | { fault: 'cut_stream'; afterChunks: number }
+  /**
+   * Close the socket after this many SSE events (non-streaming: mid-body), with no terminator.
+   * `content` is the answer being cut (default a fixed sentence), so a test can tell its prefix.
+   * `clean` ends the response properly instead (a proxy that closes the chunked body on time):
+   * only the missing terminator and finish reason tell the cut.
+   */
+  | { fault: 'cut_stream'; afterChunks: number; content?: string; clean?: boolean }
   /** A mid-stream error event after this many events (OpenAI `data: {error}`, Anthropic `event: error`). */
-  | { fault: 'stream_error'; afterChunks?: number }
+  | { fault: 'stream_error'; afterChunks?: number; content?: string }
+  /** 200, `application/json`, a correct content-length, and no bytes: a proxy that dropped the body. */
+  | { fault: 'empty_body' }
+  /** 200 `text/html` (a captive portal or login page in front of the endpoint), whatever was asked. */
+  | { fault: 'html_page' }
+  /** 200 whose complete body is the protocol's error object for `status` (default 500), as some gateways answer. */
+  | { fault: 'error_in_200'; status?: number }
+  /** A whole 200 answer (right content-length) whose JSON stops half way: a server that wrote a cut buffer. */
+  | { fault: 'truncated_json' }
   /** Wait, then answer as the default responder would. */
   | { fault: 'delay'; delayMs: number }
   /** Never answer (for timeouts); the socket stays open until the client gives up. */

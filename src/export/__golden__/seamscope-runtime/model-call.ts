@@ -81,7 +81,8 @@ export async function contractCall(ctx: CallContext, spec: ModelSpec, input: { v
     const canRetry = attempt < attempts && record.failure !== 'provider_error' && record.failure !== 'refusal';
     if (record.failure && canRetry) {
       record.feedback = feedbackMessage(record.errors);
-      messages.push({ role: 'assistant', content: record.text ?? '' }, { role: 'user', content: record.feedback });
+      // As the engine: an empty assistant turn is refused by Anthropic, so say it was empty.
+      messages.push({ role: 'assistant', content: record.text?.trim() ? record.text : '(empty response)' }, { role: 'user', content: record.feedback });
       segments.push({ kind: 'feedback', text: record.feedback, ...tokens(record.feedback) });
     }
     ctx.emit({ type: 'step.attempt', at: ctx.now(), stepId: spec.id, attempt, record, ...(input.unit !== undefined ? { unit: input.unit } : {}) });

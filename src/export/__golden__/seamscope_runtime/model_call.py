@@ -100,7 +100,9 @@ def contract_call(ctx: CallContext, spec: ModelSpec, values: dict, untrusted: se
         can_retry = attempt < attempts and failure not in ("provider_error", "refusal")
         if failure and can_retry:
             record["feedback"] = feedback_message(record["errors"])
-            messages = messages + [{"role": "assistant", "content": record.get("text") or ""}, {"role": "user", "content": record["feedback"]}]
+            # As the engine: an empty assistant turn is refused by Anthropic, so say it was empty.
+            said = record.get("text") or ""
+            messages = messages + [{"role": "assistant", "content": said if said.strip() else "(empty response)"}, {"role": "user", "content": record["feedback"]}]
             segments = segments + [with_tokens({"kind": "feedback", "text": record["feedback"]})]
         event = {"type": "step.attempt", "at": _now(), "stepId": spec.id, "attempt": attempt, "record": record}
         if unit is not None:
