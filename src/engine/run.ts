@@ -371,9 +371,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     const id = planned.step.id;
     state.set(id, 'running');
     const task = settle(planned).then(async (result) => {
+      // A spent budget ends the run even when the step got by (a map whose later units were refused).
+      if (deps.budget.stopReason) halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
       if (result.failure) {
         state.set(id, 'failed');
-        if (deps.budget.stopReason) halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
         halt ??= { status: haltStatus[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
       } else {
         state.set(id, 'done');

@@ -1,6 +1,7 @@
 import { b1Faults } from './b1-faults.ts';
 import { b2Resume } from './b2-resume.ts';
 import { b8Malformed } from './b8-malformed.ts';
+import { b9Budgets } from './b9-budgets.ts';
 import { b10ReplayOffline } from './b10-replay-offline.ts';
 import type { BatterySuite } from './types.ts';
 
@@ -14,5 +15,6 @@ export const coreSuites: readonly BatterySuite[] = [
   b1Faults,
   b2Resume,
   b8Malformed,
+  b9Budgets,
   b10ReplayOffline,
 ];
