@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Chain } from '../chain/schema.ts';
 import { MARKER_PIECES } from '../export/adversarial.ts';
 import { exportChain } from '../export/export-chain.ts';
@@ -32,7 +33,7 @@ export interface HostileCase {
   /** Stable and unique, e.g. `path/parent-dir`. */
   id: string;
   /** The item of issue #11 the case proves. */
-  item: 1 | 3 | 6 | 7 | 11;
+  item: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 11;
   /** What the main file is. */
   kind: 'chain' | 'run' | 'otlp' | 'inputs' | 'program';
   command: HostileCommand;
@@ -281,13 +282,61 @@ function protoCases(): HostileCase[] {
  * for (const c of hostileCases()) { const dir = await writeHostileCase(c); … }
  */
 export function hostileCases(): HostileCase[] {
-  const cases = [...pathCases(), ...markerCases(), ...sizeCases(), ...terminalCases(), ...protoCases()];
+  const cases = [...pathCases(), ...markerCases(), ...sizeCases(), ...terminalCases(), ...protoCases(), ...schemaCases(), ...egressCases()];
   const ids = new Set<string>();
   for (const c of cases) {
     if (ids.has(c.id)) throw new Error(`two hostile cases are called ${c.id}`);
     ids.add(c.id);
   }
   return cases;
+}
+
+/** Schemas that cannot be checked, or not in linear time, at three depths (items 4 and 5). */
+function schemaCases(): HostileCase[] {
+  const bad: { id: string; keyword: string; schema: (self: string) => Record<string, unknown>; path: string; message: string }[] = [
+    { id: 'open-group', keyword: 'pattern', schema: () => ({ type: 'string', pattern: '(' }), path: '.pattern', message: 'is not a valid regular expression' },
+    { id: 'lookahead', keyword: 'pattern', schema: () => ({ type: 'string', pattern: '^(?=a)a$' }), path: '.pattern', message: 'cannot be matched in linear time' },
+    { id: 'backreference', keyword: 'pattern', schema: () => ({ type: 'string', pattern: '(a)\\1' }), path: '.pattern', message: 'cannot be matched in linear time' },
+    { id: 'pattern-properties', keyword: 'patternProperties', schema: () => ({ type: 'object', patternProperties: { '(?<=x)y': { type: 'string' } } }), path: '.patternProperties', message: 'lookbehind' },
+    { id: 'type-typo', keyword: 'type', schema: () => ({ type: 'strin' }), path: '.type', message: 'is not a JSON Schema type' },
+    { id: 'ref-loop', keyword: '$ref', schema: (self) => ({ $ref: self }), path: '["$ref"]', message: 'loops' },
+    { id: 'ref-missing', keyword: '$ref', schema: () => ({ $ref: '#/$defs/nowhere' }), path: '["$ref"]', message: 'points to nothing' },
+  ];
+  const depths: { id: string; wrap: (s: Record<string, unknown>) => Record<string, unknown>; at: string; self: string }[] = [
+    { id: 'top', wrap: (s) => s, at: '', self: '#' },
+    { id: 'property', wrap: (s) => ({ type: 'object', properties: { x: s } }), at: '.properties.x', self: '#/properties/x' },
+    { id: 'items', wrap: (s) => ({ type: 'array', items: s }), at: '.items', self: '#/items' },
+  ];
+  return bad.flatMap((b) => depths.map((d): HostileCase => {
+    const chain = echoChain();
+    const input = chain.inputs[0];
+    if (input) input.schema = d.wrap(b.schema(d.self));
+    return {
+      id: `schema/${b.id}/${d.id}`, item: b.keyword === 'type' || b.keyword === '$ref' ? 4 : 5, kind: 'chain', command: 'validate', file: 'bad.chain.json', text: json(chain),
+      expect: { outcome: 'refused', path: `$.inputs[0].schema${d.at}${b.path}`, message: b.message },
+    };
+  }));
+}
+
+/** A webhook is egress (item 2): refused without --allow-webhook; credentials never in the file. */
+function egressCases(): HostileCase[] {
+  const hook = (config: Record<string, unknown>): Chain => ({
+    format: 'seamscope.chain', version: 1, id: 'hook', name: 'Hook',
+    inputs: [{ name: 'doc', schema: { type: 'string' }, trust: 'untrusted', required: true, example: 'the document' }],
+    steps: [
+      { id: 'hook', kind: 'webhook', name: 'Hook', position: { x: 0, y: 0 }, config: { bindings: { value: 'inputs.doc' }, url: 'http://127.0.0.1:9911/hook', ...config } },
+      { id: 'out', kind: 'output', name: 'Out', position: { x: 0, y: 0 }, config: { bindings: { value: 'inputs.doc' } } },
+    ],
+  });
+  const headers = ['Authorization', 'Cookie', 'X-Api-Key', 'Proxy-Authorization', 'x-auth-token'];
+  return [
+    { id: 'egress/unconfirmed-webhook', item: 2, kind: 'chain', command: 'run', file: 'hook.chain.json', text: json(hook({})), expect: { outcome: 'refused', path: 'http://127.0.0.1:9911', message: 'Nothing was sent' } },
+    { id: 'egress/userinfo-url', item: 2, kind: 'chain', command: 'validate', file: 'hook.chain.json', text: json(hook({ url: 'http://user:pw@127.0.0.1:9911/hook' })), expect: { outcome: 'refused', path: '$.steps[0].config.url', message: 'user name or password' } },
+    ...headers.map((h): HostileCase => ({
+      id: `egress/header-${h.toLowerCase()}`, item: 2, kind: 'chain', command: 'validate', file: 'hook.chain.json', text: json(hook({ headers: { [h]: 'Bearer sk-hostile' } })),
+      expect: { outcome: 'refused', path: `$.steps[0].config.headers`, message: 'credentials' },
+    })),
+  ];
 }
 
 /**
@@ -311,3 +360,30 @@ export async function writeHostileCase(c: HostileCase, root?: string): Promise<{
   }
   return { root: base, folder, outside, file: join(folder, c.file) };
 }
+
+/** Control and bidi characters: none may reach the terminal. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const UNSAFE_PRINTED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u2028\u2029]/;
+
+/** Every entry under `dir` (links not followed): path → content hash or link target. */
+export async function snapshot(dir: string, into = new Map<string, string>(), root = dir): Promise<Map<string, string>> {
+  for (const entry of await readdir(dir)) {
+    const path = join(dir, entry);
+    const info = await lstat(path);
+    const key = relative(root, path);
+    if (info.isSymbolicLink()) into.set(key, `link → ${await readlink(path)}`);
+    else if (info.isDirectory()) await snapshot(path, into.set(key, 'folder'), root);
+    else into.set(key, createHash('sha256').update(await readFile(path)).digest('hex'));
+  }
+  return into;
+}
+
+export function argvFor(c: HostileCase, file: string, root: string): string[] {
+  switch (c.command) {
+    case 'validate': return ['validate', file];
+    case 'inspect': return ['inspect', file];
+    case 'export': return ['export', file, '--lang', 'ts', '--out', join(root, 'out', 'export')];
+    case 'run': return ['run', file, '--out', join(root, 'out', 'run.json'), ...(c.inputs ? ['--inputs', join(root, 'case', c.inputs)] : [])];
+  }
+}
+

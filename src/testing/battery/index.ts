@@ -1,5 +1,6 @@
 import { b1Faults } from './b1-faults.ts';
 import { b2Resume } from './b2-resume.ts';
+import { b4HostileFiles } from './b4-hostile-files.ts';
 import { b8Malformed } from './b8-malformed.ts';
 import { b9Budgets } from './b9-budgets.ts';
 import { b10ReplayOffline } from './b10-replay-offline.ts';
@@ -14,6 +15,7 @@ export { suiteMet, type BatterySuite, type SuiteResult, type TargetCheck } from 
 export const coreSuites: readonly BatterySuite[] = [
   b1Faults,
   b2Resume,
+  b4HostileFiles,
   b8Malformed,
   b9Budgets,
   b10ReplayOffline,
