@@ -11,7 +11,6 @@
  * - facts: fact extraction over text with no newlines (1 MB and 5 MB).
  * - tokens: counting one letter repeated (40,000 and 200,000 characters).
  */
-import type { Chain, StepDef } from '../src/chain/schema.ts';
 import { runChain } from '../src/engine/run.ts';
 import { inspectRun } from '../src/inspect/boundary.ts';
 import { extractFacts } from '../src/inspect/facts.ts';
@@ -19,31 +18,11 @@ import { createDemoProvider } from '../src/providers/demo-model.ts';
 import { demoProfile, runModelSettings } from '../src/providers/profiles.ts';
 import { loadTokenCounter } from '../src/providers/tokenizer.ts';
 import { createMemoryRunRepository } from '../src/trace/repository.ts';
+import { oneLine, sequentialChain } from '../src/testing/battery/b11-bounds.ts';
 import type { RunMeta } from '../src/trace/events.ts';
 import type { TraceEvent } from '../src/trace/events.ts';
 
 const quick = process.argv.includes('--quick');
-
-/** A chain of `n` model steps, each reading the one before (the first reads the document). */
-export function sequentialChain(n: number): Chain {
-  const steps: StepDef[] = [];
-  for (let i = 0; i < n; i++) {
-    steps.push({
-      id: `s${i}`, kind: 'model', name: `Step ${i}`, position: { x: i * 280, y: 0 },
-      config: {
-        bindings: { text: i === 0 ? 'inputs.document' : `steps.s${i - 1}.summary` },
-        prompt: 'Summarise {text} in one sentence.',
-        outputSchema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false },
-      },
-    });
-  }
-  steps.push({ id: 'final', kind: 'output', name: 'Final', position: { x: n * 280, y: 0 }, config: { bindings: { value: `steps.s${n - 1}.summary` } } });
-  return {
-    format: 'seamscope.chain', version: 1, id: `scale-${n}`, name: `Scale ${n}`,
-    inputs: [{ name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true }],
-    steps,
-  };
-}
 
 const DOCUMENT = 'A member may appeal within 180 calendar days. The plan pays up to $1,500 a year. An urgent appeal is decided within 48 hours.';
 
@@ -97,11 +76,7 @@ async function main(): Promise<void> {
   const inspectRatio = (inspectMs.get(nLarge) ?? 0) / (inspectMs.get(nSmall) ?? 1);
   push('inspect (steps)', `${nSmall}`, `${nLarge}`, inspectMs.get(nSmall) ?? 0, inspectMs.get(nLarge) ?? 0, nLarge / nSmall, `ratio ≤ ${ratioTarget}×`, inspectRatio <= ratioTarget);
 
-  // Text with no newline at all: a PDF pasted as one line, or a hostile file.
-  const line = (bytes: number) => {
-    const unit = 'Clause 4.1 allows 180 calendar days; the fee is $25 (2) and 50% applies to 3 claims. ';
-    return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
-  };
+  const line = oneLine;
   const [fSmall, fLarge] = quick ? [200_000, 1_000_000] : [1_000_000, 5_000_000];
   const factsSmall = await timed(() => extractFacts(line(fSmall)));
   const factsLarge = await timed(() => extractFacts(line(fLarge)));

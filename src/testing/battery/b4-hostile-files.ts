@@ -91,7 +91,7 @@ export const b4HostileFiles: BatterySuite = {
         { name: 'files beside them unchanged', ok: changed === 0, detail: `${changed} changed` },
         { name: 'network requests', ok: requests === 0, detail: `${requests}` },
         { name: 'code executed (canary, prototype)', ok: executed === 0, detail: `${executed}; ${CANARY_PAYLOADS.length} payloads planted` },
-        { name: `each under ${LIMIT_MS / 1000} s and ${LIMIT_HEAP_MB / 1024} GB`, ok: slow === 0 && clock.worstHeapMb < LIMIT_HEAP_MB, detail: `worst ${Math.round(clock.worstMs)} ms, ${Math.round(clock.worstHeapMb)} MB heap` },
+        { name: `each under ${LIMIT_MS / 1000} s and ${LIMIT_HEAP_MB / 1024} GB`, ok: slow === 0 && clock.worstHeapMb < LIMIT_HEAP_MB, detail: `worst ${Math.round(clock.worstMs)} ms, ${Math.round(clock.worstHeapMb)} MB heap`, timed: true },
       ],
     };
   },

@@ -4,6 +4,7 @@ import { b4HostileFiles } from './b4-hostile-files.ts';
 import { b8Malformed } from './b8-malformed.ts';
 import { b9Budgets } from './b9-budgets.ts';
 import { b10ReplayOffline } from './b10-replay-offline.ts';
+import { b11Bounds } from './b11-bounds.ts';
 import type { BatterySuite } from './types.ts';
 
 export { suiteMet, type BatterySuite, type SuiteResult, type TargetCheck } from './types.ts';
@@ -19,4 +20,5 @@ export const coreSuites: readonly BatterySuite[] = [
   b8Malformed,
   b9Budgets,
   b10ReplayOffline,
+  b11Bounds,
 ];

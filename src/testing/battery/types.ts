@@ -11,6 +11,11 @@ export interface TargetCheck {
   ok: boolean;
   /** The counted figure in words, e.g. "31 kinds" or "0 of 212 lost". */
   detail: string;
+  /**
+   * A limit on time or memory: the battery reports it like a benchmark, and unit tests of the
+   * suite leave it out (a test never asserts a timing).
+   */
+  timed?: boolean;
 }
 
 export interface SuiteResult {
