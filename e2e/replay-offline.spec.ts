@@ -33,9 +33,9 @@ test('a stored run replays, steps through every boundary and diffs after a reloa
   });
   page.on('websocket', (ws) => offOrigin.push(`websocket ${ws.url()}`));
   // The counter counts: a request the page makes to another origin (the mock) is seen, refused.
-  const reached = await page.evaluate((url) => fetch(url).then(() => true, () => false), `${MOCK_URL}/__mock/health`);
+  const reached = await page.evaluate((url) => fetch(url).then(() => true, () => false), `${MOCK_URL}/v1/models`);
   expect(reached).toBe(false);
-  expect(offOrigin.some((r) => r.includes('/__mock/health'))).toBe(true);
+  expect(offOrigin.some((r) => r.includes('/v1/models'))).toBe(true);
   offOrigin.length = 0;
 
   await page.reload();

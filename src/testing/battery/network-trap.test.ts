@@ -14,7 +14,7 @@ describe('network trap', () => {
     await expect(fetch('http://127.0.0.1:9/')).rejects.toBeInstanceOf(TrappedNetworkError);
     expect(() => request('http://example.invalid/')).toThrow(TrappedNetworkError);
     expect(() => connect(9, '10.0.0.1')).toThrow(TrappedNetworkError);
-    const health = await fetch(`${server.url}/__mock/health`);
+    const health = await fetch(`${server.url}/v1/models`);
     expect(health.status).toBe(200);
     expect(trap.unexpected().map((r) => r.via)).toEqual(['fetch', 'http', 'net']);
     // Node's fetch opened its socket through the patched net.connect: the trap sees below fetch.
