@@ -1,8 +1,9 @@
-import type { Chain, RunBudget, StepDef } from '../../chain/schema.ts';
+import type { Chain, RunBudget } from '../../chain/schema.ts';
 import { runChain } from '../../engine/run.ts';
 import { createMemoryRunRepository } from '../../trace/repository.ts';
 import { createMockModelServer, type MockModelServer } from '../mock-server.ts';
 import { countTokens, isModelCall, mockModel, mockProvider, PROTOCOLS, type Protocol } from './endpoints.ts';
+import { sequentialChain } from './b11-bounds.ts';
 import { installNetworkTrap } from './network-trap.ts';
 import { CaseClock, CaseTimeout, watchUnhandledRejections, withTimeout, type BatterySuite, type SuiteOptions, type SuiteResult } from './types.ts';
 
@@ -19,15 +20,6 @@ const COST_PER_CALL = (60 * PRICES.input + 40 * PRICES.output) / 1_000_000;
 const DELAY_MS = 15;
 
 const out = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false };
-
-function sequential(n: number): Chain {
-  const steps: StepDef[] = [];
-  for (let i = 0; i < n; i++) {
-    steps.push({ id: `s${i}`, kind: 'model', name: `Step ${i}`, position: { x: i * 10, y: 0 }, config: { bindings: { text: i === 0 ? 'inputs.doc' : `steps.s${i - 1}.summary` }, prompt: 'Summarise {text}.', outputSchema: out } });
-  }
-  steps.push({ id: 'final', kind: 'output', name: 'Final', position: { x: 0, y: 100 }, config: { bindings: { value: `steps.s${n - 1}.summary` } } });
-  return { format: 'seamscope.chain', version: 1, id: 'b9-seq', name: 'B9 sequential', inputs: [{ name: 'doc', schema: { type: 'string' }, trust: 'trusted', required: true }], steps };
-}
 
 function fanOut(units: number, concurrency: number): Chain {
   return {
@@ -76,8 +68,8 @@ async function runCase(server: MockModelServer, c: Case) {
   server.reset();
   const calls = CALLS;
   server.enqueue(...Array.from({ length: calls }, () => ({ content: { summary: 'short' }, usage: { inputTokens: 60, outputTokens: 40 }, delayMs: DELAY_MS })));
-  const chain = c.shape === 'sequential' ? sequential(calls) : fanOut(calls, c.concurrency);
-  const inputs = c.shape === 'sequential' ? { doc: 'Appeals within 180 days.' } : { items: Array.from({ length: calls }, (_, i) => `ticket ${i}`) };
+  const chain = c.shape === 'sequential' ? sequentialChain(calls) : fanOut(calls, c.concurrency);
+  const inputs = c.shape === 'sequential' ? { document: 'Appeals within 180 days.' } : { items: Array.from({ length: calls }, (_, i) => `ticket ${i}`) };
   const started = performance.now();
   // When each request left, taken at the provider: the time budget is judged by what started late.
   const sentAt: number[] = [];
