@@ -1,5 +1,43 @@
-import '../src/zod-jitless.ts';
+import '@xyflow/react/dist/style.css';
+import './styles/app.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { version } from '../package.json';
+import { App } from './App.tsx';
+import { useEditorStore } from './stores/editor-store.ts';
+import { startBench } from './designer/bench-mode.ts';
 
-// The app is imported only after zod is made jitless (src/zod-jitless.ts, for the strict CSP):
-// with static imports the bundler may evaluate a shared chunk that defines zod schemas first.
-await import('./start.tsx');
+// The only global: what build is running, for bug reports and tests.
+Object.defineProperty(window, '__seamscope', { value: Object.freeze({ version }), configurable: false, writable: false });
+
+const isBench = new URLSearchParams(location.search).has('bench');
+// scripts/bench-canvas.ts: a generated chain, opened before the first render (no database, and
+// no extra round trip for a bench module: the bare React Flow page it is compared with renders
+// its nodes straight away too).
+let benchFailure: Error | null = null;
+if (isBench) {
+  try {
+    startBench(location.search);
+  } catch (error) {
+    benchFailure = error as Error;
+  }
+}
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
+
+const startFailed = (error: Error) => useEditorStore.getState().pushToast('error', `Seamscope could not start: ${error.message}`);
+if (benchFailure) startFailed(benchFailure);
+else if (!isBench) {
+  // Storage, the library and autosave load in parallel with the first render, not before it.
+  import('./persistence/bootstrap.ts')
+    .then((m) => m.bootstrap())
+    .then(() => import('./library/tab-sync.ts'))
+    .then((m) => m.startTabSync())
+    .catch(startFailed);
+}

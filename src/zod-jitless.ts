@@ -3,10 +3,11 @@
  * with a caught `new Function("")` — which a strict Content-Security-Policy (the built app's:
  * no 'unsafe-eval') reports as a violation even though the throw is swallowed. zod reads its
  * configuration from `globalThis.__zod_globalConfig`, and decides when each schema is created,
- * so this must run before zod loads: it imports nothing, and each browser entry point
- * (app/main.tsx, the analysis worker) imports it and then the rest with a dynamic import().
- * Static imports would not do: the bundler may evaluate a shared chunk that defines schemas
- * before the importing chunk's own code. Node keeps zod's default (no CSP there).
+ * so this must run before zod loads: it imports nothing, and the analysis worker imports it and
+ * then the rest with a dynamic import() (a static import would not do: the bundler may evaluate
+ * a shared chunk that defines schemas first). The page sets the same flag from
+ * public/zod-jitless.js, a classic script that runs before the module entry, so the page's own
+ * module graph stays static. Node keeps zod's default (no CSP there).
  */
 const scope = globalThis as { __zod_globalConfig?: Record<string, unknown> };
 scope.__zod_globalConfig = { ...scope.__zod_globalConfig, jitless: true };
