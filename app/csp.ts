@@ -1,6 +1,6 @@
 /**
  * The built app's Content-Security-Policy. No script runs unless it is a file from the app's
- * own origin: no inline script, no `eval`/`new Function` (validation interprets schemas, zod
+ * own origin: no inline script, no `eval` or the Function constructor (validation interprets schemas, zod
  * runs jitless), no plugins, no <base> rewriting, and no page may frame the app. Model
  * endpoints are any http(s) origin the person configures (each confirmed in the app), so
  * `connect-src` cannot be narrower than that. Styles may be inline: Monaco and React Flow

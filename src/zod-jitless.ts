@@ -1,6 +1,6 @@
 /**
- * zod 4 speeds up object parsing with code it generates through `new Function`, probing for it
- * with a caught `new Function("")` — which a strict Content-Security-Policy (the built app's:
+ * zod 4 speeds up object parsing with code it generates through the Function constructor, probing for it
+ * with a caught call of the Function constructor — which a strict Content-Security-Policy (the built app's:
  * no 'unsafe-eval') reports as a violation even though the throw is swallowed. zod reads its
  * configuration from `globalThis.__zod_globalConfig`, and decides when each schema is created,
  * so this must run before zod loads: it imports nothing, and the analysis worker imports it and

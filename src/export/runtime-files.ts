@@ -268,7 +268,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       'import { compilePattern, type LinearPattern } from \'./pattern.ts\';\n' +
       '\n' +
       '/**\n' +
-      ' * Why an interpreter and not ajv: ajv generates code with `new Function`, which the app\'s\n' +
+      ' * Why an interpreter and not ajv: ajv generates code with the Function constructor, which the app\'s\n' +
       ' * Content-Security-Policy forbids, and its `pattern` runs on the backtracking RegExp engine.\n' +
       ' * This walks the schema instead, matches patterns in linear time, and words every problem,\n' +
       ' * orders the problems and points at them exactly as ajv 8 does (`allErrors`), so retry\n' +

@@ -1,7 +1,7 @@
 /**
  * A small JSON Schema (2020-12 subset) checker for the demo model, used to pick an
  * anyOf/oneOf branch that works and as a last check on its own output. Ajv is not used here
- * because it compiles validators with `new Function`, which the browser build must not need.
+ * because it compiles validators with the Function constructor, which the browser build must not need.
  */
 
 import { compilePattern } from '../schema/index.ts';

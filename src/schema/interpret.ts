@@ -4,7 +4,7 @@ import { matchesFormat } from './formats.ts';
 import { compilePattern, type LinearPattern } from './pattern.ts';
 
 /**
- * Why an interpreter and not ajv: ajv generates code with `new Function`, which the app's
+ * Why an interpreter and not ajv: ajv generates code with the Function constructor, which the app's
  * Content-Security-Policy forbids, and its `pattern` runs on the backtracking RegExp engine.
  * This walks the schema instead, matches patterns in linear time, and words every problem,
  * orders the problems and points at them exactly as ajv 8 does (`allErrors`), so retry

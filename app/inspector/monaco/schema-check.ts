@@ -3,7 +3,7 @@ import { schemaPointer, schemaProblems } from '../../../src/schema/index.ts';
 /**
  * Whether a value is a usable JSON Schema, by the same check chain validation runs at import
  * (src/schema: keyword shapes, patterns that compile for linear-time matching, `$ref`s that
- * resolve and do not loop). It interprets rather than compiles, so it needs no `new Function`
+ * resolve and do not loop). It interprets rather than compiles, so it needs no Function constructor
  * under the app's Content-Security-Policy. Notes (an unenforced format) are lint's to show.
  */
 export function checkJsonSchema(value: unknown): string[] {
