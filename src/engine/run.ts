@@ -263,7 +263,11 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const candidates = new Set<string>(plan.keys());
   const readers = new Map<string, string[]>();
   for (const p of plan.values()) {
-    for (const pred of [...p.dataPreds, ...p.routePreds]) readers.set(pred, [...(readers.get(pred) ?? []), p.step.id]);
+    for (const pred of [...p.dataPreds, ...p.routePreds]) {
+      const list = readers.get(pred);
+      if (list) list.push(p.step.id);
+      else readers.set(pred, [p.step.id]);
+    }
   }
   let settledCount = 0;
   const state = new StepStates(plan.keys(), (id) => {
