@@ -94,7 +94,7 @@ export function backgroundAnalysis(chain: Chain): AnalysisStatus {
 const noEdges: ReadonlySet<string> = new Set();
 const unansweredCache = new WeakMap<Chain, ReadonlySet<string>>();
 
-// Small chains are linted in the main thread, by a module loaded after first paint.
+// Small chains are validated and linted in the main thread, by a module loaded after first paint.
 let syncLint: typeof import('./lint-sync.ts') | null = null;
 let loadingLint = false;
 function lintModule(): typeof import('./lint-sync.ts') | null {
@@ -106,6 +106,14 @@ function lintModule(): typeof import('./lint-sync.ts') | null {
     });
   }
   return syncLint;
+}
+
+/** parseChain's problems for a small chain, or null while the module is still loading (the engine validates again before it runs anything). */
+export function problemsNow(chain: Chain): readonly ChainProblem[] | null {
+  const m = lintModule();
+  if (!m) return null;
+  const result = m.parseChain(chain);
+  return result.ok ? [] : result.problems;
 }
 
 /** Design lint of a small chain, or null while the lint module is still loading. */

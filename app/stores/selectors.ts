@@ -1,7 +1,7 @@
 import type { LintFinding } from '../../src/chain/lint.ts';
 import type { BoundaryReport } from '../../src/inspect/boundary.ts';
-import { analysisSettled, backgroundAnalysis, isLargeChain, lintNow } from '../designer/analysis.ts';
-import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
+import { analysisSettled, backgroundAnalysis, isLargeChain, lintNow, problemsNow } from '../designer/analysis.ts';
+import type { ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { EndpointProfile } from '../../src/providers/profiles.ts';
 import type { EditorState } from './editor-store.ts';
@@ -44,8 +44,10 @@ export function problemsOf(chain: Chain | null): readonly ChainProblem[] {
   if (isLargeChain(chain)) return backgroundAnalysis(chain).analysis?.problems ?? noProblems;
   let problems = problemCache.get(chain);
   if (!problems) {
-    const result = parseChain(chain);
-    problems = result.ok ? noProblems : result.problems;
+    // Validation loads after first paint with the lint; until then there is nothing to show.
+    const found = problemsNow(chain);
+    if (!found) return noProblems;
+    problems = found.length ? found : noProblems;
     problemCache.set(chain, problems);
   }
   return problems;

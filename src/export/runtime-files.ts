@@ -181,10 +181,11 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '      return checkRule(check.rule, { value, source, expected }, check.message);\n' +
       '  }\n' +
       '}\n',
-    'formats.ts':
-      '// Seamscope: the JSON Schema `format` values that are enforced. Shared by the engine and the\n' +
-      '// exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).\n' +
-      'import { compilePattern, type LinearPattern } from \'./pattern.ts\';\n' +
+    'format-names.ts':
+      '// Seamscope: the JSON Schema `format` values that are enforced, and the shape each must have.\n' +
+      '// Shared by the engine and the exported TypeScript runtime (copied there by\n' +
+      '// src/export/runtime/bundle.ts; edit src/schema/). No matcher here: checking a schema needs the\n' +
+      '// names only, and formats.ts matches.\n' +
       '\n' +
       '/**\n' +
       ' * `format` is an annotation unless a validator enforces it, and a chain author who writes\n' +
@@ -192,7 +193,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       ' * `pattern`, and the same rules in the Python runtime); any other format is reported at\n' +
       ' * validate as not enforced instead of being silently ignored.\n' +
       ' */\n' +
-      'const shapes: Record<string, string> = {\n' +
+      'export const FORMAT_SHAPES: Readonly<Record<string, string>> = {\n' +
       '  date: \'^(\\\\d{4})-(\\\\d{2})-(\\\\d{2})$\',\n' +
       '  time: \'^(\\\\d{2}):(\\\\d{2}):(\\\\d{2})(\\\\.\\\\d+)?([Zz]|[+-]\\\\d{2}:\\\\d{2})$\',\n' +
       '  \'date-time\': \'^(\\\\d{4})-(\\\\d{2})-(\\\\d{2})[Tt ](\\\\d{2}):(\\\\d{2}):(\\\\d{2})(\\\\.\\\\d+)?([Zz]|[+-]\\\\d{2}:\\\\d{2})$\',\n' +
@@ -203,13 +204,25 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '};\n' +
       '\n' +
       '/** The formats a value is checked against, in the order the docs list them. */\n' +
-      'export const ENFORCED_FORMATS: readonly string[] = Object.keys(shapes);\n' +
+      'export const ENFORCED_FORMATS: readonly string[] = Object.keys(FORMAT_SHAPES);\n' +
+      '\n' +
+      '/** Whether `format` is one Seamscope checks. */\n' +
+      'export function isEnforcedFormat(format: string): boolean {\n' +
+      '  return Object.hasOwn(FORMAT_SHAPES, format);\n' +
+      '}\n',
+    'formats.ts':
+      '// Seamscope: values checked against the JSON Schema `format` they name. Shared by the engine and the\n' +
+      '// exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).\n' +
+      'import { FORMAT_SHAPES, isEnforcedFormat } from \'./format-names.ts\';\n' +
+      'import { compilePattern, type LinearPattern } from \'./pattern.ts\';\n' +
+      '\n' +
+      'export { ENFORCED_FORMATS, isEnforcedFormat } from \'./format-names.ts\';\n' +
       '\n' +
       'const compiled = new Map<string, LinearPattern>();\n' +
       'function shape(name: string): LinearPattern {\n' +
       '  let p = compiled.get(name);\n' +
       '  if (!p) {\n' +
-      '    const r = compilePattern(shapes[name] as string);\n' +
+      '    const r = compilePattern(FORMAT_SHAPES[name] as string);\n' +
       '    if (!r.ok) throw new Error(`format ${name}: ${r.problem}`);\n' +
       '    compiled.set(name, (p = r.pattern));\n' +
       '  }\n' +
@@ -228,11 +241,6 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '  const [h, min, s] = text.slice(0, 8).split(\':\').map(Number) as [number, number, number];\n' +
       '  const zone = /[+-](\\d{2}):(\\d{2})$/.exec(text);\n' +
       '  return h <= 23 && min <= 59 && s <= 60 && (!zone || (Number(zone[1]) <= 23 && Number(zone[2]) <= 59));\n' +
-      '}\n' +
-      '\n' +
-      '/** Whether `format` is one Seamscope checks. */\n' +
-      'export function isEnforcedFormat(format: string): boolean {\n' +
-      '  return Object.hasOwn(shapes, format);\n' +
       '}\n' +
       '\n' +
       '/** Whether `value` has the shape `format` names; formats that are not enforced accept anything. */\n' +
@@ -1299,26 +1307,21 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    usage: usageOf(usage), requestBody, rawResponse: chunks, status: res.status,\n' +
       '  };\n' +
       '}\n',
-    'pattern.ts':
-      '// Seamscope: regular expressions from files, matched in linear time. Shared by the engine and the\n' +
-      '// exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).\n' +
-      'import { RE2JS } from \'re2js\';\n' +
+    'pattern-syntax.ts':
+      '// Seamscope: a schema `pattern` read and translated to RE2 syntax, without the matcher. Shared by\n' +
+      '// the engine and the exported TypeScript runtime (copied there by src/export/runtime/bundle.ts;\n' +
+      '// edit src/schema/).\n' +
       '\n' +
       '/**\n' +
-      ' * A JSON Schema `pattern` is a JavaScript `u`-flag regular expression (what ajv compiles), but a\n' +
-      ' * backtracking engine takes exponential time on `^(a+)+$`, and a chain file is untrusted. So a\n' +
-      ' * pattern is translated to RE2 syntax with the JavaScript meaning kept (`\\s`, `.`, `$` and\n' +
-      ' * escapes spelled out) and matched by re2js, whose time is linear in the input. The constructs\n' +
-      ' * RE2 cannot match in linear time (backreferences, lookaround) and the ones whose meaning\n' +
-      ' * differs between engines (`\\p{…}`, lone surrogates) are refused with a reason, which\n' +
-      ' * chain validation reports with the pattern\'s path before anything runs.\n' +
+      ' * Checking a chain\'s schemas (at validate, at import, at the app\'s first paint) needs to know\n' +
+      ' * whether each pattern can be matched, not to match it, so this half has no dependencies: the\n' +
+      ' * matcher (re2js, about 150 KB) loads only where values are validated (pattern.ts). For that to\n' +
+      ' * hold, this translator refuses everything RE2 would refuse after it: besides the constructs RE2\n' +
+      ' * cannot match in linear time, RE2\'s limits on nested repeat counts, program size and nesting\n' +
+      ' * depth are computed here on the pattern\'s structure (conservatively: a pattern these pass\n' +
+      ' * compiles in RE2; pattern.test.ts checks the two agree).\n' +
       ' */\n' +
-      'export interface LinearPattern {\n' +
-      '  /** Whether the pattern matches somewhere in `text` (JavaScript\'s `RegExp.prototype.test`). */\n' +
-      '  test(text: string): boolean;\n' +
-      '}\n' +
-      '\n' +
-      'export type PatternResult = { ok: true; pattern: LinearPattern } | { ok: false; problem: string };\n' +
+      'export type TranslateResult = { ok: true; re2: string } | { ok: false; problem: string };\n' +
       '\n' +
       '/** RE2\'s own bound on `{n,m}`; larger counts are refused rather than silently expanded. */\n' +
       'export const MAX_REPEAT = 1000;\n' +
@@ -1352,6 +1355,107 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       'class Refused extends Error {}\n' +
       '\n' +
       'const isSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff;\n' +
+      '\n' +
+      '/** RE2 refuses a pattern whose nested repeat counts multiply past this (its repeatIsValid). */\n' +
+      'const MAX_REPEAT_PRODUCT = MAX_REPEAT;\n' +
+      '/** Below RE2\'s program-size limit (1,398,101 in re2js), leaving room for how RE2 counts. */\n' +
+      'export const MAX_PATTERN_SIZE = 1_000_000;\n' +
+      '/** Groups nested deeper than this are refused; RE2\'s limit is 1,000 levels of its own tree, and a group can cost three. */\n' +
+      'export const MAX_GROUP_DEPTH = 250;\n' +
+      '\n' +
+      'interface Frame {\n' +
+      '  /** Sizes of the alternatives closed by `|`, summed. */\n' +
+      '  closed: number;\n' +
+      '  alternatives: number;\n' +
+      '  /** Size of the alternative being read. */\n' +
+      '  current: number;\n' +
+      '  /** The last atom, which a quantifier applies to: its size and the repeat product inside it. */\n' +
+      '  last: { size: number; product: number } | null;\n' +
+      '  /** The largest repeat product anywhere in the frame. */\n' +
+      '  product: number;\n' +
+      '}\n' +
+      '\n' +
+      '/**\n' +
+      ' * The size and repeat-nesting of a pattern as RE2\'s parser counts them (calcSize and\n' +
+      ' * repeatIsValid in re2js), kept while the translator reads the pattern left to right.\n' +
+      ' */\n' +
+      'class Shape {\n' +
+      '  private frames: Frame[] = [Shape.frame()];\n' +
+      '\n' +
+      '  private static frame(): Frame {\n' +
+      '    return { closed: 0, alternatives: 0, current: 0, last: null, product: 1 };\n' +
+      '  }\n' +
+      '\n' +
+      '  private get top(): Frame {\n' +
+      '    return this.frames[this.frames.length - 1] as Frame;\n' +
+      '  }\n' +
+      '\n' +
+      '  private push(size: number, product: number) {\n' +
+      '    const f = this.top;\n' +
+      '    f.current += size;\n' +
+      '    f.last = { size, product };\n' +
+      '    f.product = Math.max(f.product, product);\n' +
+      '  }\n' +
+      '\n' +
+      '  atom() {\n' +
+      '    this.push(1, 1);\n' +
+      '  }\n' +
+      '\n' +
+      '  open() {\n' +
+      '    if (this.frames.length > MAX_GROUP_DEPTH) throw new Refused(`groups nested more than ${MAX_GROUP_DEPTH} deep are not supported`);\n' +
+      '    this.frames.push(Shape.frame());\n' +
+      '  }\n' +
+      '\n' +
+      '  private size(f: Frame): number {\n' +
+      '    // An alternation costs its alternatives (an empty one still 1) plus one per `|`.\n' +
+      '    return f.alternatives === 0 ? Math.max(1, f.current) : f.closed + Math.max(1, f.current) + f.alternatives;\n' +
+      '  }\n' +
+      '\n' +
+      '  close() {\n' +
+      '    const f = this.frames.pop() as Frame;\n' +
+      '    this.push(this.size(f), f.product);\n' +
+      '  }\n' +
+      '\n' +
+      '  alternative() {\n' +
+      '    const f = this.top;\n' +
+      '    f.closed += Math.max(1, f.current);\n' +
+      '    f.alternatives++;\n' +
+      '    f.current = 0;\n' +
+      '    f.last = null;\n' +
+      '  }\n' +
+      '\n' +
+      '  /** `*` adds 2 to its atom\'s size, `+` and `?` add 1. */\n' +
+      '  simpleRepeat(extra: number) {\n' +
+      '    const f = this.top;\n' +
+      '    const last = f.last as { size: number; product: number };\n' +
+      '    f.current += extra;\n' +
+      '    last.size += extra;\n' +
+      '    this.check(f);\n' +
+      '  }\n' +
+      '\n' +
+      '  /** `{min}`, `{min,max}` or `{min,}` (max null). */\n' +
+      '  repeat(min: number, max: number | null, text: string) {\n' +
+      '    const f = this.top;\n' +
+      '    const last = f.last as { size: number; product: number };\n' +
+      '    const count = max ?? min;\n' +
+      '    const product = last.product * Math.max(1, count);\n' +
+      '    if (product > MAX_REPEAT_PRODUCT) throw new Refused(`nested repeat counts ({${text}} around a repeat) multiply to ${product}, above ${MAX_REPEAT_PRODUCT}`);\n' +
+      '    const size = max === null ? (min === 0 ? 2 + last.size : 1 + min * last.size) : Math.max(1, max * last.size + (max - min));\n' +
+      '    f.current += size - last.size;\n' +
+      '    f.last = { size, product };\n' +
+      '    f.product = Math.max(f.product, product);\n' +
+      '    this.check(f);\n' +
+      '  }\n' +
+      '\n' +
+      '  private check(f: Frame) {\n' +
+      '    if (f.closed + f.current > MAX_PATTERN_SIZE) throw new Refused(`the pattern expands to more than ${MAX_PATTERN_SIZE.toLocaleString(\'en-US\')} instructions`);\n' +
+      '  }\n' +
+      '\n' +
+      '  finish() {\n' +
+      '    const total = this.size(this.frames[0] as Frame);\n' +
+      '    if (total > MAX_PATTERN_SIZE) throw new Refused(`the pattern expands to more than ${MAX_PATTERN_SIZE.toLocaleString(\'en-US\')} instructions`);\n' +
+      '  }\n' +
+      '}\n' +
       '\n' +
       '/**\n' +
       ' * Translates a (syntactically valid) JavaScript `u` pattern into RE2 syntax, or throws Refused.\n' +
@@ -1455,15 +1559,22 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    out += `[${negated ? \'^\' : \'\'}${body}]`;\n' +
       '  };\n' +
       '\n' +
+      '  // The structure RE2\'s limits are computed on, one frame per open group.\n' +
+      '  const shape = new Shape();\n' +
+      '  let afterQuantifier = false;\n' +
       '  while (i < cps.length) {\n' +
       '    const c = peek();\n' +
+      '    const quantifierBefore = afterQuantifier;\n' +
+      '    afterQuantifier = false;\n' +
       '    if (c === \'\\\\\') {\n' +
       '      i++;\n' +
       '      const atom = escape(false);\n' +
       '      out += \'text\' in atom ? atom.text : hex(atom.cp);\n' +
+      '      shape.atom();\n' +
       '    } else if (c === \'[\') {\n' +
       '      i++;\n' +
       '      readClass();\n' +
+      '      shape.atom();\n' +
       '    } else if (c === \'(\') {\n' +
       '      i++;\n' +
       '      if (peek() === \'?\') {\n' +
@@ -1477,6 +1588,15 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '        } else throw new Refused(`the group (?${next} is not supported`);\n' +
       '      }\n' +
       '      out += \'(?:\';\n' +
+      '      shape.open();\n' +
+      '    } else if (c === \')\') {\n' +
+      '      i++;\n' +
+      '      out += c;\n' +
+      '      shape.close();\n' +
+      '    } else if (c === \'|\') {\n' +
+      '      i++;\n' +
+      '      out += c;\n' +
+      '      shape.alternative();\n' +
       '    } else if (c === \'{\') {\n' +
       '      let text = \'\';\n' +
       '      i++;\n' +
@@ -1485,20 +1605,92 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '      const counts = text.split(\',\').filter((n) => n !== \'\').map(Number);\n' +
       '      if (counts.some((n) => n > MAX_REPEAT)) throw new Refused(`a repeat count above ${MAX_REPEAT} ({${text}}) is not supported`);\n' +
       '      out += `{${text}}`;\n' +
+      '      const [min = 0, max] = counts;\n' +
+      '      shape.repeat(min, text.includes(\',\') ? (max ?? null) : min, text);\n' +
+      '      afterQuantifier = true;\n' +
+      '    } else if (\'*+?\'.includes(c)) {\n' +
+      '      i++;\n' +
+      '      out += c;\n' +
+      '      // `?` straight after a quantifier makes it lazy: same size, nothing repeated again.\n' +
+      '      if (!(c === \'?\' && quantifierBefore)) {\n' +
+      '        shape.simpleRepeat(c === \'*\' ? 2 : 1);\n' +
+      '        afterQuantifier = true;\n' +
+      '      }\n' +
       '    } else if (c === \'.\') {\n' +
       '      i++;\n' +
       '      out += DOT;\n' +
-      '    } else if (\'^$|)*+?\'.includes(c)) {\n' +
+      '      shape.atom();\n' +
+      '    } else if (c === \'^\' || c === \'$\') {\n' +
       '      i++;\n' +
       '      out += c;\n' +
+      '      shape.atom();\n' +
       '    } else {\n' +
       '      const cp = cps[i++] as number;\n' +
       '      if (isSurrogate(cp)) throw new Refused(\'a lone surrogate in a pattern matches differently between engines\');\n' +
       '      out += literal(cp);\n' +
+      '      shape.atom();\n' +
       '    }\n' +
       '  }\n' +
+      '  shape.finish();\n' +
       '  return out;\n' +
       '}\n' +
+      '\n' +
+      '\n' +
+      'const cache = new Map<string, TranslateResult>();\n' +
+      '\n' +
+      '/**\n' +
+      ' * Whether a schema pattern can be matched in linear time, and its RE2 translation if so; the\n' +
+      ' * problem is what chain validation shows next to the pattern\'s path. Cached by source.\n' +
+      ' *\n' +
+      ' * @example\n' +
+      ' * translatePattern(\'(a)\\\\1\'); // { ok: false, problem: \'is not supported: backreferences (\\\\1) …\' }\n' +
+      ' */\n' +
+      'export function translatePattern(source: string): TranslateResult {\n' +
+      '  let result = cache.get(source);\n' +
+      '  if (result) return result;\n' +
+      '  result = translateUncached(source);\n' +
+      '  if (cache.size >= 512) cache.delete(cache.keys().next().value as string);\n' +
+      '  cache.set(source, result);\n' +
+      '  return result;\n' +
+      '}\n' +
+      '\n' +
+      'function translateUncached(source: string): TranslateResult {\n' +
+      '  try {\n' +
+      '    // Syntax as JavaScript reads it (ajv\'s `new RegExp(p, "u")`): constructing does not match, so no backtracking happens here.\n' +
+      '    new RegExp(source, \'u\');\n' +
+      '  } catch (error) {\n' +
+      '    return { ok: false, problem: `is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, \'\')}` };\n' +
+      '  }\n' +
+      '  try {\n' +
+      '    return { ok: true, re2: toRe2(source) };\n' +
+      '  } catch (error) {\n' +
+      '    if (error instanceof Refused) return { ok: false, problem: `is not supported: ${error.message}` };\n' +
+      '    throw error;\n' +
+      '  }\n' +
+      '}\n',
+    'pattern.ts':
+      '// Seamscope: regular expressions from files, matched in linear time. Shared by the engine and the\n' +
+      '// exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).\n' +
+      'import { RE2JS } from \'re2js\';\n' +
+      'import { translatePattern } from \'./pattern-syntax.ts\';\n' +
+      '\n' +
+      'export { MAX_REPEAT } from \'./pattern-syntax.ts\';\n' +
+      '\n' +
+      '/**\n' +
+      ' * A JSON Schema `pattern` is a JavaScript `u`-flag regular expression (what ajv compiles), but a\n' +
+      ' * backtracking engine takes exponential time on `^(a+)+$`, and a chain file is untrusted. So a\n' +
+      ' * pattern is translated to RE2 syntax with the JavaScript meaning kept (`\\s`, `.`, `$` and\n' +
+      ' * escapes spelled out) and matched by re2js, whose time is linear in the input. The constructs\n' +
+      ' * RE2 cannot match in linear time (backreferences, lookaround) and the ones whose meaning\n' +
+      ' * differs between engines (`\\p{…}`, lone surrogates) are refused with a reason, which\n' +
+      ' * chain validation reports with the pattern\'s path before anything runs.\n' +
+      ' */\n' +
+      'export interface LinearPattern {\n' +
+      '  /** Whether the pattern matches somewhere in `text` (JavaScript\'s `RegExp.prototype.test`). */\n' +
+      '  test(text: string): boolean;\n' +
+      '}\n' +
+      '\n' +
+      'export type PatternResult = { ok: true; pattern: LinearPattern } | { ok: false; problem: string };\n' +
       '\n' +
       'const cache = new Map<string, PatternResult>();\n' +
       '\n' +
@@ -1520,23 +1712,13 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '}\n' +
       '\n' +
       'function compileUncached(source: string): PatternResult {\n' +
+      '  const translated = translatePattern(source);\n' +
+      '  if (!translated.ok) return translated;\n' +
       '  try {\n' +
-      '    // Syntax as JavaScript reads it (ajv\'s `new RegExp(p, "u")`): constructing does not match, so no backtracking happens here.\n' +
-      '    new RegExp(source, \'u\');\n' +
-      '  } catch (error) {\n' +
-      '    return { ok: false, problem: `is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, \'\')}` };\n' +
-      '  }\n' +
-      '  let translated: string;\n' +
-      '  try {\n' +
-      '    translated = toRe2(source);\n' +
-      '  } catch (error) {\n' +
-      '    if (error instanceof Refused) return { ok: false, problem: `is not supported: ${error.message}` };\n' +
-      '    throw error;\n' +
-      '  }\n' +
-      '  try {\n' +
-      '    const re = RE2JS.compile(translated);\n' +
+      '    const re = RE2JS.compile(translated.re2);\n' +
       '    return { ok: true, pattern: { test: (text) => re.test(text) } };\n' +
       '  } catch (error) {\n' +
+      '    // pattern-syntax.ts refuses what RE2 would, so this is a disagreement to report, not a path a chain takes.\n' +
       '    return { ok: false, problem: `is not supported by the linear-time matcher (RE2): ${(error as Error).message}` };\n' +
       '  }\n' +
       '}\n',
@@ -2265,8 +2447,8 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
     'schema-problems.ts':
       '// Seamscope: checking a JSON Schema before it is used ("compiling" it). Shared by the engine and\n' +
       '// the exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).\n' +
-      'import { ENFORCED_FORMATS, isEnforcedFormat } from \'./formats.ts\';\n' +
-      'import { compilePattern } from \'./pattern.ts\';\n' +
+      'import { ENFORCED_FORMATS, isEnforcedFormat } from \'./format-names.ts\';\n' +
+      'import { translatePattern } from \'./pattern-syntax.ts\';\n' +
       '\n' +
       '/**\n' +
       ' * A schema from a chain file is checked whole before any model is called: a `pattern` that\n' +
@@ -2360,7 +2542,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '  if (Object.hasOwn(node, \'pattern\')) {\n' +
       '    if (typeof node.pattern !== \'string\') error(at(\'pattern\'), \'must be a string (a regular expression)\');\n' +
       '    else {\n' +
-      '      const r = compilePattern(node.pattern);\n' +
+      '      const r = translatePattern(node.pattern);\n' +
       '      if (!r.ok) error(at(\'pattern\'), `the pattern ${JSON.stringify(node.pattern)} ${r.problem}`);\n' +
       '    }\n' +
       '  }\n' +
@@ -2394,7 +2576,7 @@ export const RUNTIME_FILES: Record<'ts' | 'py', Record<string, string>> = {
       '    }\n' +
       '    for (const [name, sub] of Object.entries(map)) {\n' +
       '      if (k === \'patternProperties\') {\n' +
-      '        const r = compilePattern(name);\n' +
+      '        const r = translatePattern(name);\n' +
       '        if (!r.ok) error([...at(k), name], `the pattern ${JSON.stringify(name)} ${r.problem}`);\n' +
       '      }\n' +
       '      walk(root, sub, [...at(k), name], out, refs);\n' +

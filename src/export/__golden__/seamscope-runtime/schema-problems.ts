@@ -1,7 +1,7 @@
 // Seamscope: checking a JSON Schema before it is used ("compiling" it). Shared by the engine and
 // the exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
-import { ENFORCED_FORMATS, isEnforcedFormat } from './formats.ts';
-import { compilePattern } from './pattern.ts';
+import { ENFORCED_FORMATS, isEnforcedFormat } from './format-names.ts';
+import { translatePattern } from './pattern-syntax.ts';
 
 /**
  * A schema from a chain file is checked whole before any model is called: a `pattern` that
@@ -95,7 +95,7 @@ function walk(root: unknown, node: unknown, path: (string | number)[], out: Sche
   if (Object.hasOwn(node, 'pattern')) {
     if (typeof node.pattern !== 'string') error(at('pattern'), 'must be a string (a regular expression)');
     else {
-      const r = compilePattern(node.pattern);
+      const r = translatePattern(node.pattern);
       if (!r.ok) error(at('pattern'), `the pattern ${JSON.stringify(node.pattern)} ${r.problem}`);
     }
   }
@@ -129,7 +129,7 @@ function walk(root: unknown, node: unknown, path: (string | number)[], out: Sche
     }
     for (const [name, sub] of Object.entries(map)) {
       if (k === 'patternProperties') {
-        const r = compilePattern(name);
+        const r = translatePattern(name);
         if (!r.ok) error([...at(k), name], `the pattern ${JSON.stringify(name)} ${r.problem}`);
       }
       walk(root, sub, [...at(k), name], out, refs);
