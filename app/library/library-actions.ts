@@ -3,7 +3,7 @@ import type { ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import { markClean } from '../persistence/autosave.ts';
 import { getAutosave, openChainFromDb } from '../persistence/bootstrap.ts';
-import { deleteChain, importChainText, listChainSummaries, loadChainRecord, loadRevision, newChainId, restoreChain, saveChain, type ChainSnapshot } from '../persistence/chains.ts';
+import { deleteChain, importChainText, listChainSummaries, loadChainRecord, loadRevision, newChainId, undeleteChain, saveChain, type ChainSnapshot } from '../persistence/chains.ts';
 import { openDb } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
@@ -32,7 +32,12 @@ async function storeAndOpen(chain: Chain): Promise<void> {
 export async function openChain(id: string): Promise<void> {
   if (editor().chain?.id === id) return;
   useRunStore.getState().closeReplay();
-  if (!(await openChainFromDb(id))) editor().pushToast('error', 'That chain is no longer in the library');
+  try {
+    if (!(await openChainFromDb(id))) editor().pushToast('error', 'That chain is no longer in the library');
+  } catch (error) {
+    // A stored chain this version cannot read: say so; the open chain stays as it was.
+    editor().pushToast('error', (error as Error).message);
+  }
 }
 
 export function newChain(): Promise<void> {
@@ -62,7 +67,7 @@ export async function removeChain(id: string): Promise<ChainSnapshot | null> {
 /** Undoes a delete: the chain, its runs and events and its revisions come back, and it opens. */
 export async function restoreDeleted(snapshot: ChainSnapshot): Promise<void> {
   await getAutosave()?.flush();
-  await restoreChain(await openDb(), snapshot);
+  await undeleteChain(await openDb(), snapshot);
   await refreshLibrary();
   await openChain(snapshot.chain.id);
 }

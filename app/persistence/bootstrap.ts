@@ -65,5 +65,10 @@ export async function bootstrap(): Promise<void> {
   if (active && profiles.some((p) => p.id === active)) store.getState().setActiveProfile(active);
 
   const first = library[0];
-  if (first) await openChainFromDb(first.id);
+  if (!first) return;
+  try {
+    await openChainFromDb(first.id);
+  } catch (error) {
+    store.getState().pushToast('error', (error as Error).message);
+  }
 }

@@ -1,7 +1,7 @@
 import { chainEndpointProblem } from '../profiles/chain-endpoint.ts';
 import { Dexie } from 'dexie';
 import { hashValue } from '../../src/chain/hash.ts';
-import { parseChain, type ChainProblem } from '../../src/chain/parse.ts';
+import { parseChain, restoreChain, type ChainProblem } from '../../src/chain/parse.ts';
 import { checkRelativePath } from '../../src/files/relative-path.ts';
 import { setOwn } from '../../src/chain/own.ts';
 import { importChainSource } from '../../src/export/import-chain.ts';
@@ -96,16 +96,31 @@ export async function listRevisions(db: SeamscopeDb, chainId: string): Promise<O
   return rows.map(({ chain: _chain, ...rest }) => rest);
 }
 
+/**
+ * A stored chain as this version reads it: through restoreChain, like a file, so a chain saved
+ * by an older Seamscope is migrated on the way out (and written back migrated by the next
+ * save). A chain saved mid-edit may have problems and still opens; one that is not a chain at
+ * all (damaged, or from a newer Seamscope) is refused with its name, and nothing is changed.
+ */
+function readStored(chain: unknown, name: string): Chain {
+  const restored = restoreChain(chain);
+  if (restored.ok) return restored.chain;
+  const first = restored.problems[0];
+  throw new Error(`The stored chain "${name}" cannot be read${first ? ` (${first.path}: ${first.message})` : ''}.`);
+}
+
 export async function loadRevision(db: SeamscopeDb, id: number): Promise<RevisionRecord | undefined> {
-  return db.revisions.get(id);
+  const revision = await db.revisions.get(id);
+  return revision && { ...revision, chain: readStored(revision.chain, revision.name) };
 }
 
 export async function loadChainRecord(db: SeamscopeDb, id: string): Promise<ChainRecord | undefined> {
-  return db.chains.get(id);
+  const record = await db.chains.get(id);
+  return record && { ...record, chain: readStored(record.chain, record.name) };
 }
 
 export async function loadChain(db: SeamscopeDb, id: string): Promise<Chain | undefined> {
-  return (await db.chains.get(id))?.chain;
+  return (await loadChainRecord(db, id))?.chain;
 }
 
 /** Everything stored for one chain: enough to put a deleted chain back exactly as it was. */
@@ -118,7 +133,7 @@ export interface ChainSnapshot {
 
 /**
  * Deletes a chain with its runs, their events and its revisions. Returns what was deleted, so
- * the delete can be undone (restoreChain) while the tab is open.
+ * the delete can be undone (undeleteChain) while the tab is open.
  */
 export async function deleteChain(db: SeamscopeDb, id: string): Promise<ChainSnapshot | null> {
   const snapshot = await db.transaction('rw', [db.chains, db.runs, db.events, db.revisions], async (): Promise<ChainSnapshot | null> => {
@@ -138,7 +153,7 @@ export async function deleteChain(db: SeamscopeDb, id: string): Promise<ChainSna
 }
 
 /** Puts a deleted chain back with its runs, events (same sequence numbers) and revisions. */
-export async function restoreChain(db: SeamscopeDb, snapshot: ChainSnapshot): Promise<void> {
+export async function undeleteChain(db: SeamscopeDb, snapshot: ChainSnapshot): Promise<void> {
   await db.transaction('rw', [db.chains, db.runs, db.events, db.revisions], async () => {
     await db.chains.put(snapshot.chain);
     await db.runs.bulkPut(snapshot.runs);

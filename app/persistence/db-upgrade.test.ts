@@ -2,8 +2,9 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashValue } from '../../src/chain/hash.ts';
+import { restoreChain } from '../../src/chain/parse.ts';
 import { routedChain, twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import { deleteChain, listRevisions, loadRevision, restoreChain, saveChain, saveChainChecked, REVISION_WINDOW_MS } from './chains.ts';
+import { deleteChain, listRevisions, loadRevision, undeleteChain, saveChain, saveChainChecked, REVISION_WINDOW_MS } from './chains.ts';
 import { SeamscopeDb } from './db.ts';
 
 let counter = 0;
@@ -58,7 +59,9 @@ describe('database version 2 (revision history)', () => {
     const revisions = await listRevisions(db, a.id);
     expect(revisions).toHaveLength(1);
     expect(revisions[0]).toMatchObject({ chainId: a.id, savedAt: 100, revision: hashValue(a) });
-    expect((await loadRevision(db, revisions[0]!.id!))?.chain).toEqual(a);
+    // The stored revision is the chain as it was; read back, it is the chain as a file import reads it.
+    expect((await db.revisions.get(revisions[0]!.id!))?.chain).toEqual(a);
+    expect((await loadRevision(db, revisions[0]!.id!))?.chain).toEqual(restoreChain(a).ok && (restoreChain(a) as { chain: unknown }).chain);
     db.close();
   });
 
@@ -102,7 +105,7 @@ describe('database version 2 (revision history)', () => {
     expect(await db.chains.get(a.id)).toBeUndefined();
     expect(await db.events.count()).toBe(0);
     expect(await db.revisions.where('chainId').equals(a.id).count()).toBe(0);
-    await restoreChain(db, snapshot!);
+    await undeleteChain(db, snapshot!);
     expect((await db.chains.get(a.id))?.chain).toEqual(a);
     expect(await db.runs.get('run-1')).toBeDefined();
     expect((await db.events.toArray()).map((e) => e.seq)).toEqual([1, 2]);

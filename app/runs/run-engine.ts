@@ -7,6 +7,7 @@ import { stepProfiles } from './step-endpoints.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
 import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/events.ts';
 import { buildRunView } from '../../src/trace/replay.ts';
+import { restoreChain } from '../../src/chain/parse.ts';
 import { getRunRepository, openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';
 import { publishChainEvent } from '../persistence/chain-events.ts';
@@ -172,7 +173,10 @@ export async function resumeRun(runId: string): Promise<RunMeta | null> {
   if (meta.status !== 'interrupted') throw new Error(`only an interrupted run can resume; this one ${meta.status}`);
   const profile = profileFor(meta);
   if (!profile) throw new Error('no endpoint profile is loaded yet');
-  const chain = meta.chain as Chain;
+  // The snapshot is read like any stored chain (migrated, checked): a run resumes as the chain it started as.
+  const restored = restoreChain(meta.chain);
+  if (!restored.ok || restored.problems.length > 0) throw new Error(`this run's chain cannot be read: ${restored.problems[0]?.path ?? '$'}: ${restored.problems[0]?.message ?? 'not a chain'}`);
+  const chain = restored.chain;
   return launch({ meta: { ...meta, status: 'running' }, seed: events, chain, profile, go: (o) => runChain({ ...o, chain, inputs: meta.inputs, resume: { events } }) });
 }
 

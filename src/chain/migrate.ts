@@ -1,11 +1,11 @@
-import { CHAIN_VERSION } from './schema.ts';
+import { CHAIN_MIGRATIONS, CHAIN_VERSION } from './versions.ts';
 
 /**
- * Chain files migrate forward one version at a time. Each entry upgrades version n to n+1;
- * version 1 is the first format, so the table is empty until the format changes.
- * A file from a newer Seamscope is refused rather than guessed at.
+ * Chain files migrate forward one version at a time by the table in versions.ts (each entry
+ * upgrades version n to n+1). A file from a newer Seamscope is refused rather than guessed at.
+ * parseChain calls this before it validates, so every load path (a file, the library, a run's
+ * snapshot, an exported program) reads an old chain the same way.
  */
-const migrations: Record<number, (chain: Record<string, unknown>) => Record<string, unknown>> = {};
 
 export function migrateChain(raw: Record<string, unknown>): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   const version = raw.version;
@@ -17,7 +17,7 @@ export function migrateChain(raw: Record<string, unknown>): { ok: true; value: R
   }
   let value = raw;
   for (let v = version; v < CHAIN_VERSION; v++) {
-    const up = migrations[v];
+    const up = CHAIN_MIGRATIONS[v];
     if (!up) return { ok: false, message: `no migration from format version ${v}` };
     value = { ...up(value), version: v + 1 };
   }

@@ -23,6 +23,13 @@ export interface ChainProblem {
 
 export type ParseChainResult = { ok: true; chain: Chain } | { ok: false; problems: ChainProblem[] };
 
+/**
+ * A chain read back from anywhere: `chain` is set whenever the value is a chain at all (its
+ * format, version and envelope read, migrated to this version); `problems` are what stops it
+ * from running (a config that does not parse, a reference to nothing, a broken schema).
+ */
+export type RestoreChainResult = { ok: true; chain: Chain; problems: ChainProblem[] } | { ok: false; problems: ChainProblem[] };
+
 export const MAX_CHAIN_BYTES = 10 * 1024 * 1024;
 const MAX_DEPTH = 64;
 const MAX_NODES = 2_000_000;
@@ -113,14 +120,17 @@ function checkInputFiles(chain: Chain): ChainProblem[] {
 }
 
 /**
- * Parses and validates a chain file (text or an already-parsed value). `limits` overrides the
- * bounds on declared sizes (DEFAULT_CHAIN_LIMITS in declared-sizes.ts).
+ * Reads a chain from any place it is stored (a file, the library, a run's snapshot, an exported
+ * program): the one load path, so an old chain is migrated (migrate.ts) and checked the same
+ * way everywhere. `limits` overrides the bounds on declared sizes (declared-sizes.ts). A chain
+ * the library saved mid-edit may have problems and still opens (`ok` with `problems`); a file
+ * to import, validate or run must have none (parseChain).
  *
  * @example
- * const result = parseChain(await file.text());
- * if (!result.ok) showProblems(result.problems); else save(result.chain);
+ * const restored = restoreChain(record.chain);
+ * if (!restored.ok) throw new Error(restored.problems[0].message); else open(restored.chain);
  */
-export function parseChain(input: string | unknown, registry: StepRegistry = stepRegistry, limits: Partial<ChainLimits> = {}): ParseChainResult {
+export function restoreChain(input: string | unknown, registry: StepRegistry = stepRegistry, limits: Partial<ChainLimits> = {}): RestoreChainResult {
   let raw: unknown = input;
   if (typeof input === 'string') {
     if (input.length > MAX_CHAIN_BYTES) return { ok: false, problems: [{ path: '$', message: `the file is ${(input.length / 1048576).toFixed(1)} MB; chain files are limited to ${MAX_CHAIN_BYTES / 1048576} MB` }] };
@@ -155,16 +165,30 @@ export function parseChain(input: string | unknown, registry: StepRegistry = ste
     }
     return { ...step, config: config.data as Record<string, unknown> };
   });
-  if (problems.length > 0) return { ok: false, problems };
+  const found = (list: ChainProblem[]): RestoreChainResult => ({ ok: true, chain, problems: list });
+  if (problems.length > 0) return found(problems);
   // Before any reference checks: a declared size over its limit is refused however sound the rest is.
   const sizeProblems = checkDeclaredSizes(chain, registry, { ...DEFAULT_CHAIN_LIMITS, ...limits }, formatPath);
-  if (sizeProblems.length > 0) return { ok: false, problems: sizeProblems };
+  if (sizeProblems.length > 0) return found(sizeProblems);
   const refProblems = [...checkReferences(chain, registry), ...checkInputFiles(chain)];
-  if (refProblems.length > 0) return { ok: false, problems: refProblems };
+  if (refProblems.length > 0) return found(refProblems);
   // Every schema compiles before the chain is accepted, so none fails after a paid call.
   const schemaErrors = chainSchemaFindings(chain, registry).filter((f) => f.severity === 'error');
-  if (schemaErrors.length > 0) return { ok: false, problems: schemaErrors.map((f) => ({ path: formatPath(f.path), message: f.message })) };
-  return { ok: true, chain };
+  return found(schemaErrors.map((f) => ({ path: formatPath(f.path), message: f.message })));
+}
+
+/**
+ * Parses and validates a chain file (text or an already-parsed value) that must be sound:
+ * restoreChain, refusing any problem. What validate, import and run call.
+ *
+ * @example
+ * const result = parseChain(await file.text());
+ * if (!result.ok) showProblems(result.problems); else save(result.chain);
+ */
+export function parseChain(input: string | unknown, registry: StepRegistry = stepRegistry, limits: Partial<ChainLimits> = {}): ParseChainResult {
+  const restored = restoreChain(input, registry, limits);
+  if (!restored.ok || restored.problems.length > 0) return { ok: false, problems: restored.problems };
+  return { ok: true, chain: restored.chain };
 }
 
 export { CHAIN_VERSION, DEFAULT_CHAIN_LIMITS, type ChainLimits };

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { CHAIN_VERSION } from './versions.ts';
 
 /**
- * The chain file (`*.chain.json`), version 1. One source of truth for the graph: each step
+ * The chain file (`*.chain.json`), at CHAIN_VERSION (versions.ts). One source of truth for the graph: each step
  * names what it reads (its bindings); the canvas draws those reads as edges; router branches
  * and fallbacks are the only other edges, and they live in the router's / step's config.
  */
 
 export const CHAIN_FORMAT = 'seamscope.chain';
-export const CHAIN_VERSION = 1;
+export { CHAIN_VERSION };
 
 /** Step ids and input names double as template names and code identifiers later. */
 export const identifier = z

@@ -5,7 +5,7 @@ import type { ChatMessage, FinishReason, TokenUsage } from '../providers/types.t
  * every step carries the exact messages sent and what came back, so a run can be replayed
  * (never re-called) boundary by boundary.
  */
-export const TRACE_VERSION = 1;
+export { TRACE_VERSION } from './versions.ts';
 
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'abstained' | 'escalated' | 'interrupted' | 'cancelled';
 export type StepStatus = 'succeeded' | 'failed' | 'skipped' | 'abstained' | 'escalated';

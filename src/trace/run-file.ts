@@ -1,10 +1,11 @@
-import { z } from 'zod';
 import { formatJsonPath, parseStrictJson } from '../files/strict-json.ts';
 import { TRACE_VERSION, type RunMeta, type TraceEvent } from './events.ts';
+import { restoreRun } from './restore.ts';
 
 /**
  * A stored run as one JSON file (`*.run.json`): what `seamscope run` writes and
- * `seamscope inspect` and the app read. Versioned; unknown versions are refused.
+ * `seamscope inspect` and the app read. Versioned: an older file is migrated on read (restore.ts),
+ * a newer one refused, and every event is checked against its schema.
  */
 export const RUN_FILE_FORMAT = 'seamscope.run';
 
@@ -15,12 +16,6 @@ export interface RunFile {
   events: TraceEvent[];
 }
 
-const runFileSchema = z.object({
-  format: z.literal(RUN_FILE_FORMAT),
-  version: z.literal(TRACE_VERSION),
-  run: z.object({ id: z.string(), chainId: z.string(), status: z.string(), chain: z.unknown(), inputs: z.record(z.string(), z.unknown()) }).loose(),
-  events: z.array(z.object({ type: z.string(), at: z.number() }).loose()),
-});
 
 export function toRunFile(run: RunMeta, events: TraceEvent[]): RunFile {
   return { format: RUN_FILE_FORMAT, version: TRACE_VERSION, run, events };
@@ -31,7 +26,10 @@ export function parseRunFile(text: string): { ok: true; file: RunFile } | { ok: 
   const read = parseStrictJson(text);
   if (!read.ok) return { ok: false, message: `the file is not valid JSON: ${formatJsonPath(read.path)}: ${read.message}` };
   const raw = read.value;
-  const parsed = runFileSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ') };
-  return { ok: true, file: parsed.data as unknown as RunFile };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, message: '$: a run file is a JSON object' };
+  const record = raw as Record<string, unknown>;
+  if (record.format !== RUN_FILE_FORMAT) return { ok: false, message: `$.format: must be "${RUN_FILE_FORMAT}" (this is not a Seamscope run file)` };
+  const restored = restoreRun({ run: record.run, events: record.events }, record.version);
+  if (!restored.ok) return restored;
+  return { ok: true, file: toRunFile(restored.run, restored.events) };
 }
