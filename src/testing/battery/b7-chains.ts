@@ -8,19 +8,21 @@ import type { MockReply } from '../mock-server.ts';
  * adversarial strings. A place that takes free text gets the string as it is (clipped to the
  * place's declared maximum); a place the schema constrains gets the string made valid the
  * least possible way (a property name with its lone surrogates replaced, a dotted path with
- * its dots replaced, a URL with the string as its fragment). Step ids, input names, the map's
+ * its dots replaced, a header value with what HTTP cannot carry replaced; in the webhook URL
+ * the string goes raw into the path, the query and the fragment). Step ids, input names, the map's
  * item name and the schema name must be identifiers, so those carry names that are keywords
  * or prototype members in one of the languages (`constructor`, `__proto__`, `None`, `class`…).
  *
  * The shape runs end to end on scripted replies: `ask` (a schema violation, whose feedback
  * names the hostile property, then a valid answer), `each` (a map over two items, one at a
- * time), `sum` (reduce), two gates, a router on the hostile enum value, then an output. Chains
- * take three endings in turn (`ending`): the route to the output; no route matching, so the
- * router's default abstains with the hostile reason; and the rule gate failing with the hostile
- * message. Every other chain runs with structured output off (the contract, hostile names and
- * descriptions included, goes into the prompt text), and every third streams its first call.
- * The webhook and escalate steps sit on branches no run takes, so their text is compiled and
- * imported but sends nothing.
+ * time), `sum` (reduce), two gates, a router on the hostile enum value, then a terminal. Chains
+ * take four endings in turn (`ending`): the route to the output; the route to the webhook
+ * (hostile header value, path and query, posted to the suite's capture server); no route
+ * matching, so the router's default abstains with the hostile reason; and the rule gate
+ * failing with the hostile message. Every other chain runs with structured output off (the
+ * contract, hostile names and descriptions included, goes into the prompt text), and every
+ * third streams its first call. The escalate step is a fallback no run takes: its text is
+ * compiled and imported only.
  */
 export interface Place {
   name: string;
@@ -73,7 +75,9 @@ export const B7_PLACES: readonly Place[] = [
   { name: 'abstain reason', max: 2000 },
   { name: 'escalate reason', max: 2000 },
   { name: 'webhook header value', max: 500 },
-  { name: 'webhook URL fragment', max: 1900 },
+  { name: 'webhook URL path', max: 600 },
+  { name: 'webhook URL query', max: 600 },
+  { name: 'webhook URL fragment', max: 600 },
   { name: 'scripted reply text' },
 ];
 
@@ -92,7 +96,8 @@ export interface FilledPlace {
   whole: boolean;
 }
 
-export type B7Ending = 'routed' | 'unmatched' | 'gate failed';
+export const B7_ENDINGS = ['routed', 'webhook', 'unmatched', 'gate failed'] as const;
+export type B7Ending = (typeof B7_ENDINGS)[number];
 
 export interface B7Chain {
   chain: Chain;
@@ -109,22 +114,27 @@ function wellFormed(s: string): string {
   return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
+/** A header value HTTP can carry as written (headerValueProblem): other characters become `?`, no space at either end. */
+function headerValue(s: string): string {
+  return s.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?').replace(/^[\t ]+|[\t ]+$/g, '');
+}
+
 const clip = (s: string, max: number | undefined) => (max !== undefined && s.length > max ? s.slice(0, max) : s);
 
 /**
  * Chain `k`: place `j` gets string `pick(j)` where the caller decides the order (a bijection
  * per round, so each round places every string once).
  */
-export function buildB7Chain(k: number, strings: readonly string[], pick: (placeIndex: number) => number): B7Chain {
+export function buildB7Chain(k: number, strings: readonly string[], pick: (placeIndex: number) => number, webhookOrigin = 'http://127.0.0.1:9'): B7Chain {
   const filled: FilledPlace[] = [];
-  const ending = (['routed', 'unmatched', 'gate failed'] as const)[k % 3] as B7Ending;
+  const ending = B7_ENDINGS[k % B7_ENDINGS.length] as B7Ending;
   const text = (name: string, transform: (s: string) => string = (s) => s): string => {
     const j = B7_PLACES.findIndex((p) => p.name === name);
     const place = B7_PLACES[j];
     if (!place) throw new Error(`unknown place ${name}`);
     const index = pick(j);
     const raw = strings[index] as string;
-    const value = clip(transform(raw), place.max);
+    const value = transform(clip(raw, place.max));
     filled.push({ place: name, index, whole: value === raw });
     return value;
   };
@@ -167,7 +177,8 @@ export function buildB7Chain(k: number, strings: readonly string[], pick: (place
   ];
 
   const outProp = text('output property name', (s) => wellFormed(s).replace(/\./g, '_'));
-  const outEnum = [text('output enum value'), `other ${k}`];
+  // The router's labels: to the output, to the webhook, and one no route takes.
+  const outEnum = [text('output enum value'), `other ${k}`, `third ${k}`];
   const answerSchema = {
     type: 'object', description: text('output schema description'),
     properties: {
@@ -234,7 +245,8 @@ export function buildB7Chain(k: number, strings: readonly string[], pick: (place
         bindings: { value: `steps.${sid.ask}`, checked: `steps.${sid.shape}` }, field: outProp,
         routes: [
           { equals: outEnum[0], to: sid.final, label: text('router route label') },
-          { equals: text('router route value (string)'), to: sid.hook },
+          { equals: outEnum[1], to: sid.hook },
+          { equals: text('router route value (string)'), to: sid.refuse },
           { equals: { [routeKey]: [text('router route value (object value)'), 1.5, null, true] }, to: sid.refuse },
         ],
         defaultTo: sid.refuse,
@@ -245,7 +257,7 @@ export function buildB7Chain(k: number, strings: readonly string[], pick: (place
     { id: sid.human, kind: 'escalate', name: stepName(), config: { bindings: { value: `inputs.${inQ}` }, reason: text('escalate reason') } },
     {
       id: sid.hook, kind: 'webhook', name: stepName(),
-      config: { bindings: { value: `steps.${sid.sum}` }, url: `http://127.0.0.1:9/hook#${text('webhook URL fragment')}`, headers: { 'x-b7': text('webhook header value') } },
+      config: { bindings: { value: `steps.${sid.sum}` }, url: `${webhookOrigin}/hook/${text('webhook URL path')}?q=${text('webhook URL query')}#${text('webhook URL fragment')}`, headers: { 'x-b7': text('webhook header value', headerValue) } },
     },
   ];
   const raw = { format: 'seamscope.chain', version: 1, id: chainId, name: chainName, description: chainDescription, inputs, steps, meta };
@@ -254,7 +266,7 @@ export function buildB7Chain(k: number, strings: readonly string[], pick: (place
 
   const replyText = text('scripted reply text');
   // The label the router reads: the route's value, or (unmatched) the enum's other value.
-  const valid = { answer: replyText, [outProp]: ending === 'unmatched' ? outEnum[1] : outEnum[0] };
+  const valid = { answer: replyText, [outProp]: outEnum[{ routed: 0, webhook: 1, unmatched: 2, 'gate failed': 0 }[ending]] };
   // The rule gate fails when the reduce answers with the rule's own literal.
   const sumAnswer = ending === 'gate failed' ? ruleLiteral : `${replyText} (sum)`;
   const replies: MockReply[] = [
@@ -263,7 +275,7 @@ export function buildB7Chain(k: number, strings: readonly string[], pick: (place
     { content: valid },
     { content: { summary: replyText } },
     { content: { summary: `${replyText}\n2` } },
-    { content: { answer: sumAnswer, [outProp]: outEnum[1] } },
+    { content: { answer: sumAnswer, [outProp]: outEnum[2] } },
   ];
   const runInputs = Object.fromEntries(parsed.chain.inputs.map((i) => [i.name, i.example]));
   return { chain: parsed.chain, ending, structuredOutput: k % 2 === 0, inputs: runInputs, replies, filled };

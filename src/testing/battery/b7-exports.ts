@@ -1,4 +1,6 @@
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -8,7 +10,7 @@ import { exportChainFiles, programFileName, type ExportLanguage, type ExportResu
 import { importChainSource } from '../../export/import-chain.ts';
 import { pyString, tsString } from '../../export/literals.ts';
 import { adversarialStrings } from '../adversarial-strings.ts';
-import { B7_PLACES, buildB7Chain, type B7Chain, type FilledPlace } from './b7-chains.ts';
+import { B7_ENDINGS, B7_PLACES, buildB7Chain, type B7Chain, type FilledPlace } from './b7-chains.ts';
 import { CaseClock, watchUnhandledRejections, type BatterySuite, type SuiteOptions, type SuiteResult } from './types.ts';
 
 /**
@@ -30,10 +32,30 @@ interface Planned extends B7Chain {
   programs: Partial<Record<ExportLanguage, ExportResult>>;
 }
 
+/**
+ * The webhook's receiver: what each POST carried exactly (request target, the hostile header
+ * as its raw bytes, the body), in arrival order.
+ */
+async function startReceiver(): Promise<{ origin: string; received: string[]; close: () => Promise<void> }> {
+  const received: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const header = req.rawHeaders.flatMap((v, i) => (i % 2 === 0 && v.toLowerCase() === 'x-b7' ? [req.rawHeaders[i + 1] ?? ''] : []));
+      received.push(JSON.stringify({ method: req.method, target: req.url, 'x-b7': header.map((h) => Buffer.from(h, 'latin1').toString('hex')), body: Buffer.concat(chunks).toString('utf8') }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { origin: `http://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 /** A string for a failure line: escaped, clipped. */
 const show = (s: string, max = 80) => JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
 
-function planChains(strings: readonly string[], rounds: number): Planned[] {
+function planChains(strings: readonly string[], rounds: number, webhookOrigin: string): Planned[] {
   const P = B7_PLACES.length;
   const perRound = Math.ceil(strings.length / P);
   const out: Planned[] = [];
@@ -41,7 +63,7 @@ function planChains(strings: readonly string[], rounds: number): Planned[] {
     const stride = STRIDES[r % STRIDES.length] as number;
     for (let c = 0; c < perRound; c++) {
       const k = r * perRound + c;
-      const built = buildB7Chain(k, strings, (j) => (((c * P + j) * stride) + r * 17) % strings.length);
+      const built = buildB7Chain(k, strings, (j) => (((c * P + j) * stride) + r * 17) % strings.length, webhookOrigin);
       out.push({ ...built, k, programs: {} });
     }
   }
@@ -76,9 +98,10 @@ export const b7ExportStrings: BatterySuite = {
   target: '≥ 500 adversarial strings in every place a chain holds text: both exports compile (tsc with the export\'s own config, py_compile), import back deep-equal, and send byte-identical requests to the engine\'s',
   async run(opts: SuiteOptions = {}): Promise<SuiteResult> {
     const strings = adversarialStrings();
-    const chains = planChains(strings, opts.quick ? 1 : ROUNDS);
-    // Quick: every string still goes in (one round); three of the chains run.
-    const runs = opts.quick ? chains.slice(0, 3) : chains;
+    const receiver = await startReceiver();
+    const chains = planChains(strings, opts.quick ? 1 : ROUNDS, receiver.origin);
+    // Quick: every string still goes in (one round); one chain of each ending runs.
+    const runs = opts.quick ? chains.slice(0, B7_ENDINGS.length) : chains;
     const clock = new CaseClock();
     const rejections = watchUnhandledRejections();
     const failures: string[] = [];
@@ -168,13 +191,22 @@ export const b7ExportStrings: BatterySuite = {
         const settings = { ...DEFAULT_SETTINGS, structuredOutput: planned.structuredOutput };
         const started = performance.now();
         try {
-          const [engine, ts, pyRun] = await clock.time(() => Promise.all([
-            runEngine(planned.chain, planned.inputs, settings, planned.replies, runId),
-            runExported(planned.chain, 'ts', planned.inputs, settings, planned.replies, runId),
-            runExported(planned.chain, 'py', planned.inputs, settings, planned.replies, runId),
-          ]));
+          // A chain that posts to the receiver runs one way at a time, so each post is known by its order.
+          const one = (lang: 'engine' | ExportLanguage) => (lang === 'engine'
+            ? runEngine(planned.chain, planned.inputs, settings, planned.replies, runId)
+            : runExported(planned.chain, lang, planned.inputs, settings, planned.replies, runId));
+          const posted = receiver.received.length;
+          const [engine, ts, pyRun] = await clock.time(async () => (planned.ending === 'webhook'
+            ? [await one('engine'), await one('ts'), await one('py')]
+            : Promise.all([one('engine'), one('ts'), one('py')])));
+          const posts = receiver.received.slice(posted);
+          if (planned.ending === 'webhook') {
+            engine.rawBodies.push(posts[0] ?? '(no webhook post)');
+            ts.rawBodies.push(posts[1] ?? '(no webhook post)');
+            pyRun.rawBodies.push(posts[2] ?? '(no webhook post)');
+          } else if (posts.length > 0) failures.push(`chain ${planned.k}: ${posts.length} webhook posts on a run that takes no webhook branch`);
           definedEnd++;
-          const expected = { routed: 'succeeded', unmatched: 'abstained', 'gate failed': 'abstained' }[planned.ending];
+          const expected = { routed: 'succeeded', webhook: 'succeeded', unmatched: 'abstained', 'gate failed': 'abstained' }[planned.ending];
           if (engine.status !== expected) failures.push(`chain ${planned.k}: the engine's run ${engine.status} (${engine.error ?? ''}), the chain is built to end ${planned.ending} (${expected})`);
           endings.add(planned.ending);
           if (engine.rawBodies.length < planned.replies.length) failures.push(`chain ${planned.k}: the engine sent ${engine.rawBodies.length} requests, expected at least ${planned.replies.length} (${engine.status}: ${engine.error ?? ''})`);
@@ -201,6 +233,7 @@ export const b7ExportStrings: BatterySuite = {
       }
     } finally {
       rejections.stop();
+      await receiver.close();
       await rm(root, { recursive: true, force: true });
     }
 
