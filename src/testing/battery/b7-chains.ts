@@ -28,12 +28,14 @@ export interface Place {
   name: string;
   /** The place's declared maximum length, when it has one. */
   max?: number;
+  /** The place may not be empty (the list holds an empty string: whitespace trimmed to nothing); it gets a space instead. */
+  nonEmpty?: boolean;
 }
 
 /** Every text place the shape fills, in the order the builder draws strings. */
 export const B7_PLACES: readonly Place[] = [
-  { name: 'chain id', max: 128 },
-  { name: 'chain name', max: 200 },
+  { name: 'chain id', max: 128, nonEmpty: true },
+  { name: 'chain name', max: 200, nonEmpty: true },
   { name: 'chain description', max: 8000 },
   { name: 'meta key' },
   { name: 'meta value' },
@@ -65,7 +67,7 @@ export const B7_PLACES: readonly Place[] = [
   { name: 'reduce system prompt' },
   { name: 'reduce prompt' },
   { name: 'gate rule literal' },
-  { name: 'gate rule message', max: 500 },
+  { name: 'gate rule message', max: 500, nonEmpty: true },
   { name: 'gate schema description' },
   { name: 'gate schema property name' },
   { name: 'router route label', max: 100 },
@@ -134,7 +136,7 @@ export function buildB7Chain(k: number, strings: readonly string[], pick: (place
     if (!place) throw new Error(`unknown place ${name}`);
     const index = pick(j);
     const raw = strings[index] as string;
-    const value = transform(clip(raw, place.max));
+    const value = transform(clip(raw, place.max)) || (place.nonEmpty ? ' ' : '');
     filled.push({ place: name, index, whole: value === raw });
     return value;
   };
