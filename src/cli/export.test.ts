@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
-import { runProcess } from '../export/conformance-harness.ts';
+import { REPO_ROOT, runProcess } from '../export/conformance-harness.ts';
 import { importChainSource } from '../export/import-chain.ts';
 import { parseArgs } from './args.ts';
 import { exportCommand } from './export.ts';
@@ -30,12 +30,17 @@ describe('seamscope export', () => {
     expect(code).toBe(0);
     expect(out).toBe(join(dir, 'demo-select-quotes-enum.ts'));
     expect(err).toContain('exported "Select with quotes');
-    expect((await readdir(dir)).sort()).toEqual(['demo-select-quotes-enum.ts', 'package.json', 'seamscope-runtime']);
+    expect((await readdir(dir)).sort()).toEqual(['demo-select-quotes-enum.ts', 'package.json', 'seamscope-runtime', 'tsconfig.json']);
     const program = await readFile(out, 'utf8');
     expect(program).toContain("model: 'gpt-4o-mini'");
     expect(program).not.toContain('sk-secret');
-    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', dependencies: { re2js: '2.10.0' } });
-  });
+    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', dependencies: { re2js: '2.10.0' }, scripts: { check: 'tsc -p tsconfig.json' } });
+    // The export type-checks with its own tsconfig, as `npm run check` there does.
+    await symlink(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const checked = await runProcess(join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir, {}, 120_000);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  }, 120_000);
 
   it('writes a Python program whose --help runs, and ships the rank table only when the chain counts tokens', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'seamscope-cli-py-'));

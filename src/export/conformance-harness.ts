@@ -38,6 +38,8 @@ export interface Capture {
   error?: string;
   /** Request bodies in arrival order, as JSON text of the parsed body. */
   bodies: string[];
+  /** The same bodies exactly as they were sent (battery B7 compares these byte for byte). */
+  rawBodies: string[];
   /** One line per attempt, transport retry, check, route, unit and finished step, sorted. */
   decisions: string[];
   events: unknown[];
@@ -84,12 +86,12 @@ export function decisions(events: readonly AnyEvent[]): string[] {
   return lines.sort();
 }
 
-async function withMock<T>(replies: readonly MockReply[], fn: (baseUrl: string) => Promise<T>): Promise<{ result: T; bodies: string[] }> {
+async function withMock<T>(replies: readonly MockReply[], fn: (baseUrl: string) => Promise<T>): Promise<{ result: T; bodies: string[]; rawBodies: string[] }> {
   const mock = await createMockModelServer();
   try {
     mock.enqueue(...replies);
     const result = await fn(`${mock.url}/v1`);
-    return { result, bodies: mock.requests.map((r) => JSON.stringify(r.body)) };
+    return { result, bodies: mock.requests.map((r) => JSON.stringify(r.body)), rawBodies: mock.requests.map((r) => r.rawBody ?? '[too large]') };
   } finally {
     await mock.close();
   }
@@ -99,7 +101,7 @@ const API_KEY = 'sk-conformance-test-key-0000';
 
 export async function runEngine(chain: Chain, inputs: Record<string, unknown>, settings: Settings, replies: readonly MockReply[], runId: string): Promise<Capture> {
   const countTokens = await loadTokenCounter();
-  const { result, bodies } = await withMock(replies, async (baseUrl) => {
+  const { result, bodies, rawBodies } = await withMock(replies, async (baseUrl) => {
     const repo = createMemoryRunRepository();
     const meta = await runChain({
       chain, inputs, runId, repo, countTokens,
@@ -110,7 +112,7 @@ export async function runEngine(chain: Chain, inputs: Record<string, unknown>, s
     });
     return { meta, events: await repo.getEvents(meta.id) };
   });
-  return { status: result.meta.status, output: result.meta.output, error: result.meta.error, bodies, decisions: decisions(result.events), events: result.events };
+  return { status: result.meta.status, output: result.meta.output, error: result.meta.error, bodies, rawBodies, decisions: decisions(result.events), events: result.events };
 }
 
 /** Writes an export into a fresh temporary folder (TypeScript gets the project's node_modules). */
@@ -160,7 +162,7 @@ export async function runExported(chain: Chain, lang: ExportLanguage, inputs: Re
     command = process.execPath;
     entry = 'program.mjs';
   }
-  const { result, bodies } = await withMock(replies, (baseUrl) =>
+  const { result, bodies, rawBodies } = await withMock(replies, (baseUrl) =>
     runProcess(command, [entry, ...args], dir, { SEAMSCOPE_BASE_URL: baseUrl, SEAMSCOPE_API_KEY: API_KEY, OPENAI_API_KEY: '' }));
   let file: { run: { status: string; output?: unknown; error?: string }; events: AnyEvent[] };
   try {
@@ -170,7 +172,7 @@ export async function runExported(chain: Chain, lang: ExportLanguage, inputs: Re
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return { status: file.run.status, output: file.run.output, error: file.run.error, bodies, decisions: decisions(file.events), events: file.events, log: `${result.stdout}\n${result.stderr}` };
+  return { status: file.run.status, output: file.run.output, error: file.run.error, bodies, rawBodies, decisions: decisions(file.events), events: file.events, log: `${result.stdout}\n${result.stderr}` };
 }
 
 /** Whether the engine makes its calls one at a time for this chain (no map, no independent calling steps). */

@@ -224,12 +224,12 @@ describe.concurrent('exported programs conform to the engine on chains the demos
 
 describe('a webhook terminal', () => {
   it('posts the same body with the same idempotency key from the engine and both programs', async () => {
-    const received: { body: string; key: string | undefined; team: string | undefined }[] = [];
+    const received: { target: string | undefined; body: string; key: string | undefined; team: string | undefined }[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        received.push({ body: Buffer.concat(chunks).toString('utf8'), key: req.headers['idempotency-key'] as string | undefined, team: req.headers['x-team'] as string | undefined });
+        received.push({ target: req.url, body: Buffer.concat(chunks).toString('utf8'), key: req.headers['idempotency-key'] as string | undefined, team: req.headers['x-team'] as string | undefined });
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
@@ -241,7 +241,7 @@ describe('a webhook terminal', () => {
         inputs: [{ name: 'question', schema: { type: 'string' }, example: 'Hello?' }],
         steps: [
           { id: 'answer', kind: 'model', name: 'Answer', config: { bindings: { question: 'inputs.question' }, prompt: '{question}', outputSchema: answerSchema } },
-          { id: 'send', kind: 'webhook', name: 'Send', config: { bindings: { value: 'steps.answer' }, url: `http://127.0.0.1:${port}/hook`, headers: { 'x-team': 'support' } } },
+          { id: 'send', kind: 'webhook', name: 'Send', config: { bindings: { value: 'steps.answer' }, url: `http://127.0.0.1:${port}/a b/../hook?q="x y"&r=é#frag ment`, headers: { 'x-team': 'support' } } },
         ],
       });
       if (!parsed.ok) throw new Error('fixture');
@@ -259,6 +259,8 @@ describe('a webhook terminal', () => {
       expect(new Set(received.map((r) => JSON.stringify(JSON.parse(r.body)))).size).toBe(1);
       expect(new Set(received.map((r) => r.key)).size).toBe(1);
       expect(received.every((r) => r.team === 'support')).toBe(true);
+      // The URL as fetch sends it (Python's urllib would send the space as written, or refuse it).
+      expect(received.map((r) => r.target)).toEqual(Array(3).fill('/hook?q=%22x%20y%22&r=%C3%A9'));
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

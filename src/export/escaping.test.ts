@@ -8,7 +8,7 @@ import type { Chain } from '../chain/schema.ts';
 import { hostileStrings, seeded } from './adversarial.ts';
 import { REPO_ROOT, runProcess } from './conformance-harness.ts';
 import { claimStepNames } from './emit/names.ts';
-import { exportChain, RUNTIME_DIR } from './export-chain.ts';
+import { EXPORT_TSCONFIG, exportChain, RUNTIME_DIR } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
 import { commentText, pyInline, pyLiteral, pyString, safeJson, tsLiteral, tsString } from './literals.ts';
 import { planExport } from './plan.ts';
@@ -25,12 +25,8 @@ const strings = hostileStrings(600);
 const tsc = join(REPO_ROOT, 'node_modules/.bin/tsc');
 const tsx = join(REPO_ROOT, 'node_modules/.bin/tsx');
 
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, allowImportingTsExtensions: true,
-    skipLibCheck: true, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, types: ['node'],
-  },
-};
+// The compiler options an export ships with (its tsconfig.json).
+const TSCONFIG = EXPORT_TSCONFIG;
 
 const made: string[] = [];
 afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));

@@ -68,7 +68,21 @@ export function programFileName(chainId: string, lang: ExportLanguage): string {
 }
 
 /** The versions the exported TypeScript runtime is tested with (the project's own). */
-export const RUNTIME_DEPENDENCIES = { re2js: '2.10.0', 'gpt-tokenizer': '4.0.0', tsx: '4.23.15' } as const;
+export const RUNTIME_DEPENDENCIES = { re2js: '2.10.0', 'gpt-tokenizer': '4.0.0', tsx: '4.23.15', typescript: '6.0.3', '@types/node': '20.19.43' } as const;
+
+/**
+ * The compiler options the exported program and its runtime are type-checked with (`npm run
+ * check` in the export; battery B7 checks every adversarial export with exactly these).
+ */
+export const EXPORT_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, allowImportingTsExtensions: true,
+    skipLibCheck: true, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, types: ['node'],
+  },
+  include: ['*.ts', `${RUNTIME_DIR.ts}/**/*.ts`],
+} as const;
+
+const tsconfigJson: ExportedFile = { path: 'tsconfig.json', contents: `${JSON.stringify(EXPORT_TSCONFIG, null, 2)}\n`, role: 'package' };
 
 /** `type: module` (the program uses top-level await and import.meta) and the runtime's dependencies, pinned. */
 function packageJson(chain: Chain, fileName: string, needsTokenizer: boolean): ExportedFile {
@@ -77,9 +91,9 @@ function packageJson(chain: Chain, fileName: string, needsTokenizer: boolean): E
     private: true,
     description: `Exported from Seamscope: ${chain.name}`,
     type: 'module',
-    scripts: { start: `tsx ${fileName}` },
+    scripts: { start: `tsx ${fileName}`, check: 'tsc -p tsconfig.json' },
     dependencies: { re2js: RUNTIME_DEPENDENCIES.re2js, ...(needsTokenizer ? { 'gpt-tokenizer': RUNTIME_DEPENDENCIES['gpt-tokenizer'] } : {}) },
-    devDependencies: { tsx: RUNTIME_DEPENDENCIES.tsx },
+    devDependencies: { tsx: RUNTIME_DEPENDENCIES.tsx, typescript: RUNTIME_DEPENDENCIES.typescript, '@types/node': RUNTIME_DEPENDENCIES['@types/node'] },
   };
   return { path: 'package.json', contents: `${JSON.stringify(pkg, null, 2)}\n`, role: 'package' };
 }
@@ -120,7 +134,7 @@ export function exportChain(chain: Chain, options: ExportOptions): ExportResult 
   const contents = lang === 'ts' ? emitTsProgram(plan, programOptions) : emitPyProgram(plan, programOptions);
   const program: ExportedFile = { path: fileName, contents, role: 'program' };
   const runtime = Object.entries(RUNTIME_FILES[lang]).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
-  const support = lang === 'ts' ? [packageJson(chain, fileName, programOptions.needsTokenizer)] : [];
+  const support = lang === 'ts' ? [packageJson(chain, fileName, programOptions.needsTokenizer), tsconfigJson] : [];
   const pending = lang === 'py' && programOptions.needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
   return { lang, revision, program, files: [program, ...runtime, ...support], pending, notes: profileNotes(parsed.chain) };
 }

@@ -24,10 +24,23 @@ export function credentialHeaderProblem(name: string): string | null {
   return null;
 }
 
+/**
+ * Why a header value cannot be sent as written, or null when it can. `fetch` refuses control
+ * characters and characters past U+00FF and trims surrounding spaces and tabs, while Python's
+ * urllib sends some controls and keeps the spaces: a value either refuses would make the engine
+ * and the exported programs post different headers (or one of them fail), so none is allowed.
+ */
+export function headerValueProblem(value: string): string | null {
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(value);
+  if (bad) return `has a character a header cannot carry (U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); header values are printable Latin-1 text`;
+  if (/^[\t ]|[\t ]$/.test(value)) return 'starts or ends with a space or tab, which HTTP drops: write the value without it';
+  return null;
+}
+
 // Checked over the record, not per key: zod reports a bad record key only as "Invalid key".
 const headersSchema = z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/), z.string().max(500)).superRefine((headers, ctx) => {
-  for (const name of Object.keys(headers)) {
-    const problem = credentialHeaderProblem(name);
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = credentialHeaderProblem(name) ?? headerValueProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
   }
 });
@@ -42,6 +55,18 @@ const webhookUrl = z.string().max(2000).regex(/^https?:\/\//, 'must be an http(s
   }
   if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: 'has a user name or password in it; credentials never go in a chain file' });
 });
+
+/**
+ * The URL a webhook POST goes to: as the WHATWG URL parser writes it (spaces, quotes and
+ * non-ASCII percent-encoded, dot segments resolved), without the fragment. That is what `fetch`
+ * sends; the exported programs are given it as well, since Python's urllib sends a URL as
+ * written (and refuses one with a space in it).
+ */
+export function webhookRequestUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
+}
 
 export const webhookConfigSchema = z.object({
   bindings: bindingsSchema.default(() => ({}) as Record<string, string>),

@@ -280,6 +280,13 @@ describe('mock request validation answers like the real endpoints', () => {
     expect(JSON.stringify(server.requests)).not.toContain('sk-live-123');
   });
 
+  it('records each body exactly as sent beside the parsed one (escapes and spacing kept)', async () => {
+    const text = '{"model":"m", "messages":[{"role":"user","content":"\\u00e9 é \\ud800"}]}';
+    await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    expect(server.requests[0]!.rawBody).toBe(text);
+    expect(server.requests[0]!.body).toMatchObject({ messages: [{ content: 'é é \ud800' }] });
+  });
+
   it('unknown routes get a 404 and are recorded as unknown (catches a wrong base URL)', async () => {
     const res = await fetch(`${server.url}/v1/v1/messages`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);

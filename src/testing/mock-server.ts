@@ -168,7 +168,7 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
   const model = async (req: IncomingMessage, res: ServerResponse, module: ProtocolModule | undefined, path: string): Promise<void> => {
     const text = await readBody(req);
     const headers = headerMap(req);
-    requests.push({ protocol: module?.protocol ?? 'unknown', method: req.method ?? '', path, headers: redact(headers), body: text === null ? '[too large]' : parseBody(text) });
+    requests.push({ protocol: module?.protocol ?? 'unknown', method: req.method ?? '', path, headers: redact(headers), body: text === null ? '[too large]' : parseBody(text), rawBody: text });
     if (!module || req.method !== 'POST') {
       return sendBody(res, 404, openAIError(`Invalid URL (${req.method} ${path})`), CORS);
     }

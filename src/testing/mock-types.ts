@@ -82,6 +82,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON, or the raw text when it was not JSON. */
   body: unknown;
+  /** The body exactly as sent (UTF-8 decoded), for byte-for-byte comparisons; null when too large. */
+  rawBody: string | null;
 }
 
 /** The completed answer a protocol module renders, as a body or as stream events. */

@@ -1,4 +1,5 @@
-import { configFields, pySpec, stepDoc, tsReadsType, tsSpec, type KindEmitter } from './context.ts';
+import { webhookRequestUrl } from '../../steps/webhook.ts';
+import { configFields, pySpec, stepDoc, tsReadsType, tsSpec, type EmitStep, type KindEmitter, type SpecField } from './context.ts';
 
 /** `output`: ends the run with the value it reads. */
 export const outputEmitter: KindEmitter = {
@@ -43,16 +44,21 @@ function reasonEmitter(method: 'abstain' | 'escalate'): KindEmitter {
 export const abstainEmitter = reasonEmitter('abstain');
 export const escalateEmitter = reasonEmitter('escalate');
 
+/** The URL as the engine's `fetch` sends it (see webhookRequestUrl), and the headers. */
+function webhookFields(s: EmitStep): SpecField[] {
+  return [['url', { json: webhookRequestUrl(String(s.planned.config.url)) }], ...configFields(s, ['headers'])];
+}
+
 /** `webhook`: POSTs the result with an idempotency key stable across retries and resumes. */
 export const webhookEmitter: KindEmitter = {
   ts(w, s) {
-    tsSpec(w, s, 'WebhookSpec', configFields(s, ['url', 'headers']));
+    tsSpec(w, s, 'WebhookSpec', webhookFields(s));
     w.line();
     w.line(`/** ${stepDoc(s)} */`);
     w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): Promise<rt.StepOutcome> {`, () => w.line(`return run.webhook(${s.names.spec}, reads);`));
   },
   py(w, s) {
-    pySpec(w, s, 'WebhookSpec', configFields(s, ['url', 'headers']));
+    pySpec(w, s, 'WebhookSpec', webhookFields(s));
     w.line();
     w.line();
     w.block(`def ${s.names.fn}(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:`, () => {
