@@ -3,8 +3,11 @@ import { coreSuites, type BatterySuite } from '../src/testing/battery/index.ts';
 import { formatBatteryTable, runSuites } from '../src/testing/battery/table.ts';
 
 /**
- * `npm run battery [-- --suite B1,B2] [--json] [--quick]`: runs the registered suites of
- * issue #11 and prints one table; exits 1 when any suite misses its target (or none matched).
+ * `npm run battery [-- --suite B1,B2] [--json] [--quick] [--strict-timing]`: runs the
+ * registered suites of issue #11 and prints one table; exits 1 when any suite misses its target
+ * (or none matched). A check on time or memory (TargetCheck.timed) is a figure, as in a
+ * benchmark: a miss shows in the table but fails the run only with --strict-timing, since
+ * `npm test` must not pass or fail with the load on the machine.
  */
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -15,6 +18,7 @@ const option = (name: string) => {
 const wanted = option('suite')?.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
 const json = args.includes('--json');
 const quick = args.includes('--quick');
+const strictTiming = args.includes('--strict-timing');
 
 const all: readonly BatterySuite[] = [...coreSuites, ...appSuites].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 const suites = wanted ? all.filter((s) => wanted.includes(s.id.toUpperCase())) : all;
@@ -37,4 +41,8 @@ if (json) {
   }
 }
 // Servers and traps are closed by the suites; exit explicitly so a stray timer cannot keep CI waiting.
-process.exit(rows.every((r) => r.ok) ? 0 : 1);
+const passes = (row: (typeof rows)[number]) =>
+  row.ok || (!strictTiming && !row.error && (row.result?.checks.length ?? 0) > 0 && (row.result?.checks ?? []).every((c) => c.ok || c.timed));
+const timingOnly = rows.filter((r) => !r.ok && passes(r));
+if (timingOnly.length > 0 && !json) process.stdout.write(`\nOnly timing figures missed in ${timingOnly.map((r) => r.suite.id).join(', ')}: reported, not failing (measure on a quiet machine; --strict-timing makes them fail).\n`);
+process.exit(rows.every(passes) ? 0 : 1);
