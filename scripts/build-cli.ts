@@ -26,7 +26,7 @@ const LAZY_ONLY = [/^node_modules\/gpt-tokenizer\//, /^src\/engine\/run\.ts$/, /
 /** Inputs that must never be in the CLI at all. */
 const NEVER = [/^app\//, /^scripts\//, /^e2e\//, /\.test\.ts$/];
 
-/** The entry chunk and the chunks it imports statically (what a cold start reads), and their inputs. */
+/** The entry chunk, main.ts's chunk and the chunks they import statically (what a cold start reads), and their inputs. */
 function staticGraph(meta: Metafile): { files: Set<string>; inputs: Set<string> } {
   const files = new Set<string>();
   const inputs = new Set<string>();
@@ -38,6 +38,9 @@ function staticGraph(meta: Metafile): { files: Set<string>; inputs: Set<string> 
     for (const imported of output.imports) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
   };
   visit(ENTRY);
+  // bin.ts sets zod's flag, then imports main.ts: its chunk is part of every start too.
+  for (const [file, output] of Object.entries(meta.outputs)) if (output.entryPoint === 'src/cli/main.ts') visit(file);
+  if (![...files].some((file) => meta.outputs[file]?.entryPoint === 'src/cli/main.ts')) throw new Error('build-cli: no chunk for src/cli/main.ts');
   return { files, inputs };
 }
 
