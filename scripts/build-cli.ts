@@ -22,7 +22,7 @@ const outdir = path.join(root, 'dist-cli');
 const ENTRY = 'dist-cli/seamscope.mjs';
 
 /** Inputs `validate` must not load: each is a lazy chunk of its own. */
-const LAZY_ONLY = [/^node_modules\/gpt-tokenizer\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^src\/export\/runtime-files\.ts$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
+const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^src\/export\/runtime-files\.ts$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
 /** Inputs that must never be in the CLI at all. */
 const NEVER = [/^app\//, /^scripts\//, /^e2e\//, /\.test\.ts$/];
 
