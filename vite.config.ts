@@ -11,10 +11,33 @@ function cspMeta(): Plugin {
   };
 }
 
+/**
+ * A production build carries no bench hooks (app/designer/bench-hooks.ts): the build fails if
+ * a chunk holds any of their marks — the React Flow handle, the drag attribute, the `?bench`
+ * start's message (bench-mode.ts) or the generated chain's name (bench-fixture.ts). Only
+ * `vite build --mode bench` (scripts/bench-canvas.ts) keeps them.
+ */
+const BENCH_MARKS = ['__rf', 'data-bench-drag', 'unknown bench fixture', 'Bench: '];
+function noBenchHooks(): Plugin {
+  let mode = '';
+  return {
+    name: 'seamscope-no-bench-hooks',
+    apply: 'build',
+    configResolved: (config) => void (mode = config.mode),
+    generateBundle(_, bundle) {
+      if (mode === 'bench') return;
+      for (const chunk of Object.values(bundle)) {
+        const found = chunk.type === 'chunk' ? BENCH_MARKS.filter((mark) => chunk.code.includes(mark)) : [];
+        if (found.length) this.error(`bench hooks in the production chunk ${chunk.fileName}: ${found.join(', ')}`);
+      }
+    },
+  };
+}
+
 // Monaco and the tokenizer are only reached through dynamic import(), so they land in
 // their own chunks and stay out of the initial bundle.
 export default defineConfig({
-  plugins: [react(), cspMeta()],
+  plugins: [react(), cspMeta(), noBenchHooks()],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: { 'Content-Security-Policy': CSP_HEADER } },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },

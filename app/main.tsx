@@ -5,15 +5,16 @@ import { createRoot } from 'react-dom/client';
 import { version } from '../package.json';
 import { App } from './App.tsx';
 import { useEditorStore } from './stores/editor-store.ts';
+import { benchHooks, isBenchPage } from './designer/bench-hooks.ts';
 import { startBench } from './designer/bench-mode.ts';
 
 // The only global: what build is running, for bug reports and tests.
 Object.defineProperty(window, '__seamscope', { value: Object.freeze({ version }), configurable: false, writable: false });
 
-const isBench = new URLSearchParams(location.search).has('bench');
 // scripts/bench-canvas.ts: a generated chain, opened before the first render (no database, and
 // no extra round trip for a bench module: the bare React Flow page it is compared with renders
-// its nodes straight away too).
+// its nodes straight away too). Only the dev server and a bench build have it (bench-hooks.ts).
+const isBench = benchHooks && isBenchPage;
 let benchFailure: Error | null = null;
 if (isBench) {
   try {

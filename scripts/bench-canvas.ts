@@ -5,7 +5,7 @@
  *   npx tsx scripts/bench-canvas.ts [--runs 3] [--ns 1000,3000] [--skip-build]
  *
  * What it does:
- *  1. builds the app (`vite build --manifest`) into /tmp/seamscope-bench-canvas-dist (the
+ *  1. builds the app with its bench hooks (`vite build --mode bench --manifest`) into /tmp/seamscope-bench-canvas-dist (the
  *     project's dist/ is left alone) and serves it with `vite preview` on 127.0.0.1;
  *  2. copies ../shared/bench/canvas to /tmp/seamscope-bench-canvas (`npm ci` when its lockfile
  *     changed) and builds its bare page (flow.html);
@@ -58,7 +58,7 @@ const configs: Config[] = [
 async function main(): Promise<void> {
   if (!argv.includes('--skip-build')) {
     console.log(`• building the app into ${DIST}`);
-    run(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', DIST, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], { cwd: root });
+    run(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'bench', '--outDir', DIST, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], { cwd: root });
   }
   console.log(`• preparing the harness in ${SCRATCH}`);
   prepareHarness(HARNESS, SCRATCH);

@@ -7,7 +7,8 @@
  * then the rest with a dynamic import() (a static import would not do: the bundler may evaluate
  * a shared chunk that defines schemas first). The page sets the same flag from
  * public/zod-jitless.js, a classic script that runs before the module entry, so the page's own
- * module graph stays static. Node keeps zod's default (no CSP there).
+ * module graph stays static. In Node only the CLI sets it (src/cli/bin.ts, for a faster cold
+ * start); everything else keeps zod's default (no CSP there).
  */
 const scope = globalThis as { __zod_globalConfig?: Record<string, unknown> };
 scope.__zod_globalConfig = { ...scope.__zod_globalConfig, jitless: true };

@@ -2,6 +2,7 @@ import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from 
 import { memo } from 'react';
 import { estimateStepSize } from '../designer/canvas-nodes.ts';
 import { canvasRegistry } from '../designer/canvas-registry.ts';
+import { benchHooks } from '../designer/bench-hooks.ts';
 import { DETAIL_ZOOM } from './palette-constants.ts';
 import type { StepFlowNode } from './flow-elements.ts';
 
@@ -76,7 +77,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
   return (
     <div className={classes.filter(Boolean).join(' ')} data-testid={`step.${step.id}`} data-status={run?.status}>
       <Handle type="target" position={Position.Left} className="step-handle" />
-      <div className="step-node-head" data-bench-drag>
+      <div className="step-node-head" {...(benchHooks ? { 'data-bench-drag': '' } : {})}>
         <span className="step-kind">{title}</span>
         {run && (
           <span className="step-status" data-testid={`step.${step.id}.status`}>

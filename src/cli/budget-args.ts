@@ -1,4 +1,5 @@
 import { runBudgetSchema, type RunBudget } from '../chain/schema.ts';
+import type { OptionTable } from './args.ts';
 
 /** The CLI's budget flags and the RunBudget limit each sets (time and money in people's units). */
 const FLAGS = {
@@ -8,6 +9,9 @@ const FLAGS = {
   'max-cost': { key: 'maxCostUsd', scale: 1 },
   'max-time': { key: 'maxTimeMs', scale: 1000 },
 } as const satisfies Record<string, { key: keyof RunBudget; scale: number }>;
+
+/** The budget flags as options of `run`: each takes a value. */
+export const budgetOptions: OptionTable = Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, 'string']));
 
 export const budgetUsage = '[--max-steps N] [--max-requests N] [--max-tokens N] [--max-cost USD] [--max-time SECONDS]';
 

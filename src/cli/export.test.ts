@@ -6,7 +6,7 @@ import { parseChain } from '../chain/parse.ts';
 import { REPO_ROOT, runProcess } from '../export/conformance-harness.ts';
 import { importChainSource } from '../export/import-chain.ts';
 import { parseArgs } from './args.ts';
-import { exportCommand } from './export.ts';
+import { exportCommand, exportOptions } from './export.ts';
 
 function capture(env: Record<string, string | undefined> = {}) {
   const out: string[] = [];
@@ -17,7 +17,7 @@ function capture(env: Record<string, string | undefined> = {}) {
 const demo = (name: string) => new URL(`../../public/demo/${name}`, import.meta.url).pathname;
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}) {
-  const args = parseArgs(argv, ['no-structured-output']);
+  const args = parseArgs(argv, exportOptions, 'export');
   const c = capture(env);
   const code = await exportCommand(args.positionals, args.options, c.io);
   return { code, out: c.out.join('\n'), err: c.err.join('\n') };

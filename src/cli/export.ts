@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { exportChainFiles, type ExportLanguage } from '../export/export-chain.ts';
+import type { ExportLanguage } from '../export/export-chain.ts';
 import { importChainSource } from '../export/import-chain.ts';
+import type { OptionTable } from './args.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /**
@@ -23,6 +24,11 @@ Writes a program that runs the chain with the same semantics as the app: one fun
 flow written out, the chain embedded (import the file back into Seamscope to get the chain), over a small runtime
 folder beside it. The model and base URL are defaults written into the program; the environment overrides them
 (SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL) and the key is read only from SEAMSCOPE_API_KEY or OPENAI_API_KEY.`;
+
+export const exportOptions: OptionTable = {
+  lang: 'string', out: 'string', model: 'string', 'base-url': 'string', file: 'string',
+  'max-output-tokens': 'string', 'context-window': 'string', 'no-structured-output': 'flag',
+};
 
 function positiveInt(value: string | true | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -70,6 +76,8 @@ export async function exportCommand(positionals: readonly string[], options: Rec
     io.err(`--file must be a plain file name ending in .${lang}`);
     return 2;
   }
+  // The exporter and the runtime it writes (most of the CLI's code) load only for this command.
+  const { exportChainFiles } = await import('../export/export-chain.ts');
   const result = await exportChainFiles(parsed.chain, { lang: lang as ExportLanguage, fileName, endpoint });
   for (const file of result.files) {
     const path = join(resolve(outDir), file.path);

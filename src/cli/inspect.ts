@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { inspectRun, type BoundaryReport, type RunInspection } from '../inspect/boundary.ts';
+import type { BoundaryReport, RunInspection } from '../inspect/boundary.ts';
 import type { SurvivalFact } from '../inspect/survival.ts';
 import { parseRunFile } from '../trace/run-file.ts';
+import type { OptionTable } from './args.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /**
@@ -16,6 +17,7 @@ interface Io {
 }
 
 export const inspectUsage = 'Usage: seamscope inspect <run.json> [--json] [--question TEXT] [--limit N (0 = all)] [--strict]';
+export const inspectOptions: OptionTable = { json: 'flag', question: 'string', limit: 'string', strict: 'flag' };
 const defaultLimit = 40;
 /** Everything here came from the trace file: one line, with control and bidi characters escaped. */
 const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
@@ -78,6 +80,8 @@ export async function inspectCommand(positionals: string[], options: Record<stri
     io.err(`${oneLine(path)}: not a Seamscope run file (${oneLine(parsed.message)})`);
     return 1;
   }
+  // Fact extraction loads only for this command.
+  const { inspectRun } = await import('../inspect/boundary.ts');
   let report: RunInspection;
   try {
     const opts = { question: typeof options.question === 'string' ? options.question : undefined, strict: options.strict !== undefined };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An endpoint profile: where to send model calls and what that endpoint can do. Profiles

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { refSchema } from '../chain/schema.ts';
 
 /** Binding name → ref. The name is what the step's template uses: `{document}`. */

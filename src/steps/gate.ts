@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsSchema, fallbackTarget, onFailSchema } from './common.ts';
 import { defineStep, type ExpectedBinding } from './types.ts';

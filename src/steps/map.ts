@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { getPath } from '../chain/refs.ts';
 import { bindingsSchema } from './common.ts';
 import { modelConfigSchema, type ModelConfig } from './model.config.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsSchema, onFailSchema } from './common.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { hashString } from '../chain/hash.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
 import { bindingsSchema } from './common.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { bindingsSchema } from './common.ts';
 import { defineStep } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { hashString } from '../chain/hash.ts';
 import { shapeScrubber } from '../providers/scrub.ts';
 import { bindingsSchema } from './common.ts';

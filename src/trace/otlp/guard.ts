@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseStrictJson } from '../../files/strict-json.ts';
 import type { OtlpTraceData } from './otlp-json.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseChain } from '../../chain/parse.ts';
 import type { Chain } from '../../chain/schema.ts';
 import type { AttemptRecord, RunStatus, TraceEvent } from '../events.ts';

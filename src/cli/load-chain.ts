@@ -1,0 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import type { Chain } from '../chain/schema.ts';
+import { importChainSource } from '../export/import-chain.ts';
+import { terminalLine } from './terminal-text.ts';
+
+/** What every command prints through: lines out and err, and the environment it reads keys from. */
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+/** A chain file, or a program exported from one (its chain is embedded as data, never run); problems go to `io.err`. */
+export async function loadChain(path: string, io: Io): Promise<Chain | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    io.err(`Cannot read ${terminalLine(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    return null;
+  }
+  const result = importChainSource(text, { fileName: path });
+  if (!result.ok) {
+    io.err(`${terminalLine(path)}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`);
+    for (const p of result.problems) io.err(`  ${terminalLine(p.path)}  ${terminalLine(p.message)}`);
+    return null;
+  }
+  return result.chain;
+}
