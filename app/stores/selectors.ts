@@ -14,7 +14,8 @@ import type { RunState } from './run-store.ts';
  * so an unchanged chain keeps its cached problems).
  */
 
-export const selectChain = (s: EditorState) => s.chain;
+/** The open chain: the present of its undo history (the store keeps no other copy). */
+export const selectChain = (s: EditorState) => s.history?.present ?? null;
 export const selectLibrary = (s: EditorState) => s.library;
 export const selectProfiles = (s: EditorState) => s.profiles;
 export const selectActiveProfileId = (s: EditorState) => s.activeProfileId;
@@ -29,7 +30,7 @@ export const selectOverlay = (s: EditorState) => s.overlay;
 export const selectCompoundingOpen = (s: EditorState) => s.compoundingOpen;
 export const selectTabConflict = (s: EditorState) => s.tabConflict;
 
-export const selectSelectedStep = (s: EditorState) => (s.selectedStepId ? s.chain?.steps.find((step) => step.id === s.selectedStepId) ?? null : null);
+export const selectSelectedStep = (s: EditorState) => (s.selectedStepId ? selectChain(s)?.steps.find((step) => step.id === s.selectedStepId) ?? null : null);
 
 /** The selected profile; null only in the moment before the provider module has loaded. */
 export const selectActiveProfile = (s: EditorState): EndpointProfile | null => s.profiles.find((p) => p.id === s.activeProfileId) ?? s.profiles[0] ?? null;
@@ -53,14 +54,15 @@ export function problemsOf(chain: Chain | null): readonly ChainProblem[] {
   return problems;
 }
 
-export const selectProblems = (s: EditorState) => problemsOf(s.chain);
+export const selectProblems = (s: EditorState) => problemsOf(selectChain(s));
 
 const noEdits: readonly UnsavedEdit[] = [];
 const editListCache = new WeakMap<object, { chain: Chain | null; list: readonly UnsavedEdit[] }>();
 
 /** Editors holding text that is not saved (not valid), on steps of the open chain; one array per state. */
 export function selectUnsavedEdits(s: EditorState): readonly UnsavedEdit[] {
-  const { unsavedEdits: all, chain } = s;
+  const all = s.unsavedEdits;
+  const chain = selectChain(s);
   const cached = editListCache.get(all);
   if (cached && cached.chain === chain) return cached.list;
   const found = chain ? Object.values(all).filter((e) => chain.steps.some((step) => step.id === e.stepId)) : [];
@@ -101,7 +103,7 @@ export function lintOf(chain: Chain | null): readonly LintFinding[] {
   return findings;
 }
 
-export const selectLint = (s: EditorState) => lintOf(s.chain);
+export const selectLint = (s: EditorState) => lintOf(selectChain(s));
 
 const lintCountCache = new WeakMap<Chain, { warnings: ReadonlyMap<string, number>; errors: ReadonlyMap<string, number> }>();
 
