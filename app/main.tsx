@@ -6,9 +6,14 @@ import { version } from '../package.json';
 import { App } from './App.tsx';
 import { useEditorStore } from './stores/editor-store.ts';
 import { startBench } from './designer/bench-mode.ts';
+import { startAnalysis } from './designer/analysis-subscriber.ts';
 
 // The only global: what build is running, for bug reports and tests.
 Object.defineProperty(window, '__seamscope', { value: Object.freeze({ version }), configurable: false, writable: false });
+
+// Problems, lint and boundary markers follow the open chain from here on (a store subscription;
+// the check module itself loads after first paint, with the first chain).
+startAnalysis(useEditorStore);
 
 const isBench = new URLSearchParams(location.search).has('bench');
 // scripts/bench-canvas.ts: a generated chain, opened before the first render (no database, and

@@ -7,7 +7,8 @@ import { deleteChain, importChainText, listChainSummaries, loadChainRecord, load
 import { openDb } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
-import { problemsOf, selectChain } from '../stores/selectors.ts';
+import { selectChain } from '../stores/selectors.ts';
+import { problemsOfChain } from '../designer/analysis.ts';
 import { chainFileNameOf } from '../export/file-names.ts';
 
 /**
@@ -118,10 +119,10 @@ export async function importChainJson(text: string, fileName?: string): Promise<
 }
 
 /** Downloads the open chain exactly as stored, pretty-printed: re-importing it yields the same chain. */
-export function exportChain(): void {
+export async function exportChain(): Promise<void> {
   const chain = selectChain(editor());
   if (!chain) return;
-  const problems = problemsOf(chain).length;
+  const problems = (await problemsOfChain(chain)).length;
   // Import only accepts sound files, so say so now rather than when the file comes back.
   if (problems > 0) editor().pushToast('error', `Exported with ${problems} problem${problems === 1 ? '' : 's'}: fix them, or this file will not import`);
   const blob = new Blob([JSON.stringify(chain, null, 2)], { type: 'application/json' });

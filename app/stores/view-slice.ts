@@ -52,9 +52,6 @@ export interface ViewSlice {
   /** Editor key (step id / field) → text that could not be saved. */
   unsavedEdits: Readonly<Record<string, UnsavedEdit>>;
   setUnsavedEdit(key: string, edit: UnsavedEdit | null): void;
-  /** Bumped when a background check of a large chain lands (selectors then read its result). */
-  analysisVersion: number;
-  bumpAnalysis(): void;
   setHoveredEdge(edge: HoveredEdge | null): void;
   setOverlay(overlay: Overlay): void;
   setCompoundingOpen(open: boolean): void;
@@ -68,7 +65,6 @@ export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (se
   compoundingOpen: false,
   canvasTool: storedTool(),
   tabConflict: null,
-  analysisVersion: 0,
   unsavedEdits: {},
   setUnsavedEdit: (key, edit) => set((s) => {
     const current = s.unsavedEdits[key];
@@ -79,7 +75,6 @@ export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (se
     else delete next[key];
     return { unsavedEdits: next };
   }),
-  bumpAnalysis: () => set((s) => ({ analysisVersion: s.analysisVersion + 1 })),
   setHoveredEdge: (hoveredEdge) => set({ hoveredEdge }),
   setOverlay: (overlay) => set({ overlay }),
   setCompoundingOpen: (compoundingOpen) => set({ compoundingOpen }),
