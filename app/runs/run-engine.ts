@@ -6,7 +6,7 @@ import { holdRunLease } from './run-lease.ts';
 import { stepProfiles } from './step-endpoints.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
 import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/events.ts';
-import { buildRunView } from '../../src/trace/replay.ts';
+import { createRunViewBuilder } from '../../src/trace/replay.ts';
 import { getRunRepository, openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';
 import { publishChainEvent } from '../persistence/chain-events.ts';
@@ -66,6 +66,11 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
   const runs = useRunStore.getState();
   const runId = meta.id;
   const events: TraceEvent[] = [...seed];
+  // The view grows by folding each new event in: a flush costs the events since the last one,
+  // not the whole run (rebuilding it every 80 ms was quadratic over a long run).
+  const live = createRunViewBuilder(meta);
+  for (const event of seed) live.add(event);
+  let shown = events.length;
   let deltas: Record<string, PartialText> = {};
   let timer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
@@ -73,7 +78,10 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
     const batch = deltas;
     deltas = {};
     if (Object.keys(batch).length) useRunStore.getState().applyDeltas(batch);
-    useRunStore.getState().updateLiveReplay(runId, [...events], buildRunView(meta, events));
+    // Streamed text alone leaves the replay as it was.
+    if (events.length === shown) return;
+    shown = events.length;
+    useRunStore.getState().updateLiveReplay(runId, events.slice(), live.view());
   };
   const schedule = () => {
     timer ??= setTimeout(flush, FLUSH_MS);
@@ -89,7 +97,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
     return null;
   }
   runs.startLive(runId, meta.chainId);
-  runs.openReplay({ meta, events: [...events], view: buildRunView(meta, events), reports: [], live: true });
+  runs.openReplay({ meta, events: events.slice(), view: live.view(), reports: [], live: true });
   try {
     const repo = await getRunRepository();
     const db = await openDb();
@@ -110,6 +118,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
       runId,
       onEvent: (event) => {
         events.push(event);
+        live.add(event);
         useRunStore.getState().applyEvent(event);
         schedule();
         if (event.type === 'run.started' || event.type === 'run.resumed') {
