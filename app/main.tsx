@@ -7,12 +7,16 @@ import { App } from './App.tsx';
 import { useEditorStore } from './stores/editor-store.ts';
 import { startBench } from './designer/bench-mode.ts';
 import { startAnalysis } from './designer/analysis-subscriber.ts';
+import { startPreferences } from './persistence/preferences.ts';
+import { usePaneStore } from './ui/panes/pane-store.ts';
 
 // The only global: what build is running, for bug reports and tests.
 Object.defineProperty(window, '__seamscope', { value: Object.freeze({ version }), configurable: false, writable: false });
 
-// Problems, lint and boundary markers follow the open chain from here on (a store subscription;
-// the check module itself loads after first paint, with the first chain).
+// Store subscriptions, before the first render: this device's canvas tool and pane sizes (kept
+// as they change), and problems, lint and boundary markers following the open chain (the check
+// module itself loads after first paint, with the first chain).
+startPreferences(useEditorStore, usePaneStore);
 startAnalysis(useEditorStore);
 
 const isBench = new URLSearchParams(location.search).has('bench');

@@ -13,18 +13,9 @@ export type Overlay = 'shortcuts' | 'revisions' | null;
 /**
  * What a drag on the empty canvas does: `pan` moves the view (Shift+drag selects with a box), as
  * with a mouse; `select` draws a selection box, and two-finger scroll pans — for touchpads, where
- * Shift+drag is awkward. Kept per device (localStorage), not per chain.
+ * Shift+drag is awkward. Kept per device, not per chain (app/persistence/preferences.ts).
  */
 export type CanvasTool = 'pan' | 'select';
-const TOOL_KEY = 'seamscope.canvasTool';
-
-function storedTool(): CanvasTool {
-  try {
-    return globalThis.localStorage?.getItem(TOOL_KEY) === 'select' ? 'select' : 'pan';
-  } catch {
-    return 'pan';
-  }
-}
 
 /**
  * An editor whose text is not valid and so is not in the chain (which keeps the last valid
@@ -39,8 +30,9 @@ export interface UnsavedEdit {
 }
 
 /**
- * Designer view state that is not part of the chain and never saved: the hovered edge, the open
- * overlay, the compounding panel, and a conflict with another tab editing the same chain.
+ * Designer view state that is not part of the chain: the hovered edge, the open overlay, the
+ * compounding panel, a conflict with another tab editing the same chain, and the canvas tool
+ * (the only one kept, per device, by a subscriber in app/persistence/preferences.ts).
  */
 export interface ViewSlice {
   hoveredEdge: HoveredEdge | null;
@@ -63,7 +55,7 @@ export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (se
   hoveredEdge: null,
   overlay: null,
   compoundingOpen: false,
-  canvasTool: storedTool(),
+  canvasTool: 'pan',
   tabConflict: null,
   unsavedEdits: {},
   setUnsavedEdit: (key, edit) => set((s) => {
@@ -78,13 +70,6 @@ export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (se
   setHoveredEdge: (hoveredEdge) => set({ hoveredEdge }),
   setOverlay: (overlay) => set({ overlay }),
   setCompoundingOpen: (compoundingOpen) => set({ compoundingOpen }),
-  setCanvasTool: (canvasTool) => {
-    try {
-      globalThis.localStorage?.setItem(TOOL_KEY, canvasTool);
-    } catch {
-      // Private mode or full storage: the choice lasts for this page only.
-    }
-    set({ canvasTool });
-  },
+  setCanvasTool: (canvasTool) => set({ canvasTool }),
   setTabConflict: (tabConflict) => set({ tabConflict }),
 });
