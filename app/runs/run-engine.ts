@@ -11,9 +11,9 @@ import { getRunRepository, openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';
 import { publishChainEvent } from '../persistence/chain-events.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { selectActiveProfile } from '../stores/selectors.ts';
 import { type PartialText, useRunStore } from '../stores/run-store.ts';
 import { openStoredReplay } from './replay-load.ts';
+import { profileForRun } from './run-profile.ts';
 import { refreshRuns } from './run-actions.ts';
 
 /**
@@ -28,7 +28,7 @@ export function cancelRun(): void {
   controller?.abort();
 }
 
-type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta' | 'allowEgress' | 'egressHint'>;
+type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profileId' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta' | 'allowEgress' | 'egressHint'>;
 
 interface Launch {
   /** The run as far as it is known before the engine starts (the live replay's meta). */
@@ -109,6 +109,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
     const final = await go({
       provider: await providerFor(profile),
       model: runModelSettings(profile),
+      profileId: profile.id,
       profiles,
       repo,
       fetch: window.fetch.bind(window),
@@ -159,7 +160,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
 function provisionalMeta(chain: Chain, inputs: Record<string, unknown>, profile: EndpointProfile, extra: Partial<RunMeta> = {}): RunMeta {
   return {
     id: globalThis.crypto.randomUUID(), traceVersion: TRACE_VERSION, chainId: chain.id, chainName: chain.name, chainRevision: '',
-    chain, inputs, provider: profile.kind, model: profile.model, status: 'running', startedAt: Date.now(), ...extra,
+    chain, inputs, provider: profile.kind, model: profile.model, profileId: profile.id, status: 'running', startedAt: Date.now(), ...extra,
   };
 }
 
@@ -168,19 +169,15 @@ export function startRun(chain: Chain, inputs: Record<string, unknown>, profile:
   return launch({ meta, seed: [], chain, profile, go: (o) => runChain({ ...o, chain, inputs }) });
 }
 
-/** The profile a run was made with, if it still exists; else the selected one. */
-function profileFor(meta: RunMeta): EndpointProfile | null {
-  const state = useEditorStore.getState();
-  return state.profiles.find((p) => p.kind === meta.provider && p.model === meta.model) ?? selectActiveProfile(state);
-}
-
 export async function resumeRun(runId: string): Promise<RunMeta | null> {
   const repo = await getRunRepository();
   const [meta, events] = await Promise.all([repo.getRun(runId), repo.getEvents(runId)]);
   if (!meta) throw new Error('that run is no longer stored');
   if (meta.status !== 'interrupted') throw new Error(`only an interrupted run can resume; this one ${meta.status}`);
-  const profile = profileFor(meta);
-  if (!profile) throw new Error('no endpoint profile is loaded yet');
+  // The profile the run recorded, by id: never the one selected now (see run-profile.ts).
+  const found = profileForRun(meta, useEditorStore.getState().profiles);
+  if ('error' in found) throw new Error(found.error);
+  const { profile } = found;
   const chain = meta.chain as Chain;
   return launch({ meta: { ...meta, status: 'running' }, seed: events, chain, profile, go: (o) => runChain({ ...o, chain, inputs: meta.inputs, resume: { events } }) });
 }
