@@ -6,18 +6,14 @@ import { version } from '../package.json';
 import { App } from './App.tsx';
 import { useEditorStore } from './stores/editor-store.ts';
 import { startBench } from './designer/bench-mode.ts';
-import { startAnalysis } from './designer/analysis-subscriber.ts';
 import { startPreferences } from './persistence/preferences.ts';
 import { usePaneStore } from './ui/panes/pane-store.ts';
 
 // The only global: what build is running, for bug reports and tests.
 Object.defineProperty(window, '__seamscope', { value: Object.freeze({ version }), configurable: false, writable: false });
 
-// Store subscriptions, before the first render: this device's canvas tool and pane sizes (kept
-// as they change), and problems, lint and boundary markers following the open chain (the check
-// module itself loads after first paint, with the first chain).
+// Before the first render: this device's canvas tool and pane sizes, kept as they change.
 startPreferences(useEditorStore, usePaneStore);
-startAnalysis(useEditorStore);
 
 const isBench = new URLSearchParams(location.search).has('bench');
 // scripts/bench-canvas.ts: a generated chain, opened before the first render (no database, and
@@ -41,6 +37,11 @@ createRoot(root).render(
 );
 
 const startFailed = (error: Error) => useEditorStore.getState().pushToast('error', `Seamscope could not start: ${error.message}`);
+// Problems, lint and boundary markers follow the open chain: a subscription loaded after first
+// paint with the checks it runs (validation and lint are not needed to draw a chain).
+import('./designer/analysis-subscriber.ts')
+  .then((m) => m.startAnalysis(useEditorStore))
+  .catch(startFailed);
 if (benchFailure) startFailed(benchFailure);
 else if (!isBench) {
   // Storage, the library and autosave load in parallel with the first render, not before it.

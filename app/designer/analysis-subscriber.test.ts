@@ -4,7 +4,7 @@ import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
 import { noAnalysis } from '../stores/analysis-slice.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import * as selectors from '../stores/selectors.ts';
-import { loadCheckModule, type AnalysisResult } from './analysis.ts';
+import type { AnalysisResult } from './analysis.ts';
 import { analyse } from './analysis-run.ts';
 import { startAnalysis } from './analysis-subscriber.ts';
 import { makeBenchChain } from './bench-fixture.ts';
@@ -32,6 +32,10 @@ const broken = (chain: Chain): Chain => ({
   steps: chain.steps.map((step) => (step.id === 'answer' ? { ...step, config: { ...step.config, bindings: { facts: 'steps.ghost.facts', question: 'inputs.question' } } } : step)),
 });
 
+it('the analysis slice says pending until the subscriber has started (it loads after first paint)', () => {
+  expect(s().analysis).toMatchObject({ pending: true, problems: [] });
+});
+
 describe('the analysis subscriber', () => {
   let stop: () => void = () => undefined;
   let worker: ReturnType<typeof fakeWorker>;
@@ -46,14 +50,11 @@ describe('the analysis subscriber', () => {
     vi.useRealTimers();
   });
 
-  it('says pending until the check module loads, then checks each small revision at once', async () => {
-    stop = startAnalysis(useEditorStore, { createWorker: worker.create });
+  it('checks the chain already open when it starts, then each small revision at once', () => {
     s().openChain(twoStepChain());
-    // This test file runs in a fresh module graph: the check module has not loaded yet.
-    expect(s().analysis).toMatchObject({ pending: true, problems: [] });
-    await loadCheckModule();
-    await vi.waitFor(() => expect(s().analysis.pending).toBe(false));
-    expect(s().analysis.revision).toBe(selectors.selectChain(s()));
+    expect(s().analysis).toBe(noAnalysis);
+    stop = startAnalysis(useEditorStore, { createWorker: worker.create });
+    expect(s().analysis).toMatchObject({ pending: false, revision: selectors.selectChain(s()) });
     expect(selectors.selectProblems(s())).toEqual([]);
 
     s().replaceChain(broken(selectors.selectChain(s())!));
@@ -71,8 +72,7 @@ describe('the analysis subscriber', () => {
     expect(s().analysis).toBe(before);
   });
 
-  it('checks a large chain in the worker after a pause in editing, showing the last results meanwhile', async () => {
-    await loadCheckModule();
+  it('checks a large chain in the worker after a pause in editing, showing the last results meanwhile', () => {
     stop = startAnalysis(useEditorStore, { createWorker: worker.create });
     s().openChain(makeBenchChain(100));
     expect(s().analysis).toMatchObject({ pending: true, revision: null });

@@ -3,13 +3,16 @@ import type { Chain } from '../../src/chain/schema.ts';
 import { noAnalysis, type ChainAnalysis } from '../stores/analysis-slice.ts';
 import type { EditorState } from '../stores/editor-store.ts';
 import { selectChain, stepIdForPath } from '../stores/selectors.ts';
-import { checkModuleNow, createAnalysisWorker, isLargeChain, loadCheckModule, type AnalysisResult } from './analysis.ts';
+import { isLargeChain, type AnalysisRequest, type AnalysisResponse, type AnalysisResult } from './analysis.ts';
+import { analyseNow } from './lint-sync.ts';
 
 /**
  * Keeps the editor store's analysis slice in step with the open chain, as a store
- * subscription (selectors only read the slice). On each new chain revision:
- * - a small chain is checked at once, in this thread, so feedback is instant; until the check
- *   module has loaded (after first paint) the slice says pending, and the check runs when it lands;
+ * subscription (selectors only read the slice). main.tsx loads this module, and with it the
+ * checks (lint-sync.ts: validation and lint), after first paint; until it starts, the slice
+ * says pending. From then on, on each new chain revision:
+ * - a small chain is checked at once, in this thread, in the same update as the edit, so
+ *   feedback is instant;
  * - a large chain is checked in a worker after QUIET_MS without edits (handing it over copies
  *   it on this thread, so not on every keystroke); the last results for the same chain show,
  *   marked pending, meanwhile.
@@ -37,12 +40,37 @@ export function toChainAnalysis(chain: Chain, result: AnalysisResult, pending: b
   };
 }
 
+/** A worker that checks large chains; answers come back in the order they were asked. */
+export function createAnalysisWorker(onResult: (chain: Chain, result: AnalysisResult) => void): { check(chain: Chain): void; isChecking(chain: Chain): boolean } {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const inFlight = new Map<number, Chain>();
+  const start = () => {
+    const w = new Worker(new URL('./analysis.worker.ts', import.meta.url), { type: 'module', name: 'seamscope-analysis' });
+    w.onmessage = (event: MessageEvent<AnalysisResponse>) => {
+      const { id, ...result } = event.data;
+      const chain = inFlight.get(id);
+      inFlight.delete(id);
+      if (chain) onResult(chain, result);
+    };
+    return w;
+  };
+  return {
+    check: (chain) => {
+      worker ??= start();
+      const id = nextId++;
+      inFlight.set(id, chain);
+      worker.postMessage({ id, chain } satisfies AnalysisRequest);
+    },
+    isChecking: (chain) => [...inFlight.values()].includes(chain),
+  };
+}
+
 /** Starts the subscription (and checks the chain already open); returns its stop. `createWorker` is for tests. */
 export function startAnalysis(store: StoreApi<EditorState>, { createWorker = createAnalysisWorker } = {}): () => void {
   const done = new WeakMap<Chain, ChainAnalysis>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let queued: Chain | null = null;
-  let awaitingModule = false;
   const open = () => selectChain(store.getState());
   const publish = (analysis: ChainAnalysis) => {
     if (store.getState().analysis !== analysis) store.getState().setAnalysis(analysis);
@@ -69,23 +97,13 @@ export function startAnalysis(store: StoreApi<EditorState>, { createWorker = cre
     if (!chain) return publish(noAnalysis);
     const known = done.get(chain);
     if (known) return publish(known);
-    const shown = store.getState().analysis;
-    const meanwhile = shown.revision?.id === chain.id ? { ...shown, pending: true } : { ...noAnalysis, pending: true };
     if (!isLargeChain(chain)) {
-      const checks = checkModuleNow();
-      if (checks) {
-        const analysis = toChainAnalysis(chain, checks.analyseNow(chain), false);
-        done.set(chain, analysis);
-        return publish(analysis);
-      }
-      publish(meanwhile);
-      if (!awaitingModule) {
-        awaitingModule = true;
-        void loadCheckModule().then(() => show(open()));
-      }
-      return;
+      const analysis = toChainAnalysis(chain, analyseNow(chain), false);
+      done.set(chain, analysis);
+      return publish(analysis);
     }
-    publish(meanwhile);
+    const shown = store.getState().analysis;
+    publish(shown.revision?.id === chain.id ? { ...shown, pending: true } : { ...noAnalysis, pending: true });
     if (worker.isChecking(chain)) return;
     queued = chain;
     if (timer) clearTimeout(timer);

@@ -42,6 +42,7 @@ export const noAnalysis: ChainAnalysis = {
 };
 
 export const createAnalysisSlice: StateCreator<EditorState, [], [], AnalysisSlice> = (set) => ({
-  analysis: noAnalysis,
+  // Pending until the subscriber (loaded after first paint) has started and checked the open chain.
+  analysis: { ...noAnalysis, pending: true },
   setAnalysis: (analysis) => set({ analysis }),
 });
