@@ -40,6 +40,19 @@ export function toChainAnalysis(chain: Chain, result: AnalysisResult, pending: b
   };
 }
 
+/**
+ * analyseNow, never throwing: this runs inside the store update of an edit, and an exception
+ * would skip the listeners after this one (autosave among them). A check that fails says so
+ * as a problem instead.
+ */
+function checkHere(chain: Chain): AnalysisResult {
+  try {
+    return analyseNow(chain);
+  } catch (error) {
+    return { problems: [{ path: '$', message: `could not be checked: ${(error as Error)?.message ?? String(error)}` }], lint: null, unanswered: [] };
+  }
+}
+
 /** A worker that checks large chains; answers come back in the order they were asked. */
 export function createAnalysisWorker(onResult: (chain: Chain, result: AnalysisResult) => void): { check(chain: Chain): void; isChecking(chain: Chain): boolean } {
   let worker: Worker | null = null;
@@ -98,7 +111,7 @@ export function startAnalysis(store: StoreApi<EditorState>, { createWorker = cre
     const known = done.get(chain);
     if (known) return publish(known);
     if (!isLargeChain(chain)) {
-      const analysis = toChainAnalysis(chain, analyseNow(chain), false);
+      const analysis = toChainAnalysis(chain, checkHere(chain), false);
       done.set(chain, analysis);
       return publish(analysis);
     }
