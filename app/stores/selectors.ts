@@ -9,8 +9,9 @@ import type { RunState } from './run-store.ts';
 /**
  * Module-level selectors: stable identities, so components re-render only when the
  * selected value changes. They only read: nothing here schedules work, imports a module or
- * writes anywhere (app/stores/selectors.test.ts holds them to that). Derived values are cached
- * per input object (chains are immutable, so an unchanged chain keeps its cached values).
+ * writes anywhere (an ESLint block in eslint.config.js and analysis-subscriber.test.ts hold them
+ * to that). Derived values are cached per input object (chains are immutable, so an unchanged
+ * chain keeps its cached values).
  */
 
 /** The open chain: the present of its undo history (the store keeps no other copy). */
