@@ -40,6 +40,22 @@ export default tseslint.config(
     },
   },
   {
+    // Selectors are pure reads of store state: no module they could call into (type imports
+    // only), no lazy import, no timers, no storage. Results that take work to compute (the
+    // open chain's problems and lint) are written into the store by a subscriber instead.
+    files: ['app/stores/selectors.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['*'], allowTypeImports: true, message: 'Selectors are pure reads: type imports only (see app/designer/analysis-subscriber.ts).' }],
+      }],
+      'no-restricted-syntax': ['error', ...noCodeFromData,
+        { selector: 'ImportExpression', message: 'Selectors are pure reads: no import().' },
+        { selector: "CallExpression[callee.name=/^(setTimeout|setInterval|queueMicrotask|requestAnimationFrame|requestIdleCallback|fetch|postMessage)$/]", message: 'Selectors are pure reads: they schedule and send nothing.' },
+        { selector: "Identifier[name=/^(localStorage|sessionStorage|indexedDB|Worker)$/]", message: 'Selectors are pure reads: no storage, no workers.' },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

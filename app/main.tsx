@@ -7,9 +7,14 @@ import { App } from './App.tsx';
 import { useEditorStore } from './stores/editor-store.ts';
 import { benchHooks, isBenchPage } from './designer/bench-hooks.ts';
 import { startBench } from './designer/bench-mode.ts';
+import { startPreferences } from './persistence/preferences.ts';
+import { usePaneStore } from './ui/panes/pane-store.ts';
 
 // The only global: what build is running, for bug reports and tests.
 Object.defineProperty(window, '__seamscope', { value: Object.freeze({ version }), configurable: false, writable: false });
+
+// Before the first render: this device's canvas tool and pane sizes, kept as they change.
+startPreferences(useEditorStore, usePaneStore);
 
 // scripts/bench-canvas.ts: a generated chain, opened before the first render (no database, and
 // no extra round trip for a bench module: the bare React Flow page it is compared with renders
@@ -33,6 +38,11 @@ createRoot(root).render(
 );
 
 const startFailed = (error: Error) => useEditorStore.getState().pushToast('error', `Seamscope could not start: ${error.message}`);
+// Problems, lint and boundary markers follow the open chain: a subscription loaded after first
+// paint with the checks it runs (validation and lint are not needed to draw a chain).
+import('./designer/analysis-subscriber.ts')
+  .then((m) => m.startAnalysis(useEditorStore))
+  .catch(startFailed);
 if (benchFailure) startFailed(benchFailure);
 else if (!isBench) {
   // Storage, the library and autosave load in parallel with the first render, not before it.

@@ -2,11 +2,12 @@ import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { stepRegistry, stepGroups } from '../../src/steps/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { NODE_HALF, STEP_DRAG_TYPE } from './palette-constants.ts';
+import { selectChain } from '../stores/selectors.ts';
 
 
 /** Repeated clicks would stack nodes exactly on top of each other: step down-right until free. */
 function freeSpot(start: { x: number; y: number }): { x: number; y: number } {
-  const taken = useEditorStore.getState().chain?.steps.map((s) => s.position) ?? [];
+  const taken = selectChain(useEditorStore.getState())?.steps.map((s) => s.position) ?? [];
   let spot = start;
   for (let i = 0; i < 50 && taken.some((p) => Math.abs(p.x - spot.x) < 24 && Math.abs(p.y - spot.y) < 24); i++) spot = { x: spot.x + 32, y: spot.y + 32 };
   return spot;
@@ -26,7 +27,7 @@ export function Palette() {
   const store = useStoreApi();
 
   const addAtCentre = (kind: string) => {
-    if (!useEditorStore.getState().chain) return;
+    if (!selectChain(useEditorStore.getState())) return;
     const { domNode } = store.getState();
     const rect = domNode?.getBoundingClientRect();
     const centre = rect ? screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 }) : { x: 0, y: 0 };

@@ -6,6 +6,7 @@ import { READABLE_ZOOM } from '../canvas/palette-constants.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { estimateStepSize } from './canvas-nodes.ts';
+import { selectChain } from '../stores/selectors.ts';
 
 /**
  * Designer commands behind the toolbar and the keyboard: copy and paste (across chains in this
@@ -30,7 +31,7 @@ export function selectedSteps(): string[] {
 
 /** Copies the selection; returns the fragment as JSON for the system clipboard, or null. */
 export function copySelection(): string | null {
-  const chain = editor().chain;
+  const chain = selectChain(editor());
   const ids = selectedSteps();
   if (!chain || ids.length === 0) return null;
   clip = { fragment: copySteps(chain, ids), chainId: chain.id, pastes: 0 };
@@ -66,7 +67,7 @@ export function adoptClipboardText(text: string): boolean {
  * another chain, the pasted group is centred in the view.
  */
 export function paste(rf: Flow | null): string[] {
-  const chain = editor().chain;
+  const chain = selectChain(editor());
   if (!chain || !clip || clip.fragment.steps.length === 0) return [];
   let offset = { x: 40 * (clip.pastes + 1), y: 40 * (clip.pastes + 1) };
   if (clip.chainId !== chain.id && rf) {
@@ -84,14 +85,14 @@ export function paste(rf: Flow | null): string[] {
 }
 
 export function duplicateSelection(): void {
-  const chain = editor().chain;
+  const chain = selectChain(editor());
   const ids = selectedSteps();
   if (!chain || ids.length === 0) return;
   editor().applyPaste(pasteSteps(chain, copySteps(chain, ids), { x: 40, y: 40 }));
 }
 
 export function selectAll(): void {
-  const chain = editor().chain;
+  const chain = selectChain(editor());
   if (chain) editor().selectSteps(chain.steps.map((s) => s.id));
 }
 
@@ -101,10 +102,10 @@ export function fitAll(rf: Flow | null): void {
 
 /** Lays the chain out left to right with dagre (loaded on first use), cards as measured; one undo step. */
 export async function autoLayoutChain(rf: Flow | null): Promise<void> {
-  const chain = editor().chain;
+  const chain = selectChain(editor());
   if (!chain || chain.steps.length === 0) return;
   const { layoutChain } = await import('../../src/chain/layout.ts');
-  const current = editor().chain;
+  const current = selectChain(editor());
   if (current !== chain) return;
   const summary = (kind: string, config: unknown) => {
     const def = canvasRegistry.get(kind);

@@ -4,9 +4,8 @@ import type { Chain, StepDef } from '../../src/chain/schema.ts';
 import type { StepMetrics } from '../../src/inspect/metrics.ts';
 import { buildEdges, buildNodes, type FlowEdge, type FlowNode, type Highlight, type StepRunInfo } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { lintCountsOf, lintErrorCountsOf, problemCountsOf, selectAnalysisVersion, selectUnsavedEdits } from '../stores/selectors.ts';
+import { selectLintCounts, selectLintErrorCounts, selectProblemCounts, selectUnansweredEdgeIds, selectUnsavedEdits } from '../stores/selectors.ts';
 import type { UnsavedEdit } from '../stores/view-slice.ts';
-import { unansweredOf } from './analysis.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { keepEdgeIdentity, keepIdentity, presize, withDrag, withMeasured } from './canvas-nodes.ts';
 import { placeEdgeLabels } from './edge-labels.ts';
@@ -86,25 +85,28 @@ function createIdentityCache() {
  */
 export function useCanvasElements(chain: Chain, o: CanvasInputs): { nodes: FlowNode[]; edges: FlowEdge[] } {
   const [cache] = useState(createIdentityCache);
-  // Problem and lint counts of large chains arrive from a worker: re-derive when they land.
-  const analysisVersion = useEditorStore(selectAnalysisVersion);
+  // Problem and lint counts arrive with the analysis slice (a worker's, for large chains): the
+  // nodes and edges are re-derived when they land.
+  const problemCounts = useEditorStore(selectProblemCounts);
+  const lintCounts = useEditorStore(selectLintCounts);
+  const lintErrorCounts = useEditorStore(selectLintErrorCounts);
+  const unanswered = useEditorStore(selectUnansweredEdgeIds);
   const { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging } = o;
   const unsaved = useEditorStore(selectUnsavedEdits);
   const base = useMemo(() => {
-    void analysisVersion;
     const built = buildNodes(chain, canvasRegistry, {
-      selectedStepId, selectedStepIds: new Set(selectedStepIds), selectedInput, problemCounts: withExtra(problemCountsOf(chain), lintErrorCountsOf(chain), unsaved), lintCounts: lintCountsOf(chain),
+      selectedStepId, selectedStepIds: new Set(selectedStepIds), selectedInput, problemCounts: withExtra(problemCounts, lintErrorCounts, unsaved), lintCounts,
       runInfo, measured: noSizes, dragging: noDrag, highlight, metrics,
     });
     return cache.nodes(presize(built, summaryLines));
-  }, [cache, chain, selectedStepId, selectedStepIds, selectedInput, runInfo, highlight, metrics, analysisVersion, unsaved]);
+  }, [cache, chain, selectedStepId, selectedStepIds, selectedInput, runInfo, highlight, metrics, problemCounts, lintCounts, lintErrorCounts, unsaved]);
   // Measured sizes and drag positions touch only their nodes; the rest keep their objects.
   const sized = useMemo(() => withMeasured(base, measured), [base, measured]);
   const nodes = useMemo(() => withDrag(sized, dragging), [sized, dragging]);
-  const all = useMemo(() => {
-    void analysisVersion;
-    return markUnanswered(buildEdges(chain, canvasRegistry, selectedEdgeIds, highlight, lossy), unansweredOf(chain));
-  }, [chain, selectedEdgeIds, highlight, lossy, analysisVersion]);
+  const all = useMemo(
+    () => markUnanswered(buildEdges(chain, canvasRegistry, selectedEdgeIds, highlight, lossy), unanswered),
+    [chain, selectedEdgeIds, highlight, lossy, unanswered],
+  );
   // Large chains: only edges near the view go to React Flow (see edge-cull.ts). The key changes
   // every half screen of panning, not every frame, so this component does not re-render per frame.
   const large = all.length >= CULL_MIN_EDGES;

@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import type { LintFinding } from '../../src/chain/lint.ts';
-import { backgroundAnalysis, isLargeChain } from '../designer/analysis.ts';
+import { isLargeChain } from '../designer/analysis.ts';
 import { saveEgressAnswer, unconfirmedTargets } from '../egress/consent.ts';
 import { selectEgressAnswers, useEgressStore } from '../stores/egress-store.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { selectAnalysisVersion, selectChain, selectLint, selectProblems, selectUnsavedEdits, stepIdForPath } from '../stores/selectors.ts';
+import { selectAnalysisPending, selectChain, selectLint, selectProblems, selectUnsavedEdits, stepIdForPath } from '../stores/selectors.ts';
 
 /**
  * parseChain's problems for the open chain, live, and below them the design lint (which only
@@ -31,8 +31,8 @@ export function ProblemsList() {
   }, [chain, lint, answers]);
   const selectStep = useEditorStore((s) => s.selectStep);
   // Large chains are checked in the background: say when a check is running.
-  useEditorStore(selectAnalysisVersion);
-  const checking = chain && isLargeChain(chain) ? backgroundAnalysis(chain).pending : false;
+  const pending = useEditorStore(selectAnalysisPending);
+  const checking = pending && chain !== null && isLargeChain(chain);
   return (
     <section className="problems" aria-label="Problems">
       <div className="section-title">

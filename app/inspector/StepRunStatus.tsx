@@ -2,12 +2,12 @@ import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { explainNetworkFailure, isNetworkFailure } from '../profiles/cors-hint.ts';
 import '../profiles/profiles.css';
-import { selectActiveProfile, selectLive } from '../stores/selectors.ts';
+import { selectActiveProfile, selectChain, selectLive } from '../stores/selectors.ts';
 
 /** The live run's word on this step: status, and the endpoint's error (status and message) if any. */
 export function StepRunStatus({ stepId }: { stepId: string }) {
   const live = useRunStore(selectLive);
-  const chainId = useEditorStore((s) => s.chain?.id);
+  const chainId = useEditorStore((s) => selectChain(s)?.id);
   const profile = useEditorStore(selectActiveProfile);
   const step = live?.chainId === chainId ? live?.steps[stepId] : undefined;
   if (!step) return null;

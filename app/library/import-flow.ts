@@ -4,6 +4,7 @@ import { chainEndpoint, profileForEndpoint, type ChainEndpoint } from '../profil
 import { importTrace } from '../runs/run-actions.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { importChainJson } from './library-actions.ts';
+import { selectChain } from '../stores/selectors.ts';
 
 /** What importing a file came to: refused (with problems), or a chain naming an endpoint to confirm. */
 export type ImportOutcome = { problems: ChainProblem[] } | { confirm: { chain: Chain; endpoint: ChainEndpoint } } | null;
@@ -24,6 +25,7 @@ export async function importFile(file: File): Promise<ImportOutcome> {
   if (problems) return { problems };
   // A chain that names an endpoint: say so, and send nothing there until it is confirmed.
   const state = useEditorStore.getState();
-  const endpoint = state.chain ? chainEndpoint(state.chain) : null;
-  return state.chain && endpoint && !profileForEndpoint(state.profiles, endpoint) ? { confirm: { chain: state.chain, endpoint } } : null;
+  const chain = selectChain(state);
+  const endpoint = chain ? chainEndpoint(chain) : null;
+  return chain && endpoint && !profileForEndpoint(state.profiles, endpoint) ? { confirm: { chain, endpoint } } : null;
 }

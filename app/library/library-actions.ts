@@ -7,7 +7,8 @@ import { deleteChain, importChainText, listChainSummaries, loadChainRecord, load
 import { openDb } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
-import { problemsOf } from '../stores/selectors.ts';
+import { selectChain } from '../stores/selectors.ts';
+import { problemsOfChain } from '../designer/analysis.ts';
 import { chainFileNameOf } from '../export/file-names.ts';
 
 /**
@@ -30,7 +31,7 @@ async function storeAndOpen(chain: Chain): Promise<void> {
 }
 
 export async function openChain(id: string): Promise<void> {
-  if (editor().chain?.id === id) return;
+  if (selectChain(editor())?.id === id) return;
   useRunStore.getState().closeReplay();
   try {
     if (!(await openChainFromDb(id))) editor().pushToast('error', 'That chain is no longer in the library');
@@ -45,7 +46,7 @@ export function newChain(): Promise<void> {
 }
 
 export async function duplicateChain(): Promise<void> {
-  const chain = editor().chain;
+  const chain = selectChain(editor());
   if (!chain) return;
   await storeAndOpen({ ...structuredClone(chain), id: newChainId(), name: `${chain.name} (copy)`.slice(0, 200) });
 }
@@ -55,7 +56,7 @@ export async function removeChain(id: string): Promise<ChainSnapshot | null> {
   getAutosave()?.cancel(id);
   const snapshot = await deleteChain(await openDb(), id);
   await refreshLibrary();
-  if (editor().chain?.id === id) {
+  if (selectChain(editor())?.id === id) {
     useRunStore.getState().closeReplay();
     const next = editor().library[0];
     if (next) await openChainFromDb(next.id);
@@ -79,7 +80,7 @@ export async function restoreDeleted(snapshot: ChainSnapshot): Promise<void> {
 export async function renameChain(id: string, name: string): Promise<void> {
   const trimmed = name.trim().slice(0, 200);
   if (!trimmed) return;
-  if (editor().chain?.id === id) {
+  if (selectChain(editor())?.id === id) {
     editor().setChainName(trimmed);
     return;
   }
@@ -93,7 +94,7 @@ export async function renameChain(id: string, name: string): Promise<void> {
 /** Puts a stored revision back into the open chain, as one undoable edit (autosave writes it). */
 export async function restoreRevision(revisionId: number): Promise<void> {
   const revision = await loadRevision(await openDb(), revisionId);
-  const open = editor().chain;
+  const open = selectChain(editor());
   if (!revision || !open || revision.chainId !== open.id) throw new Error('that revision belongs to another chain');
   editor().replaceChain(revision.chain);
   editor().pushToast('info', `Restored the revision from ${new Date(revision.savedAt).toLocaleString()}`);
@@ -123,10 +124,10 @@ export async function importChainJson(text: string, fileName?: string): Promise<
 }
 
 /** Downloads the open chain exactly as stored, pretty-printed: re-importing it yields the same chain. */
-export function exportChain(): void {
-  const chain = editor().chain;
+export async function exportChain(): Promise<void> {
+  const chain = selectChain(editor());
   if (!chain) return;
-  const problems = problemsOf(chain).length;
+  const problems = (await problemsOfChain(chain)).length;
   // Import only accepts sound files, so say so now rather than when the file comes back.
   if (problems > 0) editor().pushToast('error', `Exported with ${problems} problem${problems === 1 ? '' : 's'}: fix them, or this file will not import`);
   const blob = new Blob([JSON.stringify(chain, null, 2)], { type: 'application/json' });

@@ -4,6 +4,7 @@ import { onChainEvent, type ChainEvent } from '../persistence/chain-events.ts';
 import { listChainSummaries, loadChainRecord } from '../persistence/chains.ts';
 import { openDb } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
+import { selectChain } from '../stores/selectors.ts';
 
 /**
  * Two tabs on the same library. Another tab's save updates this tab's list; when it saved the
@@ -22,7 +23,7 @@ async function refreshList(): Promise<void> {
 export async function reloadFromOtherTab(chainId: string): Promise<void> {
   const record = await loadChainRecord(await openDb(), chainId);
   editor().setTabConflict(null);
-  if (!record || editor().chain?.id !== chainId) return;
+  if (!record || selectChain(editor())?.id !== chainId) return;
   getAutosave()?.cancel(chainId);
   markClean(record.chain, record.revision);
   editor().replaceChain(record.chain);
@@ -30,18 +31,18 @@ export async function reloadFromOtherTab(chainId: string): Promise<void> {
 
 /** Keeps this tab's state: writes it over the other tab's. */
 export async function keepMine(chainId: string): Promise<void> {
-  const chain = editor().chain;
+  const chain = selectChain(editor());
   editor().setTabConflict(null);
   if (chain?.id === chainId) await getAutosave()?.overwrite(chain);
 }
 
 async function onEvent(event: ChainEvent): Promise<void> {
   if (event.type === 'runs') {
-    if (editor().chain?.id === event.chainId) await (await import('../runs/run-actions.ts')).refreshRuns(event.chainId);
+    if (selectChain(editor())?.id === event.chainId) await (await import('../runs/run-actions.ts')).refreshRuns(event.chainId);
     return;
   }
   await refreshList();
-  const chain = editor().chain;
+  const chain = selectChain(editor());
   if (!chain || chain.id !== event.chainId) return;
   if (event.type === 'deleted') {
     editor().pushToast('info', `"${chain.name}" was deleted in another tab; editing it here saves it again`);

@@ -4,6 +4,7 @@ import type { Chain } from '../../src/chain/schema.ts';
 import type { EditorState } from '../stores/editor-store.ts';
 import { saveChainChecked } from './chains.ts';
 import type { SeamscopeDb } from './db.ts';
+import { selectChain } from '../stores/selectors.ts';
 
 /**
  * Debounced autosave as a store subscription (never inside an action): any new chain
@@ -57,7 +58,7 @@ export function startAutosave(store: StoreApi<EditorState>, db: SeamscopeDb, del
       const result = await saveChainChecked(db, chain, base);
       if (result.conflict) {
         // Another tab saved this chain since this tab last synced: ask, never overwrite.
-        if (store.getState().chain?.id === chain.id) store.getState().setTabConflict({ chainId: chain.id });
+        if (selectChain(store.getState())?.id === chain.id) store.getState().setTabConflict({ chainId: chain.id });
         return;
       }
       markClean(chain, result.revision);
@@ -76,8 +77,8 @@ export function startAutosave(store: StoreApi<EditorState>, db: SeamscopeDb, del
   };
 
   const unsubscribe = store.subscribe((state, prev) => {
-    const chain = state.chain;
-    if (!chain || chain === prev.chain || isClean(chain)) return;
+    const chain = selectChain(state);
+    if (!chain || chain === selectChain(prev) || isClean(chain)) return;
     // Switching chains with a save pending: write the old one now rather than lose it.
     if (pending && pending.id !== chain.id) void flush();
     pending = chain;

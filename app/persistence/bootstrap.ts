@@ -3,7 +3,8 @@ import { useEditorStore } from '../stores/editor-store.ts';
 import { markClean, startAutosave, type Autosave } from './autosave.ts';
 import { listChainSummaries, loadChain, loadDemoChains } from './chains.ts';
 import { openDb } from './connection.ts';
-import { loadProfiles, readActiveProfileId, writeActiveProfileId } from './profiles.ts';
+import { readActiveProfileId } from './preferences.ts';
+import { loadProfiles } from './profiles.ts';
 import { liveRunIds } from '../runs/run-lease.ts';
 
 let autosave: Autosave | null = null;
@@ -41,12 +42,9 @@ export async function bootstrap(): Promise<void> {
   window.addEventListener('storage', (e: StorageEvent) => {
     if (e.key === null || e.key.startsWith('seamscope.webhook-consent')) loadEgressAnswers();
   });
-  // Read this device's choice before the profiles load: loading them picks the first one, which
-  // the listener below would otherwise write over the stored choice.
+  // This device's choice; loading the profiles first picks the first one (which
+  // app/persistence/preferences.ts does not keep), then the choice is restored.
   const active = readActiveProfileId();
-  store.subscribe((state, prev) => {
-    if (state.activeProfileId !== prev.activeProfileId) writeActiveProfileId(state.activeProfileId);
-  });
 
   let library = await listChainSummaries(db);
   if (library.length === 0) {

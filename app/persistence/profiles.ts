@@ -39,22 +39,3 @@ export async function hasApiKey(db: SeamscopeDb, profileId: string): Promise<boo
 export async function getApiKey(db: SeamscopeDb, profileId: string): Promise<string | undefined> {
   return (await db.secrets.get(profileId))?.apiKey;
 }
-
-const ACTIVE_PROFILE_KEY = 'seamscope.activeProfile';
-
-/** Which profile is selected is a preference, not a secret: localStorage is enough. */
-export function readActiveProfileId(): string | null {
-  try {
-    return localStorage.getItem(ACTIVE_PROFILE_KEY);
-  } catch {
-    return null;
-  }
-}
-
-export function writeActiveProfileId(id: string): void {
-  try {
-    localStorage.setItem(ACTIVE_PROFILE_KEY, id);
-  } catch {
-    // Storage can be unavailable (private mode); the choice then lasts for the session.
-  }
-}

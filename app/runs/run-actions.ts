@@ -4,6 +4,7 @@ import type { RunMeta } from '../../src/trace/events.ts';
 import { getRunRepository } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
+import { selectChain } from '../stores/selectors.ts';
 
 /**
  * The run commands the first paint needs to name. Each one loads its module through import():
@@ -17,7 +18,7 @@ const toastError = (what: string) => (error: unknown) => {
 export async function refreshRuns(chainId: string): Promise<void> {
   const runs = await (await getRunRepository()).listRuns({ chainId });
   // The open chain may have changed while the list was loading.
-  if (useEditorStore.getState().chain?.id !== chainId) return;
+  if (selectChain(useEditorStore.getState())?.id !== chainId) return;
   useRunStore.getState().setRuns(runs);
   // Node badges and the metrics table follow the run list; a failure here only hides them.
   void import('./metrics/metrics-actions.ts').then((m) => m.refreshMetrics(chainId)).catch(() => undefined);

@@ -6,15 +6,15 @@ import { holdRunLease } from './run-lease.ts';
 import { stepProfiles } from './step-endpoints.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
 import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/events.ts';
-import { buildRunView } from '../../src/trace/replay.ts';
+import { createRunViewBuilder } from '../../src/trace/replay.ts';
 import { restoreChain } from '../../src/chain/parse.ts';
 import { getRunRepository, openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';
 import { publishChainEvent } from '../persistence/chain-events.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { selectActiveProfile } from '../stores/selectors.ts';
 import { type PartialText, useRunStore } from '../stores/run-store.ts';
 import { openStoredReplay } from './replay-load.ts';
+import { profileForRun } from './run-profile.ts';
 import { refreshRuns } from './run-actions.ts';
 
 /**
@@ -29,7 +29,7 @@ export function cancelRun(): void {
   controller?.abort();
 }
 
-type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta' | 'allowEgress' | 'egressHint'>;
+type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profileId' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta' | 'allowEgress' | 'egressHint'>;
 
 interface Launch {
   /** The run as far as it is known before the engine starts (the live replay's meta). */
@@ -67,6 +67,11 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
   const runs = useRunStore.getState();
   const runId = meta.id;
   const events: TraceEvent[] = [...seed];
+  // The view grows by folding each new event in: a flush costs the events since the last one,
+  // not the whole run (rebuilding it every 80 ms was quadratic over a long run).
+  const live = createRunViewBuilder(meta);
+  for (const event of seed) live.add(event);
+  let shown = events.length;
   let deltas: Record<string, PartialText> = {};
   let timer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
@@ -74,7 +79,10 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
     const batch = deltas;
     deltas = {};
     if (Object.keys(batch).length) useRunStore.getState().applyDeltas(batch);
-    useRunStore.getState().updateLiveReplay(runId, [...events], buildRunView(meta, events));
+    // Streamed text alone leaves the replay as it was.
+    if (events.length === shown) return;
+    shown = events.length;
+    useRunStore.getState().updateLiveReplay(runId, events.slice(), live.view());
   };
   const schedule = () => {
     timer ??= setTimeout(flush, FLUSH_MS);
@@ -90,7 +98,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
     return null;
   }
   runs.startLive(runId, meta.chainId);
-  runs.openReplay({ meta, events: [...events], view: buildRunView(meta, events), reports: [], live: true });
+  runs.openReplay({ meta, events: events.slice(), view: live.view(), reports: [], live: true });
   try {
     const repo = await getRunRepository();
     const db = await openDb();
@@ -102,6 +110,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
     const final = await go({
       provider: await providerFor(profile),
       model: runModelSettings(profile),
+      profileId: profile.id,
       profiles,
       repo,
       fetch: window.fetch.bind(window),
@@ -111,6 +120,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
       runId,
       onEvent: (event) => {
         events.push(event);
+        live.add(event);
         useRunStore.getState().applyEvent(event);
         schedule();
         if (event.type === 'run.started' || event.type === 'run.resumed') {
@@ -151,7 +161,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
 function provisionalMeta(chain: Chain, inputs: Record<string, unknown>, profile: EndpointProfile, extra: Partial<RunMeta> = {}): RunMeta {
   return {
     id: globalThis.crypto.randomUUID(), traceVersion: TRACE_VERSION, chainId: chain.id, chainName: chain.name, chainRevision: '',
-    chain, inputs, provider: profile.kind, model: profile.model, status: 'running', startedAt: Date.now(), ...extra,
+    chain, inputs, provider: profile.kind, model: profile.model, profileId: profile.id, status: 'running', startedAt: Date.now(), ...extra,
   };
 }
 
@@ -160,19 +170,15 @@ export function startRun(chain: Chain, inputs: Record<string, unknown>, profile:
   return launch({ meta, seed: [], chain, profile, go: (o) => runChain({ ...o, chain, inputs }) });
 }
 
-/** The profile a run was made with, if it still exists; else the selected one. */
-function profileFor(meta: RunMeta): EndpointProfile | null {
-  const state = useEditorStore.getState();
-  return state.profiles.find((p) => p.kind === meta.provider && p.model === meta.model) ?? selectActiveProfile(state);
-}
-
 export async function resumeRun(runId: string): Promise<RunMeta | null> {
   const repo = await getRunRepository();
   const [meta, events] = await Promise.all([repo.getRun(runId), repo.getEvents(runId)]);
   if (!meta) throw new Error('that run is no longer stored');
   if (meta.status !== 'interrupted') throw new Error(`only an interrupted run can resume; this one ${meta.status}`);
-  const profile = profileFor(meta);
-  if (!profile) throw new Error('no endpoint profile is loaded yet');
+  // The profile the run recorded, by id: never the one selected now (see run-profile.ts).
+  const found = profileForRun(meta, useEditorStore.getState().profiles);
+  if ('error' in found) throw new Error(found.error);
+  const { profile } = found;
   // The snapshot is read like any stored chain (migrated, checked): a run resumes as the chain it started as.
   const restored = restoreChain(meta.chain);
   if (!restored.ok || restored.problems.length > 0) throw new Error(`this run's chain cannot be read: ${restored.problems[0]?.path ?? '$'}: ${restored.problems[0]?.message ?? 'not a chain'}`);

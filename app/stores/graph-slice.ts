@@ -3,14 +3,16 @@ import * as edit from '../../src/chain/edit.ts';
 import { createHistory } from '../../src/chain/history.ts';
 import type { Chain, ChainInput, RunBudget } from '../../src/chain/schema.ts';
 import type { EditorState } from './editor-store.ts';
+import { withChain } from './history-slice.ts';
 
 /**
- * The open chain and its edits. Every action delegates to the pure functions of
- * src/chain/edit.ts; nothing here touches storage (autosave subscribes from outside).
+ * The open chain's edits. The chain itself is `history.present` (selectChain), so every action
+ * writes through `withChain`, which advances the history; each delegates the edit to the pure
+ * functions of src/chain/edit.ts. Nothing here touches storage (autosave subscribes from outside).
  */
 export interface GraphSlice {
-  chain: Chain | null;
   openChain(chain: Chain | null): void;
+  /** Makes `chain` the open chain as an undoable edit (another tab's save, a restored revision). */
   replaceChain(chain: Chain): void;
   setChainName(name: string): void;
   setChainDescription(description: string): void;
@@ -48,37 +50,39 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
   /** Applies a pure edit to the open chain; unchanged chains are not set (no re-render, no save). */
   const apply = (fn: (chain: Chain) => Chain) =>
     set((state) => {
-      if (!state.chain) return {};
-      const next = fn(state.chain);
-      return next === state.chain ? {} : { chain: next };
+      const chain = state.history?.present;
+      if (!chain) return {};
+      const next = fn(chain);
+      return next === chain ? {} : withChain(state, next);
     });
+  const open = () => get().history?.present ?? null;
 
   return {
-    chain: null,
     // Opening a chain starts its undo history afresh (even when it is the same chain again).
-    openChain: (chain) => set({ chain, history: chain ? createHistory(chain) : null, selectedStepId: null, selectedStepIds: [], selectedInput: null, selectedEdgeIds: [] }),
-    replaceChain: (chain) => set({ chain }),
+    openChain: (chain) => set({ history: chain ? createHistory(chain) : null, selectedStepId: null, selectedStepIds: [], selectedInput: null, selectedEdgeIds: [] }),
+    replaceChain: (chain) => set((state) => withChain(state, chain)),
     setChainName: (name) => apply((c) => (c.name === name ? c : { ...c, name })),
     setChainDescription: (description) => apply((c) => (c.description === description ? c : { ...c, description: description || undefined })),
     setBudgetLimit: (key, value) => apply((c) => edit.setBudgetLimit(c, key, value)),
     addStep: (kind, position) => {
-      const chain = get().chain;
+      const chain = open();
       if (!chain) return null;
       const result = edit.addStep(chain, kind, position);
-      set({ chain: result.chain, selectedStepId: result.stepId, selectedStepIds: [result.stepId], selectedInput: null });
+      set((state) => ({ ...withChain(state, result.chain), selectedStepId: result.stepId, selectedStepIds: [result.stepId], selectedInput: null }));
       return result.stepId;
     },
     removeSteps: (stepIds) =>
       set((state) => {
-        if (!state.chain) return {};
-        const chain = stepIds.reduce((c, id) => edit.removeStep(c, id), state.chain);
+        const open = state.history?.present;
+        if (!open) return {};
+        const chain = stepIds.reduce((c, id) => edit.removeStep(c, id), open);
         const selectedStepId = state.selectedStepId && stepIds.includes(state.selectedStepId) ? null : state.selectedStepId;
-        return { chain, selectedStepId, selectedStepIds: state.selectedStepIds.filter((id) => !stepIds.includes(id)) };
+        return { ...withChain(state, chain), selectedStepId, selectedStepIds: state.selectedStepIds.filter((id) => !stepIds.includes(id)) };
       }),
     applyPaste: (result) => {
-      const chain = get().chain;
+      const chain = open();
       if (!chain || result.chain.id !== chain.id || result.pasted.length === 0) return [];
-      set({ chain: result.chain, selectedStepIds: result.pasted, selectedStepId: result.pasted.length === 1 ? (result.pasted[0] ?? null) : null, selectedInput: null, selectedEdgeIds: [] });
+      set((state) => ({ ...withChain(state, result.chain), selectedStepIds: result.pasted, selectedStepId: result.pasted.length === 1 ? (result.pasted[0] ?? null) : null, selectedInput: null, selectedEdgeIds: [] }));
       return result.pasted;
     },
     moveStep: (stepId, position) => apply((c) => edit.moveStep(c, stepId, position)),
@@ -86,11 +90,12 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
     renameStep: (stepId, name) => apply((c) => edit.renameStep(c, stepId, name)),
     renameStepId: (from, to) =>
       set((state) => {
-        if (!state.chain) return {};
-        const chain = edit.renameStepId(state.chain, from, to);
-        if (chain === state.chain) return {};
+        const open = state.history?.present;
+        if (!open) return {};
+        const chain = edit.renameStepId(open, from, to);
+        if (chain === open) return {};
         const follow = (id: string) => (id === from ? to : id);
-        return { chain, selectedStepId: state.selectedStepId && follow(state.selectedStepId), selectedStepIds: state.selectedStepIds.map(follow), selectedEdgeIds: [] };
+        return { ...withChain(state, chain), selectedStepId: state.selectedStepId && follow(state.selectedStepId), selectedStepIds: state.selectedStepIds.map(follow), selectedEdgeIds: [] };
       }),
     updateStepConfig: (stepId, keyPath, value) => apply((c) => edit.updateStepConfig(c, stepId, keyPath, value)),
     connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId)),
@@ -100,24 +105,26 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
     disconnect: (targetId, bindingName) => apply((c) => edit.disconnect(c, targetId, bindingName)),
     removeBranch: (sourceId, targetId) => apply((c) => edit.removeBranch(c, sourceId, targetId)),
     addInput: (position) => {
-      const chain = get().chain;
+      const chain = open();
       if (!chain) return null;
       const result = edit.addInput(chain, undefined, position ? { position } : {});
-      set({ chain: result.chain, selectedInput: result.name, selectedStepId: null, selectedStepIds: [] });
+      set((state) => ({ ...withChain(state, result.chain), selectedInput: result.name, selectedStepId: null, selectedStepIds: [] }));
       return result.name;
     },
     removeInput: (name) =>
       set((state) => {
-        if (!state.chain) return {};
-        return { chain: edit.removeInput(state.chain, name), selectedInput: state.selectedInput === name ? null : state.selectedInput };
+        const open = state.history?.present;
+        if (!open) return {};
+        return { ...withChain(state, edit.removeInput(open, name)), selectedInput: state.selectedInput === name ? null : state.selectedInput };
       }),
     updateInput: (name, patch) =>
       set((state) => {
-        if (!state.chain) return {};
-        const chain = edit.updateInput(state.chain, name, patch);
-        if (chain === state.chain) return {};
+        const open = state.history?.present;
+        if (!open) return {};
+        const chain = edit.updateInput(open, name, patch);
+        if (chain === open) return {};
         const renamed = patch.name !== undefined && state.selectedInput === name;
-        return renamed ? { chain, selectedInput: patch.name } : { chain };
+        return renamed ? { ...withChain(state, chain), selectedInput: patch.name } : withChain(state, chain);
       }),
   };
 };

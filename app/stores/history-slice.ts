@@ -5,9 +5,9 @@ import { coalesceKeyFor } from '../designer/coalesce.ts';
 import type { EditorState } from './editor-store.ts';
 
 /**
- * Undo and redo over the whole editing history. The open chain is always `history.present`:
- * the `withHistory` middleware records every new chain object, whichever action (or
- * `setState`) produced it, so no action has to remember to. Typing into one field merges into
+ * Undo and redo over the whole editing history. The open chain *is* `history.present` (read it
+ * with `selectChain`); there is no second copy to keep in step. Edits write through
+ * `withChain`, which records the new chain as the present. Typing into one field merges into
  * one step (see coalesceKeyFor); `transact` makes several actions one step (a multi-node drag,
  * a delete of nodes and edges).
  */
@@ -31,6 +31,15 @@ export function advanceHistory(history: History<Chain> | null, prev: Chain | nul
   return record(history, next, { coalesceKey: coalesceKeyFor(prev, next), at, windowMs: COALESCE_MS });
 }
 
+/**
+ * The patch that makes `next` the open chain: the history advances (or starts afresh for
+ * another chain). `next` equal to the present changes nothing (no re-render, no save).
+ */
+export function withChain(state: Pick<EditorState, 'history'>, next: Chain): Pick<EditorState, 'history'> {
+  const history = state.history;
+  return { history: history?.present === next ? history : advanceHistory(history, history?.present ?? null, next) };
+}
+
 /** Drops ids of steps the restored chain no longer has. */
 function keepSelection(state: EditorState, chain: Chain): Partial<EditorState> {
   const ids = new Set(chain.steps.map((s) => s.id));
@@ -44,7 +53,7 @@ export const createHistorySlice: StateCreator<EditorState, [], [], HistorySlice>
     set((state) => {
       if (!state.history) return {};
       const history = step(state.history);
-      return history === state.history ? {} : { history, chain: history.present, ...keepSelection(state, history.present) };
+      return history === state.history ? {} : { history, ...keepSelection(state, history.present) };
     });
   return {
     history: null,
@@ -64,22 +73,3 @@ export const createHistorySlice: StateCreator<EditorState, [], [], HistorySlice>
 
 export const selectCanUndo = (s: EditorState) => (s.history ? canUndo(s.history) : false);
 export const selectCanRedo = (s: EditorState) => (s.history ? canRedo(s.history) : false);
-
-/**
- * Middleware for the combined editor store: a set that changes `chain` (and does not set
- * `history` itself, as undo and redo do) also advances the history, in the same update.
- */
-export function withHistory(creator: StateCreator<EditorState, [], []>): StateCreator<EditorState, [], []> {
-  return (set, get, api) => {
-    type Patch = Partial<EditorState> | ((state: EditorState) => Partial<EditorState>);
-    const tracked = (partial: Patch) =>
-      set((state) => {
-        const patch = typeof partial === 'function' ? partial(state) : partial;
-        if (!patch || !('chain' in patch) || patch.chain === state.chain || 'history' in patch) return patch;
-        return { ...patch, history: advanceHistory(state.history, state.chain, patch.chain ?? null) };
-      });
-    // External setState calls (tests, tab sync) go through the same recording.
-    api.setState = tracked as typeof api.setState;
-    return creator(tracked as typeof set, get, api);
-  };
-}

@@ -1,6 +1,4 @@
-import type { LintFinding } from '../../src/chain/lint.ts';
 import type { BoundaryReport } from '../../src/inspect/boundary.ts';
-import { analysisSettled, backgroundAnalysis, isLargeChain, lintNow, problemsNow } from '../designer/analysis.ts';
 import type { ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/schema.ts';
 import type { EndpointProfile } from '../../src/providers/profiles.ts';
@@ -10,11 +8,14 @@ import type { RunState } from './run-store.ts';
 
 /**
  * Module-level selectors: stable identities, so components re-render only when the
- * selected value changes. Derived values are cached per chain object (chains are immutable,
- * so an unchanged chain keeps its cached problems).
+ * selected value changes. They only read: nothing here schedules work, imports a module or
+ * writes anywhere (an ESLint block in eslint.config.js and analysis-subscriber.test.ts hold them
+ * to that). Derived values are cached per input object (chains are immutable, so an unchanged
+ * chain keeps its cached values).
  */
 
-export const selectChain = (s: EditorState) => s.chain;
+/** The open chain: the present of its undo history (the store keeps no other copy). */
+export const selectChain = (s: EditorState) => s.history?.present ?? null;
 export const selectLibrary = (s: EditorState) => s.library;
 export const selectProfiles = (s: EditorState) => s.profiles;
 export const selectActiveProfileId = (s: EditorState) => s.activeProfileId;
@@ -23,44 +24,37 @@ export const selectSelectedStepId = (s: EditorState) => s.selectedStepId;
 export const selectSelectedInput = (s: EditorState) => s.selectedInput;
 export const selectSelectedEdgeIds = (s: EditorState) => s.selectedEdgeIds;
 export const selectSelectedStepIds = (s: EditorState) => s.selectedStepIds;
-export const selectAnalysisVersion = (s: EditorState) => s.analysisVersion;
 export const selectHoveredEdge = (s: EditorState) => s.hoveredEdge;
 export const selectOverlay = (s: EditorState) => s.overlay;
 export const selectCompoundingOpen = (s: EditorState) => s.compoundingOpen;
 export const selectTabConflict = (s: EditorState) => s.tabConflict;
 
-export const selectSelectedStep = (s: EditorState) => (s.selectedStepId ? s.chain?.steps.find((step) => step.id === s.selectedStepId) ?? null : null);
+export const selectSelectedStep = (s: EditorState) => (s.selectedStepId ? selectChain(s)?.steps.find((step) => step.id === s.selectedStepId) ?? null : null);
 
 /** The selected profile; null only in the moment before the provider module has loaded. */
 export const selectActiveProfile = (s: EditorState): EndpointProfile | null => s.profiles.find((p) => p.id === s.activeProfileId) ?? s.profiles[0] ?? null;
 
-const noProblems: readonly ChainProblem[] = [];
-const problemCache = new WeakMap<Chain, readonly ChainProblem[]>();
-
-/** The open chain's problems from parseChain, computed once per chain revision. */
-export function problemsOf(chain: Chain | null): readonly ChainProblem[] {
-  if (!chain) return noProblems;
-  // Large chains are checked in a worker (app/designer/analysis.ts); the last result shows meanwhile.
-  if (isLargeChain(chain)) return backgroundAnalysis(chain).analysis?.problems ?? noProblems;
-  let problems = problemCache.get(chain);
-  if (!problems) {
-    // Validation loads after first paint with the lint; until then there is nothing to show.
-    const found = problemsNow(chain);
-    if (!found) return noProblems;
-    problems = found.length ? found : noProblems;
-    problemCache.set(chain, problems);
-  }
-  return problems;
-}
-
-export const selectProblems = (s: EditorState) => problemsOf(s.chain);
+// The open chain's checks: filled by app/designer/analysis-subscriber.ts, read here (pure reads).
+export const selectAnalysisPending = (s: EditorState) => s.analysis.pending;
+export const selectProblems = (s: EditorState) => s.analysis.problems;
+/** Design lint (warnings a reviewer would raise); empty while the chain has problems. */
+export const selectLint = (s: EditorState) => s.analysis.lint;
+/** Data edges whose boundary contract leaves a decision unanswered (the canvas marks them). */
+export const selectUnansweredEdgeIds = (s: EditorState) => s.analysis.unanswered;
+/** Step id → number of problems on it, for the node badges. */
+export const selectProblemCounts = (s: EditorState) => s.analysis.problemCounts;
+/** Step id → number of design warnings on it (info is left off the canvas). */
+export const selectLintCounts = (s: EditorState) => s.analysis.lintWarningCounts;
+/** Step id → number of design errors on it (a binding its kind needs, unbound): badged as problems. */
+export const selectLintErrorCounts = (s: EditorState) => s.analysis.lintErrorCounts;
 
 const noEdits: readonly UnsavedEdit[] = [];
 const editListCache = new WeakMap<object, { chain: Chain | null; list: readonly UnsavedEdit[] }>();
 
 /** Editors holding text that is not saved (not valid), on steps of the open chain; one array per state. */
 export function selectUnsavedEdits(s: EditorState): readonly UnsavedEdit[] {
-  const { unsavedEdits: all, chain } = s;
+  const all = s.unsavedEdits;
+  const chain = selectChain(s);
   const cached = editListCache.get(all);
   if (cached && cached.chain === chain) return cached.list;
   const found = chain ? Object.values(all).filter((e) => chain.steps.some((step) => step.id === e.stepId)) : [];
@@ -80,82 +74,10 @@ export function runBlocker(unsaved: readonly UnsavedEdit[], problems: readonly C
   return null;
 }
 
-/** False while this revision's problems or lint are still to come (do not cache counts yet). */
-const settled = analysisSettled;
-
-const noFindings: readonly LintFinding[] = [];
-const lintCache = new WeakMap<Chain, readonly LintFinding[]>();
-
-/** Design lint (warnings a reviewer would raise), once per chain revision; only for sound chains. */
-export function lintOf(chain: Chain | null): readonly LintFinding[] {
-  if (!chain || problemsOf(chain).length > 0) return noFindings;
-  if (isLargeChain(chain)) return backgroundAnalysis(chain).analysis?.lint ?? noFindings;
-  let findings = lintCache.get(chain);
-  if (!findings) {
-    // The lint module loads after first paint; until then there are no findings to show.
-    const computed = lintNow(chain);
-    if (!computed) return noFindings;
-    findings = computed;
-    lintCache.set(chain, findings);
-  }
-  return findings;
-}
-
-export const selectLint = (s: EditorState) => lintOf(s.chain);
-
-const lintCountCache = new WeakMap<Chain, { warnings: ReadonlyMap<string, number>; errors: ReadonlyMap<string, number> }>();
-
-function lintCounts(chain: Chain | null) {
-  if (!chain) return { warnings: emptyCounts, errors: emptyCounts };
-  let counts = lintCountCache.get(chain);
-  if (!counts) {
-    const warnings = new Map<string, number>();
-    const errors = new Map<string, number>();
-    for (const f of lintOf(chain)) {
-      if (!f.stepId || f.severity === 'info') continue;
-      const map = f.severity === 'error' ? errors : warnings;
-      map.set(f.stepId, (map.get(f.stepId) ?? 0) + 1);
-    }
-    counts = { warnings, errors };
-    if (settled(chain)) lintCountCache.set(chain, counts);
-  }
-  return counts;
-}
-
-/** Step id → number of design warnings on it (info is left off the canvas). */
-export function lintCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
-  return lintCounts(chain).warnings;
-}
-
-/** Step id → number of design errors on it (a binding its kind needs, unbound): badged as problems. */
-export function lintErrorCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
-  return lintCounts(chain).errors;
-}
-
 /** `$.steps[3].config.prompt` → the id of step 3. */
 export function stepIdForPath(chain: Chain, path: string): string | null {
   const match = /^\$\.steps\[(\d+)\]/.exec(path);
   return match ? chain.steps[Number(match[1])]?.id ?? null : null;
-}
-
-const problemStepCache = new WeakMap<Chain, ReadonlyMap<string, number>>();
-
-/** Step id → number of problems on it, for the node badges. */
-const emptyCounts: ReadonlyMap<string, number> = new Map();
-
-export function problemCountsOf(chain: Chain | null): ReadonlyMap<string, number> {
-  if (!chain) return emptyCounts;
-  let counts = problemStepCache.get(chain);
-  if (!counts) {
-    const map = new Map<string, number>();
-    for (const p of problemsOf(chain)) {
-      const id = stepIdForPath(chain, p.path);
-      if (id) map.set(id, (map.get(id) ?? 0) + 1);
-    }
-    counts = map;
-    if (settled(chain)) problemStepCache.set(chain, counts);
-  }
-  return counts;
 }
 
 export const selectLive = (s: RunState) => s.live;

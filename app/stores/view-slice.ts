@@ -13,18 +13,9 @@ export type Overlay = 'shortcuts' | 'revisions' | null;
 /**
  * What a drag on the empty canvas does: `pan` moves the view (Shift+drag selects with a box), as
  * with a mouse; `select` draws a selection box, and two-finger scroll pans — for touchpads, where
- * Shift+drag is awkward. Kept per device (localStorage), not per chain.
+ * Shift+drag is awkward. Kept per device, not per chain (app/persistence/preferences.ts).
  */
 export type CanvasTool = 'pan' | 'select';
-const TOOL_KEY = 'seamscope.canvasTool';
-
-function storedTool(): CanvasTool {
-  try {
-    return globalThis.localStorage?.getItem(TOOL_KEY) === 'select' ? 'select' : 'pan';
-  } catch {
-    return 'pan';
-  }
-}
 
 /**
  * An editor whose text is not valid and so is not in the chain (which keeps the last valid
@@ -39,8 +30,9 @@ export interface UnsavedEdit {
 }
 
 /**
- * Designer view state that is not part of the chain and never saved: the hovered edge, the open
- * overlay, the compounding panel, and a conflict with another tab editing the same chain.
+ * Designer view state that is not part of the chain: the hovered edge, the open overlay, the
+ * compounding panel, a conflict with another tab editing the same chain, and the canvas tool
+ * (the only one kept, per device, by a subscriber in app/persistence/preferences.ts).
  */
 export interface ViewSlice {
   hoveredEdge: HoveredEdge | null;
@@ -52,9 +44,6 @@ export interface ViewSlice {
   /** Editor key (step id / field) → text that could not be saved. */
   unsavedEdits: Readonly<Record<string, UnsavedEdit>>;
   setUnsavedEdit(key: string, edit: UnsavedEdit | null): void;
-  /** Bumped when a background check of a large chain lands (selectors then read its result). */
-  analysisVersion: number;
-  bumpAnalysis(): void;
   setHoveredEdge(edge: HoveredEdge | null): void;
   setOverlay(overlay: Overlay): void;
   setCompoundingOpen(open: boolean): void;
@@ -66,9 +55,8 @@ export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (se
   hoveredEdge: null,
   overlay: null,
   compoundingOpen: false,
-  canvasTool: storedTool(),
+  canvasTool: 'pan',
   tabConflict: null,
-  analysisVersion: 0,
   unsavedEdits: {},
   setUnsavedEdit: (key, edit) => set((s) => {
     const current = s.unsavedEdits[key];
@@ -79,17 +67,9 @@ export const createViewSlice: StateCreator<EditorState, [], [], ViewSlice> = (se
     else delete next[key];
     return { unsavedEdits: next };
   }),
-  bumpAnalysis: () => set((s) => ({ analysisVersion: s.analysisVersion + 1 })),
   setHoveredEdge: (hoveredEdge) => set({ hoveredEdge }),
   setOverlay: (overlay) => set({ overlay }),
   setCompoundingOpen: (compoundingOpen) => set({ compoundingOpen }),
-  setCanvasTool: (canvasTool) => {
-    try {
-      globalThis.localStorage?.setItem(TOOL_KEY, canvasTool);
-    } catch {
-      // Private mode or full storage: the choice lasts for this page only.
-    }
-    set({ canvasTool });
-  },
+  setCanvasTool: (canvasTool) => set({ canvasTool }),
   setTabConflict: (tabConflict) => set({ tabConflict }),
 });

@@ -56,6 +56,8 @@ export interface RunOptions {
   fetch?: typeof fetch;
   signal?: AbortSignal;
   runId?: string;
+  /** The caller's id for the endpoint profile the run calls (the app's), kept on the run: a resumed run calls the same one. */
+  profileId?: string;
   onEvent?: (event: TraceEvent) => void;
   /** Partial text as it streams in (model steps with `stream: true`), for live display; not recorded. */
   onDelta?: (stepId: string, text: string, unit?: string) => void;
@@ -154,7 +156,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const meta: RunMeta = {
     id: runId, traceVersion: TRACE_VERSION, chainId: opts.chain.id, chainName: opts.chain.name, chainRevision: prepared.revision,
     chain: prepared.snapshot, inputs: scrub.keysOnly.value(structuredClone(opts.inputs)), provider: opts.provider.kind, model: opts.model.name,
-    status: 'running', startedAt: now(), ...(opts.fork ? { forkedFrom: opts.fork.from } : {}),
+    status: 'running', startedAt: now(), ...(opts.profileId ? { profileId: opts.profileId } : {}), ...(opts.fork ? { forkedFrom: opts.fork.from } : {}),
   };
   if (opts.resume) await opts.repo.updateRun(runId, { status: 'running' });
   else await opts.repo.createRun(meta);

@@ -68,6 +68,7 @@ export const runMetaSchema = z.object({
   inputs: z.record(z.string(), z.unknown()),
   provider: z.string(),
   model: z.string(),
+  profileId: z.string().optional(),
   status: runStatus,
   startedAt: time,
   finishedAt: time.optional(),

@@ -85,6 +85,8 @@ export interface RunMeta {
   inputs: Record<string, unknown>;
   provider: string;
   model: string;
+  /** The endpoint profile the run called, by the app's id (absent from the CLI and older runs). */
+  profileId?: string;
   status: RunStatus;
   startedAt: number;
   finishedAt?: number;

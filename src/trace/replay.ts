@@ -1,6 +1,6 @@
-import { chainEdges } from '../chain/graph.ts';
+import { chainEdges, type ChainEdge } from '../chain/graph.ts';
 import { parseRef } from '../chain/refs.ts';
-import type { Chain } from '../chain/schema.ts';
+import type { Chain, StepDef } from '../chain/schema.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { stepRegistry } from '../steps/index.ts';
@@ -79,53 +79,197 @@ function inputClosures(chain: Chain, registry: StepRegistry): (stepId: string) =
   return closure;
 }
 
-export function buildRunView(meta: RunMeta, events: readonly TraceEvent[], registry: StepRegistry = stepRegistry): RunView {
+/** A step's view before any event about it: named from the chain (an unknown id stays as it is). */
+function emptyStepView(chain: Chain, stepsById: ReadonlyMap<string, StepDef>, stepId: string): StepView {
+  const step = stepsById.get(stepId);
+  return { stepId, name: step?.name || stepId, kind: step?.kind ?? 'unknown', status: 'pending', attempts: [], checks: [], transportRetries: [] };
+}
+
+/** Applies one event to the view of the step it is about, in place. */
+function applyStepEvent(v: StepView, e: TraceEvent): void {
+  switch (e.type) {
+    case 'step.started': v.status = 'running'; break;
+    case 'step.attempt': v.attempts.push({ attempt: e.attempt, record: e.record }); break;
+    case 'step.check': v.checks.push({ check: e.check, passed: e.passed, problems: e.problems }); break;
+    case 'step.transport_retry': v.transportRetries.push({ attempt: e.attempt, error: e.error, status: e.status, waitMs: e.waitMs }); break;
+    case 'step.route': v.route = { label: e.label, chosen: e.chosen }; break;
+    case 'step.finished': Object.assign(v, { status: e.status, output: e.output, failure: e.failure, latencyMs: e.latencyMs, fallbackTo: e.fallbackTo }); break;
+    default: break;
+  }
+}
+
+/** The step an event is about, for the events a step view shows; null for run-level events. */
+function stepOf(e: TraceEvent): string | null {
+  switch (e.type) {
+    case 'step.started': case 'step.attempt': case 'step.check': case 'step.transport_retry': case 'step.route': case 'step.finished': return e.stepId;
+    default: return null;
+  }
+}
+
+const ran = (s: StepView | undefined) => s !== undefined && s.status !== 'skipped' && s.status !== 'pending';
+
+/** What the boundary views of one run share: the chain's data edges and the sources each producer read. */
+function boundaryContext(meta: RunMeta, registry: StepRegistry) {
   const chain = meta.chain as Chain;
+  const closureOf = inputClosures(chain, registry);
+  const texts = new Map<string, string>();
+  const inputText = (name: string) => {
+    let text = texts.get(name);
+    if (text === undefined) texts.set(name, (text = stringifyForPrompt(Object.hasOwn(meta.inputs, name) ? meta.inputs[name] : undefined)));
+    return text;
+  };
+  const sources = new Map<string, Boundary['sources']>();
+  const sourcesOf = (producer: string) => {
+    let list = sources.get(producer);
+    if (!list) sources.set(producer, (list = closureOf(producer).map((name) => ({ name, text: inputText(name) }))));
+    return list;
+  };
+  const edges = chainEdges(chain, registry).filter((e) => e.kind === 'data');
+  const boundary = (edge: ChainEdge, producer: StepView | undefined, consumer: StepView): Boundary => {
+    const last = consumer.attempts[consumer.attempts.length - 1]?.record;
+    return {
+      id: edge.id, producer: edge.source, consumer: edge.target, binding: edge.label,
+      intermediate: producer?.output,
+      sources: sourcesOf(edge.source),
+      received: last ? { messages: last.messages, segments: last.segments } : null,
+      consumerOutput: consumer.output,
+    };
+  };
+  return { chain, edges, boundary };
+}
+
+export function buildRunView(meta: RunMeta, events: readonly TraceEvent[], registry: StepRegistry = stepRegistry): RunView {
+  const { chain, edges, boundary } = boundaryContext(meta, registry);
   const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
   const byId = new Map<string, StepView>();
   const order: string[] = [];
-  const view = (stepId: string): StepView => {
+  for (const e of events) {
+    const stepId = stepOf(e);
+    if (stepId === null) continue;
     let v = byId.get(stepId);
     if (!v) {
-      const step = stepsById.get(stepId);
-      v = { stepId, name: step?.name || stepId, kind: step?.kind ?? 'unknown', status: 'pending', attempts: [], checks: [], transportRetries: [] };
+      v = emptyStepView(chain, stepsById, stepId);
       byId.set(stepId, v);
       order.push(stepId);
     }
-    return v;
-  };
-  for (const e of events) {
-    switch (e.type) {
-      case 'step.started': view(e.stepId).status = 'running'; break;
-      case 'step.attempt': view(e.stepId).attempts.push({ attempt: e.attempt, record: e.record }); break;
-      case 'step.check': view(e.stepId).checks.push({ check: e.check, passed: e.passed, problems: e.problems }); break;
-      case 'step.transport_retry': view(e.stepId).transportRetries.push({ attempt: e.attempt, error: e.error, status: e.status, waitMs: e.waitMs }); break;
-      case 'step.route': view(e.stepId).route = { label: e.label, chosen: e.chosen }; break;
-      case 'step.finished': Object.assign(view(e.stepId), { status: e.status, output: e.output, failure: e.failure, latencyMs: e.latencyMs, fallbackTo: e.fallbackTo }); break;
-      default: break;
-    }
+    applyStepEvent(v, e);
   }
   const steps = order.map((id) => byId.get(id) as StepView);
-  const ran = (id: string) => { const s = byId.get(id); return s && s.status !== 'skipped' && s.status !== 'pending'; };
-  const inputText = (name: string) => stringifyForPrompt(Object.hasOwn(meta.inputs, name) ? meta.inputs[name] : undefined);
   const position = new Map(order.map((id, i) => [id, i]));
   const at = (id: string) => position.get(id) ?? -1;
-  const closureOf = inputClosures(chain, registry);
-  const boundaries: Boundary[] = chainEdges(chain, registry)
-    .filter((e) => e.kind === 'data' && ran(e.source) && ran(e.target))
+  const boundaries: Boundary[] = edges
+    .filter((e) => ran(byId.get(e.source)) && ran(byId.get(e.target)))
     .sort((a, b) => at(a.target) - at(b.target) || at(a.source) - at(b.source))
-    .map((edge) => {
-      const consumer = byId.get(edge.target) as StepView;
-      const last = consumer.attempts[consumer.attempts.length - 1]?.record;
-      return {
-        id: edge.id, producer: edge.source, consumer: edge.target, binding: edge.label,
-        intermediate: byId.get(edge.source)?.output,
-        sources: closureOf(edge.source).map((name) => ({ name, text: inputText(name) })),
-        received: last ? { messages: last.messages, segments: last.segments } : null,
-        consumerOutput: consumer.output,
-      };
-    });
+    .map((edge) => boundary(edge, byId.get(edge.source), byId.get(edge.target) as StepView));
   return { steps, boundaries };
+}
+
+/**
+ * The live replay's view, folded event by event: `view()` gives what `buildRunView` gives for
+ * the events added so far, but each call costs only what changed since the last one (the steps
+ * those events were about, and the boundaries into and out of them), not the whole trace.
+ * Views it has handed out are never changed afterwards: a step or boundary that changed is a
+ * new object, and an unchanged one keeps its identity (so React skips it). What remains per
+ * call is copying the two arrays of references when something in them changed.
+ *
+ * @example
+ * const live = createRunViewBuilder(meta);
+ * for (const event of batch) live.add(event);
+ * store.setView(live.view());
+ */
+export interface RunViewBuilder {
+  add(event: TraceEvent): void;
+  view(): RunView;
+}
+
+export function createRunViewBuilder(meta: RunMeta, registry: StepRegistry = stepRegistry): RunViewBuilder {
+  const { chain, edges, boundary } = boundaryContext(meta, registry);
+  const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
+  const edgeIndex = new Map(edges.map((e, i) => [e, i]));
+  const edgesOf = new Map<string, ChainEdge[]>();
+  for (const e of edges) {
+    for (const id of new Set([e.source, e.target])) {
+      const list = edgesOf.get(id);
+      if (list) list.push(e);
+      else edgesOf.set(id, [e]);
+    }
+  }
+  const byId = new Map<string, StepView>();
+  const position = new Map<string, number>();
+  const shown = new Map<ChainEdge, Boundary>();
+  /** Steps changed since the last view(): their objects are new since then, so they may change in place. */
+  const dirty = new Set<string>();
+  let view: RunView = { steps: [], boundaries: [] };
+  let added = false;
+
+  // Boundaries are ordered by consumer, then producer, by when each step first appeared, then
+  // as the chain lists its edges: buildRunView's (stable) sort, kept by binary insertion.
+  const key = (e: ChainEdge) => [position.get(e.target) ?? -1, position.get(e.source) ?? -1, edgeIndex.get(e) ?? -1] as const;
+  const before = (a: readonly number[], b: readonly number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+  const edgeOf = new Map<Boundary, ChainEdge>();
+  const find = (list: readonly Boundary[], e: ChainEdge) => {
+    const k = key(e);
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(key(edgeOf.get(list[mid]!)!), k) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+
+  return {
+    add: (e) => {
+      const stepId = stepOf(e);
+      if (stepId === null) return;
+      let v = byId.get(stepId);
+      if (!v) {
+        v = emptyStepView(chain, stepsById, stepId);
+        position.set(stepId, position.size);
+      } else if (!dirty.has(stepId)) {
+        // Handed out in an earlier view: copy before changing.
+        v = { ...v, attempts: [...v.attempts], checks: [...v.checks], transportRetries: [...v.transportRetries] };
+      }
+      byId.set(stepId, v);
+      dirty.add(stepId);
+      applyStepEvent(v, e);
+      added = true;
+    },
+    view: () => {
+      if (!added) return view;
+      added = false;
+      const steps = view.steps.slice();
+      let boundaries: Boundary[] | null = null;
+      for (const stepId of dirty) {
+        const v = byId.get(stepId) as StepView;
+        const at = position.get(stepId) as number;
+        if (at === steps.length) steps.push(v);
+        else steps[at] = v;
+        for (const e of edgesOf.get(stepId) ?? []) {
+          const old = shown.get(e);
+          const producer = byId.get(e.source);
+          const consumer = byId.get(e.target);
+          boundaries ??= view.boundaries.slice();
+          if (old) {
+            const i = find(boundaries, e);
+            boundaries.splice(i, 1);
+            shown.delete(e);
+            edgeOf.delete(old);
+          }
+          if (ran(producer) && ran(consumer)) {
+            const next = boundary(e, producer, consumer as StepView);
+            edgeOf.set(next, e);
+            boundaries.splice(find(boundaries, e), 0, next);
+            shown.set(e, next);
+          }
+        }
+      }
+      dirty.clear();
+      view = { steps, boundaries: boundaries ?? view.boundaries };
+      return view;
+    },
+  };
 }
 
 /**

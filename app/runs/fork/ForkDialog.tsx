@@ -7,7 +7,7 @@ import { stepRegistry } from '../../../src/steps/index.ts';
 import { profileLabel } from '../../profiles/profile-label.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';
 import type { ReplayState } from '../../stores/run-store.ts';
-import { problemsOf, selectActiveProfile, selectChain } from '../../stores/selectors.ts';
+import { selectActiveProfile, selectChain, selectProblems } from '../../stores/selectors.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { forkRun } from '../run-engine.ts';
 
@@ -47,6 +47,7 @@ export function ForkDialog({ replay, stepId, onClose }: { replay: ReplayState; s
   const parentChain = meta.chain as Chain;
   const editorChain = useEditorStore(selectChain);
   const profile = useEditorStore(selectActiveProfile);
+  const openProblems = useEditorStore(selectProblems);
   const step = view.steps.find((s) => s.stepId === stepId);
   const current = editorChain?.id === meta.chainId ? editorChain : null;
   const changed = current !== null && hashValue(current) !== meta.chainRevision;
@@ -57,7 +58,8 @@ export function ForkDialog({ replay, stepId, onClose }: { replay: ReplayState; s
   const [text, setText] = useState(initialText);
 
   const chain = mode === 'rerun' || useCurrent ? (current ?? parentChain) : parentChain;
-  const chainProblems = chain === parentChain ? [] : problemsOf(chain);
+  // The chain is the parent's (it ran, so it is sound) or the one open in the editor.
+  const chainProblems = chain === parentChain ? [] : openProblems;
   const schema = outputSchemaOf(parentChain, stepId);
   const edit = mode === 'edit' ? parseEdit(text, schema) : null;
   const editedOutput = edit && edit.errors.length === 0 ? { value: edit.value } : undefined;

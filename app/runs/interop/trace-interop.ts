@@ -9,6 +9,7 @@ import { getRunRepository, openDb } from '../../persistence/connection.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';
 import { openRunData } from '../replay-load.ts';
 import { refreshRuns } from '../run-actions.ts';
+import { selectChain } from '../../stores/selectors.ts';
 
 /**
  * OTLP/JSON in and out. Export is a download of one run. Import reads the whole file through
@@ -76,7 +77,7 @@ export async function importTraceFile(file: File): Promise<void> {
   const library = await listChainSummaries(db);
   useEditorStore.getState().setLibrary(library);
   const open = (await db.chains.get(chain.id))?.chain;
-  if (open && useEditorStore.getState().chain?.id !== open.id) {
+  if (open && selectChain(useEditorStore.getState())?.id !== open.id) {
     markClean(open);
     useEditorStore.getState().openChain(open);
   }

@@ -3,6 +3,7 @@ import type { TraceEvent } from '../../../src/trace/events.ts';
 import { getRunRepository } from '../../persistence/connection.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';
 import { useRunStore } from '../../stores/run-store.ts';
+import { selectChain } from '../../stores/selectors.ts';
 
 /** The newest runs only: enough for rates and percentiles, bounded in what it reads. */
 const MAX_RUNS = 100;
@@ -20,6 +21,6 @@ export async function refreshMetrics(chainId: string): Promise<void> {
   const repo = await getRunRepository();
   const metas = (await repo.listRuns({ chainId })).filter((m) => m.status !== 'running').slice(0, MAX_RUNS);
   const runs = await Promise.all(metas.map(async (meta) => ({ meta, events: withoutReused(await repo.getEvents(meta.id)) })));
-  if (useEditorStore.getState().chain?.id !== chainId) return;
+  if (selectChain(useEditorStore.getState())?.id !== chainId) return;
   useRunStore.getState().setMetrics({ chainId, runs: runs.length, byStep: stepMetrics(runs) });
 }

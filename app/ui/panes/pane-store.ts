@@ -14,16 +14,21 @@ export interface PaneSizes {
 }
 
 interface PaneStore extends PaneSizes {
+  /**
+   * The sizes to keep on this device: set when a drag or key press ends, not on every frame of
+   * it. app/persistence/preferences.ts writes them to storage when this changes.
+   */
+  kept: PaneSizes;
   /** Sets a pane's size while it is dragged (not yet kept). */
   setPane: (id: PaneId, state: PaneState) => void;
   setReplayColumns: (weights: [number, number, number]) => void;
   /** Folds a pane away or brings it back at its size, and keeps that. */
   toggle: (id: PaneId) => void;
-  /** Keeps the current sizes on this device (called when a drag or key press ends). */
+  /** Keeps the current sizes (called when a drag or key press ends). */
   commit: () => void;
+  /** The sizes this device kept last time (read at start-up). */
+  restore: (sizes: PaneSizes) => void;
 }
-
-const STORAGE_KEY = 'seamscope.panes';
 /** The top bar's height: the replay's first size is a share of what is below it. */
 const TOP_BAR = 44;
 
@@ -69,28 +74,18 @@ export function readPaneSizes(raw: string | null): PaneSizes {
   return out;
 }
 
-function load(): PaneSizes {
-  try {
-    return readPaneSizes(localStorage.getItem(STORAGE_KEY));
-  } catch {
-    return defaults(); // storage blocked (private mode, sandboxed frame): sizes last for the session
-  }
-}
+const initial = defaults();
 
-export const usePaneStore = create<PaneStore>((set, get) => ({
-  ...load(),
+export const usePaneStore = create<PaneStore>((set) => ({
+  ...initial,
+  kept: initial,
   setPane: (id, state) => set((s) => ({ panes: { ...s.panes, [id]: state } })),
   setReplayColumns: (weights) => set({ replayColumns: weights }),
-  toggle: (id) => {
-    set((s) => ({ panes: { ...s.panes, [id]: { ...s.panes[id], collapsed: !s.panes[id].collapsed } } }));
-    get().commit();
-  },
-  commit: () => {
-    const { panes, replayColumns } = get();
-    try {
-      localStorage.setItem(STORAGE_KEY, JSON.stringify({ panes, replayColumns }));
-    } catch {
-      // Full or blocked storage: the layout still works, it is just not kept.
-    }
-  },
+  toggle: (id) =>
+    set((s) => {
+      const panes = { ...s.panes, [id]: { ...s.panes[id], collapsed: !s.panes[id].collapsed } };
+      return { panes, kept: { panes, replayColumns: s.replayColumns } };
+    }),
+  commit: () => set((s) => ({ kept: { panes: s.panes, replayColumns: s.replayColumns } })),
+  restore: (sizes) => set({ ...sizes, kept: sizes }),
 }));
