@@ -104,8 +104,9 @@ const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
       steps: [
         { id: 'talk', kind: 'model', name: 'Talk', position: { x: 0, y: 0 }, config: { bindings: { question: 'inputs.question', n: 'inputs.n' }, system: 'Be brief ({n}).', prompt: '{question}', outputSchema: answerSchema, stream: true, temperature: 0.7 } },
         { id: 'check', kind: 'gate', name: 'Rule', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.talk', expected: 'inputs.n' }, check: { type: 'rule', rule: { and: [{ '!!': { var: 'value.answer' } }, { '<': [{ var: 'expected' }, 5] }] }, message: 'no answer' }, onFail: 'abstain' } },
-        // Reading the gate orders the router after it: independent branches after a halt are the one place where the
-        // engine (which overlaps them) and a program (which runs steps in turn) may record different decisions.
+        // Reading the gate orders the router after it. Steps that read none of each other start together in the engine
+        // and in a program alike, but once one has started, which of the others' successors the engine starts before a
+        // halt depends on timing; a program starts none (the fault scenarios below keep halts to steps started together).
         { id: 'route', kind: 'router', name: 'On n', position: { x: 560, y: 0 }, config: { bindings: { value: 'inputs.n', checked: 'steps.check' }, routes: [{ equals: 1, to: 'one' }, { equals: 2, to: 'two' }], defaultTo: null } },
         { id: 'one', kind: 'output', name: 'One', position: { x: 840, y: 0 }, config: { bindings: { value: 'steps.check' } } },
         { id: 'two', kind: 'output', name: 'Two', position: { x: 840, y: 100 }, config: { bindings: { value: 'steps.check.answer' } } },

@@ -175,6 +175,12 @@ export const faultChains: FaultChain[] = [
         shows: ['each unit t1 ok', 'each unit t3 error', 'all transport retry 2 (429)', 'all failed'],
         status: 'escalated',
       },
+      {
+        name: 'one unit gets an empty body, another an HTML sign-in page, a third is out of quota; the reduce integrates the rest',
+        replies: [...at(unit(1), { fault: 'empty_body' }), ...at(unit(2), { fault: 'html_page' }), ...at(unit(3), { fault: 'quota' }), summary(4), said('[integrate]', 'one of four')],
+        shows: ['each unit t1 error', 'each unit t2 error', 'each unit t3 error', 'each unit t4 ok', 'run succeeded at final'],
+        status: 'succeeded',
+      },
     ],
   },
   {
@@ -200,9 +206,16 @@ export const faultChains: FaultChain[] = [
         status: 'abstained',
       },
       {
+        name: 'one call is out of quota while the others are in flight: the run fails after they finish',
+        replies: [...at('[facts]', { fault: 'quota' }), said('[risks]', 'fees'), ...at('[tone]', { fault: 'stream_error', afterChunks: 1 }), said('[tone]', 'calm')],
+        shows: ['facts failed', 'risks succeeded', 'tone transport retry 1', 'tone succeeded', 'run failed'],
+        status: 'failed',
+      },
+      {
         name: 'one call fails past its fallback while its siblings are in flight: the run fails',
         replies: [said('[facts]', 'thirty days'), ...at('[risks]', notJson(), notJson()), ...at('[risks-plain]', notJson()), said('[tone]', 'calm')],
-        shows: ['-> risks_plain', 'risks_plain failed', 'run failed'],
+        // The siblings in flight when risks failed still finish: their calls are made and recorded.
+        shows: ['-> risks_plain', 'risks_plain failed', 'facts succeeded', 'tone succeeded', 'run failed'],
         status: 'failed',
       },
     ],
