@@ -28,6 +28,8 @@ export interface Settings {
   maxOutputTokens: number;
   contextWindow: number;
   structuredOutput: boolean;
+  /** How long one request may go unanswered (the engine's transport option, a program's SEAMSCOPE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128_000, structuredOutput: true };
@@ -133,6 +135,7 @@ export async function runEngine(chain: Chain, inputs: Record<string, unknown>, s
       // An exported program posts where its code says; the engine is allowed the same origins to compare like with like.
       allowEgress: chainEgress(chain, stepRegistry).map((t) => t.origin),
       provider: createOpenAIProvider({ baseUrl, apiKey: API_KEY, structuredOutput: settings.structuredOutput }),
+      ...(settings.timeoutMs ? { transport: { timeoutMs: settings.timeoutMs } } : {}),
       model: { name: settings.model, maxOutputTokens: settings.maxOutputTokens, structuredOutput: settings.structuredOutput, contextWindow: settings.contextWindow },
     });
     return { meta, events: await repo.getEvents(meta.id) };
@@ -188,7 +191,7 @@ export async function runExported(chain: Chain, lang: ExportLanguage, inputs: Re
     entry = 'program.mjs';
   }
   const { result, bodies, rawBodies, unused } = await withMock(replies, (baseUrl) =>
-    runProcess(command, [entry, ...args], dir, { SEAMSCOPE_BASE_URL: baseUrl, SEAMSCOPE_API_KEY: API_KEY, OPENAI_API_KEY: '' }));
+    runProcess(command, [entry, ...args], dir, { SEAMSCOPE_BASE_URL: baseUrl, SEAMSCOPE_API_KEY: API_KEY, OPENAI_API_KEY: '', SEAMSCOPE_TIMEOUT_MS: settings.timeoutMs ? String(settings.timeoutMs) : '' }));
   let file: { run: { status: string; output?: unknown; error?: string }; events: AnyEvent[] };
   try {
     file = JSON.parse(await readFile(join(dir, 'trace.json'), 'utf8')) as typeof file;

@@ -241,10 +241,11 @@ describe.concurrent('faults on branching and parallel chains: the engine and bot
         if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
         const inputs = Object.fromEntries(chain.inputs.map((i) => [i.name, i.example]));
         const runId = `conformance-${chain.id}`;
+        const settings = { ...DEFAULT_SETTINGS, timeoutMs: scenario.timeoutMs };
         const [engine, ts, py] = await Promise.all([
-          runEngine(parsed.chain, inputs, DEFAULT_SETTINGS, scenario.replies, runId),
-          runExported(parsed.chain, 'ts', inputs, DEFAULT_SETTINGS, scenario.replies, runId),
-          runExported(parsed.chain, 'py', inputs, DEFAULT_SETTINGS, scenario.replies, runId),
+          runEngine(parsed.chain, inputs, settings, scenario.replies, runId),
+          runExported(parsed.chain, 'ts', inputs, settings, scenario.replies, runId),
+          runExported(parsed.chain, 'py', inputs, settings, scenario.replies, runId),
         ]);
         expect(engine.status, engine.decisions.join('\n')).toBe(scenario.status);
         expectShows(engine, scenario);

@@ -15,6 +15,8 @@ export interface FaultScenario {
   shows: string[];
   /** How the engine's run must end. */
   status: string;
+  /** How long one request may go unanswered, in ms (for `hang` faults); default: the transport's own. */
+  timeoutMs?: number;
 }
 
 export interface FaultChain {
@@ -176,6 +178,13 @@ export const faultChains: FaultChain[] = [
         status: 'escalated',
       },
       {
+        name: 'a unit whose endpoint never answers times out three times and fails by name; another times out once',
+        replies: [...at(unit(1), { fault: 'hang' }, { fault: 'hang' }, { fault: 'hang' }), ...at(unit(2), { fault: 'hang' }), summary(2), summary(3), summary(4), said('[integrate]', 'three of four')],
+        shows: ['each unit t1 error', 'each unit t2 ok', 'each transport retry 2', 'run succeeded at final'],
+        status: 'succeeded',
+        timeoutMs: 1500,
+      },
+      {
         name: 'one unit gets an empty body, another an HTML sign-in page, a third is out of quota; the reduce integrates the rest',
         replies: [...at(unit(1), { fault: 'empty_body' }), ...at(unit(2), { fault: 'html_page' }), ...at(unit(3), { fault: 'quota' }), summary(4), said('[integrate]', 'one of four')],
         shows: ['each unit t1 error', 'each unit t2 error', 'each unit t3 error', 'each unit t4 ok', 'run succeeded at final'],
@@ -204,6 +213,13 @@ export const faultChains: FaultChain[] = [
         replies: [said('[facts]', 'thirty days'), said('[risks]', 'fees'), said('[tone]', 'calm'), ...at('[combine]', notJson(), { content: '{"answer": "ye', finishReason: 'length' })],
         shows: ['combine attempt 2: truncated', 'combine failed', 'run abstained'],
         status: 'abstained',
+      },
+      {
+        name: 'one call never answers and times out while the others are in flight: the run fails after they finish',
+        replies: [...at('[facts]', { fault: 'hang' }, { fault: 'hang' }, { fault: 'hang' }), said('[risks]', 'fees'), said('[tone]', 'calm')],
+        shows: ['facts transport retry 2', 'facts failed', 'risks succeeded', 'tone succeeded', 'run failed'],
+        status: 'failed',
+        timeoutMs: 1500,
       },
       {
         name: 'one call is out of quota while the others are in flight: the run fails after they finish',
