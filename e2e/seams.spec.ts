@@ -16,7 +16,7 @@ test('summarise-then-answer: the lossy boundary, the dropped day counts, a fork 
   // Likely lossy, in the boundary header and on the canvas edge; not malformed.
   await expect(page.getByTestId('replay.lossy')).toHaveText('Likely lossy');
   await expect(page.getByTestId('replay.malformed')).toHaveCount(0);
-  await expect(page.getByTestId('replay.survival')).toContainText('10 of 10 durations dropped — question asks for duration');
+  await expect(page.getByTestId('replay.survival')).toContainText('22 of 22 durations dropped — question asks for duration');
   const edge = app.edge('data:summarise->answer:summary');
   await expect(edge).toHaveClass(/edge-lossy/);
   await expect(edge).toContainText('likely lossy');

@@ -58,12 +58,21 @@ describe('factSurvival', () => {
     expect(dropped('See §7.3.', { section_id: '7.3' })).toEqual([]);
   });
 
-  it('judges a repeated fact once and keeps every occurrence with its line', () => {
-    const text = 'within the 60-day period.\nbefore the end of such 60-day period.\nwithin 60 days of the date.';
+  it('a figure is its value at its place: three sentences are three facts, a repeat within one sentence is one', () => {
+    const text = 'within the 60-day period.\nbefore the end of such 60-day period.\nwithin 60 days of the date, that is 60 days.';
     const report = survival(text, 'No figures here.');
-    expect(report.facts).toHaveLength(1);
-    expect(report.facts[0]?.occurrences.map((o) => o.line)).toEqual([1, 2, 3]);
-    expect(report.byKind.duration).toEqual({ total: 1, dropped: 1 });
+    expect(report.facts.map((f) => f.occurrences.map((o) => o.line))).toEqual([[1], [2], [3, 3]]);
+    expect(report.byKind.duration).toEqual({ total: 3, dropped: 3 });
+  });
+
+  it('the same value at two places survives only where the intermediate\'s words put it (#13)', () => {
+    const handbook = '1.1 An employee becomes eligible after 90 days of continuous service.\n1.2 Work 30 hours a week.\n1.3 Dependants may enrol.\n2.1 Premiums are deducted monthly.\n2.2 A premium paid for no coverage is refunded within 90 calendar days of the request.';
+    const kept = survival(handbook, 'Employees are eligible after 90 days of service.');
+    expect(kept.facts.filter((f) => f.kind === 'duration').map((f) => [f.section, f.survived])).toEqual([['1.1', true], ['2.2', false]]);
+    expect(survival(handbook, 'Refunds are paid within 90 days of a request.').facts.filter((f) => f.kind === 'duration').map((f) => f.survived)).toEqual([false, true]);
+    // A figure with no words around it could be either place: both are given the benefit of the doubt.
+    expect(survival(handbook, { days: 90 }).facts.filter((f) => f.kind === 'duration').map((f) => f.survived)).toEqual([true, true]);
+    expect(survival(handbook, { refund_days: 90 }).facts.filter((f) => f.kind === 'duration').map((f) => f.survived)).toEqual([false, true]);
   });
 
   it('keeps facts of different sources apart', () => {

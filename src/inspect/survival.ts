@@ -1,3 +1,4 @@
+import { splitSections } from '../steps/sections.ts';
 import { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './facts.ts';
 
 /**
@@ -14,10 +15,12 @@ export interface Occurrence {
 
 export interface SurvivalFact extends Fact {
   source: string;
+  /** The section of the source the fact sits in (its id from the section parser), part of its identity. */
+  section: string;
   survived: boolean;
   /** 1-based line of the first occurrence (the one `start`/`end` point at). */
   line: number;
-  /** Every place the same fact appears in this source; it is judged once. */
+  /** Every occurrence of this fact: the same value again in the same sentence of the same section. */
   occurrences: Occurrence[];
 }
 
@@ -32,6 +35,8 @@ export interface SurvivalReport {
 /** What the intermediate contains, indexed once so each source fact is a Set lookup. */
 interface IntermediateIndex {
   keys: Set<string>;
+  /** For each fact key (and bare number), the words around each of its occurrences: which source place it restates. */
+  contexts: Map<string, Set<string>[]>;
   /** Numbers standing alone (JSON number leaves, unit-less numbers in text): a figure kept without its unit still survived. */
   bare: Set<number>;
   /** All string content, lowercased, dashes and spaces normalised, for containment of ids, sections and terms. */
@@ -40,27 +45,45 @@ interface IntermediateIndex {
 
 const looseForm = (s: string) => s.toLowerCase().replace(/[–—]/g, '-').replace(/[“”]/g, '"').replace(/\s+/g, ' ');
 
-/** Walks a JSON intermediate leaf by leaf: stringifying it would glue "\n" escapes onto words. */
-function collectLeaves(value: unknown, strings: string[], numbers: number[], depth = 0): void {
+/** Walks a JSON intermediate leaf by leaf: stringifying it would glue "\n" escapes onto words. Numbers keep the words of their key path. */
+function collectLeaves(value: unknown, strings: string[], numbers: { value: number; path: string[] }[], path: string[] = [], depth = 0): void {
   if (depth > 64) return;
   if (typeof value === 'string') strings.push(value);
-  else if (typeof value === 'number' && Number.isFinite(value)) numbers.push(value);
-  else if (Array.isArray(value)) for (const v of value) collectLeaves(v, strings, numbers, depth + 1);
-  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) collectLeaves(v, strings, numbers, depth + 1);
+  else if (typeof value === 'number' && Number.isFinite(value)) numbers.push({ value, path });
+  else if (Array.isArray(value)) for (const v of value) collectLeaves(v, strings, numbers, path, depth + 1);
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) collectLeaves(v, strings, numbers, [...path.slice(-3), k], depth + 1);
 }
+
+const addContext = (contexts: Map<string, Set<string>[]>, key: string, words: Set<string>) => {
+  const list = contexts.get(key);
+  if (list) list.push(words);
+  else contexts.set(key, [words]);
+};
 
 function indexIntermediate(intermediate: unknown): IntermediateIndex {
   const strings: string[] = [];
-  const numbers: number[] = [];
+  const numbers: { value: number; path: string[] }[] = [];
   collectLeaves(intermediate, strings, numbers);
   const keys = new Set<string>();
-  const bare = new Set<number>(numbers);
-  for (const n of numbers) keys.add(`number:${n}`);
+  const contexts = new Map<string, Set<string>[]>();
+  const bare = new Set<number>();
+  for (const n of numbers) {
+    keys.add(`number:${n.value}`);
+    bare.add(n.value);
+    addContext(contexts, `bare:${n.value}`, contextWords(n.path.join(' ').replace(/[_-]/g, ' ')));
+  }
   // One pass over all leaves. NUL is neither whitespace nor a word character to any pattern,
   // so no fact can span two leaves ("within 180" | "days later" stays two fragments).
-  for (const fact of extractFacts(strings.join('\u0000'))) {
-    keys.add(factKey(fact));
-    if (fact.kind === 'number' && fact.value !== undefined && !fact.unit) bare.add(fact.value);
+  const joined = strings.join('\u0000');
+  for (const fact of extractFacts(joined)) {
+    const key = factKey(fact);
+    keys.add(key);
+    const words = contextWords(sentenceAround(joined, fact.start, fact.end, 0, joined.length));
+    addContext(contexts, key, words);
+    if (fact.kind === 'number' && fact.value !== undefined && !fact.unit) {
+      bare.add(fact.value);
+      addContext(contexts, `bare:${fact.value}`, words);
+    }
   }
   const loose = looseForm(strings.join('\n'));
   // A share restated in words ("covered at half the cost") keeps the percentage it names.
@@ -68,7 +91,7 @@ function indexIntermediate(intermediate: unknown): IntermediateIndex {
     const share = shareWords[(m[1] ?? '').replace(/^(?:a|one)\s+/, '')];
     if (share !== undefined) keys.add(`percentage:${share}%`);
   }
-  return { keys, bare, loose };
+  return { keys, contexts, bare, loose };
 }
 
 const shareWords: Record<string, string> = { half: '50', quarter: '25', 'three quarters': '75', third: '33', 'two thirds': '67' };
@@ -88,6 +111,36 @@ function containsToken(hay: string, needle: string): boolean {
   }
   return false;
 }
+
+const stopWords = new Set('the a an and or of to in on at by for with from within after before is are be been was were that this these those it its as any each per may must shall will not no than then their they you your our'.split(' '));
+
+/** The content words of a passage (lowercased, no figures, no stop words): what a sentence is about. */
+function contextWords(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const m of text.toLowerCase().matchAll(/[a-z][a-z'’]{2,}/g)) {
+    const w = m[0].replace(/['’]s$/, '').replace(/(?:ing|ed|es|s)$/, '');
+    if (w.length >= 3 && !stopWords.has(m[0])) words.add(w);
+  }
+  return words;
+}
+
+// NUL joins the intermediate's leaves, so a leaf ends a sentence too.
+const sentenceEnd = new Set(['.', '!', '?', '\n', '\u0000']);
+
+/** The sentence around [start, end) inside [from, to): up to the nearest . ! ? line break or leaf boundary, at most 300 characters each way. */
+function sentenceAround(text: string, start: number, end: number, from: number, to: number): string {
+  let a = start;
+  while (a > from && start - a < 300 && !sentenceEnd.has(text[a - 1] ?? '')) a--;
+  let b = end;
+  while (b < to && b - end < 300 && !(sentenceEnd.has(text[b] ?? '') && (text[b] !== '.' || /\s/.test(text[b + 1] ?? ' ')))) b++;
+  return text.slice(a, b);
+}
+
+const overlap = (a: Set<string>, b: Set<string>) => {
+  let n = 0;
+  for (const w of a) if (b.has(w)) n++;
+  return n;
+};
 
 function survives(fact: Fact, index: IntermediateIndex): boolean {
   if (index.keys.has(factKey(fact))) return true;
@@ -118,8 +171,11 @@ const emptyByKind = (): Record<FactKind, { total: number; dropped: number }> =>
   Object.fromEntries(FACT_KINDS.map((k) => [k, { total: 0, dropped: 0 }])) as Record<FactKind, { total: number; dropped: number }>;
 
 /**
- * Which facts of each source survived into the intermediate. Repeated facts are one entry
- * with several occurrences, so a statute that says "60-day period" four times counts once.
+ * Which facts of each source survived into the intermediate. A figure is a value at a place (its
+ * section and sentence): "90 days of service" in 1.1 and "refunded within 90 calendar days" in
+ * 7.2 are two facts, and an intermediate that keeps "90 days" in words about service keeps the
+ * first only. The same value again in one sentence is one fact with several occurrences; a named
+ * term, id or section reference is one fact wherever it is used.
  *
  * @example
  * factSurvival([{ name: 'document', text: 'Appeal within 180 calendar days.' }], 'File promptly.')
@@ -130,18 +186,58 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
   const facts: SurvivalFact[] = [];
   for (const source of sources) {
     const starts = lineStarts(source.text);
-    const byKey = new Map<string, SurvivalFact>();
+    const sections = splitSections(source.text);
+    const sectionAt = (offset: number) => {
+      let lo = 0;
+      let hi = sections.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((sections[mid]?.start ?? 0) <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      return sections[lo];
+    };
+    // A fact is its value at its place: the same value in another sentence or section is another fact.
+    const byPlace = new Map<string, { entry: SurvivalFact; words: Set<string> }>();
+    const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
     for (const fact of extractFacts(source.text)) {
       const occurrence = { start: fact.start, end: fact.end, line: lineOf(starts, fact.start) };
+      const section = sectionAt(fact.start);
+      const sentence = sentenceAround(source.text, fact.start, fact.end, section?.start ?? 0, section?.end ?? source.text.length);
       const key = factKey(fact);
-      const seen = byKey.get(key);
+      // Figures are facts of their place; a named term or id is one fact wherever it is used.
+      const place = numericKinds.has(fact.kind) ? `${key}@${section?.id ?? ''}:${sentence}` : key;
+      const seen = byPlace.get(place);
       if (seen) {
-        seen.occurrences.push(occurrence);
+        seen.entry.occurrences.push(occurrence);
         continue;
       }
-      const entry: SurvivalFact = { ...fact, source: source.name, survived: survives(fact, index), line: occurrence.line, occurrences: [occurrence] };
-      byKey.set(key, entry);
+      const entry: SurvivalFact = { ...fact, source: source.name, section: section?.id ?? '', survived: survives(fact, index), line: occurrence.line, occurrences: [occurrence] };
+      // The section heading is context too ("Appeals" makes "within 30 days" an appeal deadline).
+      const record = { entry, words: contextWords(`${section?.heading ?? ''} ${sentence}`) };
+      byPlace.set(place, record);
+      const list = placesOfKey.get(key);
+      if (list) list.push(record);
+      else placesOfKey.set(key, [record]);
       facts.push(entry);
+    }
+    // A value found once in the intermediate but at several places in the source restates the
+    // place whose words it shares most; the other places did not survive through it.
+    for (const [key, places] of placesOfKey) {
+      if (places.length < 2 || !places.some((p) => p.entry.survived)) continue;
+      const first = places[0]?.entry as SurvivalFact;
+      const found = [...(index.contexts.get(key) ?? []), ...(first.value !== undefined && numericKinds.has(first.kind) ? index.contexts.get(`bare:${first.value}`) ?? [] : [])];
+      if (found.length === 0) continue;
+      const supported = new Set<{ entry: SurvivalFact; words: Set<string> }>();
+      for (const words of found) {
+        const scores = places.map((p) => overlap(words, p.words));
+        const best = Math.max(...scores);
+        // Words in common pick the place; a figure with no words around it could be any of them.
+        places.forEach((p, i) => {
+          if (best === 0 || scores[i] === best) supported.add(p);
+        });
+      }
+      for (const p of places) if (!supported.has(p)) p.entry.survived = false;
     }
   }
   const byKind = emptyByKind();

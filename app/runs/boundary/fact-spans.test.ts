@@ -12,7 +12,9 @@ describe('fact pieces', () => {
     expect(facts.map((p) => [p.text, p.kind === 'fact' && p.fact.survived])).toEqual([
       ['180-day period', false], ['Expedited', true], ['72-hour period', true], ['180-day period', false],
     ]);
-    expect(facts.map((p) => p.kind === 'fact' && p.first)).toEqual([true, true, true, false]);
+    // The second "180-day period" is in another sentence: a fact of its own place, its own first occurrence.
+    expect(facts.map((p) => p.kind === 'fact' && p.first)).toEqual([true, true, true, true]);
+    expect(factPieces('Within 30 days, 30 days.', factSurvival([{ name: 'd', text: 'Within 30 days, 30 days.' }], '').facts).filter((p) => p.kind === 'fact').map((p) => p.kind === 'fact' && p.first)).toEqual([true, false]);
   });
 
   it('skips occurrences that do not fit the text', () => {
