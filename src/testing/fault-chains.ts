@@ -182,7 +182,7 @@ export const faultChains: FaultChain[] = [
         replies: [...at(unit(1), { fault: 'hang' }, { fault: 'hang' }, { fault: 'hang' }), ...at(unit(2), { fault: 'hang' }), summary(2), summary(3), summary(4), said('[integrate]', 'three of four')],
         shows: ['each unit t1 error', 'each unit t2 ok', 'each transport retry 2', 'run succeeded at final'],
         status: 'succeeded',
-        timeoutMs: 1500,
+        timeoutMs: 2500,
       },
       {
         name: 'one unit gets an empty body, another an HTML sign-in page, a third is out of quota; the reduce integrates the rest',
@@ -219,7 +219,7 @@ export const faultChains: FaultChain[] = [
         replies: [...at('[facts]', { fault: 'hang' }, { fault: 'hang' }, { fault: 'hang' }), said('[risks]', 'fees'), said('[tone]', 'calm')],
         shows: ['facts transport retry 2', 'facts failed', 'risks succeeded', 'tone succeeded', 'run failed'],
         status: 'failed',
-        timeoutMs: 1500,
+        timeoutMs: 2500,
       },
       {
         name: 'one call is out of quota while the others are in flight: the run fails after they finish',
