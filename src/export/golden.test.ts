@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import { runProcess } from './conformance-harness.ts';
-import { exportChain, RUNTIME_DIR, type ExportLanguage } from './export-chain.ts';
+import { exportProgram, RUNTIME_DIR, type ExportLanguage } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
 import { RUNTIME_FILES } from './runtime-files.ts';
 import { RUNTIME_FILES_PATH, runtimeFilesModule, schemaCopies } from './runtime/bundle.ts';
@@ -66,7 +66,7 @@ describe('golden files', () => {
         const parsed = parseChain(readFileSync(join(demoDir, entry.file), 'utf8'));
         if (!parsed.ok) throw new Error(`${entry.file} does not parse`);
         const fileName = `${entry.id}.${lang}`;
-        const { program } = exportChain(parsed.chain, { lang, fileName });
+        const { program } = exportProgram(parsed.chain, { lang, fileName });
         check(join(goldenDir, fileName), program.contents);
         // Importing the export restores the chain exactly.
         const back = importChainSource(program.contents);
