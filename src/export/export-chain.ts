@@ -8,7 +8,8 @@ import type { StepRegistry } from '../steps/registry.ts';
 import { emitPyProgram } from './emit/program-py.ts';
 import { emitTsProgram } from './emit/program-ts.ts';
 import { planExport } from './plan.ts';
-import { RUNTIME_FILES } from './runtime-files.ts';
+import { loadRuntimeSources } from '#runtime-sources';
+import { runtimeFolder } from './runtime-sources.ts';
 import { o200kRanksText, RANKS_FILE } from './tokenizer-data.ts';
 
 export type ExportLanguage = 'ts' | 'py';
@@ -149,7 +150,7 @@ export function exportProgram(chain: Chain, options: ExportOptions): ProgramExpo
 /**
  * Exports a chain as a program in TypeScript or Python: the program (a thin typed wrapper
  * with the chain embedded, one function per step and the control flow written out) plus the
- * runtime it runs on.
+ * runtime it runs on, read from its sources through `#runtime-sources` (runtime-sources.ts).
  * The chain must be valid; nothing secret is ever written.
  *
  * @example
@@ -158,7 +159,8 @@ export function exportProgram(chain: Chain, options: ExportOptions): ProgramExpo
  */
 export async function exportChain(chain: Chain, options: ExportOptions): Promise<ExportResult> {
   const { lang, revision, program, notes, needsTokenizer } = exportProgram(chain, options);
-  const runtime = Object.entries(RUNTIME_FILES[lang]).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
+  const folder = runtimeFolder(lang, await loadRuntimeSources(lang));
+  const runtime = Object.entries(folder).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
   const support = lang === 'ts' ? [packageJson(chain, program.path, needsTokenizer), tsconfigJson] : [];
   const pending = lang === 'py' && needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
   return { lang, revision, program, files: [program, ...runtime, ...support], pending, notes };
