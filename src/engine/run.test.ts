@@ -94,6 +94,15 @@ describe('runChain', () => {
     expect(attempts(events, 'extract')[0]?.record.failure).toBe('truncated');
   });
 
+  it('words a failed run in its own words: the token cap is not scrubbed as if it were a "Token <secret>"', async () => {
+    const { meta, events } = await run(twoStepChain({ retries: 0 }), [{ text: '{"facts": ["a"]}', finishReason: 'length' }]);
+    const finished = events.find((e) => e.type === 'step.finished' && e.stepId === 'extract') as Extract<TraceEvent, { type: 'step.finished' }>;
+    expect(meta.error).toContain('-token output cap (length)');
+    expect(meta.error).not.toContain('[redacted]');
+    // The run's error repeats the step's failure as the exported programs word it.
+    expect(meta.error).toBe(`Step "Extract" failed (truncated): ${finished.failure?.message}`);
+  });
+
   it('applies the abstain policy when retries are spent', async () => {
     const { meta } = await run(twoStepChain({ retries: 0, onFail: 'abstain' }), ['{}']);
     expect(meta.status).toBe('abstained');

@@ -178,11 +178,14 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
     end = aborted && !cancel.aborted && budget.stopReason
       ? { status: 'failed', error: budgetError(budget.stopReason) }
       : aborted ? { status: 'cancelled', error: 'The run was cancelled' }
-        : { status: 'failed', error: `Internal error: ${(error as Error).message}` };
+        // Whatever threw is not our text: it is scrubbed of key shapes too.
+        : { status: 'failed', error: `Internal error: ${scrub.text((error as Error).message)}` };
   } finally {
     clearTimeout(deadline);
   }
-  if (end.error) end.error = scrub.text(end.error);
+  // The run's own words keep their shape ("the 1024-token output cap" is no "Token <secret>"): what
+  // an endpoint sent was scrubbed of key shapes where it came in, and the keys go here, as in events.
+  if (end.error) end.error = scrub.keysOnly.text(end.error);
   if (end.output !== undefined) end.output = scrub.keysOnly.value(end.output);
   emit({ type: 'run.finished', at: now(), ...end });
   await recorder.close();

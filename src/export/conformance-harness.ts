@@ -28,6 +28,8 @@ export interface Settings {
   maxOutputTokens: number;
   contextWindow: number;
   structuredOutput: boolean;
+  /** How long one request may go unanswered (the engine's transport option, a program's SEAMSCOPE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128_000, structuredOutput: true };
@@ -43,6 +45,8 @@ export interface Capture {
   /** One line per attempt, transport retry, check, route, unit and finished step, sorted. */
   decisions: string[];
   events: unknown[];
+  /** Scripted replies no request took (a keyed reply whose marker no prompt held, or a script longer than the run). */
+  unused: number;
   log?: string;
 }
 
@@ -86,12 +90,35 @@ export function decisions(events: readonly AnyEvent[]): string[] {
   return lines.sort();
 }
 
-async function withMock<T>(replies: readonly MockReply[], fn: (baseUrl: string) => Promise<T>): Promise<{ result: T; bodies: string[]; rawBodies: string[] }> {
+/**
+ * How each step ended, keyed by step (and map unit), so runs whose calls overlap compare
+ * regardless of the order things finished in: status, output and failure of every step that
+ * ran, and each unit's status, output and error.
+ */
+export function stepOutcomes(events: readonly unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const raw of events) {
+    const e = raw as Record<string, unknown> & { type: string; stepId?: string };
+    // Skips are left out, as in decisions(): the engine records a branch not taken when its
+    // router settles, a program when it reaches the step (never, after it has returned).
+    if (e.type === 'step.finished' && e.status !== 'skipped') {
+      const key = String(e.stepId);
+      // A step that ran in place of a failed one is recorded under its own id: keep every record.
+      const entry = { status: e.status, output: e.output, failure: e.failure, fallbackTo: e.fallbackTo };
+      out[key] = key in out ? [...[out[key]].flat(), entry] : entry;
+    } else if (e.type === 'step.unit') {
+      out[`${String(e.stepId)}#${String(e.unitId)}`] = { index: e.index, status: e.status, output: e.output, error: e.error };
+    }
+  }
+  return JSON.parse(JSON.stringify(out)) as Record<string, unknown>;
+}
+
+async function withMock<T>(replies: readonly MockReply[], fn: (baseUrl: string) => Promise<T>): Promise<{ result: T; bodies: string[]; rawBodies: string[]; unused: number }> {
   const mock = await createMockModelServer();
   try {
     mock.enqueue(...replies);
     const result = await fn(`${mock.url}/v1`);
-    return { result, bodies: mock.requests.map((r) => JSON.stringify(r.body)), rawBodies: mock.requests.map((r) => r.rawBody ?? '[too large]') };
+    return { result, bodies: mock.requests.map((r) => JSON.stringify(r.body)), rawBodies: mock.requests.map((r) => r.rawBody ?? '[too large]'), unused: mock.queued() };
   } finally {
     await mock.close();
   }
@@ -101,18 +128,19 @@ const API_KEY = 'sk-conformance-test-key-0000';
 
 export async function runEngine(chain: Chain, inputs: Record<string, unknown>, settings: Settings, replies: readonly MockReply[], runId: string): Promise<Capture> {
   const countTokens = await loadTokenCounter();
-  const { result, bodies, rawBodies } = await withMock(replies, async (baseUrl) => {
+  const { result, bodies, rawBodies, unused } = await withMock(replies, async (baseUrl) => {
     const repo = createMemoryRunRepository();
     const meta = await runChain({
       chain, inputs, runId, repo, countTokens,
       // An exported program posts where its code says; the engine is allowed the same origins to compare like with like.
       allowEgress: chainEgress(chain, stepRegistry).map((t) => t.origin),
       provider: createOpenAIProvider({ baseUrl, apiKey: API_KEY, structuredOutput: settings.structuredOutput }),
+      ...(settings.timeoutMs ? { transport: { timeoutMs: settings.timeoutMs } } : {}),
       model: { name: settings.model, maxOutputTokens: settings.maxOutputTokens, structuredOutput: settings.structuredOutput, contextWindow: settings.contextWindow },
     });
     return { meta, events: await repo.getEvents(meta.id) };
   });
-  return { status: result.meta.status, output: result.meta.output, error: result.meta.error, bodies, rawBodies, decisions: decisions(result.events), events: result.events };
+  return { status: result.meta.status, output: result.meta.output, error: result.meta.error, bodies, rawBodies, decisions: decisions(result.events), events: result.events, unused };
 }
 
 /** Writes an export into a fresh temporary folder (TypeScript gets the project's node_modules). */
@@ -162,8 +190,8 @@ export async function runExported(chain: Chain, lang: ExportLanguage, inputs: Re
     command = process.execPath;
     entry = 'program.mjs';
   }
-  const { result, bodies, rawBodies } = await withMock(replies, (baseUrl) =>
-    runProcess(command, [entry, ...args], dir, { SEAMSCOPE_BASE_URL: baseUrl, SEAMSCOPE_API_KEY: API_KEY, OPENAI_API_KEY: '' }));
+  const { result, bodies, rawBodies, unused } = await withMock(replies, (baseUrl) =>
+    runProcess(command, [entry, ...args], dir, { SEAMSCOPE_BASE_URL: baseUrl, SEAMSCOPE_API_KEY: API_KEY, OPENAI_API_KEY: '', SEAMSCOPE_TIMEOUT_MS: settings.timeoutMs ? String(settings.timeoutMs) : '' }));
   let file: { run: { status: string; output?: unknown; error?: string }; events: AnyEvent[] };
   try {
     file = JSON.parse(await readFile(join(dir, 'trace.json'), 'utf8')) as typeof file;
@@ -172,7 +200,7 @@ export async function runExported(chain: Chain, lang: ExportLanguage, inputs: Re
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return { status: file.run.status, output: file.run.output, error: file.run.error, bodies, rawBodies, decisions: decisions(file.events), events: file.events, log: `${result.stdout}\n${result.stderr}` };
+  return { status: file.run.status, output: file.run.output, error: file.run.error, bodies, rawBodies, decisions: decisions(file.events), events: file.events, unused, log: `${result.stdout}\n${result.stderr}` };
 }
 
 /** Whether the engine makes its calls one at a time for this chain (no map, no independent calling steps). */

@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { addInput, addStep, connect, connectInput, createEmptyChain, renameStep, updateStepConfig } from '../chain/edit.ts';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
+import { faultChains } from '../testing/fault-chains.ts';
 import type { MockReply } from '../testing/mock-server.ts';
-import { API_KEY, callsAreSequential, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runExported, type Capture, type Settings } from './conformance-harness.ts';
+import { API_KEY, callsAreSequential, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runExported, stepOutcomes, type Capture, type Settings } from './conformance-harness.ts';
 
 /**
  * Conformance: every demo chain runs three ways — the in-app engine, the exported TypeScript
@@ -103,8 +104,9 @@ const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
       steps: [
         { id: 'talk', kind: 'model', name: 'Talk', position: { x: 0, y: 0 }, config: { bindings: { question: 'inputs.question', n: 'inputs.n' }, system: 'Be brief ({n}).', prompt: '{question}', outputSchema: answerSchema, stream: true, temperature: 0.7 } },
         { id: 'check', kind: 'gate', name: 'Rule', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.talk', expected: 'inputs.n' }, check: { type: 'rule', rule: { and: [{ '!!': { var: 'value.answer' } }, { '<': [{ var: 'expected' }, 5] }] }, message: 'no answer' }, onFail: 'abstain' } },
-        // Reading the gate orders the router after it: independent branches after a halt are the one place where the
-        // engine (which overlaps them) and a program (which runs steps in turn) may record different decisions.
+        // Reading the gate orders the router after it. Steps that read none of each other start together in the engine
+        // and in a program alike, but once one has started, which of the others' successors the engine starts before a
+        // halt depends on timing; a program starts none (the fault scenarios below keep halts to steps started together).
         { id: 'route', kind: 'router', name: 'On n', position: { x: 560, y: 0 }, config: { bindings: { value: 'inputs.n', checked: 'steps.check' }, routes: [{ equals: 1, to: 'one' }, { equals: 2, to: 'two' }], defaultTo: null } },
         { id: 'one', kind: 'output', name: 'One', position: { x: 840, y: 0 }, config: { bindings: { value: 'steps.check' } } },
         { id: 'two', kind: 'output', name: 'Two', position: { x: 840, y: 100 }, config: { bindings: { value: 'steps.check.answer' } } },
@@ -184,7 +186,7 @@ describe.concurrent('a router drawn on the canvas branches the same way in the e
   });
 });
 
-function expectShows(engine: Capture, scenario: Scenario): void {
+function expectShows(engine: Capture, scenario: { shows?: string[] }): void {
   for (const part of scenario.shows ?? []) expect(engine.decisions.join('\n'), `the engine should record "${part}"`).toContain(part);
 }
 
@@ -217,6 +219,43 @@ describe.concurrent('exported programs conform to the engine on chains the demos
         expectShows(engine, scenario);
         expectSameRun(ts, engine, true, 'TypeScript');
         expectSameRun(py, engine, true, 'Python');
+      }, 120_000);
+    }
+  }
+});
+
+/**
+ * The fault families on branching chains (a router's branch, a fallback edge, a gate, abstain
+ * and escalate terminals) and on parallel ones (map units three at once, independent steps
+ * in flight together, a reduce and its on-fail after a failed unit). Replies to calls that
+ * overlap are keyed to a marker in their prompt, so each run meets the same faults whatever
+ * order its requests arrive in; what is compared does not depend on that order either: the
+ * request bodies as a multiset, the sorted decisions, each step's (and unit's) status, output
+ * and failure, and how the run ended.
+ */
+describe.concurrent('faults on branching and parallel chains: the engine and both programs agree', () => {
+  for (const { chain, parallel, scenarios } of faultChains) {
+    for (const scenario of scenarios) {
+      it(`${chain.id}: ${scenario.name}`, async () => {
+        const parsed = parseChain(chain);
+        if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
+        const inputs = Object.fromEntries(chain.inputs.map((i) => [i.name, i.example]));
+        const runId = `conformance-${chain.id}`;
+        const settings = { ...DEFAULT_SETTINGS, timeoutMs: scenario.timeoutMs };
+        const [engine, ts, py] = await Promise.all([
+          runEngine(parsed.chain, inputs, settings, scenario.replies, runId),
+          runExported(parsed.chain, 'ts', inputs, settings, scenario.replies, runId),
+          runExported(parsed.chain, 'py', inputs, settings, scenario.replies, runId),
+        ]);
+        expect(engine.status, engine.decisions.join('\n')).toBe(scenario.status);
+        expectShows(engine, scenario);
+        // Every scripted fault was met: a marker no prompt held would leave its reply queued.
+        expect(engine.unused, 'scripted replies the engine never asked for').toBe(0);
+        for (const [lang, run] of [['TypeScript', ts], ['Python', py]] as const) {
+          expectSameRun(run, engine, !parallel, lang);
+          expect(stepOutcomes(run.events), `exported ${lang}`).toEqual(stepOutcomes(engine.events));
+          expect(run.unused, `exported ${lang}`).toBe(0);
+        }
       }, 120_000);
     }
   }

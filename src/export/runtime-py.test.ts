@@ -98,6 +98,7 @@ const random = seeded(2024);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
 const hostile = hostileStrings(200);
 const statute = readFileSync(join(REPO_ROOT, 'public/demo/documents/42-USC-1395ff.md'), 'utf8');
+const handbook = readFileSync(join(REPO_ROOT, 'public/demo/documents/dental-plan-handbook.md'), 'utf8');
 const contract = readFileSync(join(REPO_ROOT, 'public/demo/documents/cuad-neoforma-verticalnet-co-branding-1999.txt'), 'utf8');
 
 function jsonSamples(): string[] {
@@ -239,7 +240,8 @@ describe('the Python runtime matches the engine', () => {
 
   it('section splitting on the demo documents and on awkward layouts', async () => {
     const docs = [statute, contract, '# A\ntext\n## 2.1 B\nmore\n### C\r\nend', '# One\r\n## Two\r\nbody', 'para one\n\n\npara two\n \npara\u2028three', '1. Definitions\n1.1 X\n'.repeat(12),
-      '##### (a) In general\n(1) first\n(A) sub\n(i) deeper\n(I) deepest\n(2) second\n##### (b) Other\n(1) again', 'no structure at all', ...hostile.slice(0, 40)];
+      '##### (a) In general\n(1) first\n(A) sub\n(i) deeper\n(I) deepest\n(2) second\n##### (b) Other\n(1) again', 'no structure at all',
+      handbook, '§ 1.1 One rule.\nSection 1.2. Two rules.\n2.1 Three 😀 rules.\n## Next\n2.2 Four.', '(a) First.\n(b) Second.\n(c) Third.', '1) Pay.\n2) File.\n3) Wait.', ...hostile.slice(0, 40)];
     const got = await python(docs.map((d) => ['sections', d]));
     docs.forEach((d, i) => {
       const want = splitSections(d).map((s) => ({ id: s.id, heading: s.heading, text: s.text }));

@@ -107,3 +107,22 @@ describe('inspectBoundary', () => {
     expect(report.lossy).toBe(true);
   });
 });
+
+describe('an empty handoff', () => {
+  const boundary = (intermediate: unknown): Boundary => ({
+    id: 'data:select->quotes_check:selection', producer: 'select', consumer: 'quotes_check', binding: 'selection', intermediate,
+    sources: [{ name: 'document', text: seedSource }], received: null, consumerOutput: null,
+  });
+
+  it('is lossy even when the consumer asks for nothing (an empty selection handed to a gate)', () => {
+    const report = inspectBoundary(boundary({ relevant_sections: [], insufficient_evidence: true }));
+    expect(report.asked).toEqual([]);
+    expect(report.lossy).toBe(true);
+    expect(report.reasons).toEqual([`the handoff is empty: none of the ${report.survival.facts.length} source facts reached quotes_check`]);
+  });
+
+  it('a selection with text is judged as before: a consumer that asks nothing is not lossy', () => {
+    const report = inspectBoundary(boundary({ relevant_sections: [{ section_id: 'x', quote: 'File promptly.' }], insufficient_evidence: false }));
+    expect(report.lossy).toBe(false);
+  });
+});

@@ -52,6 +52,16 @@ function askedGroups(asked: FactKind[]): FactKind[][] {
   return [...(time.length ? [time] : []), ...asked.filter((k) => !temporal.has(k)).map((k) => [k])];
 }
 
+/** No text and no figure anywhere in the value (booleans and nulls carry no source fact). */
+function isEmptyHandoff(value: unknown, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (typeof value === 'string') return value.trim() === '';
+  if (typeof value === 'number') return false;
+  if (Array.isArray(value)) return value.every((v) => isEmptyHandoff(v, depth + 1));
+  if (value !== null && typeof value === 'object') return Object.values(value).every((v) => isEmptyHandoff(v, depth + 1));
+  return true;
+}
+
 /**
  * @example
  * const view = buildRunView(meta, events);
@@ -82,6 +92,12 @@ export function inspectBoundary(boundary: Boundary, opts: InspectOptions = {}, s
     const line = `${who} for ${group.join(' or ')}; ${parts} dropped`;
     if (dropped === counted.length || opts.strict) reasons.push(line);
     else notes.push(`${line}, ${counted.length - dropped} kept`);
+  }
+  // An empty handoff (no text, no figures: an empty selection) lost every fact, whatever the
+  // consumer asks: `{"relevant_sections": []}` handed to a gate is not "ok".
+  const reachable = result.facts.filter((f) => !alsoReceived.includes(f.source));
+  if (reasons.length === 0 && reachable.length > 0 && isEmptyHandoff(boundary.intermediate)) {
+    reasons.push(`the handoff is empty: none of the ${reachable.length} source fact${reachable.length === 1 ? '' : 's'} reached ${boundary.consumer}`);
   }
   for (const name of alsoReceived) {
     if (result.dropped.some((f) => f.source === name)) notes.push(`${boundary.consumer} also receives "${name}" directly, so facts dropped from it are still within its reach`);

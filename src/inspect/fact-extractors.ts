@@ -26,6 +26,8 @@ const leftWindow = 80;
 // "calendar" adds nothing; business days are a different length of time.
 const unitOf = (qualifier: string | undefined, unit: string) => (qualifier === 'business' || qualifier === 'working' ? `business ${unit}` : unit);
 
+const rateTailRe = /^\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|fortnight)\b/i;
+
 export const durations: Extractor = (text, lower, emit) => {
   for (const stem of unitStems) {
     for (const at of indexesOf(lower, stem)) {
@@ -34,6 +36,8 @@ export const durations: Extractor = (text, lower, emit) => {
       const tail = durationUnitRe.exec(text);
       if (!tail) continue;
       const end = at + tail[0].length;
+      // "30 hours a week" is a rate (how much per period), not a length of time.
+      if (rateTailRe.test(text.slice(end, end + 16))) continue;
       const from = Math.max(0, at - leftWindow);
       const left = text.slice(from, at);
       const m = durationLeftRe.exec(left);

@@ -71,3 +71,13 @@ describe('factSurvival', () => {
     expect(report.dropped.map((f) => f.source)).toEqual(['policy', 'letter']);
   });
 });
+
+describe('survival on a benefits handbook (#13)', () => {
+  it('"30 hours a week" is a rate, not a duration; "half" keeps 50 %', () => {
+    const source = [{ name: 'handbook', text: 'An employee must work at least 30 hours a week. Major services are covered at 50% after the deductible.' }];
+    const report = factSurvival(source, 'Major services are covered at half the cost.');
+    expect(report.facts.filter((f) => f.kind === 'duration')).toEqual([]);
+    expect(report.facts.find((f) => f.kind === 'percentage')).toMatchObject({ normalized: '50%', survived: true });
+    expect(factSurvival(source, 'Major services are covered at a quarter of the cost.').facts.find((f) => f.kind === 'percentage')?.survived).toBe(false);
+  });
+});

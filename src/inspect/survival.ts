@@ -62,8 +62,17 @@ function indexIntermediate(intermediate: unknown): IntermediateIndex {
     keys.add(factKey(fact));
     if (fact.kind === 'number' && fact.value !== undefined && !fact.unit) bare.add(fact.value);
   }
-  return { keys, bare, loose: looseForm(strings.join('\n')) };
+  const loose = looseForm(strings.join('\n'));
+  // A share restated in words ("covered at half the cost") keeps the percentage it names.
+  for (const m of loose.matchAll(shareWordsRe)) {
+    const share = shareWords[(m[1] ?? '').replace(/^(?:a|one)\s+/, '')];
+    if (share !== undefined) keys.add(`percentage:${share}%`);
+  }
+  return { keys, bare, loose };
 }
+
+const shareWords: Record<string, string> = { half: '50', quarter: '25', 'three quarters': '75', third: '33', 'two thirds': '67' };
+const shareWordsRe = /\b((?:a |one )?half|(?:a |one )?quarter|three quarters|(?:a |one )?third|two thirds)\b/g;
 
 const numericKinds = new Set<FactKind>(['duration', 'money', 'percentage', 'number', 'date']);
 const textualKinds = new Set<FactKind>(['section', 'id', 'condition']);

@@ -116,6 +116,11 @@ interface Heading {
   firstSentence: number;
 }
 
+/** A short capitalised line without closing punctuation reads as a title ("Time limits for filing appeals"), not a rule. */
+function looksLikeTitle(text: string): boolean {
+  return /^[A-Z]/.test(text) && text.length <= 120 && !/[.;:,!?]$/.test(text) && text.split(/\s+/).length <= 12;
+}
+
 export function analysePrompt(messages: PromptMessage[]): PromptAnalysis {
   const userTexts = messages.filter((m) => m.role === 'user' && !feedbackPattern.test(m.content)).map((m) => m.content);
   const question = findQuestion(userTexts);
@@ -170,12 +175,19 @@ export function analysePrompt(messages: PromptMessage[]): PromptAnalysis {
       const body0 = md ? (md[2] ?? '') : line;
       const section = /^(?:§\s*|Section\s+)?(\d+(?:\.\d+)+|\d+\.)\s+(\S.*)$/.exec(body0);
       const prefix = /§\s*([0-9][\w–-]*[A-Za-z][\w–-]*|[0-9]+)\.?(?:\s|$)/.exec(body0);
-      const enumerator = /^\(([A-Za-z]{1,5}|\d{1,3})\)\s+(.*)$/.exec(body0);
+      const enumerator = /^\(([A-Za-z]{1,5}|\d{1,3})\)\s+(.*)$/.exec(body0) ?? /^(\d{1,3})\)\s+(.*)$/.exec(body0);
       let body = body0;
       let headingLevel = md ? (md[1] ?? '').length : 0;
       let headingTitle = '';
 
-      if (section) {
+      if (section && !md && !looksLikeTitle(section[2] ?? '')) {
+        // "4.1 A member may appeal a denied claim within 180 days." is a clause: its number is
+        // where it sits, its text is text. The heading above it stays its title.
+        base = (section[1] ?? '').replace(/\.$/, '');
+        stack.length = 0;
+        titles.length = Math.min(titles.length, 1);
+        body = section[2] ?? '';
+      } else if (section) {
         base = (section[1] ?? '').replace(/\.$/, '');
         stack.length = 0;
         titles.length = 0;
@@ -192,7 +204,7 @@ export function analysePrompt(messages: PromptMessage[]): PromptAnalysis {
         stack[depth] = `(${token})`;
         body = enumerator[2] ?? '';
         // "(D) Time limits for filing appeals" is a heading; "(A) the written notice shall…" is text.
-        if (md || (/^[A-Z]/.test(body) && body.length <= 120 && !/[.;:,]$/.test(body))) {
+        if (md || looksLikeTitle(body)) {
           titles[depth] = body;
           headingLevel = headingLevel || 8 + depth;
           headingTitle = body;

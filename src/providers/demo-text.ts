@@ -148,11 +148,11 @@ export function vagueify(text: string): string {
     [/\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}\b/g, 'a set date'],
     [/\b(?:19|20)\d\d\b/g, 'a set year'],
     [/\b\d+(?:\.\d+)?%/g, 'a set share'],
-    [/\b\d[\d,]*\b/g, 'several'],
   ];
   let out = text;
   for (const [pattern, replacement] of rules) out = out.replace(pattern, replacement);
-  return out;
+  // Any other figure goes vague; a clause number ("see 4.1", "§ 7.2") is a place, not a figure.
+  return out.replace(/\b\d+(?:\.\d+)+\b|\b\d[\d,]*\b/g, (m) => (m.includes('.') ? m : 'several'));
 }
 
 /** Cross-references a plain-language summary leaves out ("under subsection (a)(3)"). */

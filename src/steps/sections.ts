@@ -1,9 +1,11 @@
 /**
  * Splits a document into addressable sections with stable ids, so retrieval can select whole
  * sections, dynamic enums can list a document's own ids, and quotes can be checked against the
- * section they claim. Three shapes are recognised, in this order:
+ * section they claim. These shapes are recognised, in this order:
  * - statutes: Markdown headings `##### (a) …` with `(1)`, `(A)`, `(i)`, `(I)` paragraphs → ids like `(b)(1)(D)(i)`;
+ * - numbered clauses (`4.1 A member may appeal …`, `§ 4.1`, `Section 4.1`) → ids `4.1`, each with its text;
  * - Markdown headings → ids from a leading number (`7.3`) or the heading's position (`s4`);
+ * - lettered or numbered items (`(a) …`, `1) …`) in a document without headings → `(a)`, `1)`;
  * - plain paragraphs → `p1`, `p2`, ….
  */
 export interface Section {
@@ -106,16 +108,24 @@ function closeSections(text: string, sections: Section[]): Section[] {
   });
 }
 
-const clauseLine = /^\s*(\d{1,3}(?:\.\d{1,3}){0,3})\.?\s{1,8}(\S.*)$/;
+const clauseLine = /^\s*(?:§\s*|Section\s+)?(\d{1,3}(?:\.\d{1,3}){0,3})\.?\s{1,8}(\S.*)$/;
 
 /**
- * Contracts: lines that start with a clause number (`1.`, `1.1`, `10.5.1`). Page numbers and
- * cross-references are filtered by requiring each top-level number to follow its predecessor.
+ * Contracts and handbooks: lines that start with a clause number (`1.`, `1.1`, `4.1.`,
+ * `§ 4.1`, `Section 10.5.1`) followed by the clause's text — each is a section whose text is
+ * the clause, not a heading. Page numbers and cross-references are filtered by requiring each
+ * top-level number to follow its predecessor; a Markdown heading between clauses ends the
+ * clause before it (the heading belongs to what follows).
  */
 function clauseSections(text: string, lines: Line[]): Section[] | null {
   const sections: Section[] = [];
+  const headingStarts: number[] = [];
   let top = 0;
   for (const line of lines) {
+    if (headingLine.test(line.text)) {
+      headingStarts.push(line.start);
+      continue;
+    }
     const match = clauseLine.exec(line.text);
     if (!match) continue;
     const id = match[1] as string;
@@ -125,7 +135,37 @@ function clauseSections(text: string, lines: Line[]): Section[] | null {
     top = first;
     sections.push({ id, heading: (match[2] ?? '').slice(0, 120), text: '', start: line.start, end: line.start });
   }
-  return sections.filter((s) => s.id.includes('.')).length >= 10 ? closeSections(text, sections) : null;
+  // Three numbered clauses make a numbered document (a short handbook has a few per part).
+  if (sections.filter((s) => s.id.includes('.')).length < 3) return null;
+  return endAtHeadings(text, closeSections(text, sections), headingStarts);
+}
+
+/** Cuts each section at the first Markdown heading inside it. */
+function endAtHeadings(text: string, sections: Section[], headingStarts: readonly number[]): Section[] {
+  let h = 0;
+  return sections.map((section) => {
+    while (h < headingStarts.length && (headingStarts[h] as number) <= section.start) h++;
+    const cut = headingStarts[h];
+    if (cut === undefined || cut >= section.end) return section;
+    return { ...section, end: cut, text: text.slice(section.start, cut).trimEnd() };
+  });
+}
+
+const enumeratedLine = /^\s*(?:\(([A-Za-z]{1,4}|\d{1,3})\)|(\d{1,3})\))\s+(\S.*)$/;
+
+/**
+ * Lists of lettered or numbered items, `(a) …`, `(1) …`, `1) …`, in a document with no
+ * headings: each item is a section with its text (ids `(a)`, `(1)`, `1)`).
+ */
+function enumeratedSections(text: string, lines: Line[]): Section[] | null {
+  const sections: Section[] = [];
+  for (const line of lines) {
+    const match = enumeratedLine.exec(line.text);
+    if (!match) continue;
+    const id = match[1] !== undefined ? `(${match[1]})` : `${match[2] as string})`;
+    sections.push({ id, heading: (match[3] ?? '').slice(0, 120), text: '', start: line.start, end: line.start });
+  }
+  return sections.length >= 3 ? closeSections(text, sections) : null;
 }
 
 /** The top-level part of a section id (`(b)` of `(b)(1)(D)`, `10` of `10.5.1`), used to keep sections whole when grouping. */
@@ -135,5 +175,5 @@ export function topLevelOf(id: string): string {
 
 export function splitSections(text: string): Section[] {
   const lines = splitLines(text);
-  return statuteSections(text, lines) ?? clauseSections(text, lines) ?? headingSections(text, lines) ?? paragraphSections(text);
+  return statuteSections(text, lines) ?? clauseSections(text, lines) ?? headingSections(text, lines) ?? enumeratedSections(text, lines) ?? paragraphSections(text);
 }

@@ -244,6 +244,7 @@ export function parseMockReply(value: unknown): MockReply {
   const positive = (v: unknown, name: string) => {
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${name} must be a number >= 0`);
   };
+  if (r.match !== undefined && (typeof r.match !== 'string' || r.match === '')) throw new Error('match must be a non-empty string');
   if ('fault' in r) {
     switch (r.fault) {
       case 'status':

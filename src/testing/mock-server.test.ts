@@ -358,6 +358,32 @@ describe('mock auth, CORS, control API and lifetime', () => {
     expect(server.queued()).toBe(0);
   });
 
+  it('a reply with `match` answers the request containing it, whatever the order they arrive in', async () => {
+    const ask = (text: string) => postOpenAI({ ...openAIBody(), messages: [{ role: 'system', content: 'Summarise.' }, { role: 'user', content: text }] });
+    const answer = async (res: Response) => res.status === 200 ? ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content : res.status;
+    server.enqueue(
+      { content: 'first unkeyed' },
+      { match: '[unit-b]', fault: 'status', status: 429, retryAfter: '0' },
+      { match: '[unit-b]', content: 'b, second time' },
+      { match: '[unit-a]', content: 'a' },
+      { content: 'second unkeyed' },
+    );
+    // Unit b asks first, then a, then a request no key matches, then b again.
+    expect(await answer(await ask('ticket [unit-b]'))).toBe(429);
+    expect(await answer(await ask('ticket [unit-a]'))).toBe('a');
+    expect(await answer(await ask('no marker here'))).toBe('first unkeyed');
+    expect(await answer(await ask('ticket [unit-b] again'))).toBe('b, second time');
+    // With its keyed replies spent, a marked request takes the next unkeyed one; then the demo model answers.
+    expect(await answer(await ask('ticket [unit-a] again'))).toBe('second unkeyed');
+    expect(server.queued()).toBe(0);
+    expect(typeof (await answer(await ask('ticket [unit-a] a third time')))).toBe('string');
+    // The system prompt counts, and over the control API `match` is checked like the rest of a reply.
+    const headers = { [CONTROL_TOKEN_HEADER]: server.controlToken };
+    expect((await fetch(`${server.url}/__mock/enqueue`, { method: 'POST', headers, body: JSON.stringify([{ match: 7, content: 'x' }]) })).status).toBe(400);
+    expect((await fetch(`${server.url}/__mock/enqueue`, { method: 'POST', headers, body: JSON.stringify([{ match: 'Summarise.', content: 'by system' }]) })).status).toBe(200);
+    expect(await answer(await ask('anything'))).toBe('by system');
+  });
+
   it('control routes refuse a missing or wrong token, answer no CORS, and refuse preflights; model routes keep CORS', async () => {
     server.enqueue({ content: 'queued' });
     const page = { origin: 'http://evil.example' };

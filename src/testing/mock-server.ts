@@ -38,6 +38,7 @@ export interface MockModelServer {
   readonly port: number;
   /** Send it as `x-mock-control-token` to use the `/__mock/*` routes. */
   readonly controlToken: string;
+  /** Queues replies: unkeyed ones answer in turn, a reply with `match` answers the request that contains it. */
   enqueue(...replies: MockReply[]): void;
   /** Answers requests when the queue is empty; null restores the demo model. */
   setResponder(fn: MockResponder | null): void;
@@ -113,6 +114,17 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** The queued reply for this request: the first keyed one whose `match` it contains, else the first unkeyed one. */
+export function takeReply(queue: MockReply[], call: MockCall): MockReply | undefined {
+  let at = -1;
+  if (queue.some((r) => r.match !== undefined)) {
+    const text = call.messages.map((m) => m.content).join('\n');
+    at = queue.findIndex((r) => r.match !== undefined && text.includes(r.match));
+  }
+  if (at < 0) at = queue.findIndex((r) => r.match === undefined);
+  return at < 0 ? undefined : queue.splice(at, 1)[0];
+}
+
 export async function createMockModelServer(opts: MockServerOptions = {}): Promise<MockModelServer> {
   const queue: MockReply[] = [];
   const requests: RecordedRequest[] = [];
@@ -177,7 +189,7 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
     const checked = module.check(headers, text, opts.apiKey);
     if (!checked.ok) return sendBody(res, checked.status, checked.body, base);
     const call = checked.call;
-    const reply = queue.shift() ?? (await fallback(call));
+    const reply = takeReply(queue, call) ?? (await fallback(call));
     const sentKey = (headers.authorization ?? '').replace(/^Bearer\s+/i, '') || (headers['x-api-key'] ?? '');
     await performReply({ module, call, res, headers: base, fallback: () => fallback(call), hang: (r) => hanging.add(r), sentKey }, reply);
   };

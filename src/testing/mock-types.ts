@@ -54,7 +54,18 @@ export type MockFaultReply =
    */
   | { fault: 'echo_key'; status?: number };
 
-export type MockReply = MockContentReply | MockFaultReply;
+/**
+ * Keys a reply to the request it answers, not to the order requests arrive in: a reply with
+ * `match` answers only a request whose messages (system prompt included) contain that text,
+ * the earliest such reply first. Requests no keyed reply matches take the unkeyed replies in
+ * queue order. With calls in flight at once (map units, fan-out steps) a script stays
+ * deterministic by keying each reply to a marker in its prompt, such as the unit's content.
+ */
+export interface MockMatch {
+  match?: string;
+}
+
+export type MockReply = (MockContentReply | MockFaultReply) & MockMatch;
 
 export type MockProtocol = 'openai' | 'anthropic';
 

@@ -10,6 +10,8 @@ export interface StepNames {
   fn: string;
   /** Its result in the control flow: `select`. */
   result: string;
+  /** Python only: the local function that runs it among steps that run at once: `select_task`. */
+  task?: string;
   /** Constants for the prompt, the system message and the output schema. */
   prompt: string;
   system: string;

@@ -26,6 +26,8 @@ export function claimStepNames(plan: ExportPlan, lang: Lang): Map<string, StepNa
       prompt: scope.claim(`${upper}_PROMPT`, 'PROMPT'),
       system: scope.claim(`${upper}_SYSTEM`, 'SYSTEM'),
       schema: scope.claim(`${upper}_SCHEMA`, 'SCHEMA'),
+      // Claimed last, and in Python only, so no other name is numbered differently for it.
+      ...(lang === 'py' ? { task: scope.claim(`${lower || 'step'}_task`, 'task') } : {}),
     });
   }
   return names;

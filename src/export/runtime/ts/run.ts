@@ -69,7 +69,10 @@ export async function startRun(chain: ChainDefinition, inputs: Record<string, un
   const env = options.env ?? (typeof process !== 'undefined' ? process.env : {});
   const settings = resolveSettings(defaults, env, options);
   const countTokens = options.countTokens ?? (needsTokenizer(chain) ? await loadTokenizer() : null);
-  return new Run(chain, inputs, settings, { ...options, apiKey: options.apiKey ?? env.SEAMSCOPE_API_KEY ?? env.OPENAI_API_KEY }, countTokens);
+  // How long one request may go unanswered before it is given up (and retried): SEAMSCOPE_TIMEOUT_MS, in ms.
+  const timeoutMs = Number(env.SEAMSCOPE_TIMEOUT_MS?.trim() || NaN);
+  const transport = Number.isFinite(timeoutMs) && timeoutMs > 0 ? { timeoutMs, ...options.transport } : options.transport;
+  return new Run(chain, inputs, settings, { ...options, transport, apiKey: options.apiKey ?? env.SEAMSCOPE_API_KEY ?? env.OPENAI_API_KEY }, countTokens);
 }
 
 export class Run {

@@ -11,7 +11,7 @@ USAGE = """Usage: {name} [--input NAME=VALUE]... [--input-file NAME=PATH]... [--
                 [--trace run.json] [--run-id ID]
 Inputs: text for string inputs, JSON for the others; in --inputs a value {{"$file": "path"}} reads that file.
 Endpoint (environment only): SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL, SEAMSCOPE_API_KEY or OPENAI_API_KEY,
-SEAMSCOPE_STRUCTURED_OUTPUT=0, SEAMSCOPE_MAX_OUTPUT_TOKENS, SEAMSCOPE_CONTEXT_WINDOW.
+SEAMSCOPE_STRUCTURED_OUTPUT=0, SEAMSCOPE_MAX_OUTPUT_TOKENS, SEAMSCOPE_CONTEXT_WINDOW, SEAMSCOPE_TIMEOUT_MS.
 Exit status: 0 succeeded, 1 failed, 2 usage, 3 abstained, 4 escalated."""
 
 _EXIT = {"succeeded": 0, "failed": 1, "cancelled": 1, "abstained": 3, "escalated": 4}
