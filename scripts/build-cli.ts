@@ -11,18 +11,23 @@
  * tokenizer) is reached through import(), so it lands in a chunk of its own that `validate`
  * never reads. The build fails if the entry's static graph reaches any of it again, or if
  * anything from app/ or scripts/ (the bench hooks live there) got into the bundle.
+ *
+ * The exporter reads the runtime's sources through `#runtime-sources` (src/export/runtime-sources.ts).
+ * An installed CLI has no sources beside it, so here that import resolves to a module with
+ * the files inlined, read now through the Node implementation: dist-cli carries the runtime.
  */
 import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { loadRuntimeSources } from '../src/export/runtime-sources.node.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = path.join(root, 'dist-cli');
 const ENTRY = 'dist-cli/seamscope.mjs';
 
 /** Inputs `validate` must not load: each is a lazy chunk of its own. */
-const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^src\/export\/runtime-files\.ts$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
+const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^runtime-sources:inlined$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
 /** Inputs that must never be in the CLI at all. */
 const NEVER = [/^app\//, /^scripts\//, /^e2e\//, /\.test\.ts$/];
 
@@ -42,6 +47,20 @@ function staticGraph(meta: Metafile): { files: Set<string>; inputs: Set<string> 
   for (const [file, output] of Object.entries(meta.outputs)) if (output.entryPoint === 'src/cli/main.ts') visit(file);
   if (![...files].some((file) => meta.outputs[file]?.entryPoint === 'src/cli/main.ts')) throw new Error('build-cli: no chunk for src/cli/main.ts');
   return { files, inputs };
+}
+
+/** `#runtime-sources` as the files themselves, so the bundle needs no sources at run time. */
+function inlineRuntimeSources(): Plugin {
+  return {
+    name: 'seamscope-inline-runtime-sources',
+    setup(b) {
+      b.onResolve({ filter: /^#runtime-sources$/ }, () => ({ path: 'inlined', namespace: 'runtime-sources' }));
+      b.onLoad({ filter: /.*/, namespace: 'runtime-sources' }, async () => {
+        const sources = { ts: await loadRuntimeSources('ts'), py: await loadRuntimeSources('py') };
+        return { loader: 'js', contents: `const SOURCES = ${JSON.stringify(sources)};\nexport const loadRuntimeSources = async (lang) => SOURCES[lang];\n` };
+      });
+    },
+  };
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
@@ -65,6 +84,7 @@ const result = await build({
   banner: { js: '#!/usr/bin/env node' },
   metafile: true,
   logLevel: 'warning',
+  plugins: [inlineRuntimeSources()],
 });
 
 const meta = result.metafile;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Chain } from '../../src/chain/schema.ts';
-import { exportChain, exportChainFiles, type EndpointDefaults, type ExportLanguage, type ExportResult } from '../../src/export/export-chain.ts';
+import { exportChain, exportChainFiles, exportProgram, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ProgramExport } from '../../src/export/export-chain.ts';
 import { createZip } from '../../src/export/zip.ts';
 import { programFileNameOf } from './file-names.ts';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -90,9 +90,9 @@ function download(name: string, bytes: Uint8Array): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-function exportOf(chain: Chain, lang: ExportLanguage, endpoint: EndpointDefaults | undefined): { result: ExportResult } | { error: string } {
+function exportOf(chain: Chain, lang: ExportLanguage, endpoint: EndpointDefaults | undefined): { result: ProgramExport } | { error: string } {
   try {
-    return { result: exportChain(chain, { lang, endpoint, fileName: programFileNameOf(chain, lang) }) };
+    return { result: exportProgram(chain, { lang, endpoint, fileName: programFileNameOf(chain, lang) }) };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -104,7 +104,19 @@ export default function ExportDialog({ chain, onClose, endpoint, initialLang = '
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const exported = useMemo(() => exportOf(chain, lang, endpoint), [chain, lang, endpoint]);
-  const files = 'result' in exported ? exported.result.files : [];
+  // The program shows at once; the runtime files join the list when their sources have loaded.
+  const [all, setAll] = useState<{ for: ProgramExport; files: ExportedFile[] } | null>(null);
+  useEffect(() => {
+    if (!('result' in exported)) return;
+    let live = true;
+    exportChain(chain, { lang, endpoint, fileName: programFileNameOf(chain, lang) })
+      .then((full) => live && setAll({ for: exported.result, files: full.files }))
+      .catch((error: unknown) => live && setStatus(`Could not load the runtime files: ${(error as Error).message}`));
+    return () => {
+      live = false;
+    };
+  }, [exported, chain, lang, endpoint]);
+  const files = 'result' in exported ? (all?.for === exported.result ? all.files : [exported.result.program]) : [];
   const current = files.find((f) => f.path === selected) ?? files[0];
   const folder = 'result' in exported ? exported.result.program.path.replace(/\.(ts|py)$/, '') : 'export';
 

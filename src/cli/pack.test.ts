@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runProcess } from '../export/conformance-harness.ts';
+import { RUNTIME_DIR } from '../export/export-chain.ts';
+import { runtimeFolder } from '../export/runtime-sources.ts';
+import { loadRuntimeSources } from '../export/runtime-sources.node.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 
 /**
@@ -60,10 +63,16 @@ describe('the packed CLI', () => {
     expect(inspected.code, inspected.stderr).toBe(0);
     expect(JSON.parse(inspected.stdout)).toMatchObject({ format: 'seamscope.inspect', run: { status: 'succeeded' } });
 
-    for (const lang of ['py', 'ts']) {
+    for (const lang of ['py', 'ts'] as const) {
       const exported = await seamscope('export', 'demo/chain.json', '--lang', lang, '--out', `export-${lang}`);
       expect(exported.code, exported.stderr).toBe(0);
-      expect(await readdir(join(home, `export-${lang}`))).toContain(lang === 'py' ? 'seamscope_runtime' : 'seamscope-runtime');
+      expect(await readdir(join(home, `export-${lang}`))).toContain(RUNTIME_DIR[lang]);
+      // The bundle carries the runtime inlined (no sources are installed): the same files the repo's sources give.
+      const runtime = join(home, `export-${lang}`, RUNTIME_DIR[lang]);
+      const expected = runtimeFolder(lang, await loadRuntimeSources(lang));
+      const written = (await readdir(runtime)).filter((f) => f in expected);
+      expect(written.sort()).toEqual(Object.keys(expected));
+      for (const name of written) expect(await readFile(join(runtime, name), 'utf8'), name).toBe(expected[name]);
     }
     const program = (await readdir(join(home, 'export-py'))).find((f) => f.endsWith('.py')) ?? '';
     const help = await runProcess('python3', [program, '--help'], join(home, 'export-py'), {});

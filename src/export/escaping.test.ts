@@ -8,7 +8,7 @@ import type { Chain } from '../chain/schema.ts';
 import { hostileStrings, seeded } from './adversarial.ts';
 import { REPO_ROOT, runProcess } from './conformance-harness.ts';
 import { claimStepNames } from './emit/names.ts';
-import { EXPORT_TSCONFIG, exportChain, RUNTIME_DIR } from './export-chain.ts';
+import { EXPORT_TSCONFIG, exportChain, exportProgram, RUNTIME_DIR } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
 import { commentText, pyInline, pyLiteral, pyString, safeJson, tsLiteral, tsString } from './literals.ts';
 import { planExport } from './plan.ts';
@@ -158,7 +158,7 @@ describe('whole programs with hostile names, prompts and schemas', () => {
     made.push(pyDir);
     for (const [i, chain] of chains.entries()) {
       for (const [lang, dir] of [['ts', tsDir], ['py', pyDir]] as const) {
-        const { files } = exportChain(chain, { lang, fileName: lang === 'ts' ? `chain${i}.ts` : `chain${i}.py` });
+        const { files } = await exportChain(chain, { lang, fileName: lang === 'ts' ? `chain${i}.ts` : `chain${i}.py` });
         for (const file of files) {
           if (file.role === 'package') continue;
           await mkdir(dirname(join(dir, file.path)), { recursive: true });
@@ -193,7 +193,7 @@ describe('whole programs with hostile names, prompts and schemas', () => {
   it('importing each program restores its chain exactly', () => {
     for (const [i, chain] of chains.entries()) {
       for (const lang of ['ts', 'py'] as const) {
-        const back = importChainSource(exportChain(chain, { lang, fileName: `chain${i}.${lang}` }).program.contents);
+        const back = importChainSource(exportProgram(chain, { lang, fileName: `chain${i}.${lang}` }).program.contents);
         expect(back.ok && back.chain, `chain ${i} (${lang})`).toEqual(chain);
       }
     }

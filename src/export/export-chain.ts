@@ -8,7 +8,8 @@ import type { StepRegistry } from '../steps/registry.ts';
 import { emitPyProgram } from './emit/program-py.ts';
 import { emitTsProgram } from './emit/program-ts.ts';
 import { planExport } from './plan.ts';
-import { RUNTIME_FILES } from './runtime-files.ts';
+import { loadRuntimeSources } from '#runtime-sources';
+import { runtimeFolder } from './runtime-sources.ts';
 import { o200kRanksText, RANKS_FILE } from './tokenizer-data.ts';
 
 export type ExportLanguage = 'ts' | 'py';
@@ -102,16 +103,27 @@ export function chainNeedsTokenizer(chain: Chain): boolean {
   return chain.steps.some((s) => s.kind === 'split' || (typeof s.config.inputBudget === 'number' && s.config.inputBudget > 0));
 }
 
+/** The program alone: what `exportChain` emits before it adds the runtime (nothing to load, so synchronous). */
+export interface ProgramExport {
+  lang: ExportLanguage;
+  /** The chain's revision hash, as the engine records it. */
+  revision: string;
+  program: ExportedFile;
+  /** Where the program differs from the chain as the app runs it, in words (shown before download). */
+  notes: string[];
+  /** Whether the program counts tokens (its runtime needs the tokenizer). */
+  needsTokenizer: boolean;
+}
+
 /**
- * Exports a chain as a program in TypeScript or Python: the program (a thin typed wrapper
- * with the chain embedded, one function per step and the control flow written out) plus the
- * runtime it runs on. The chain must be valid; nothing secret is ever written.
+ * The exported program of a chain, without its runtime: the export dialog shows it at once,
+ * and what only reads the program (import back, markers, escaping) needs nothing else. The
+ * chain must be valid; nothing secret is ever written.
  *
  * @example
- * const { files } = exportChain(chain, { lang: 'py' });
- * for (const f of files) await writeFile(join(dir, f.path), f.contents);
+ * const { program } = exportProgram(chain, { lang: 'ts' });
  */
-export function exportChain(chain: Chain, options: ExportOptions): ExportResult {
+export function exportProgram(chain: Chain, options: ExportOptions): ProgramExport {
   const registry = options.registry ?? stepRegistry;
   const parsed = parseChain(chain, registry);
   if (!parsed.ok) throw new Error(`the chain is not valid: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
@@ -132,11 +144,26 @@ export function exportChain(chain: Chain, options: ExportOptions): ExportResult 
   // The program embeds the chain exactly as given, so importing it back restores it.
   const programOptions = { fileName, runtimeDir: RUNTIME_DIR[lang], revision, endpoint, needsTokenizer: chainNeedsTokenizer(parsed.chain), embedded: chain };
   const contents = lang === 'ts' ? emitTsProgram(plan, programOptions) : emitPyProgram(plan, programOptions);
-  const program: ExportedFile = { path: fileName, contents, role: 'program' };
-  const runtime = Object.entries(RUNTIME_FILES[lang]).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
-  const support = lang === 'ts' ? [packageJson(chain, fileName, programOptions.needsTokenizer), tsconfigJson] : [];
-  const pending = lang === 'py' && programOptions.needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
-  return { lang, revision, program, files: [program, ...runtime, ...support], pending, notes: profileNotes(parsed.chain) };
+  return { lang, revision, program: { path: fileName, contents, role: 'program' }, notes: profileNotes(parsed.chain), needsTokenizer: programOptions.needsTokenizer };
+}
+
+/**
+ * Exports a chain as a program in TypeScript or Python: the program (a thin typed wrapper
+ * with the chain embedded, one function per step and the control flow written out) plus the
+ * runtime it runs on, read from its sources through `#runtime-sources` (runtime-sources.ts).
+ * The chain must be valid; nothing secret is ever written.
+ *
+ * @example
+ * const { files } = await exportChain(chain, { lang: 'py' });
+ * for (const f of files) await writeFile(join(dir, f.path), f.contents);
+ */
+export async function exportChain(chain: Chain, options: ExportOptions): Promise<ExportResult> {
+  const { lang, revision, program, notes, needsTokenizer } = exportProgram(chain, options);
+  const folder = runtimeFolder(lang, await loadRuntimeSources(lang));
+  const runtime = Object.entries(folder).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
+  const support = lang === 'ts' ? [packageJson(chain, program.path, needsTokenizer), tsconfigJson] : [];
+  const pending = lang === 'py' && needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
+  return { lang, revision, program, files: [program, ...runtime, ...support], pending, notes };
 }
 
 /**
@@ -147,7 +174,7 @@ export function exportChain(chain: Chain, options: ExportOptions): ExportResult 
  * const { files } = await exportChainFiles(chain, { lang: 'py' });
  */
 export async function exportChainFiles(chain: Chain, options: ExportOptions): Promise<ExportResult> {
-  const result = exportChain(chain, options);
+  const result = await exportChain(chain, options);
   if (result.pending.length === 0) return result;
   const ranks = await o200kRanksText();
   return { ...result, files: [...result.files, ...result.pending.map((path): ExportedFile => ({ path, contents: ranks, role: 'data' }))], pending: [] };

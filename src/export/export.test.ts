@@ -9,7 +9,7 @@ import { twoStepChain } from '../testing/chain-fixtures.ts';
 import { runProcess } from './conformance-harness.ts';
 import { kindEmitters } from './emit/kinds.ts';
 import { claimStepNames } from './emit/names.ts';
-import { exportChain, exportChainFiles, programFileName } from './export-chain.ts';
+import { exportChain, exportChainFiles, exportProgram, programFileName } from './export-chain.ts';
 import { camelCase, createNameScope, isSafeIdentifier, snakeCase, upperSnakeCase } from './identifiers.ts';
 import { embeddedChainJson, importChainSource, isExportedProgram } from './import-chain.ts';
 import { commentText, pyLiteral, pyString, safeJson, textLines, tsKey, tsLiteral, tsString } from './literals.ts';
@@ -125,11 +125,11 @@ describe('the export plan', () => {
   });
 
   it('writes the fallbacks out in turn and ends at a terminal fallback', () => {
-    const ts = exportChain(withFallbacks(), { lang: 'ts' }).program.contents;
+    const ts = exportProgram(withFallbacks(), { lang: 'ts' }).program.contents;
     expect(ts).toContain('if (a.failed) a = await run.fallback(a, B, { q: run.read(\'inputs.q\') }, bStep); // b runs in its place');
     expect(ts).toContain('if (a.failed) a = await run.fallback(a, C, {}, cStep); // c runs in its place');
     expect(ts).toContain('if (a.terminal) return run.end(a);');
-    const py = exportChain(withFallbacks(), { lang: 'py' }).program.contents;
+    const py = exportProgram(withFallbacks(), { lang: 'py' }).program.contents;
     expect(py).toContain('    if a.failed:  # b runs in its place\n        a = run.fallback(a, B, {"q": run.read("inputs.q")}, b_step)');
   });
 });
@@ -143,18 +143,18 @@ describe('exporting', () => {
   });
 
   it('refuses an invalid chain and never takes a key', () => {
-    expect(() => exportChain({ ...twoStepChain(), steps: [] } as unknown as Chain, { lang: 'ts' })).not.toThrow();
-    expect(() => exportChain({ format: 'seamscope.chain' } as unknown as Chain, { lang: 'ts' })).toThrow(/not valid/);
-    expect(() => exportChain(twoStepChain(), { lang: 'py', endpoint: { apiKey: 'sk-x' } as never })).toThrow(/keys come from the environment/);
+    expect(() => exportProgram({ ...twoStepChain(), steps: [] } as unknown as Chain, { lang: 'ts' })).not.toThrow();
+    expect(() => exportProgram({ format: 'seamscope.chain' } as unknown as Chain, { lang: 'ts' })).toThrow(/not valid/);
+    expect(() => exportProgram(twoStepChain(), { lang: 'py', endpoint: { apiKey: 'sk-x' } as never })).toThrow(/keys come from the environment/);
   });
 
   it('leaves the Python rank table pending until exportChainFiles, and only for chains that count tokens', async () => {
-    const plain = exportChain(twoStepChain(), { lang: 'py' });
+    const plain = await exportChain(twoStepChain(), { lang: 'py' });
     expect(plain.pending).toEqual([]);
     const budget = twoStepChain();
     (budget.steps[0] as { config: Record<string, unknown> }).config.inputBudget = 500;
-    expect(exportChain(budget, { lang: 'py' }).pending).toEqual(['seamscope_runtime/o200k_base.ranks']);
-    expect(exportChain(budget, { lang: 'ts' }).pending).toEqual([]);
+    expect((await exportChain(budget, { lang: 'py' })).pending).toEqual(['seamscope_runtime/o200k_base.ranks']);
+    expect((await exportChain(budget, { lang: 'ts' })).pending).toEqual([]);
     const full = await exportChainFiles(budget, { lang: 'py' });
     expect(full.files.find((f) => f.role === 'data')?.contents.startsWith('seamscope-bpe-ranks 2 o200k_base\nclass L ')).toBe(true);
   });
@@ -164,7 +164,7 @@ describe('importing an exported program', () => {
   it('restores the chain from TypeScript and from Python, and passes chain files through', () => {
     const chain = twoStepChain();
     for (const lang of ['ts', 'py'] as const) {
-      const text = exportChain(chain, { lang }).program.contents;
+      const text = exportProgram(chain, { lang }).program.contents;
       expect(isExportedProgram(text)).toBe(true);
       const back = importChainSource(text);
       expect(back.ok && back.chain).toEqual(parseChain(chain).ok && (parseChain(chain) as { chain: Chain }).chain);
@@ -174,7 +174,7 @@ describe('importing an exported program', () => {
   });
 
   it('reports a cut or edited embedded chain with a path, never a stack trace', () => {
-    const text = exportChain(twoStepChain(), { lang: 'py' }).program.contents;
+    const text = exportProgram(twoStepChain(), { lang: 'py' }).program.contents;
     const cut = text.slice(0, text.indexOf('</seamscope:chain>') - 40);
     const result = importChainSource(cut);
     expect(result.ok).toBe(false);
@@ -186,7 +186,7 @@ describe('importing an exported program', () => {
 
 describe('the download archive', () => {
   it('is a ZIP that Python\'s zipfile reads back file for file', async () => {
-    const files = exportChain(twoStepChain(), { lang: 'py' }).files.map((f) => ({ path: f.path, contents: f.contents }));
+    const files = (await exportChain(twoStepChain(), { lang: 'py' })).files.map((f) => ({ path: f.path, contents: f.contents }));
     const zip = createZip([...files, { path: 'unicodé/😀.txt', contents: 'é\u0000x' }]);
     const dir = await mkdtemp(join(tmpdir(), 'seamscope-zip-'));
     await writeFile(join(dir, 'export.zip'), zip);
@@ -202,9 +202,9 @@ describe('the download archive', () => {
 
 describe('export notes', () => {
   it('say when steps name endpoint profiles the exported program cannot tell apart', () => {
-    expect(exportChain(twoStepChain(), { lang: 'ts' }).notes).toEqual([]);
+    expect(exportProgram(twoStepChain(), { lang: 'ts' }).notes).toEqual([]);
     const chain = { ...twoStepChain(), steps: twoStepChain().steps.map((s) => (s.id === 'extract' ? { ...s, config: { ...s.config, profile: 'Local' } } : s)) };
-    const [note] = exportChain(chain, { lang: 'py' }).notes;
+    const [note] = exportProgram(chain, { lang: 'py' }).notes;
     expect(note).toContain('extract (Local)');
     expect(note).toContain('one endpoint');
   });

@@ -75,7 +75,7 @@ describe('flowGroups: the steps a program starts together', () => {
       await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
       await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(EXPORT_TSCONFIG));
       for (const lang of ['ts', 'py'] as const) {
-        const { files, program } = exportChain(chain, { lang, fileName: `groups.${lang}` });
+        const { files, program } = await exportChain(chain, { lang, fileName: `groups.${lang}` });
         expect(program.contents).toContain(lang === 'ts' ? 'await Promise.all([' : 'rt.map_concurrent([');
         for (const file of files) {
           if (file.role === 'package') continue;

@@ -3,6 +3,6 @@
  * prompts and schemas as named constants, the control flow written out, the chain embedded)
  * over a small runtime with the engine's semantics.
  */
-export { exportChain, exportChainFiles, programFileName, RUNTIME_DIR, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ExportOptions, type ExportResult } from './export-chain.ts';
+export { exportChain, exportChainFiles, exportProgram, programFileName, RUNTIME_DIR, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ExportOptions, type ExportResult, type ProgramExport } from './export-chain.ts';
 export { embeddedChainJson, importChainSource, isExportedProgram } from './import-chain.ts';
 export { createZip, type ZipEntry } from './zip.ts';

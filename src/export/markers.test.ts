@@ -10,7 +10,7 @@ import { createDemoProvider } from '../providers/demo-model.ts';
 import { twoStepChain, routedChain } from '../testing/chain-fixtures.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { MARKER_PIECES } from './adversarial.ts';
-import { exportChain } from './export-chain.ts';
+import { exportProgram } from './export-chain.ts';
 import { embeddedChainJson, importChainSource } from './import-chain.ts';
 
 /**
@@ -52,7 +52,7 @@ describe('embedded-chain markers are only read at their place in an exported pro
       expect(importChainSource(file)).toEqual({ ok: true, chain });
       expect(embeddedChainJson(file)).toBeNull();
       for (const lang of ['ts', 'py'] as const) {
-        const program = exportChain(chain, { lang }).program;
+        const program = exportProgram(chain, { lang }).program;
         expect(importChainSource(program.contents, { fileName: program.path }), lang).toEqual({ ok: true, chain });
         expect(importChainSource(program.contents), lang).toEqual({ ok: true, chain });
       }
@@ -81,7 +81,7 @@ describe('embedded-chain markers are only read at their place in an exported pro
   });
 
   it('refuses a program with two marker blocks or a cut block, and text that is neither', () => {
-    const program = exportChain(twoStepChain(), { lang: 'ts' }).program.contents;
+    const program = exportProgram(twoStepChain(), { lang: 'ts' }).program.contents;
     const doubled = `${program}\n${program}`;
     expect(importChainSource(doubled, { fileName: 'x.ts' })).toMatchObject({ ok: false, problems: [{ path: '$', message: expect.stringContaining('2 embedded chain blocks') }] });
     const cut = program.split('\n').filter((line) => line !== '// </seamscope:chain>').join('\n');

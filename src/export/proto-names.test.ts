@@ -10,7 +10,7 @@ import { createDemoProvider } from '../providers/demo-model.ts';
 import { PROTO_NAMES, protoNamesChain } from '../testing/proto-chain.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { DEFAULT_SETTINGS, runEngine, runExported } from './conformance-harness.ts';
-import { exportChain } from './export-chain.ts';
+import { exportProgram } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
 
 /**
@@ -38,7 +38,7 @@ describe('prototype names in a chain', () => {
     // The route taken is the one the label names, through a route whose label is that name.
     expect(run.output).toEqual(label === '__proto__' ? { constructor: expect.any(Number) } : expect.any(Array));
     for (const lang of ['ts', 'py'] as const) {
-      const program = exportChain(chain, { lang }).program;
+      const program = exportProgram(chain, { lang }).program;
       expect(importChainSource(program.contents, { fileName: program.path })).toEqual({ ok: true, chain });
     }
   });

@@ -1,5 +1,5 @@
 // Seamscope: one schema validator with a cache. Shared by the engine and the exported TypeScript
-// runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
+// runtime (each export writes it into its runtime folder: src/export/runtime-sources.ts).
 import { formatSchemaError, interpret, stableKey } from './interpret.ts';
 import { schemaProblems } from './schema-problems.ts';
 

@@ -1,7 +1,7 @@
 // Seamscope: the JSON Schema `format` values that are enforced, and the shape each must have.
-// Shared by the engine and the exported TypeScript runtime (copied there by
-// src/export/runtime/bundle.ts; edit src/schema/). No matcher here: checking a schema needs the
-// names only, and formats.ts matches.
+// Shared by the engine and the exported TypeScript runtime (each export writes it into its runtime
+// folder: src/export/runtime-sources.ts). No matcher here: checking a schema needs the names only,
+// and formats.ts matches.
 
 /**
  * `format` is an annotation unless a validator enforces it, and a chain author who writes

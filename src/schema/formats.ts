@@ -1,5 +1,6 @@
-// Seamscope: values checked against the JSON Schema `format` they name. Shared by the engine and the
-// exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
+// Seamscope: values checked against the JSON Schema `format` they name. Shared by the engine and
+// the exported TypeScript runtime (each export writes it into its runtime folder:
+// src/export/runtime-sources.ts).
 import { FORMAT_SHAPES, isEnforcedFormat } from './format-names.ts';
 import { compilePattern, type LinearPattern } from './pattern.ts';
 

@@ -1,5 +1,6 @@
 // Seamscope: JSON Schema checking and validation without generated code. Shared by the engine and
-// the exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
+// the exported TypeScript runtime (each export writes the files beside this index into its runtime
+// folder: src/export/runtime-sources.ts).
 export { compilePattern, MAX_REPEAT, type LinearPattern, type PatternResult } from './pattern.ts';
 export { ENFORCED_FORMATS, isEnforcedFormat, matchesFormat } from './formats.ts';
 export { schemaProblems, type SchemaProblem } from './schema-problems.ts';

@@ -1,5 +1,6 @@
 // Seamscope: JSON Schema (2020-12) validation by interpretation. Shared by the engine, the app and
-// the exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
+// the exported TypeScript runtime (each export writes it into its runtime folder:
+// src/export/runtime-sources.ts).
 import { matchesFormat } from './formats.ts';
 import { compilePattern, type LinearPattern } from './pattern.ts';
 

@@ -1,6 +1,6 @@
 // Seamscope: a schema `pattern` read and translated to RE2 syntax, without the matcher. Shared by
-// the engine and the exported TypeScript runtime (copied there by src/export/runtime/bundle.ts;
-// edit src/schema/).
+// the engine and the exported TypeScript runtime (each export writes it into its runtime folder:
+// src/export/runtime-sources.ts).
 
 /**
  * Checking a chain's schemas (at validate, at import, at the app's first paint) needs to know

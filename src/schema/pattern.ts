@@ -1,5 +1,6 @@
 // Seamscope: regular expressions from files, matched in linear time. Shared by the engine and the
-// exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
+// exported TypeScript runtime (each export writes it into its runtime folder:
+// src/export/runtime-sources.ts).
 import { RE2JS } from 're2js';
 import { translatePattern } from './pattern-syntax.ts';
 

@@ -1,5 +1,6 @@
 // Seamscope: checking a JSON Schema before it is used ("compiling" it). Shared by the engine and
-// the exported TypeScript runtime (copied there by src/export/runtime/bundle.ts; edit src/schema/).
+// the exported TypeScript runtime (each export writes it into its runtime folder:
+// src/export/runtime-sources.ts).
 import { ENFORCED_FORMATS, isEnforcedFormat } from './format-names.ts';
 import { translatePattern } from './pattern-syntax.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import type { Chain } from '../chain/schema.ts';
 import { MARKER_PIECES } from '../export/adversarial.ts';
-import { exportChain } from '../export/export-chain.ts';
+import { exportProgram } from '../export/export-chain.ts';
 import { routedChain, twoStepChain } from './chain-fixtures.ts';
 import { PROTO_NAMES, protoNamesChain } from './proto-chain.ts';
 
@@ -152,7 +152,7 @@ function markerCases(): HostileCase[] {
       cases.push({ id: `marker/${command}/${i}`, item: 3, kind: 'chain', command, file: 'marker.chain.json', text: json(chain), expect: { outcome: 'accepted' } });
     }
   });
-  const program = exportChain(twoStepChain(), { lang: 'ts' }).program.contents;
+  const program = exportProgram(twoStepChain(), { lang: 'ts' }).program.contents;
   cases.push(
     { id: 'marker/program-as-chain-json', item: 3, kind: 'chain', command: 'validate', file: 'x.chain.json', text: program, expect: { outcome: 'refused', path: '$', message: 'not valid JSON' } },
     { id: 'marker/two-blocks', item: 3, kind: 'program', command: 'validate', file: 'x.ts', text: `${program}\n${program}`, expect: { outcome: 'refused', path: '$', message: '2 embedded chain blocks' } },
