@@ -24,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBarePage, freePort, prepareHarness, run, startPreview } from './bench/canvas-harness.ts';
 import { fmt, summarise, table, type FlowRun } from './bench/canvas-report.ts';
+import { benchOption } from './bench/options.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const HARNESS = path.resolve(process.env.SEAMSCOPE_BENCH_CANVAS ?? path.join(root, '../shared/bench/canvas'));
@@ -33,12 +34,7 @@ const PROD_DIST = '/tmp/seamscope-bench-canvas-dist-prod';
 const OUT = path.join(SCRATCH, 'results/product');
 
 const argv = process.argv.slice(2);
-const opt = (name: string): string | undefined => {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return undefined;
-  const a = argv[i] as string;
-  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
-};
+const opt = (name: string) => benchOption(argv, name);
 const RUNS = Number(opt('runs') ?? 3);
 const NS = (opt('ns') ?? '1000,3000').split(',').map(Number);
 const FRAME_TARGET = 33.4;

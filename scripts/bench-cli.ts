@@ -17,15 +17,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchOption } from './bench/options.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
-const opt = (name: string): string | undefined => {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return undefined;
-  const a = argv[i] as string;
-  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
-};
+const opt = (name: string) => benchOption(argv, name);
 const RUNS = Math.max(1, Number(opt('runs') ?? 21));
 const CHAIN = opt('chain') ?? 'public/demo/summarise-then-answer.chain.json';
 const TARGET = 3;
