@@ -42,7 +42,7 @@ export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
           step={step}
           budget={typeof step.config.inputBudget === 'number' ? step.config.inputBudget : 0}
           truncate={(step.config.truncate as { binding: string; from: 'end' | 'start' } | null | undefined) ?? null}
-          bindings={Object.keys(asRecord(readConfig(step, bindingsKey(step) ?? '')))}
+          bindings={Object.keys(asRecord(readConfig(step, bindingsKey(step, stepRegistry) ?? '')))}
         />
       )}
     </div>

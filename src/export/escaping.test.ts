@@ -142,7 +142,7 @@ function hostileChain(n: number): Chain {
     ],
     meta: { notes: text(5000), [text(30) || 'k']: [text(100)] },
   };
-  const parsed = parseChain(raw);
+  const parsed = parseChain(raw, stepRegistry);
   if (!parsed.ok) throw new Error(`hostile chain ${n} does not parse: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
   return parsed.chain;
 }

@@ -7,6 +7,7 @@ import { exportChain, RUNTIME_DIR, type ExportLanguage } from './export-chain.ts
 import { importChainSource } from './import-chain.ts';
 import { RUNTIME_FILES } from './runtime-files.ts';
 import { RUNTIME_FILES_PATH, runtimeFilesModule, schemaCopies } from './runtime/bundle.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * Golden files: the exported program of every demo chain, in both languages, checked in under
@@ -63,7 +64,7 @@ describe('golden files', () => {
   for (const entry of index) {
     for (const lang of ['ts', 'py'] as ExportLanguage[]) {
       it(`${entry.id}.${lang}`, () => {
-        const parsed = parseChain(readFileSync(join(demoDir, entry.file), 'utf8'));
+        const parsed = parseChain(readFileSync(join(demoDir, entry.file), 'utf8'), stepRegistry);
         if (!parsed.ok) throw new Error(`${entry.file} does not parse`);
         const fileName = `${entry.id}.${lang}`;
         const { program } = exportChain(parsed.chain, { lang, fileName });

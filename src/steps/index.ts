@@ -16,5 +16,6 @@ export type StepKind = (typeof builtInSteps)[number]['kind'];
 
 export const stepRegistry = createStepRegistry(builtInSteps);
 
+export type { StepRegistry } from './registry.ts';
 export type { ConfigSchema, ExpectedBinding, StepDefinition, FieldSpec, StepGroup, StepOutcome, StepRunContext } from './types.ts';
 export { stepGroups } from './types.ts';
