@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
-import { REPO_ROOT, runProcess } from '../export/conformance-harness.ts';
+import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { importChainSource } from '../export/import-chain.ts';
 import { parseArgs } from './args.ts';
 import { exportCommand, exportOptions } from './export.ts';

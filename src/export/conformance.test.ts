@@ -7,7 +7,7 @@ import { addInput, addStep, connect, connectInput, createEmptyChain, renameStep,
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import type { MockReply } from '../testing/mock-server.ts';
-import { API_KEY, callsAreSequential, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runExported, type Capture, type Settings } from './conformance-harness.ts';
+import { API_KEY, callsAreSequential, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runExported, type Capture, type Settings } from '../testing/conformance-harness.ts';
 import { stepRegistry } from '../steps/index.ts';
 
 /**

@@ -6,7 +6,7 @@ import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
-import { runProcess } from './conformance-harness.ts';
+import { runProcess } from '../testing/conformance-harness.ts';
 import { kindEmitters } from './emit/kinds.ts';
 import { claimStepNames } from './emit/names.ts';
 import { exportChain, exportChainFiles, programFileName } from './export-chain.ts';

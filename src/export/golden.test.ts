@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
-import { runProcess } from './conformance-harness.ts';
+import { runProcess } from '../testing/conformance-harness.ts';
 import { exportChain, RUNTIME_DIR, type ExportLanguage } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
 import { RUNTIME_FILES } from './runtime-files.ts';

@@ -9,7 +9,7 @@ import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { twoStepChain, routedChain } from '../testing/chain-fixtures.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { MARKER_PIECES } from './adversarial.ts';
+import { MARKER_PIECES } from '../testing/adversarial-exports.ts';
 import { exportChain } from './export-chain.ts';
 import { embeddedChainJson, importChainSource } from './import-chain.ts';
 import { stepRegistry } from '../steps/index.ts';

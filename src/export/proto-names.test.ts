@@ -9,7 +9,7 @@ import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { PROTO_NAMES, protoNamesChain } from '../testing/proto-chain.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { DEFAULT_SETTINGS, runEngine, runExported } from './conformance-harness.ts';
+import { DEFAULT_SETTINGS, runEngine, runExported } from '../testing/conformance-harness.ts';
 import { exportChain } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
 import { stepRegistry } from '../steps/index.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import { main } from '../cli/main.ts';
-import { DEFAULT_SETTINGS, REPO_ROOT, runProcess, writeExport } from '../export/conformance-harness.ts';
+import { DEFAULT_SETTINGS, REPO_ROOT, runProcess, writeExport } from './conformance-harness.ts';
 import { REDACTED } from '../providers/scrub.ts';
 import { exportRunToOtlp } from '../trace/otlp/index.ts';
 import { parseRunFile } from '../trace/run-file.ts';

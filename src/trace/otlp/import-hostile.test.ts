@@ -5,7 +5,7 @@ import { buildRunView } from '../replay.ts';
 import { createMemoryRunRepository } from '../repository.ts';
 import { exportRunToOtlp } from './export.ts';
 import { importOtlpTrace } from './import.ts';
-import { engineRun } from './test-runs.ts';
+import { engineRun } from '../../testing/otlp-runs.ts';
 import { stepRegistry } from '../../steps/index.ts';
 
 /** A minimal valid trace with one current-convention chat span, for mutating. */

@@ -6,7 +6,7 @@ import { buildRunView } from '../replay.ts';
 import { exportRunToOtlp } from './export.ts';
 import { importOtlpTrace } from './import.ts';
 import type { OtlpTraceData } from './otlp-json.ts';
-import { engineRun } from './test-runs.ts';
+import { engineRun } from '../../testing/otlp-runs.ts';
 import { stepRegistry } from '../../steps/index.ts';
 
 /** What survives export by design: everything but the raw request and response bodies. */
