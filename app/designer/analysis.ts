@@ -1,6 +1,6 @@
-import type { LintFinding } from '../../src/chain/lint.ts';
+import type { LintFinding } from '../../src/chain/index.ts';
 import type { ChainProblem } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { moveStep, renameStep, updateInput, updateStepConfig, setBinding } from '../../src/chain/edit.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { moveStep, renameStep, updateInput, updateStepConfig, setBinding } from '../../src/chain/index.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
 import { coalesceKeyFor } from './coalesce.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 

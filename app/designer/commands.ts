@@ -1,6 +1,6 @@
 import type { ReactFlowInstance } from '@xyflow/react';
-import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src/chain/clipboard.ts';
-import { parseStrictJson } from '../../src/files/strict-json.ts';
+import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src/chain/index.ts';
+import { parseStrictJson } from '../../src/files/index.ts';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { READABLE_ZOOM } from '../canvas/palette-constants.ts';
 import { useEditorStore } from '../stores/editor-store.ts';

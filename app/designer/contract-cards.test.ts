@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { contractCard, contractCards } from '../../src/chain/contract-card.ts';
-import { chainEdges } from '../../src/chain/graph.ts';
+import { contractCard, contractCards } from '../../src/chain/index.ts';
+import { chainEdges } from '../../src/chain/index.ts';
 import { parseChain } from '../../src/chain/parse.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
-import { routedChain, twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { routedChain, twoStepChain } from '../../src/testing/index.ts';
 import { makeBenchChain } from './bench-fixture.ts';
 import { contractCardFor, unansweredEdgeIds } from './contract-cards.ts';
 

@@ -1,6 +1,6 @@
 import { lintChain } from '../../src/chain/lint.ts';
 import { parseChain } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import type { AnalysisResult } from './analysis.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { unansweredEdgeIds } from './contract-cards.ts';

@@ -1,5 +1,5 @@
-import { bindingsKey } from '../../src/chain/edit.ts';
-import type { Chain, StepDef } from '../../src/chain/schema.ts';
+import { bindingsKey } from '../../src/chain/index.ts';
+import type { Chain, StepDef } from '../../src/chain/index.ts';
 import { stepRegistry, type FieldSpec } from '../../src/steps/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { asRecord, readConfig } from './field-utils.ts';

@@ -1,11 +1,11 @@
 import { chainEndpointProblem } from '../profiles/chain-endpoint.ts';
 import { Dexie } from 'dexie';
-import { hashValue } from '../../src/chain/hash.ts';
+import { hashValue } from '../../src/chain/index.ts';
 import { parseChain, restoreChain, type ChainProblem } from '../../src/chain/parse.ts';
-import { checkRelativePath } from '../../src/files/relative-path.ts';
-import { setOwn } from '../../src/chain/own.ts';
-import { importChainSource } from '../../src/export/import-chain.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import { checkRelativePath } from '../../src/files/index.ts';
+import { setOwn } from '../../src/chain/index.ts';
+import { importChainSource } from '../../src/export/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import type { ChainSummary } from '../stores/workspace-slice.ts';
 import { publishChainEvent } from './chain-events.ts';
 import type { ChainRecord, EventRecord, RevisionRecord, RunRecord, SeamscopeDb } from './db.ts';

@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashValue } from '../../src/chain/hash.ts';
+import { hashValue } from '../../src/chain/index.ts';
 import { restoreChain } from '../../src/chain/parse.ts';
-import { routedChain, twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { routedChain, twoStepChain } from '../../src/testing/index.ts';
 import { deleteChain, listRevisions, loadRevision, undeleteChain, saveChain, saveChainChecked, REVISION_WINDOW_MS } from './chains.ts';
 import { SeamscopeDb } from './db.ts';
 import { stepRegistry } from '../../src/steps/index.ts';

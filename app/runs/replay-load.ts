@@ -1,7 +1,7 @@
-import { inspectBoundary, type BoundaryReport } from '../../src/inspect/boundary.ts';
-import { factSurvival, type SurvivalReport } from '../../src/inspect/survival.ts';
-import type { RunMeta, TraceEvent } from '../../src/trace/events.ts';
-import { buildRunView, type RunView } from '../../src/trace/replay.ts';
+import { inspectBoundary, type BoundaryReport } from '../../src/inspect/index.ts';
+import { factSurvival, type SurvivalReport } from '../../src/inspect/index.ts';
+import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
+import { buildRunView, type RunView } from '../../src/trace/index.ts';
 import { getRunRepository } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';

@@ -1,12 +1,12 @@
-import type { Chain } from '../../src/chain/schema.ts';
-import { rerunFromStep } from '../../src/engine/fork.ts';
-import { runChain, type RunOptions } from '../../src/engine/run.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { rerunFromStep } from '../../src/engine/index.ts';
+import { runChain, type RunOptions } from '../../src/engine/index.ts';
 import { confirmEgress } from '../egress/consent.ts';
 import { holdRunLease } from './run-lease.ts';
 import { stepProfiles } from './step-endpoints.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
-import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/events.ts';
-import { createRunViewBuilder } from '../../src/trace/replay.ts';
+import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/index.ts';
+import { createRunViewBuilder } from '../../src/trace/index.ts';
 import { restoreChain } from '../../src/chain/parse.ts';
 import { getRunRepository, openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';

@@ -1,8 +1,8 @@
 import type { StateCreator } from 'zustand';
-import * as edit from '../../src/chain/edit.ts';
+import * as edit from '../../src/chain/index.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
-import { createHistory } from '../../src/chain/history.ts';
-import type { Chain, ChainInput, RunBudget } from '../../src/chain/schema.ts';
+import { createHistory } from '../../src/chain/index.ts';
+import type { Chain, ChainInput, RunBudget } from '../../src/chain/index.ts';
 import type { EditorState } from './editor-store.ts';
 import { withChain } from './history-slice.ts';
 

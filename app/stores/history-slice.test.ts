@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { copySteps, pasteSteps } from '../../src/chain/clipboard.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { copySteps, pasteSteps } from '../../src/chain/index.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
 import { useEditorStore } from './editor-store.ts';
 import { selectChain } from './selectors.ts';
 import { stepRegistry } from '../../src/steps/index.ts';

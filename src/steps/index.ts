@@ -19,3 +19,6 @@ export const stepRegistry = createStepRegistry(builtInSteps);
 export type { StepRegistry } from './registry.ts';
 export type { ConfigSchema, ExpectedBinding, StepDefinition, FieldSpec, StepGroup, StepOutcome, StepRunContext } from './types.ts';
 export { stepGroups } from './types.ts';
+export { resolveDynamicEnums, sectionIdsOf } from './dynamic-enum.ts';
+export { stepsNamingProfiles, type ModelConfig } from './model.config.ts';
+export { assemblePrompt } from './model-prompt.ts';

@@ -1,7 +1,7 @@
 import { parseChain } from '../../../src/chain/parse.ts';
-import type { Chain } from '../../../src/chain/schema.ts';
+import type { Chain } from '../../../src/chain/index.ts';
 import { exportRunToOtlp, importOtlpTrace, MAX_TRACE_BYTES } from '../../../src/trace/otlp/index.ts';
-import type { RunMeta, TraceEvent } from '../../../src/trace/events.ts';
+import type { RunMeta, TraceEvent } from '../../../src/trace/index.ts';
 import { markClean } from '../../persistence/autosave.ts';
 import { getAutosave } from '../../persistence/bootstrap.ts';
 import { listChainSummaries, saveChain } from '../../persistence/chains.ts';
