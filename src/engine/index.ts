@@ -4,7 +4,11 @@
  *
  * @example
  * import { runChain } from '../src/engine/index.ts';
- * for await (const event of runChain(chain, { inputs, provider, registry: stepRegistry })) record(event);
+ * import { createMemoryRunRepository } from '../src/trace/index.ts';
+ * import { demoProfile, runModelSettings } from '../src/providers/index.ts';
+ * const run = await runChain({ chain, inputs: { question }, provider, model: runModelSettings(demoProfile),
+ *   repo: createMemoryRunRepository(), onEvent: (event) => console.log(event.type) });
+ * console.log(run.status);
  */
 export { runChain, type RunOptions } from './run.ts';
 export { planFork, rerunFromStep } from './fork.ts';

@@ -6,7 +6,7 @@
  *
  * @example
  * import { createScriptedProvider, twoStepChain } from '../src/testing/index.ts';
- * const provider = createScriptedProvider([{ text: 'summary' }, { text: 'answer' }]);
+ * const provider = createScriptedProvider(['a summary', { text: 'the answer' }]);
  * const chain = twoStepChain();
  */
 export { routedChain, twoStepChain } from './chain-fixtures.ts';

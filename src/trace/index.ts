@@ -8,7 +8,7 @@
  * import { buildRunView } from '../src/trace/index.ts';
  * import { stepRegistry } from '../src/steps/index.ts';
  * const view = buildRunView(meta, events, stepRegistry);
- * for (const step of view.steps) console.log(step.id, step.status);
+ * for (const boundary of view.boundaries) console.log(boundaryLabel(view, boundary));
  */
 export { TRACE_VERSION, type AttemptRecord, type PromptSegment, type RunMeta, type RunStatus, type StepStatus, type TraceEvent, type TruncationRecord } from './events.ts';
 export { boundaryLabel, buildRunView, checksOnBoundary, createRunViewBuilder, stepLabel, type Boundary, type RunView, type StepView } from './replay.ts';
