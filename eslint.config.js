@@ -2,11 +2,71 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+
+// ── Layers: the one declared list of what may import what ───────────────────────────────────
+// Each src/<area> lists the areas it may import (values and types); `types` lists areas it may
+// import with `import type` only. Read upwards: files, schema ← providers; files, schema ←
+// chain ← trace ← steps ← engine ← inspect, export ← cli. chain and trace take the step
+// registry as an argument (they import its interface as a type, never the registry itself).
+// src/testing and every *.test.ts may import any area; nothing in src imports app/; app/
+// imports only the entries in `entries` below. Checked by eslint-plugin-boundaries.
+const layers = {
+  files: { allow: [] },
+  schema: { allow: [] },
+  providers: { allow: ['schema', 'files'] },
+  chain: { allow: ['files', 'schema'], types: ['steps'] },
+  trace: { allow: ['chain', 'files'], types: ['providers', 'steps'] },
+  steps: { allow: ['chain', 'files', 'schema', 'providers'], types: ['trace'] },
+  engine: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace'] },
+  inspect: { allow: ['chain', 'files', 'schema', 'steps', 'trace'] },
+  export: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
+  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export'] },
+  testing: { allow: ['*'] },
+};
+
+// The public entries app/ may import: each area's index.ts, plus a few declared heavier
+// entries kept apart so that importing an index does not load them (measured on the app's
+// first paint: `npx vite build --manifest`, gzip of the entry's static import closure):
+// - chain/schema.ts: the zod schemas (module-level side effects; re-exported from the chain
+//   index they made Rolldown split the first-paint chunk, +2.8 KiB gzip);
+// - chain/parse.ts and chain/lint.ts (lint reads parse): the chain schema checks, loaded lazily;
+// - chain/layout.ts: dagre, loaded with import();
+// - providers/profiles.ts: the OpenAI, Anthropic and demo-model clients, loaded with import();
+// - trace/otlp/index.ts: OTLP interop (its import parses embedded chains);
+// - steps/egress.ts: re-exported from the steps index it cost +2.5 KiB gzip on first paint
+//   (Rolldown's chunking, not its size).
+// Type-only imports of other modules are not allowed either: the indexes re-export the types.
+const entries = {
+  '*': ['index.ts'],
+  chain: ['index.ts', 'schema.ts', 'parse.ts', 'lint.ts', 'layout.ts'],
+  providers: ['index.ts', 'profiles.ts'],
+  trace: ['index.ts', 'otlp/index.ts'],
+  steps: ['index.ts', 'egress.ts'],
+};
 
 // src/ is the headless core: it runs in Node (CLI, tests, exported code) and in the browser,
 // so it may not reach for UI or browser-storage libraries, statically or through import().
 const uiLibraries = '^(react|react-dom|@xyflow\\x2F.*|dexie|monaco-editor|zustand)(\\x2F.*)?$';
+
+const area = (name) => ['area', { area: name }];
+const anyArea = ['area', 'jitless'];
+const layerRules = Object.entries(layers).flatMap(([from, { allow, types = [] }]) => [
+  { from: [area(from)], allow: allow.includes('*') ? anyArea : [area(from), 'jitless', ...allow.map(area)] },
+  ...(types.length ? [{ from: [area(from)], allow: types.map(area), importKind: 'type' }] : []),
+]);
+const boundarySettings = {
+  'boundaries/include': ['src/**/*', 'app/**/*'],
+  'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+  'boundaries/elements': [
+    // Loaded first by the CLI and the analysis worker, before zod; any layer may import it.
+    { type: 'jitless', pattern: 'src/zod-jitless.ts', mode: 'file' },
+    { type: 'area', pattern: 'src/*', capture: ['area'] },
+    { type: 'app', pattern: 'app' },
+  ],
+  'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+};
 
 const noCodeFromData = [
   { selector: "CallExpression[callee.name='eval']", message: 'eval is banned: chain files and model output are data, never code.' },
@@ -53,6 +113,31 @@ export default tseslint.config(
         { selector: "CallExpression[callee.name=/^(setTimeout|setInterval|queueMicrotask|requestAnimationFrame|requestIdleCallback|fetch|postMessage)$/]", message: 'Selectors are pure reads: they schedule and send nothing.' },
         { selector: "Identifier[name=/^(localStorage|sessionStorage|indexedDB|Worker)$/]", message: 'Selectors are pure reads: no storage, no workers.' },
       ],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'app/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: boundarySettings,
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: { 'boundaries/element-types': ['error', { default: 'disallow', rules: layerRules }] },
+  },
+  {
+    // Tests may import any area (fixtures, the engine, the mock server), never app/.
+    files: ['src/**/*.test.ts'],
+    rules: { 'boundaries/element-types': ['error', { default: 'disallow', rules: [{ from: ['area'], allow: anyArea }] }] },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    rules: {
+      'boundaries/element-types': ['error', { default: 'disallow', rules: [{ from: ['app'], allow: ['app', ...anyArea] }] }],
+      'boundaries/entry-point': ['error', {
+        default: 'disallow',
+        rules: [...Object.entries(entries).map(([name, allow]) => ({ target: [name === '*' ? 'area' : area(name)], allow })), { target: ['jitless'], allow: '*' }],
+      }],
     },
   },
   {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { suiteMet } from '../../src/testing/battery/types.ts';
+import { suiteMet } from '../../src/testing/index.ts';
 import { b3DexieUpgrades } from './b3-dexie-upgrades.ts';
 
 describe('battery B3: database upgrades', () => {

@@ -1,10 +1,10 @@
 // Before Dexie loads: the suite runs in Node on fake-indexeddb, the app's real schema on top.
 import 'fake-indexeddb/auto';
 import { Dexie, type Transaction } from 'dexie';
-import { hashValue } from '../../src/chain/hash.ts';
-import type { Chain } from '../../src/chain/schema.ts';
-import { routedChain, twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import { CaseClock, withTimeout, type BatterySuite, type SuiteOptions, type SuiteResult } from '../../src/testing/battery/types.ts';
+import { hashValue } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { routedChain, twoStepChain } from '../../src/testing/index.ts';
+import { CaseClock, withTimeout, type BatterySuite, type SuiteOptions, type SuiteResult } from '../../src/testing/index.ts';
 import { DB_VERSION, DB_VERSIONS, SeamscopeDb, type DbVersion } from '../persistence/db.ts';
 
 /**

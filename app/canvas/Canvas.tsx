@@ -3,7 +3,7 @@ import {
   type Connection, type EdgeChange, type NodeChange, type OnDelete, type OnNodeDrag, useReactFlow,
 } from '@xyflow/react';
 import { lazy, Suspense, useEffect, useRef, useState, type DragEvent, type MouseEvent } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { onCanvasInit, benchCanvasProps } from '../designer/bench-hooks.ts';
 import { nextSelection } from '../designer/canvas-nodes.ts';
 import { useCanvasElements } from '../designer/use-canvas-elements.ts';

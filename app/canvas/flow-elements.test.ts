@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stepRegistry } from '../../src/steps/index.ts';
-import { routedChain, twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import type { StepMetrics } from '../../src/inspect/metrics.ts';
+import { routedChain, twoStepChain } from '../../src/testing/index.ts';
+import type { StepMetrics } from '../../src/inspect/index.ts';
 import { buildEdges, buildNodes, inputNodeId, nodeMetrics, type NodeOptions } from './flow-elements.ts';
 
 const options: NodeOptions = {

@@ -1,9 +1,9 @@
 import type { Edge, Node } from '@xyflow/react';
-import { chainEdges } from '../../src/chain/graph.ts';
-import { parseRef } from '../../src/chain/refs.ts';
-import type { Chain, ChainInput, StepDef } from '../../src/chain/schema.ts';
-import type { StepMetrics } from '../../src/inspect/metrics.ts';
-import type { StepRegistry } from '../../src/steps/registry.ts';
+import { chainEdges } from '../../src/chain/index.ts';
+import { parseRef } from '../../src/chain/index.ts';
+import type { Chain, ChainInput, StepDef } from '../../src/chain/index.ts';
+import type { StepMetrics } from '../../src/inspect/index.ts';
+import type { StepRegistry } from '../../src/steps/index.ts';
 import { formatMs } from '../ui/format.ts';
 
 /**

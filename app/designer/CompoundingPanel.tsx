@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { estimateCompounding } from '../../src/chain/compounding.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import { estimateCompounding } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { selectMetrics } from '../stores/selectors.ts';

@@ -1,4 +1,4 @@
-import type { ContractCard } from '../../src/chain/contract-card.ts';
+import type { ContractCard } from '../../src/chain/index.ts';
 
 /** Seed 000's four decisions at one handoff, and the ones this chain leaves open. */
 export function ContractCardView({ card, testId }: { card: ContractCard; testId: string }) {

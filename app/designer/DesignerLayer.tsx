@@ -1,5 +1,5 @@
 import { Panel } from '@xyflow/react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectCompoundingOpen, selectOverlay } from '../stores/selectors.ts';
 import { CompoundingPanel } from './CompoundingPanel.tsx';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectHoveredEdge } from '../stores/selectors.ts';
 import { ContractCardView } from './ContractCardView.tsx';

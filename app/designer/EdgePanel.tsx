@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { ContractCardView } from './ContractCardView.tsx';
 import './designer.css';
 import { edgeInfo } from './edge-info.ts';

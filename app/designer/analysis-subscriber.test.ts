@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Chain } from '../../src/chain/schema.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
 import { noAnalysis } from '../stores/analysis-slice.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import * as selectors from '../stores/selectors.ts';

@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { noAnalysis, type ChainAnalysis } from '../stores/analysis-slice.ts';
 import type { EditorState } from '../stores/editor-store.ts';
 import { selectChain, stepIdForPath } from '../stores/selectors.ts';

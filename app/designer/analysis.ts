@@ -1,6 +1,7 @@
-import type { LintFinding } from '../../src/chain/lint.ts';
+import type { LintFinding } from '../../src/chain/index.ts';
 import type { ChainProblem } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 
 /**
  * The checks behind Problems, the design lint and the boundary markers, and where they run.
@@ -36,6 +37,6 @@ export type AnalysisResponse = AnalysisResult & { id: number };
  * the store (selectProblems): read those instead.
  */
 export async function problemsOfChain(chain: Chain): Promise<readonly ChainProblem[]> {
-  const result = (await import('./lint-sync.ts')).parseChain(chain);
+  const result = (await import('./lint-sync.ts')).parseChain(chain, stepRegistry);
   return result.ok ? [] : result.problems;
 }

@@ -1,4 +1,4 @@
-import type { Chain, StepDef } from '../../src/chain/schema.ts';
+import type { Chain, StepDef } from '../../src/chain/index.ts';
 
 /**
  * A generated N-step chain for the canvas benchmark (`/?bench&fixture=chain&n=1000`), shaped

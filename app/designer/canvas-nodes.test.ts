@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildNodes, INPUT_PREFIX, type FlowNode } from '../canvas/flow-elements.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
 import { makeBenchChain } from './bench-fixture.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { estimateStepSize, keepIdentity, nextSelection, presize, withDrag, withMeasured } from './canvas-nodes.ts';

@@ -1,5 +1,5 @@
 import { Position, type NodeChange, type NodeHandle } from '@xyflow/react';
-import type { StepDef } from '../../src/chain/schema.ts';
+import type { StepDef } from '../../src/chain/index.ts';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { StepDefinition } from '../../src/steps/index.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
-import type { StepRegistry } from '../../src/steps/registry.ts';
+import type { StepRegistry } from '../../src/steps/index.ts';
 
 /**
  * The step registry with each kind's config parse remembered per config object. Chains are

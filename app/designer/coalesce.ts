@@ -1,4 +1,4 @@
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 
 /**
  * Which field an edit typed into, so the history can merge a burst of keystrokes into one undo

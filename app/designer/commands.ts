@@ -1,12 +1,13 @@
 import type { ReactFlowInstance } from '@xyflow/react';
-import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src/chain/clipboard.ts';
-import { parseStrictJson } from '../../src/files/strict-json.ts';
+import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src/chain/index.ts';
+import { parseStrictJson } from '../../src/files/index.ts';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { READABLE_ZOOM } from '../canvas/palette-constants.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { estimateStepSize } from './canvas-nodes.ts';
 import { selectChain } from '../stores/selectors.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 
 /**
  * Designer commands behind the toolbar and the keyboard: copy and paste (across chains in this
@@ -81,14 +82,14 @@ export function paste(rf: Flow | null): string[] {
     };
   }
   clip.pastes++;
-  return editor().applyPaste(pasteSteps(chain, clip.fragment, offset));
+  return editor().applyPaste(pasteSteps(chain, clip.fragment, offset, stepRegistry));
 }
 
 export function duplicateSelection(): void {
   const chain = selectChain(editor());
   const ids = selectedSteps();
   if (!chain || ids.length === 0) return;
-  editor().applyPaste(pasteSteps(chain, copySteps(chain, ids), { x: 40, y: 40 }));
+  editor().applyPaste(pasteSteps(chain, copySteps(chain, ids), { x: 40, y: 40 }, stepRegistry));
 }
 
 export function selectAll(): void {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { estimateCompounding } from '../../src/chain/compounding.ts';
-import type { Chain } from '../../src/chain/schema.ts';
-import type { StepMetrics } from '../../src/inspect/metrics.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import type { RunInspection } from '../../src/inspect/boundary.ts';
+import { estimateCompounding } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { StepMetrics } from '../../src/inspect/index.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
+import type { RunInspection } from '../../src/inspect/index.ts';
 import { defaultRates, lossCounts } from './compounding-rates.ts';
 
 const metrics = (stepId: string, validationFailureRate: number, attempts: number) => ({ stepId, validationFailureRate, failureRate: 0, attempts }) as StepMetrics;

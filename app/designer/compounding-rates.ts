@@ -1,9 +1,9 @@
-import type { StepRate } from '../../src/chain/compounding.ts';
-import { chainEdges } from '../../src/chain/graph.ts';
-import type { Chain } from '../../src/chain/schema.ts';
-import type { RunInspection } from '../../src/inspect/boundary.ts';
-import type { StepMetrics } from '../../src/inspect/metrics.ts';
-import type { StepRegistry } from '../../src/steps/registry.ts';
+import type { StepRate } from '../../src/chain/index.ts';
+import { chainEdges } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { RunInspection } from '../../src/inspect/index.ts';
+import type { StepMetrics } from '../../src/inspect/index.ts';
+import type { StepRegistry } from '../../src/steps/index.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 
 /**

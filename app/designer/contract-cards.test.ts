@@ -1,16 +1,16 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { contractCard, contractCards } from '../../src/chain/contract-card.ts';
-import { chainEdges } from '../../src/chain/graph.ts';
+import { contractCard, contractCards } from '../../src/chain/index.ts';
+import { chainEdges } from '../../src/chain/index.ts';
 import { parseChain } from '../../src/chain/parse.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
-import { routedChain, twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { routedChain, twoStepChain } from '../../src/testing/index.ts';
 import { makeBenchChain } from './bench-fixture.ts';
 import { contractCardFor, unansweredEdgeIds } from './contract-cards.ts';
 
 const demoDir = new URL('../../public/demo/', import.meta.url);
 const demos = readdirSync(demoDir).filter((f) => f.endsWith('.chain.json')).map((f) => {
-  const parsed = parseChain(readFileSync(new URL(f, demoDir), 'utf8'));
+  const parsed = parseChain(readFileSync(new URL(f, demoDir), 'utf8'), stepRegistry);
   if (!parsed.ok) throw new Error(`${f} does not parse`);
   return parsed.chain;
 });
@@ -19,8 +19,8 @@ describe('contract cards from one shared index', () => {
   it('gives exactly the cards of one card computed on its own, on every demo chain and the fixtures', () => {
     expect(demos.length).toBeGreaterThan(3);
     for (const chain of [...demos, twoStepChain(), routedChain(), makeBenchChain(60)]) {
-      const alone = chainEdges(chain, stepRegistry).filter((e) => e.kind === 'data').map((e) => contractCard(chain, e));
-      expect(contractCards(chain)).toEqual(alone);
+      const alone = chainEdges(chain, stepRegistry).filter((e) => e.kind === 'data').map((e) => contractCard(chain, e, stepRegistry));
+      expect(contractCards(chain, stepRegistry)).toEqual(alone);
     }
   });
 
@@ -29,11 +29,11 @@ describe('contract cards from one shared index', () => {
     const card = contractCardFor(chain, 'data:extract->answer:facts');
     expect(card).toMatchObject({ producer: 'extract', consumer: 'answer' });
     expect(contractCardFor(chain, 'input:document->extract:document')).toBeNull();
-    expect([...unansweredEdgeIds(chain)]).toEqual(contractCards(chain).filter((c) => c.unanswered.length).map((c) => c.edgeId));
+    expect([...unansweredEdgeIds(chain)]).toEqual(contractCards(chain, stepRegistry).filter((c) => c.unanswered.length).map((c) => c.edgeId));
   });
 
   it('covers every data edge of a 3,000-step chain', () => {
     const chain = makeBenchChain(3000);
-    expect(contractCards(chain)).toHaveLength(chainEdges(chain, stepRegistry).filter((e) => e.kind === 'data').length);
+    expect(contractCards(chain, stepRegistry)).toHaveLength(chainEdges(chain, stepRegistry).filter((e) => e.kind === 'data').length);
   });
 });

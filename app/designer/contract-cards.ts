@@ -1,6 +1,6 @@
-import { contractCard, contractCards, contractIndex, type ContractCard } from '../../src/chain/contract-card.ts';
-import type { Chain } from '../../src/chain/schema.ts';
-import type { StepRegistry } from '../../src/steps/registry.ts';
+import { contractCard, contractCards, contractIndex, type ContractCard } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { StepRegistry } from '../../src/steps/index.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 
 /** The card of one data edge (by canvas edge id), or null when it is not a data edge between steps. */

@@ -1,5 +1,5 @@
-import type { ContractCard } from '../../src/chain/contract-card.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { ContractCard } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { contractCardFor } from './contract-cards.ts';
 
 /** What an edge is, for the tooltip and the panel: a boundary card, or a line on inputs and branches. */

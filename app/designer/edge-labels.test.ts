@@ -8,7 +8,7 @@ import { bezierPoint, placeEdgeLabels } from './edge-labels.ts';
 
 const demoDir = new URL('../../public/demo/', import.meta.url);
 const demos = readdirSync(demoDir).filter((f) => f.endsWith('.chain.json')).map((file) => {
-  const parsed = parseChain(JSON.parse(readFileSync(new URL(file, demoDir), 'utf8')));
+  const parsed = parseChain(JSON.parse(readFileSync(new URL(file, demoDir), 'utf8')), stepRegistry);
   if (!parsed.ok) throw new Error(file);
   return { file, chain: parsed.chain };
 });
@@ -17,7 +17,7 @@ const SIZE = { width: 212, height: 120 };
 
 describe('placeEdgeLabels', () => {
   it.each(demos)('$file after auto layout: no label sits on a card', ({ chain }) => {
-    const layout = layoutChain(chain, { nodeWidth: SIZE.width, nodeHeight: SIZE.height });
+    const layout = layoutChain(chain, { nodeWidth: SIZE.width, nodeHeight: SIZE.height }, stepRegistry);
     const laid = { ...chain, inputs: chain.inputs.map((i) => ({ ...i, position: layout.inputs.get(i.name) ?? i.position })), steps: chain.steps.map((s) => ({ ...s, position: layout.steps.get(s.id) ?? s.position })) };
     const nodes = buildNodes(laid, stepRegistry, {
       selectedStepId: null, selectedInput: null, problemCounts: new Map(), lintCounts: new Map(), runInfo: new Map(), measured: {}, dragging: {}, highlight: null,

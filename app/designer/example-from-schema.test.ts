@@ -14,7 +14,7 @@ const valid = (schema: object, value: unknown) => {
 
 const demoDir = new URL('../../public/demo/', import.meta.url);
 const demoSchemas = readdirSync(demoDir).filter((f) => f.endsWith('.chain.json')).flatMap((f) => {
-  const parsed = parseChain(readFileSync(new URL(f, demoDir), 'utf8'));
+  const parsed = parseChain(readFileSync(new URL(f, demoDir), 'utf8'), stepRegistry);
   if (!parsed.ok) return [];
   return parsed.chain.steps.flatMap((step) => {
     const def = stepRegistry.get(step.kind);

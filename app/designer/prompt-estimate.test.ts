@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
 import { examplePrompt } from './prompt-estimate.ts';
 
 describe('examplePrompt', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
 import { acceptSuggestion, filterSuggestions, openPlaceholder, templateSuggestions } from './template-suggest.ts';
 
 describe('template suggestions', () => {

@@ -1,7 +1,7 @@
-import { chainEdges } from '../../src/chain/graph.ts';
-import { parseRef } from '../../src/chain/refs.ts';
-import type { Chain, StepDef } from '../../src/chain/schema.ts';
-import type { StepRegistry } from '../../src/steps/registry.ts';
+import { chainEdges } from '../../src/chain/index.ts';
+import { parseRef } from '../../src/chain/index.ts';
+import type { Chain, StepDef } from '../../src/chain/index.ts';
+import type { StepRegistry } from '../../src/steps/index.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 
 /**

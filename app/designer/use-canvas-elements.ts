@@ -1,7 +1,7 @@
 import { useStore, type ReactFlowState } from '@xyflow/react';
 import { useCallback, useMemo, useState } from 'react';
-import type { Chain, StepDef } from '../../src/chain/schema.ts';
-import type { StepMetrics } from '../../src/inspect/metrics.ts';
+import type { Chain, StepDef } from '../../src/chain/index.ts';
+import type { StepMetrics } from '../../src/inspect/index.ts';
 import { buildEdges, buildNodes, type FlowEdge, type FlowNode, type Highlight, type StepRunInfo } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectLintCounts, selectLintErrorCounts, selectProblemCounts, selectUnansweredEdgeIds, selectUnsavedEdits } from '../stores/selectors.ts';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { useEgressStore } from '../stores/egress-store.ts';
 import { confirmEgress, loadEgressAnswers, saveEgressAnswer, unconfirmedTargets } from './consent.ts';
 

@@ -1,4 +1,4 @@
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { chainEgress, type EgressTarget } from '../../src/steps/egress.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import { useEgressStore, type EgressAnswer } from '../stores/egress-store.ts';

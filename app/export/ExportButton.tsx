@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { EndpointDefaults } from '../../src/export/export-chain.ts';
+import type { EndpointDefaults } from '../../src/export/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectActiveProfile, selectChain } from '../stores/selectors.ts';
 

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
-import { exportChain, exportChainFiles, exportProgram, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ProgramExport } from '../../src/export/export-chain.ts';
-import { createZip } from '../../src/export/zip.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { createZip, exportChain, exportChainFiles, exportProgram, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ProgramExport } from '../../src/export/index.ts';
 import { programFileNameOf } from './file-names.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import './export.css';

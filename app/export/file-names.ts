@@ -1,4 +1,4 @@
-import type { ExportLanguage } from '../../src/export/export-chain.ts';
+import type { ExportLanguage } from '../../src/export/index.ts';
 
 const MAX = 60;
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Chain, RunBudget } from '../../src/chain/schema.ts';
+import type { Chain, RunBudget } from '../../src/chain/index.ts';
 import { runBudgetSchema } from '../../src/chain/schema.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 

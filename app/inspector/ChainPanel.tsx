@@ -1,6 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { BudgetSection } from './BudgetSection.tsx';
 

@@ -1,5 +1,5 @@
-import { bindingsKey } from '../../src/chain/edit.ts';
-import type { Chain, StepDef } from '../../src/chain/schema.ts';
+import { bindingsKey } from '../../src/chain/index.ts';
+import type { Chain, StepDef } from '../../src/chain/index.ts';
 import { stepRegistry, type FieldSpec } from '../../src/steps/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { asRecord, readConfig } from './field-utils.ts';
@@ -41,7 +41,7 @@ export function FieldEditor({ chain, step, field }: Props) {
         return <TextField id={id} testId={testId} value={value} placeholder={field.placeholder} nullable={defaults?.[field.key] === null} onChange={set} />;
       }
       case 'textarea': {
-        const key = field.template ? bindingsKey(step) : null;
+        const key = field.template ? bindingsKey(step, stepRegistry) : null;
         const bound = key ? asRecord(readConfig(step, key)) : null;
         return (
           <TemplateField
@@ -72,7 +72,7 @@ export function FieldEditor({ chain, step, field }: Props) {
       case 'json': {
         const editor = <JsonField testId={testId} modelPath={`${step.id}/${field.key}`} value={value} schemaHint={field.schemaHint} onCommit={set} stepId={step.id} fieldLabel={field.label} />;
         if (field.schemaHint !== 'jsonSchema') return editor;
-        const key = bindingsKey(step);
+        const key = bindingsKey(step, stepRegistry);
         return (
           <>
             {editor}

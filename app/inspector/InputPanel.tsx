@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Chain, ChainInput } from '../../src/chain/schema.ts';
+import type { Chain, ChainInput } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 
 const types = ['string', 'number', 'integer', 'boolean', 'object', 'array'];

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { LintFinding } from '../../src/chain/lint.ts';
+import type { LintFinding } from '../../src/chain/index.ts';
 import { isLargeChain } from '../designer/analysis.ts';
 import { saveEgressAnswer, unconfirmedTargets } from '../egress/consent.ts';
 import { selectEgressAnswers, useEgressStore } from '../stores/egress-store.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { stepIdProblem } from '../../src/chain/edit.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import { stepIdProblem } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 
 /**

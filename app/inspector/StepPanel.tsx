@@ -1,10 +1,10 @@
-import type { Chain, StepDef } from '../../src/chain/schema.ts';
+import type { Chain, StepDef } from '../../src/chain/index.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { FieldEditor } from './FieldEditor.tsx';
 import { asRecord, readConfig } from './field-utils.ts';
 import { BudgetField } from './fields/BudgetField.tsx';
-import { bindingsKey } from '../../src/chain/edit.ts';
+import { bindingsKey } from '../../src/chain/index.ts';
 import '../designer/designer.css';
 import { StepRunStatus } from './StepRunStatus.tsx';
 import { StepIdField } from './StepIdField.tsx';
@@ -42,7 +42,7 @@ export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
           step={step}
           budget={typeof step.config.inputBudget === 'number' ? step.config.inputBudget : 0}
           truncate={(step.config.truncate as { binding: string; from: 'end' | 'start' } | null | undefined) ?? null}
-          bindings={Object.keys(asRecord(readConfig(step, bindingsKey(step) ?? '')))}
+          bindings={Object.keys(asRecord(readConfig(step, bindingsKey(step, stepRegistry) ?? '')))}
         />
       )}
     </div>

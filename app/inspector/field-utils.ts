@@ -1,4 +1,4 @@
-import type { StepDef } from '../../src/chain/schema.ts';
+import type { StepDef } from '../../src/chain/index.ts';
 
 /** Reads a dotted key path from a step's config (own properties only). */
 export function readConfig(step: StepDef, key: string): unknown {

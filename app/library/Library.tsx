@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import type { ChainProblem } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import type { ChainEndpoint } from '../profiles/chain-endpoint.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectChain, selectLibrary } from '../stores/selectors.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { listRevisions } from '../persistence/chains.ts';
 import { openDb } from '../persistence/connection.ts';
 import type { RevisionRecord } from '../persistence/db.ts';

@@ -1,5 +1,5 @@
 import type { ChainProblem } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { chainEndpoint, profileForEndpoint, type ChainEndpoint } from '../profiles/chain-endpoint.ts';
 import { importTrace } from '../runs/run-actions.ts';
 import { useEditorStore } from '../stores/editor-store.ts';

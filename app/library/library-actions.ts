@@ -1,6 +1,6 @@
-import { createEmptyChain } from '../../src/chain/edit.ts';
+import { createEmptyChain } from '../../src/chain/index.ts';
 import type { ChainProblem } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { markClean } from '../persistence/autosave.ts';
 import { getAutosave, openChainFromDb } from '../persistence/bootstrap.ts';
 import { deleteChain, importChainText, listChainSummaries, loadChainRecord, loadRevision, newChainId, undeleteChain, saveChain, type ChainSnapshot } from '../persistence/chains.ts';

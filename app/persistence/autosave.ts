@@ -1,6 +1,6 @@
 import type { StoreApi } from 'zustand';
-import { hashValue } from '../../src/chain/hash.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import { hashValue } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import type { EditorState } from '../stores/editor-store.ts';
 import { saveChainChecked } from './chains.ts';
 import type { SeamscopeDb } from './db.ts';

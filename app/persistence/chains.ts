@@ -1,14 +1,15 @@
 import { chainEndpointProblem } from '../profiles/chain-endpoint.ts';
 import { Dexie } from 'dexie';
-import { hashValue } from '../../src/chain/hash.ts';
+import { hashValue } from '../../src/chain/index.ts';
 import { parseChain, restoreChain, type ChainProblem } from '../../src/chain/parse.ts';
-import { checkRelativePath } from '../../src/files/relative-path.ts';
-import { setOwn } from '../../src/chain/own.ts';
-import { importChainSource } from '../../src/export/import-chain.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import { checkRelativePath } from '../../src/files/index.ts';
+import { setOwn } from '../../src/chain/index.ts';
+import { importChainSource } from '../../src/export/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import type { ChainSummary } from '../stores/workspace-slice.ts';
 import { publishChainEvent } from './chain-events.ts';
 import type { ChainRecord, EventRecord, RevisionRecord, RunRecord, SeamscopeDb } from './db.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 
 /** Library reads and writes. Nothing is stored unless parseChain accepted the whole file. */
 
@@ -103,7 +104,7 @@ export async function listRevisions(db: SeamscopeDb, chainId: string): Promise<O
  * all (damaged, or from a newer Seamscope) is refused with its name, and nothing is changed.
  */
 function readStored(chain: unknown, name: string): Chain {
-  const restored = restoreChain(chain);
+  const restored = restoreChain(chain, stepRegistry);
   if (restored.ok) return restored.chain;
   const first = restored.problems[0];
   throw new Error(`The stored chain "${name}" cannot be read${first ? ` (${first.path}: ${first.message})` : ''}.`);
@@ -214,7 +215,7 @@ export async function loadDemoChains(db: SeamscopeDb): Promise<{ loaded: number;
   for (const [i, entry] of entries.entries()) {
     try {
       const file = await fetch(demoUrl(entry.file));
-      const parsed = parseChain(await file.text());
+      const parsed = parseChain(await file.text(), stepRegistry);
       if (!parsed.ok) {
         failed.push(`${entry.name}: ${parsed.problems.map((p) => `${p.path} — ${p.message}`).join('; ')}`);
         continue;

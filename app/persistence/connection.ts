@@ -1,4 +1,4 @@
-import type { RunRepository } from '../../src/trace/repository.ts';
+import type { RunRepository } from '../../src/trace/index.ts';
 import type { SeamscopeDb } from './db.ts';
 
 /**

@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashValue } from '../../src/chain/hash.ts';
+import { hashValue } from '../../src/chain/index.ts';
 import { restoreChain } from '../../src/chain/parse.ts';
-import { routedChain, twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { routedChain, twoStepChain } from '../../src/testing/index.ts';
 import { deleteChain, listRevisions, loadRevision, undeleteChain, saveChain, saveChainChecked, REVISION_WINDOW_MS } from './chains.ts';
 import { SeamscopeDb } from './db.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 
 let counter = 0;
 const names: string[] = [];
@@ -61,7 +62,7 @@ describe('database version 2 (revision history)', () => {
     expect(revisions[0]).toMatchObject({ chainId: a.id, savedAt: 100, revision: hashValue(a) });
     // The stored revision is the chain as it was; read back, it is the chain as a file import reads it.
     expect((await db.revisions.get(revisions[0]!.id!))?.chain).toEqual(a);
-    expect((await loadRevision(db, revisions[0]!.id!))?.chain).toEqual(restoreChain(a).ok && (restoreChain(a) as { chain: unknown }).chain);
+    expect((await loadRevision(db, revisions[0]!.id!))?.chain).toEqual(restoreChain(a, stepRegistry).ok && (restoreChain(a, stepRegistry) as { chain: unknown }).chain);
     db.close();
   });
 

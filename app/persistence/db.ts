@@ -1,7 +1,7 @@
 import { Dexie, type EntityTable, type Transaction } from 'dexie';
-import type { Chain } from '../../src/chain/schema.ts';
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
-import type { RunMeta, TraceEvent } from '../../src/trace/events.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
+import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
 
 /**
  * The browser database. Only indexed fields are named in `stores()`; every other field is

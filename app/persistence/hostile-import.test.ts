@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import { hostileCases } from '../../src/testing/hostile-files.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
+import { hostileCases } from '../../src/testing/index.ts';
 import { importChainText, saveChain } from './chains.ts';
 import { SeamscopeDb } from './db.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { usePaneStore } from '../ui/panes/pane-store.ts';
 import { readActiveProfileId, startPreferences } from './preferences.ts';

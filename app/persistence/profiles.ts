@@ -1,4 +1,4 @@
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
 import { loadProviderModule } from './connection.ts';
 import type { SeamscopeDb } from './db.ts';
 

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunMeta, TraceEvent } from '../../src/trace/events.ts';
+import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
 import { SeamscopeDb } from './db.ts';
 import { createDexieRunRepository } from './run-repository.ts';
 

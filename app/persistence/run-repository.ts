@@ -1,7 +1,7 @@
 import { Dexie } from 'dexie';
-import { TRACE_VERSION, type RunMeta } from '../../src/trace/events.ts';
-import type { RunRepository } from '../../src/trace/repository.ts';
-import { upToDateEvents, upToDateRunMeta } from '../../src/trace/restore.ts';
+import { TRACE_VERSION, type RunMeta } from '../../src/trace/index.ts';
+import type { RunRepository } from '../../src/trace/index.ts';
+import { upToDateEvents, upToDateRunMeta } from '../../src/trace/index.ts';
 import type { SeamscopeDb } from './db.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { openDb } from '../persistence/connection.ts';
 import { getApiKey, hasApiKey, loadProfiles, saveProfile } from '../persistence/profiles.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
@@ -31,7 +31,7 @@ export default function EndpointConfirm({ chain, endpoint, onClose }: { chain: C
   }, [profiles]);
 
   const confirm = async () => {
-    const { endpointProfileSchema } = await import('../../src/providers/profile.ts');
+    const { endpointProfileSchema } = await import('../../src/providers/index.ts');
     const db = await openDb();
     const profile = endpointProfileSchema.parse({
       id: `profile-${globalThis.crypto.randomUUID().slice(0, 8)}`,

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectProfiles } from '../stores/selectors.ts';
 import { chainEndpoint, profileForEndpoint } from './chain-endpoint.ts';

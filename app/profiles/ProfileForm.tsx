@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { baseUrlProblem, endpointProfileSchema, type EndpointProfile } from '../../src/providers/profiles.ts';
+import { baseUrlProblem, endpointProfileSchema, type EndpointProfile } from '../../src/providers/index.ts';
 import { openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';
 import type { ConnectionResult } from './connection-test.ts';

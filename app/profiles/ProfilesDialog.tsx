@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
 import { openDb } from '../persistence/connection.ts';
 import { deleteProfile, hasApiKey, loadProfiles, saveProfile } from '../persistence/profiles.ts';
 import { useEditorStore } from '../stores/editor-store.ts';

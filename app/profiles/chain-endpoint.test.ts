@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { demoProfile, type EndpointProfile } from '../../src/providers/profile.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { demoProfile, type EndpointProfile } from '../../src/providers/index.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
 import { chainEndpoint, chainEndpointProblem, profileForEndpoint } from './chain-endpoint.ts';
 
 const withMeta = (meta: Record<string, unknown>) => ({ ...twoStepChain(), meta });

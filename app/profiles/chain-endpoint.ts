@@ -1,5 +1,5 @@
-import type { Chain } from '../../src/chain/schema.ts';
-import type { EndpointProfile } from '../../src/providers/profile.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
 
 /**
  * An endpoint a chain file names in its notes (`meta.endpoint`: a base URL, or

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoProfile, type EndpointProfile } from '../../src/providers/profile.ts';
+import { demoProfile, type EndpointProfile } from '../../src/providers/index.ts';
 import { testConnection } from './connection-test.ts';
 
 const profile: EndpointProfile = { ...demoProfile, id: 'p', kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3', structuredOutput: false };

@@ -1,4 +1,4 @@
-import type { EndpointProfile } from '../../src/providers/profile.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
 import { loadProviderModule } from '../persistence/connection.ts';
 import { explainNetworkFailure, type NetworkExplanation } from './cors-hint.ts';
 
@@ -18,7 +18,7 @@ export interface ConnectionResult {
 export async function testConnection(profile: EndpointProfile, apiKey: string | undefined, opts: { fetch?: typeof fetch; timeoutMs?: number; pageOrigin?: string } = {}): Promise<ConnectionResult> {
   const { createProviderForProfile, ProviderErrorClass } = await loadProviderModule().then(async (m) => ({
     createProviderForProfile: m.createProviderForProfile,
-    ProviderErrorClass: (await import('../../src/providers/errors.ts')).ProviderError,
+    ProviderErrorClass: (await import('../../src/providers/index.ts')).ProviderError,
   }));
   const provider = createProviderForProfile(profile, { apiKey, browser: true });
   const started = performance.now();
@@ -33,7 +33,7 @@ export async function testConnection(profile: EndpointProfile, apiKey: string | 
   } catch (error) {
     const ms = Math.round(performance.now() - started);
     // An endpoint may echo the key in its error: the form shows the message scrubbed, like a run's record.
-    const scrub = provider.scrubber ?? (await import('../../src/providers/scrub.ts')).shapeScrubber;
+    const scrub = provider.scrubber ?? (await import('../../src/providers/index.ts')).shapeScrubber;
     if (error instanceof ProviderErrorClass) {
       const result: ConnectionResult = { ok: false, status: error.status, message: scrub.text(error.message), ms };
       if (error.code === 'network') result.explanation = explainNetworkFailure(profile.baseUrl, opts.pageOrigin ?? globalThis.location?.origin ?? '');

@@ -1,11 +1,11 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { runChain } from '../../src/engine/run.ts';
+import { runChain } from '../../src/engine/index.ts';
 import { createProviderForProfile, demoProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import { exportRunToOtlp } from '../../src/trace/otlp/export.ts';
-import { createMemoryRunRepository } from '../../src/trace/repository.ts';
-import { toRunFile } from '../../src/trace/run-file.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
+import { exportRunToOtlp } from '../../src/trace/otlp/index.ts';
+import { createMemoryRunRepository } from '../../src/trace/index.ts';
+import { toRunFile } from '../../src/trace/index.ts';
 import { SeamscopeDb } from '../persistence/db.ts';
 import { loadProfiles, saveProfile } from '../persistence/profiles.ts';
 

@@ -1,4 +1,4 @@
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
 
 /** The demo profile is named plainly; others show their name and model. */
 export function profileLabel(p: EndpointProfile): string {

@@ -1,4 +1,4 @@
-import type { StepView } from '../../src/trace/replay.ts';
+import type { StepView } from '../../src/trace/index.ts';
 import { formatCost, formatMs } from '../ui/format.ts';
 import { failureLabel, MALFORMED } from './run-figures.ts';
 

@@ -1,5 +1,5 @@
-import type { BoundaryReport } from '../../src/inspect/boundary.ts';
-import type { Boundary, StepView } from '../../src/trace/replay.ts';
+import type { BoundaryReport } from '../../src/inspect/index.ts';
+import type { Boundary, StepView } from '../../src/trace/index.ts';
 import { asText } from '../ui/format.ts';
 import { Columns } from '../ui/panes/Columns.tsx';
 import { usePaneStore } from '../ui/panes/pane-store.ts';

@@ -1,5 +1,5 @@
-import type { PromptSegment } from '../../src/trace/events.ts';
-import type { ChatMessage } from '../../src/providers/types.ts';
+import type { PromptSegment } from '../../src/trace/index.ts';
+import type { ChatMessage } from '../../src/providers/index.ts';
 
 /** Messages exactly as sent, each labelled by role, then the segments with their token counts. */
 export function MessageList({ messages, segments }: { messages: readonly ChatMessage[]; segments: readonly PromptSegment[] }) {

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { usePaneLayout } from '../ui/layout-context.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { selectLive, selectReplay } from '../stores/selectors.ts';
-import { boundaryLabel, stepLabel } from '../../src/trace/replay.ts';
+import { boundaryLabel, stepLabel } from '../../src/trace/index.ts';
 import { BoundaryHeader } from './boundary/BoundaryHeader.tsx';
 import { BoundaryPanes } from './BoundaryPanes.tsx';
 import { DiffView } from './diff/DiffView.tsx';

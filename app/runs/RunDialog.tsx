@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { Chain } from '../../src/chain/schema.ts';
-import { ownValue } from '../../src/chain/own.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { ownValue } from '../../src/chain/index.ts';
 import { loadInputFiles } from '../persistence/chains.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { runBlocker, selectActiveProfile, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';

@@ -1,5 +1,5 @@
-import type { RunMeta } from '../../src/trace/events.ts';
-import type { StepView } from '../../src/trace/replay.ts';
+import type { RunMeta } from '../../src/trace/index.ts';
+import type { StepView } from '../../src/trace/index.ts';
 import { asText } from '../ui/format.ts';
 import { AttemptList } from './AttemptList.tsx';
 import { TruncationView } from './boundary/TruncationView.tsx';

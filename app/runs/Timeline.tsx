@@ -1,5 +1,5 @@
-import type { RunMeta, TraceEvent } from '../../src/trace/events.ts';
-import type { RunView, StepView } from '../../src/trace/replay.ts';
+import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
+import type { RunView, StepView } from '../../src/trace/index.ts';
 import { formatCost, formatMs, formatTokens } from '../ui/format.ts';
 import { failureLabel, plannedUnitIds, reusedSteps, stepUsage, unitsOf } from './run-figures.ts';
 

@@ -1,10 +1,11 @@
-import { inspectBoundary, type BoundaryReport } from '../../src/inspect/boundary.ts';
-import { factSurvival, type SurvivalReport } from '../../src/inspect/survival.ts';
-import type { RunMeta, TraceEvent } from '../../src/trace/events.ts';
-import { buildRunView, type RunView } from '../../src/trace/replay.ts';
+import { inspectBoundary, type BoundaryReport } from '../../src/inspect/index.ts';
+import { factSurvival, type SurvivalReport } from '../../src/inspect/index.ts';
+import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
+import { buildRunView, type RunView } from '../../src/trace/index.ts';
 import { getRunRepository } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 
 /**
  * Opening a stored run: the view, and for each boundary the fact-survival report that drives
@@ -30,7 +31,7 @@ function focusIndex(view: RunView): number {
 }
 
 export function openRunData(meta: RunMeta, events: readonly TraceEvent[], index?: number): void {
-  const view = buildRunView(meta, events);
+  const view = buildRunView(meta, events, stepRegistry);
   index ??= view.boundaries.length ? 0 : focusIndex(view);
   let reports: BoundaryReport[] = [];
   try {
@@ -52,7 +53,7 @@ export async function openStoredReplay(runId: string, index?: number): Promise<b
   const live = useRunStore.getState().live;
   if (live?.runId === runId && live.status === 'running') {
     // The run is still going in this tab: open its live view, which the runner keeps growing.
-    useRunStore.getState().openReplay({ meta, events, view: buildRunView(meta, events), reports: [], live: true });
+    useRunStore.getState().openReplay({ meta, events, view: buildRunView(meta, events, stepRegistry), reports: [], live: true });
     return true;
   }
   openRunData(meta, events, index);

@@ -1,6 +1,6 @@
-import type { Chain } from '../../src/chain/schema.ts';
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
-import type { RunMeta } from '../../src/trace/events.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
+import type { RunMeta } from '../../src/trace/index.ts';
 import { getRunRepository } from '../persistence/connection.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';

@@ -1,12 +1,12 @@
-import type { Chain } from '../../src/chain/schema.ts';
-import { rerunFromStep } from '../../src/engine/fork.ts';
-import { runChain, type RunOptions } from '../../src/engine/run.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { rerunFromStep } from '../../src/engine/index.ts';
+import { runChain, type RunOptions } from '../../src/engine/index.ts';
 import { confirmEgress } from '../egress/consent.ts';
 import { holdRunLease } from './run-lease.ts';
 import { stepProfiles } from './step-endpoints.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
-import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/events.ts';
-import { createRunViewBuilder } from '../../src/trace/replay.ts';
+import { TRACE_VERSION, type RunMeta, type TraceEvent } from '../../src/trace/index.ts';
+import { createRunViewBuilder } from '../../src/trace/index.ts';
 import { restoreChain } from '../../src/chain/parse.ts';
 import { getRunRepository, openDb } from '../persistence/connection.ts';
 import { getApiKey } from '../persistence/profiles.ts';
@@ -16,6 +16,7 @@ import { type PartialText, useRunStore } from '../stores/run-store.ts';
 import { openStoredReplay } from './replay-load.ts';
 import { profileForRun } from './run-profile.ts';
 import { refreshRuns } from './run-actions.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 
 /**
  * Running the engine from the tab: a new run, a resumed one, or a fork (rerun from a step).
@@ -69,7 +70,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
   const events: TraceEvent[] = [...seed];
   // The view grows by folding each new event in: a flush costs the events since the last one,
   // not the whole run (rebuilding it every 80 ms was quadratic over a long run).
-  const live = createRunViewBuilder(meta);
+  const live = createRunViewBuilder(meta, stepRegistry);
   for (const event of seed) live.add(event);
   let shown = events.length;
   let deltas: Record<string, PartialText> = {};
@@ -180,7 +181,7 @@ export async function resumeRun(runId: string): Promise<RunMeta | null> {
   if ('error' in found) throw new Error(found.error);
   const { profile } = found;
   // The snapshot is read like any stored chain (migrated, checked): a run resumes as the chain it started as.
-  const restored = restoreChain(meta.chain);
+  const restored = restoreChain(meta.chain, stepRegistry);
   if (!restored.ok || restored.problems.length > 0) throw new Error(`this run's chain cannot be read: ${restored.problems[0]?.path ?? '$'}: ${restored.problems[0]?.message ?? 'not a chain'}`);
   const chain = restored.chain;
   return launch({ meta: { ...meta, status: 'running' }, seed: events, chain, profile, go: (o) => runChain({ ...o, chain, inputs: meta.inputs, resume: { events } }) });

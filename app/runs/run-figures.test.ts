@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Chain } from '../../src/chain/schema.ts';
-import type { AttemptRecord, RunMeta, TraceEvent } from '../../src/trace/events.ts';
-import type { RunView } from '../../src/trace/replay.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { AttemptRecord, RunMeta, TraceEvent } from '../../src/trace/index.ts';
+import type { RunView } from '../../src/trace/index.ts';
 import { failureLabel, plannedUnitIds, reusedSteps, unitsOf } from './run-figures.ts';
 
 const record = (usage: number, costUsd?: number) =>

@@ -1,8 +1,8 @@
-import { getPath, resolveRef } from '../../src/chain/refs.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import { getPath, resolveRef } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
-import type { RunMeta, TraceEvent } from '../../src/trace/events.ts';
-import type { RunView, StepView } from '../../src/trace/replay.ts';
+import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
+import type { RunView, StepView } from '../../src/trace/index.ts';
 
 /**
  * Figures the replay shows that the trace holds but the run view does not sum: tokens and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { runBlocker } from '../stores/selectors.ts';
 import { defaultInputText, inputProblems, inputValues } from './run-inputs.ts';
 

@@ -1,5 +1,5 @@
-import { ownValue, setOwn } from '../../src/chain/own.ts';
-import type { Chain, ChainInput } from '../../src/chain/schema.ts';
+import { ownValue, setOwn } from '../../src/chain/index.ts';
+import type { Chain, ChainInput } from '../../src/chain/index.ts';
 
 // Input names come from the chain file: "constructor" or "__proto__" are names like any other,
 // so every lookup and store below goes through ownValue/setOwn.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runChain } from '../../src/engine/run.ts';
-import { demoProfile, type EndpointProfile } from '../../src/providers/profiles.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import { createScriptedProvider } from '../../src/testing/scripted-provider.ts';
-import { createMemoryRunRepository } from '../../src/trace/repository.ts';
+import { runChain } from '../../src/engine/index.ts';
+import { demoProfile, type EndpointProfile } from '../../src/providers/index.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
+import { createScriptedProvider } from '../../src/testing/index.ts';
+import { createMemoryRunRepository } from '../../src/trace/index.ts';
 import { profileForRun } from './run-profile.ts';
 
 const endpoint = (id: string, baseUrl: string): EndpointProfile => ({

@@ -1,5 +1,5 @@
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
-import type { RunMeta } from '../../src/trace/events.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
+import type { RunMeta } from '../../src/trace/index.ts';
 
 /**
  * The endpoint profile a stored run called, for resuming it: the one whose id the run

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { demoProfile, type EndpointProfile } from '../../src/providers/profiles.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
-import { updateStepConfig } from '../../src/chain/edit.ts';
+import { demoProfile, type EndpointProfile } from '../../src/providers/index.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
+import { updateStepConfig } from '../../src/chain/index.ts';
 import { stepProfiles } from './step-endpoints.ts';
 
 const local: EndpointProfile = { ...demoProfile, id: 'p-local', name: 'Local' };

@@ -1,6 +1,6 @@
-import type { Chain } from '../../src/chain/schema.ts';
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
-import { stepsNamingProfiles } from '../../src/steps/model.config.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
+import { stepsNamingProfiles } from '../../src/steps/index.ts';
 
 /**
  * The endpoint profiles a chain's steps name (model steps may call another endpoint than the

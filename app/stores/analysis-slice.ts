@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
-import type { LintFinding } from '../../src/chain/lint.ts';
+import type { LintFinding } from '../../src/chain/index.ts';
 import type { ChainProblem } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import type { EditorState } from './editor-store.ts';
 
 /**

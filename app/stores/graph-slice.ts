@@ -1,7 +1,8 @@
 import type { StateCreator } from 'zustand';
-import * as edit from '../../src/chain/edit.ts';
-import { createHistory } from '../../src/chain/history.ts';
-import type { Chain, ChainInput, RunBudget } from '../../src/chain/schema.ts';
+import * as edit from '../../src/chain/index.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
+import { createHistory } from '../../src/chain/index.ts';
+import type { Chain, ChainInput, RunBudget } from '../../src/chain/index.ts';
 import type { EditorState } from './editor-store.ts';
 import { withChain } from './history-slice.ts';
 
@@ -67,7 +68,7 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
     addStep: (kind, position) => {
       const chain = open();
       if (!chain) return null;
-      const result = edit.addStep(chain, kind, position);
+      const result = edit.addStep(chain, kind, position, stepRegistry);
       set((state) => ({ ...withChain(state, result.chain), selectedStepId: result.stepId, selectedStepIds: [result.stepId], selectedInput: null }));
       return result.stepId;
     },
@@ -75,7 +76,7 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
       set((state) => {
         const open = state.history?.present;
         if (!open) return {};
-        const chain = stepIds.reduce((c, id) => edit.removeStep(c, id), open);
+        const chain = stepIds.reduce((c, id) => edit.removeStep(c, id, stepRegistry), open);
         const selectedStepId = state.selectedStepId && stepIds.includes(state.selectedStepId) ? null : state.selectedStepId;
         return { ...withChain(state, chain), selectedStepId, selectedStepIds: state.selectedStepIds.filter((id) => !stepIds.includes(id)) };
       }),
@@ -92,18 +93,18 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
       set((state) => {
         const open = state.history?.present;
         if (!open) return {};
-        const chain = edit.renameStepId(open, from, to);
+        const chain = edit.renameStepId(open, from, to, stepRegistry);
         if (chain === open) return {};
         const follow = (id: string) => (id === from ? to : id);
         return { ...withChain(state, chain), selectedStepId: state.selectedStepId && follow(state.selectedStepId), selectedStepIds: state.selectedStepIds.map(follow), selectedEdgeIds: [] };
       }),
     updateStepConfig: (stepId, keyPath, value) => apply((c) => edit.updateStepConfig(c, stepId, keyPath, value)),
-    connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId)),
-    connectInput: (inputName, targetId) => apply((c) => edit.connectInput(c, inputName, targetId)),
-    setBinding: (stepId, name, ref) => apply((c) => edit.setBinding(c, stepId, name, ref)),
-    renameBinding: (stepId, from, to) => apply((c) => edit.renameBinding(c, stepId, from, to)),
-    disconnect: (targetId, bindingName) => apply((c) => edit.disconnect(c, targetId, bindingName)),
-    removeBranch: (sourceId, targetId) => apply((c) => edit.removeBranch(c, sourceId, targetId)),
+    connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId, undefined, stepRegistry)),
+    connectInput: (inputName, targetId) => apply((c) => edit.connectInput(c, inputName, targetId, undefined, stepRegistry)),
+    setBinding: (stepId, name, ref) => apply((c) => edit.setBinding(c, stepId, name, ref, stepRegistry)),
+    renameBinding: (stepId, from, to) => apply((c) => edit.renameBinding(c, stepId, from, to, stepRegistry)),
+    disconnect: (targetId, bindingName) => apply((c) => edit.disconnect(c, targetId, bindingName, stepRegistry)),
+    removeBranch: (sourceId, targetId) => apply((c) => edit.removeBranch(c, sourceId, targetId, stepRegistry)),
     addInput: (position) => {
       const chain = open();
       if (!chain) return null;
@@ -115,13 +116,13 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
       set((state) => {
         const open = state.history?.present;
         if (!open) return {};
-        return { ...withChain(state, edit.removeInput(open, name)), selectedInput: state.selectedInput === name ? null : state.selectedInput };
+        return { ...withChain(state, edit.removeInput(open, name, stepRegistry)), selectedInput: state.selectedInput === name ? null : state.selectedInput };
       }),
     updateInput: (name, patch) =>
       set((state) => {
         const open = state.history?.present;
         if (!open) return {};
-        const chain = edit.updateInput(open, name, patch);
+        const chain = edit.updateInput(open, name, patch, stepRegistry);
         if (chain === open) return {};
         const renamed = patch.name !== undefined && state.selectedInput === name;
         return renamed ? { ...withChain(state, chain), selectedInput: patch.name } : withChain(state, chain);

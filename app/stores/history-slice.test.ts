@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { copySteps, pasteSteps } from '../../src/chain/clipboard.ts';
-import { twoStepChain } from '../../src/testing/chain-fixtures.ts';
+import { copySteps, pasteSteps } from '../../src/chain/index.ts';
+import { twoStepChain } from '../../src/testing/index.ts';
 import { useEditorStore } from './editor-store.ts';
 import { selectChain } from './selectors.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 
 const s = () => useEditorStore.getState();
 const open = () => selectChain(s());
@@ -48,7 +49,7 @@ describe('editor history', () => {
       s().moveStep('extract', { x: 1, y: 1 });
       s().moveStep('answer', { x: 2, y: 2 });
     });
-    const pasted = s().applyPaste(pasteSteps(open()!, copySteps(open()!, ['extract', 'answer']), { x: 40, y: 40 }));
+    const pasted = s().applyPaste(pasteSteps(open()!, copySteps(open()!, ['extract', 'answer']), { x: 40, y: 40 }, stepRegistry));
     expect(pasted).toEqual(['extract_1', 'answer_1']);
     expect(s().selectedStepIds).toEqual(pasted);
     expect(s().history?.past).toHaveLength(2);

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
-import { canRedo, canUndo, createHistory, record, redo, undo, type History } from '../../src/chain/history.ts';
-import type { Chain } from '../../src/chain/schema.ts';
+import { canRedo, canUndo, createHistory, record, redo, undo, type History } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
 import { coalesceKeyFor } from '../designer/coalesce.ts';
 import type { EditorState } from './editor-store.ts';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AttemptRecord, RunMeta, TraceEvent } from '../../src/trace/events.ts';
-import type { RunView } from '../../src/trace/replay.ts';
+import type { AttemptRecord, RunMeta, TraceEvent } from '../../src/trace/index.ts';
+import type { RunView } from '../../src/trace/index.ts';
 import { useRunStore } from './run-store.ts';
 
 const record = { messages: [], segments: [], params: { model: 'm', maxTokens: 1, structured: false, stream: true }, errors: [], latencyMs: 1, configHash: 'h' } as AttemptRecord;

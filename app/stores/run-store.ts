@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import type { BoundaryReport } from '../../src/inspect/boundary.ts';
-import type { StepMetrics } from '../../src/inspect/metrics.ts';
-import type { RunDiff } from '../../src/inspect/run-diff.ts';
-import type { RunMeta, RunStatus, StepStatus, TraceEvent } from '../../src/trace/events.ts';
-import type { RunView } from '../../src/trace/replay.ts';
+import type { BoundaryReport } from '../../src/inspect/index.ts';
+import type { StepMetrics } from '../../src/inspect/index.ts';
+import type { RunDiff } from '../../src/inspect/index.ts';
+import type { RunMeta, RunStatus, StepStatus, TraceEvent } from '../../src/trace/index.ts';
+import type { RunView } from '../../src/trace/index.ts';
 
 /** What the canvas and the step panel show about one step of the live run. */
 export interface LiveStep {

@@ -1,7 +1,7 @@
-import type { BoundaryReport } from '../../src/inspect/boundary.ts';
+import type { BoundaryReport } from '../../src/inspect/index.ts';
 import type { ChainProblem } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/schema.ts';
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
 import type { EditorState } from './editor-store.ts';
 import type { UnsavedEdit } from './view-slice.ts';
 import type { RunState } from './run-store.ts';

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { EndpointProfile } from '../../src/providers/profiles.ts';
+import type { EndpointProfile } from '../../src/providers/index.ts';
 import type { EditorState } from './editor-store.ts';
 
 /** One line of the chain library (the chain itself stays in the database until opened). */

@@ -26,6 +26,7 @@ import type { ModelProvider } from '../../src/providers/types.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';
 import { createMemoryRunRepository } from '../../src/trace/repository.ts';
 import type { BenchEnv, BenchSpec, BenchTraceEvent, Engine, RunResult, StepSpec } from './contract.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 
 type RawStep = Chain['steps'][number];
 
@@ -50,7 +51,7 @@ function modelStep(spec: BenchSpec, step: StepSpec, id: string, prompt: string, 
 function chainOf(id: string, name: string, inputs: Chain['inputs'], steps: RawStep[]): Chain {
   const raw = { format: 'seamscope.chain', version: 1, id, name, inputs, steps };
   // Parsed here so a translation mistake fails createEngine, not the first measured run.
-  const parsed = parseChain(raw);
+  const parsed = parseChain(raw, stepRegistry);
   if (!parsed.ok) throw new Error(`chain ${id} is not valid: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
   return parsed.chain;
 }

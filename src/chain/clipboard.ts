@@ -1,5 +1,4 @@
-import { stepRegistry } from '../steps/index.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import { bindingsKey, freshId, type XY } from './edit.ts';
 import { parseRef } from './refs.ts';
 import type { Chain, StepDef } from './schema.ts';
@@ -25,7 +24,7 @@ export function isFragment(value: unknown): value is ChainFragment {
   return !!value && typeof value === 'object' && (value as ChainFragment).format === 'seamscope.fragment' && Array.isArray((value as ChainFragment).steps);
 }
 
-export function pasteSteps(chain: Chain, fragment: ChainFragment, offset: XY = { x: 40, y: 40 }, registry: StepRegistry = stepRegistry): { chain: Chain; pasted: string[] } {
+export function pasteSteps(chain: Chain, fragment: ChainFragment, offset: XY = { x: 40, y: 40 }, registry: StepRegistry): { chain: Chain; pasted: string[] } {
   const taken = new Set(chain.steps.map((s) => s.id));
   const ids = new Map<string, string>();
   for (const step of fragment.steps) {

@@ -1,5 +1,4 @@
-import { stepRegistry } from '../steps/index.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import { chainEdges, type ChainEdge } from './graph.ts';
 import { parseRef } from './refs.ts';
 import type { Chain, StepDef } from './schema.ts';
@@ -58,7 +57,7 @@ export interface ContractIndex {
   gatesReading: Map<string, StepDef[]>;
 }
 
-export function contractIndex(chain: Chain, registry: StepRegistry = stepRegistry): ContractIndex {
+export function contractIndex(chain: Chain, registry: StepRegistry): ContractIndex {
   const edges = chainEdges(chain, registry);
   const byId = new Map(chain.steps.map((s) => [s.id, s]));
   const gatesReading = new Map<string, StepDef[]>();
@@ -72,7 +71,7 @@ export function contractIndex(chain: Chain, registry: StepRegistry = stepRegistr
   return { edges, byId, gatesReading };
 }
 
-export function contractCard(chain: Chain, edge: ChainEdge, registry: StepRegistry = stepRegistry, index: ContractIndex = contractIndex(chain, registry)): ContractCard {
+export function contractCard(chain: Chain, edge: ChainEdge, registry: StepRegistry, index: ContractIndex = contractIndex(chain, registry)): ContractCard {
   const { byId } = index;
   const producer = byId.get(edge.source) as StepDef;
   const consumer = byId.get(edge.target) as StepDef;
@@ -118,7 +117,7 @@ export function contractCard(chain: Chain, edge: ChainEdge, registry: StepRegist
 }
 
 /** Cards for every data edge, in time linear in the chain. */
-export function contractCards(chain: Chain, registry: StepRegistry = stepRegistry): ContractCard[] {
+export function contractCards(chain: Chain, registry: StepRegistry): ContractCard[] {
   const index = contractIndex(chain, registry);
   return index.edges.filter((e) => e.kind === 'data').map((e) => contractCard(chain, e, registry, index));
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
+import { stepRegistry } from '../steps/index.ts';
 import { parseChain } from './parse.ts';
 import type { Chain } from './schema.ts';
 
 const problemsOf = (value: unknown, limits = {}) => {
-  const result = parseChain(value, undefined, limits);
+  const result = parseChain(value, stepRegistry, limits);
   return result.ok ? [] : result.problems;
 };
 

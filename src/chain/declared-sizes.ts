@@ -1,4 +1,4 @@
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import type { ChainProblem } from './parse.ts';
 import type { Chain } from './schema.ts';
 

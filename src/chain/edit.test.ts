@@ -22,8 +22,8 @@ describe('freshId', () => {
 describe('addStep', () => {
   it('adds a step with the registry defaults and a unique id', () => {
     const empty = createEmptyChain('c1');
-    const first = addStep(empty, 'model', { x: 10.4, y: 20.6 });
-    const second = addStep(first.chain, 'model', { x: 0, y: 0 });
+    const first = addStep(empty, 'model', { x: 10.4, y: 20.6 }, stepRegistry);
+    const second = addStep(first.chain, 'model', { x: 0, y: 0 }, stepRegistry);
     expect(first.stepId).toBe('model_1');
     expect(second.stepId).toBe('model_2');
     const step = second.chain.steps[1];
@@ -35,40 +35,40 @@ describe('addStep', () => {
 
   it('never reuses an input name as a step id', () => {
     const withInput = addInput(createEmptyChain('c'), 'gate_1').chain;
-    expect(addStep(withInput, 'gate', { x: 0, y: 0 }).stepId).toBe('gate_2');
+    expect(addStep(withInput, 'gate', { x: 0, y: 0 }, stepRegistry).stepId).toBe('gate_2');
   });
 
   it('refuses an unknown kind', () => {
-    expect(() => addStep(createEmptyChain('c'), 'nope', { x: 0, y: 0 })).toThrow(/Unknown step kind/);
+    expect(() => addStep(createEmptyChain('c'), 'nope', { x: 0, y: 0 }, stepRegistry)).toThrow(/Unknown step kind/);
   });
 });
 
 describe('removeStep', () => {
   it('removes the step and the bindings that read it', () => {
-    const chain = removeStep(twoStepChain(), 'extract');
+    const chain = removeStep(twoStepChain(), 'extract', stepRegistry);
     expect(chain.steps.map((s) => s.id)).toEqual(['answer', 'final']);
     expect(bindingsOf(chain, 'answer')).toEqual({ question: 'inputs.question' });
   });
 
   it('removes routes and the default that go to it, and the chain still parses', () => {
-    const chain = removeStep(routedChain(), 'billing_reply');
+    const chain = removeStep(routedChain(), 'billing_reply', stepRegistry);
     const route = chain.steps.find((s) => s.id === 'route')?.config as { routes: unknown[]; defaultTo: string | null };
     expect(route.routes).toEqual([]);
     expect(route.defaultTo).toBe('tech_reply');
-    const again = removeStep(chain, 'tech_reply');
+    const again = removeStep(chain, 'tech_reply', stepRegistry);
     expect((again.steps.find((s) => s.id === 'route')?.config as { defaultTo: unknown }).defaultTo).toBeNull();
-    expect(parseChain(again).ok).toBe(true);
+    expect(parseChain(again, stepRegistry).ok).toBe(true);
   });
 
   it('turns a fallback to the removed step into abort', () => {
     const base = twoStepChain({ onFail: 'fallback:answer' });
-    const chain = removeStep(base, 'answer');
+    const chain = removeStep(base, 'answer', stepRegistry);
     expect((chain.steps[0]?.config as { onFail: string }).onFail).toBe('abort');
   });
 
   it('returns the same chain for an unknown id', () => {
     const chain = twoStepChain();
-    expect(removeStep(chain, 'nope')).toBe(chain);
+    expect(removeStep(chain, 'nope', stepRegistry)).toBe(chain);
   });
 });
 
@@ -97,7 +97,7 @@ describe('moveStep, renameStep, updateStepConfig', () => {
     expect(moved.inputs.find((i) => i.name === 'document')?.position).toEqual({ x: -301, y: 40 });
     expect(moved.inputs.find((i) => i.name === 'question')).toBe(base.inputs.find((i) => i.name === 'question'));
     expect(moveInputs(moved, new Map([['document', { x: -301, y: 40 }]]))).toBe(moved);
-    const reparsed = parseChain(JSON.stringify(moved));
+    const reparsed = parseChain(JSON.stringify(moved), stepRegistry);
     expect(reparsed.ok && reparsed.chain.inputs[0]?.position).toEqual({ x: -301, y: 40 });
   });
 
@@ -114,29 +114,29 @@ describe('moveStep, renameStep, updateStepConfig', () => {
 describe('connect and disconnect', () => {
   it('adds a binding named after the source, drawn as an edge', () => {
     const base = twoStepChain();
-    const chain = connect(base, 'extract', 'final');
+    const chain = connect(base, 'extract', 'final', undefined, stepRegistry);
     expect(bindingsOf(chain, 'final')).toEqual({ value: 'steps.answer.answer', extract: 'steps.extract' });
     expect(chainEdges(chain, stepRegistry).some((e) => e.source === 'extract' && e.target === 'final' && e.label === 'extract')).toBe(true);
-    expect(connect(chain, 'extract', 'final')).toBe(chain);
+    expect(connect(chain, 'extract', 'final', undefined, stepRegistry)).toBe(chain);
   });
 
   it('keeps binding names unique and ignores self-loops and unknown sources', () => {
     const base = updateStepConfig(twoStepChain(), 'final', 'bindings', { value: 'steps.extract', answer: 'inputs.question' });
-    expect(bindingsOf(connect(base, 'answer', 'final'), 'final')).toEqual({ value: 'steps.extract', answer: 'inputs.question', answer_2: 'steps.answer' });
-    expect(connect(base, 'final', 'final')).toBe(base);
-    expect(connect(base, 'ghost', 'final')).toBe(base);
+    expect(bindingsOf(connect(base, 'answer', 'final', undefined, stepRegistry), 'final')).toEqual({ value: 'steps.extract', answer: 'inputs.question', answer_2: 'steps.answer' });
+    expect(connect(base, 'final', 'final', undefined, stepRegistry)).toBe(base);
+    expect(connect(base, 'ghost', 'final', undefined, stepRegistry)).toBe(base);
   });
 
   it('an edge drawn from a router is a branch: first "otherwise", then a route to fill in; never twice', () => {
-    const base = removeBranch(removeBranch(routedChain(), 'route', 'tech_reply'), 'route', 'billing_reply');
+    const base = removeBranch(removeBranch(routedChain(), 'route', 'tech_reply', stepRegistry), 'route', 'billing_reply', stepRegistry);
     const routeCfg = (c: Chain) => c.steps.find((s) => s.id === 'route')!.config as { routes: unknown[]; defaultTo: string | null };
     expect(routeCfg(base)).toMatchObject({ routes: [], defaultTo: null });
-    const first = connect(base, 'route', 'tech_reply');
+    const first = connect(base, 'route', 'tech_reply', undefined, stepRegistry);
     expect(routeCfg(first)).toMatchObject({ routes: [], defaultTo: 'tech_reply' });
-    const second = connect(first, 'route', 'billing_reply');
+    const second = connect(first, 'route', 'billing_reply', undefined, stepRegistry);
     expect(routeCfg(second).routes).toEqual([{ equals: '', to: 'billing_reply', label: '' }]);
-    expect(connect(second, 'route', 'billing_reply')).toBe(second);
-    expect(connect(second, 'route', 'tech_reply')).toBe(second);
+    expect(connect(second, 'route', 'billing_reply', undefined, stepRegistry)).toBe(second);
+    expect(connect(second, 'route', 'tech_reply', undefined, stepRegistry)).toBe(second);
     // The target does not read the router's output.
     expect(bindingsOf(second, 'billing_reply')).toEqual({ value: 'steps.classify.category' });
     expect(chainEdges(second, stepRegistry).filter((e) => e.source === 'route').map((e) => e.label)).toEqual(['= ""', 'otherwise']);
@@ -144,69 +144,69 @@ describe('connect and disconnect', () => {
 
   it('an edge into a step binds the name its kind reads first (a router\'s "value"), then falls back to the source\'s name', () => {
     let chain = addInput(createEmptyChain('c'), 'ticket').chain;
-    chain = addStep(chain, 'model', { x: 0, y: 0 }).chain;
-    chain = addStep(chain, 'router', { x: 0, y: 0 }).chain;
-    chain = connect(chain, 'model_1', 'router_1');
+    chain = addStep(chain, 'model', { x: 0, y: 0 }, stepRegistry).chain;
+    chain = addStep(chain, 'router', { x: 0, y: 0 }, stepRegistry).chain;
+    chain = connect(chain, 'model_1', 'router_1', undefined, stepRegistry);
     expect(bindingsOf(chain, 'router_1')).toEqual({ value: 'steps.model_1' });
-    chain = connectInput(chain, 'ticket', 'router_1');
+    chain = connectInput(chain, 'ticket', 'router_1', undefined, stepRegistry);
     expect(bindingsOf(chain, 'router_1')).toEqual({ value: 'steps.model_1', ticket: 'inputs.ticket' });
     // A name given by the caller wins.
-    expect(bindingsOf(connect(addStep(chain, 'router', { x: 0, y: 0 }).chain, 'model_1', 'router_2', 'label'), 'router_2')).toEqual({ label: 'steps.model_1' });
+    expect(bindingsOf(connect(addStep(chain, 'router', { x: 0, y: 0 }, stepRegistry).chain, 'model_1', 'router_2', 'label', stepRegistry), 'router_2')).toEqual({ label: 'steps.model_1' });
   });
 
   it('an edge into a gate fills what its check reads: value, then source for quotes', () => {
     let chain = addInput(createEmptyChain('c'), 'document').chain;
-    chain = addStep(chain, 'model', { x: 0, y: 0 }).chain;
-    chain = addStep(chain, 'gate', { x: 0, y: 0 }).chain;
+    chain = addStep(chain, 'model', { x: 0, y: 0 }, stepRegistry).chain;
+    chain = addStep(chain, 'gate', { x: 0, y: 0 }, stepRegistry).chain;
     chain = updateStepConfig(chain, 'gate_1', 'check', { type: 'quoteContainment', quotesPath: 'quotes[*].text' });
-    chain = connect(chain, 'model_1', 'gate_1');
-    chain = connectInput(chain, 'document', 'gate_1');
+    chain = connect(chain, 'model_1', 'gate_1', undefined, stepRegistry);
+    chain = connectInput(chain, 'document', 'gate_1', undefined, stepRegistry);
     expect(bindingsOf(chain, 'gate_1')).toEqual({ value: 'steps.model_1', source: 'inputs.document' });
   });
 
   it('a freshly connected input → model → model → output has no problems: the default {text} is renamed after what was connected', () => {
     let chain = addInput(createEmptyChain('c'), 'ticket').chain;
-    for (const kind of ['model', 'model', 'output']) chain = addStep(chain, kind, { x: 0, y: 0 }).chain;
-    chain = connectInput(chain, 'ticket', 'model_1');
-    chain = connect(chain, 'model_1', 'model_2');
-    chain = connect(chain, 'model_2', 'output_1');
+    for (const kind of ['model', 'model', 'output']) chain = addStep(chain, kind, { x: 0, y: 0 }, stepRegistry).chain;
+    chain = connectInput(chain, 'ticket', 'model_1', undefined, stepRegistry);
+    chain = connect(chain, 'model_1', 'model_2', undefined, stepRegistry);
+    chain = connect(chain, 'model_2', 'output_1', undefined, stepRegistry);
     const prompt = (id: string) => (chain.steps.find((s) => s.id === id)?.config as { prompt: string }).prompt;
     expect(bindingsOf(chain, 'model_1')).toEqual({ ticket: 'inputs.ticket' });
     expect(prompt('model_1')).toBe('Answer using only the text below.\n\n{ticket}');
     expect(bindingsOf(chain, 'model_2')).toEqual({ model_1: 'steps.model_1' });
     expect(prompt('model_2')).toContain('{model_1}');
     expect(bindingsOf(chain, 'output_1')).toEqual({ value: 'steps.model_2' });
-    const parsed = parseChain(chain);
+    const parsed = parseChain(chain, stepRegistry);
     expect(parsed.ok ? [] : parsed.problems).toEqual([]);
   });
 
   it('a placeholder the person typed keeps its name: the edge binds under it', () => {
     let chain = addInput(createEmptyChain('c'), 'ticket').chain;
-    chain = addStep(chain, 'model', { x: 0, y: 0 }).chain;
+    chain = addStep(chain, 'model', { x: 0, y: 0 }, stepRegistry).chain;
     chain = updateStepConfig(chain, 'model_1', 'prompt', 'Classify {email.body} for {team}');
-    chain = connectInput(chain, 'ticket', 'model_1');
+    chain = connectInput(chain, 'ticket', 'model_1', undefined, stepRegistry);
     expect(bindingsOf(chain, 'model_1')).toEqual({ email: 'inputs.ticket' });
     expect((chain.steps[0]?.config as { prompt: string }).prompt).toBe('Classify {email.body} for {team}');
     // With every placeholder named, the next edge is named after its source.
     chain = addInput(chain, 'team').chain;
-    chain = connectInput(chain, 'team', 'model_1');
+    chain = connectInput(chain, 'team', 'model_1', undefined, stepRegistry);
     chain = addInput(chain, 'notes').chain;
-    expect(bindingsOf(connectInput(chain, 'notes', 'model_1'), 'model_1')).toEqual({ email: 'inputs.ticket', team: 'inputs.team', notes: 'inputs.notes' });
+    expect(bindingsOf(connectInput(chain, 'notes', 'model_1', undefined, stepRegistry), 'model_1')).toEqual({ email: 'inputs.ticket', team: 'inputs.team', notes: 'inputs.notes' });
   });
 
   it('connects an input and disconnects a binding', () => {
-    const chain = connectInput(twoStepChain(), 'document', 'answer');
+    const chain = connectInput(twoStepChain(), 'document', 'answer', undefined, stepRegistry);
     expect(bindingsOf(chain, 'answer')?.document).toBe('inputs.document');
-    expect(bindingsOf(disconnect(chain, 'answer', 'facts'), 'answer')).toEqual({ question: 'inputs.question', document: 'inputs.document' });
+    expect(bindingsOf(disconnect(chain, 'answer', 'facts', stepRegistry), 'answer')).toEqual({ question: 'inputs.question', document: 'inputs.document' });
   });
 
   it('renames a binding in place', () => {
-    const chain = renameBinding(twoStepChain(), 'answer', 'facts', 'evidence');
+    const chain = renameBinding(twoStepChain(), 'answer', 'facts', 'evidence', stepRegistry);
     expect(Object.keys(bindingsOf(chain, 'answer') ?? {})).toEqual(['evidence', 'question']);
   });
 
   it('removes a branch edge', () => {
-    const chain = removeBranch(routedChain(), 'route', 'tech_reply');
+    const chain = removeBranch(routedChain(), 'route', 'tech_reply', stepRegistry);
     expect(chainEdges(chain, stepRegistry).filter((e) => e.source === 'route').map((e) => e.target)).toEqual(['billing_reply']);
   });
 });
@@ -216,11 +216,11 @@ describe('inputs', () => {
     const added = addInput(twoStepChain());
     expect(added.name).toBe('input_1');
     expect(added.chain.inputs.at(-1)).toMatchObject({ name: 'input_1', schema: { type: 'string' }, trust: 'trusted' });
-    const renamed = updateInput(added.chain, 'document', { name: 'policy' });
+    const renamed = updateInput(added.chain, 'document', { name: 'policy' }, stepRegistry);
     expect(bindingsOf(renamed, 'extract')).toEqual({ document: 'inputs.policy' });
-    expect(parseChain(renamed).ok).toBe(true);
-    expect(updateInput(renamed, 'policy', { name: 'question' })).toBe(renamed);
-    const removed = removeInput(renamed, 'question');
+    expect(parseChain(renamed, stepRegistry).ok).toBe(true);
+    expect(updateInput(renamed, 'policy', { name: 'question' }, stepRegistry)).toBe(renamed);
+    const removed = removeInput(renamed, 'question', stepRegistry);
     expect(removed.inputs.map((i) => i.name)).toEqual(['policy', 'input_1']);
     expect(bindingsOf(removed, 'answer')).toEqual({ facts: 'steps.extract.facts' });
   });
@@ -232,34 +232,34 @@ describe('renaming', () => {
     const answer = base.steps.find((s) => s.id === 'answer')!;
     const prompt = String((answer.config as { prompt: string }).prompt);
     const chain = updateStepConfig(base, 'answer', 'prompt', `${prompt}\nAgain: {facts.items} and {"facts": 1}`);
-    const renamed = renameBinding(chain, 'answer', 'facts', 'notes');
+    const renamed = renameBinding(chain, 'answer', 'facts', 'notes', stepRegistry);
     const cfg = renamed.steps.find((s) => s.id === 'answer')!.config as { prompt: string; bindings: Record<string, string> };
     expect(cfg.bindings.notes).toBe('steps.extract.facts');
     expect(cfg.bindings.facts).toBeUndefined();
     expect(cfg.prompt).toContain('{notes.items}');
     expect(cfg.prompt).toContain('{"facts": 1}');
     expect(cfg.prompt).not.toMatch(/\{facts[}.]/);
-    expect(parseChain(JSON.stringify(renamed)).ok).toBe(true);
+    expect(parseChain(JSON.stringify(renamed), stepRegistry).ok).toBe(true);
   });
 
   it('a step id rename rewires refs, routes, default routes and fallbacks, and auto-named bindings with their placeholders', () => {
     let chain = routedChain();
     chain = updateStepConfig(chain, 'classify', 'onFail', 'fallback:tech_reply');
-    chain = connect(chain, 'classify', 'tech_reply');
-    const renamed = renameStepId(chain, 'tech_reply', 'reply_tech');
+    chain = connect(chain, 'classify', 'tech_reply', undefined, stepRegistry);
+    const renamed = renameStepId(chain, 'tech_reply', 'reply_tech', stepRegistry);
     expect(renamed.steps.map((s) => s.id)).toContain('reply_tech');
     const route = renamed.steps.find((s) => s.id === 'route')!.config as { defaultTo: string };
     expect(route.defaultTo).toBe('reply_tech');
     expect((renamed.steps.find((s) => s.id === 'classify')!.config as { onFail: string }).onFail).toBe('fallback:reply_tech');
 
-    const again = renameStepId(renamed, 'classify', 'triage');
+    const again = renameStepId(renamed, 'classify', 'triage', stepRegistry);
     const reply = again.steps.find((s) => s.id === 'reply_tech')!.config as { bindings: Record<string, string> };
     expect(reply.bindings).toEqual({ value: 'inputs.ticket', triage: 'steps.triage' });
     const billing = again.steps.find((s) => s.id === 'billing_reply')!.config as { bindings: Record<string, string> };
     expect(billing.bindings.value).toBe('steps.triage.category');
-    expect(parseChain(JSON.stringify(again)).ok).toBe(true);
+    expect(parseChain(JSON.stringify(again), stepRegistry).ok).toBe(true);
     // A step that never mentions the id keeps its identity.
-    const third = renameStepId(again, 'billing_reply', 'billing');
+    const third = renameStepId(again, 'billing_reply', 'billing', stepRegistry);
     expect(third.steps.find((s) => s.id === 'reply_tech')).toBe(again.steps.find((s) => s.id === 'reply_tech'));
     expect((third.steps.find((s) => s.id === 'route')!.config as { routes: { to: string }[] }).routes[0]?.to).toBe('billing');
   });
@@ -270,8 +270,8 @@ describe('renaming', () => {
     expect(stepIdProblem(chain, 'route', 'ticket')).toContain('An input');
     expect(stepIdProblem(chain, 'route', '9lives')).toContain('Letters, digits');
     expect(stepIdProblem(chain, 'route', 'router')).toBeNull();
-    expect(renameStepId(chain, 'route', 'classify')).toBe(chain);
-    expect(renameStepId(chain, 'ghost', 'x')).toBe(chain);
+    expect(renameStepId(chain, 'route', 'classify', stepRegistry)).toBe(chain);
+    expect(renameStepId(chain, 'ghost', 'x', stepRegistry)).toBe(chain);
   });
 });
 

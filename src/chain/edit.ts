@@ -1,5 +1,4 @@
-import { stepRegistry } from '../steps/index.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import { parseRef } from './refs.ts';
 import { remapStepTargets } from './step-targets.ts';
 import { findPlaceholders, renamePlaceholders } from './template.ts';
@@ -41,7 +40,7 @@ function mapStep(chain: Chain, stepId: string, update: (step: StepDef) => StepDe
 }
 
 /** The config key of the step's `bindings` field, from the registry; null when it reads nothing. */
-export function bindingsKey(step: StepDef, registry: StepRegistry = stepRegistry): string | null {
+export function bindingsKey(step: StepDef, registry: StepRegistry): string | null {
   return registry.get(step.kind)?.fields.find((f) => f.kind === 'bindings')?.key ?? null;
 }
 
@@ -81,7 +80,7 @@ function writeBindings(step: StepDef, key: string, bindings: Record<string, stri
 }
 
 /** Adds a step of `kind` with the registry's defaults and a fresh id such as `model_2`. */
-export function addStep(chain: Chain, kind: string, position: XY, registry: StepRegistry = stepRegistry): { chain: Chain; stepId: string } {
+export function addStep(chain: Chain, kind: string, position: XY, registry: StepRegistry): { chain: Chain; stepId: string } {
   const def = registry.get(kind);
   if (!def) throw new Error(`Unknown step kind "${kind}"`);
   const taken = new Set([...chain.steps.map((s) => s.id), ...chain.inputs.map((i) => i.name)]);
@@ -138,7 +137,7 @@ function dropAt(config: Record<string, unknown>, path: string[]): Record<string,
  * named: each string in the config that mentions the target is tried out of the way in a few
  * shapes, and a change is kept only if the config still parses and has fewer branches there.
  */
-export function removeBranchesTo(step: StepDef, target: string, registry: StepRegistry = stepRegistry): StepDef {
+export function removeBranchesTo(step: StepDef, target: string, registry: StepRegistry): StepDef {
   let config = step.config;
   for (let guard = 0; guard < 100; guard++) {
     const before = countBranchesTo(registry, step, config, target);
@@ -162,7 +161,7 @@ export function removeBranchesTo(step: StepDef, target: string, registry: StepRe
 }
 
 /** Removes a step and every binding and branch that points at it. */
-export function removeStep(chain: Chain, stepId: string, registry: StepRegistry = stepRegistry): Chain {
+export function removeStep(chain: Chain, stepId: string, registry: StepRegistry): Chain {
   if (!chain.steps.some((s) => s.id === stepId)) return chain;
   const steps = chain.steps
     .filter((s) => s.id !== stepId)
@@ -246,7 +245,7 @@ export function updateStepConfig(chain: Chain, stepId: string, keyPath: string, 
 }
 
 /** Sets (or replaces) the binding `name` → `ref` on a step that has a bindings field. */
-export function setBinding(chain: Chain, stepId: string, name: string, ref: string, registry: StepRegistry = stepRegistry): Chain {
+export function setBinding(chain: Chain, stepId: string, name: string, ref: string, registry: StepRegistry): Chain {
   return mapStep(chain, stepId, (step) => {
     const read = readBindings(step, registry);
     if (!read || read.bindings[name] === ref) return step;
@@ -254,7 +253,7 @@ export function setBinding(chain: Chain, stepId: string, name: string, ref: stri
   });
 }
 
-export function removeBinding(chain: Chain, stepId: string, name: string, registry: StepRegistry = stepRegistry): Chain {
+export function removeBinding(chain: Chain, stepId: string, name: string, registry: StepRegistry): Chain {
   return mapStep(chain, stepId, (step) => {
     const read = readBindings(step, registry);
     if (!read || !Object.prototype.hasOwnProperty.call(read.bindings, name)) return step;
@@ -265,7 +264,7 @@ export function removeBinding(chain: Chain, stepId: string, name: string, regist
 
 /** Renames a binding, keeping its place in the list. */
 /** Renames a binding of one step; the step's template placeholders that read it follow. */
-export function renameBinding(chain: Chain, stepId: string, from: string, to: string, registry: StepRegistry = stepRegistry): Chain {
+export function renameBinding(chain: Chain, stepId: string, from: string, to: string, registry: StepRegistry): Chain {
   if (from === to) return chain;
   return mapStep(chain, stepId, (step) => renameBindingOf(step, from, to, registry));
 }
@@ -299,7 +298,7 @@ export function stepIdProblem(chain: Chain, from: string, to: string): string | 
  * (as drawing an edge names it) together with the placeholders that read that binding.
  * Unchanged when the new id is not allowed (see stepIdProblem).
  */
-export function renameStepId(chain: Chain, from: string, to: string, registry: StepRegistry = stepRegistry): Chain {
+export function renameStepId(chain: Chain, from: string, to: string, registry: StepRegistry): Chain {
   if (from === to || !chain.steps.some((s) => s.id === from) || stepIdProblem(chain, from, to)) return chain;
   const ids = new Map([[from, to]]);
   const exists = () => true;
@@ -367,7 +366,7 @@ function connectRef(chain: Chain, ref: string, sourceName: string, bindingName: 
  * reads (see bindingForEdge) or `bindingName` when given — unless the source's kind says what
  * an edge from it means (a router's edge is a branch to the target).
  */
-export function connect(chain: Chain, sourceId: string, targetId: string, bindingName?: string, registry: StepRegistry = stepRegistry): Chain {
+export function connect(chain: Chain, sourceId: string, targetId: string, bindingName: string | undefined, registry: StepRegistry): Chain {
   const source = chain.steps.find((s) => s.id === sourceId);
   if (sourceId === targetId || !source || !chain.steps.some((s) => s.id === targetId)) return chain;
   const def = registry.get(source.kind);
@@ -383,18 +382,18 @@ export function connect(chain: Chain, sourceId: string, targetId: string, bindin
 }
 
 /** Makes `targetId` read the chain input `inputName` (`inputs.<name>`). */
-export function connectInput(chain: Chain, inputName: string, targetId: string, bindingName?: string, registry: StepRegistry = stepRegistry): Chain {
+export function connectInput(chain: Chain, inputName: string, targetId: string, bindingName: string | undefined, registry: StepRegistry): Chain {
   if (!chain.inputs.some((i) => i.name === inputName)) return chain;
   return connectRef(chain, `inputs.${inputName}`, inputName, bindingName, targetId, registry);
 }
 
 /** Removes the binding behind a data edge. */
-export function disconnect(chain: Chain, targetId: string, bindingName: string, registry: StepRegistry = stepRegistry): Chain {
+export function disconnect(chain: Chain, targetId: string, bindingName: string, registry: StepRegistry): Chain {
   return removeBinding(chain, targetId, bindingName, registry);
 }
 
 /** Removes a branch edge (a route or fallback from `sourceId` to `targetId`). */
-export function removeBranch(chain: Chain, sourceId: string, targetId: string, registry: StepRegistry = stepRegistry): Chain {
+export function removeBranch(chain: Chain, sourceId: string, targetId: string, registry: StepRegistry): Chain {
   return mapStep(chain, sourceId, (step) => removeBranchesTo(step, targetId, registry));
 }
 
@@ -407,7 +406,7 @@ export function addInput(chain: Chain, name?: string, patch: Partial<Omit<ChainI
 }
 
 /** Removes an input and every binding that reads it. */
-export function removeInput(chain: Chain, name: string, registry: StepRegistry = stepRegistry): Chain {
+export function removeInput(chain: Chain, name: string, registry: StepRegistry): Chain {
   if (!chain.inputs.some((i) => i.name === name)) return chain;
   const steps = chain.steps.map((step) => {
     const read = readBindings(step, registry);
@@ -419,7 +418,7 @@ export function removeInput(chain: Chain, name: string, registry: StepRegistry =
 }
 
 /** Updates an input; a new name is carried into every binding that reads it. */
-export function updateInput(chain: Chain, name: string, patch: Partial<ChainInput>, registry: StepRegistry = stepRegistry): Chain {
+export function updateInput(chain: Chain, name: string, patch: Partial<ChainInput>, registry: StepRegistry): Chain {
   const current = chain.inputs.find((i) => i.name === name);
   if (!current) return chain;
   const renamed = patch.name !== undefined && patch.name !== name;

@@ -1,4 +1,4 @@
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import { refStep } from './refs.ts';
 import type { Chain, StepDef } from './schema.ts';
 

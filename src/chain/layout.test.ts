@@ -8,7 +8,7 @@ import { stepRegistry } from '../steps/index.ts';
 
 const demoDir = new URL('../../public/demo/', import.meta.url);
 const demos = readdirSync(demoDir).filter((f) => f.endsWith('.chain.json')).map((f) => {
-  const parsed = parseChain(JSON.parse(readFileSync(new URL(f, demoDir), 'utf8')));
+  const parsed = parseChain(JSON.parse(readFileSync(new URL(f, demoDir), 'utf8')), stepRegistry);
   if (!parsed.ok) throw new Error(`${f}: ${parsed.problems[0]?.message}`);
   return { file: f, chain: parsed.chain };
 });
@@ -18,7 +18,7 @@ const inside = (p: { x: number; y: number }, b: Box) => p.x > b.x && p.x < b.x +
 const overlap = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 function boxes(chain: Chain, size: Size) {
-  const layout = layoutChain(chain, { nodeWidth: size.width, nodeHeight: size.height });
+  const layout = layoutChain(chain, { nodeWidth: size.width, nodeHeight: size.height }, stepRegistry);
   const map = new Map<string, Box>();
   for (const [id, at] of layout.steps) map.set(id, { ...at, w: size.width, h: size.height });
   return { layout, map };
@@ -49,7 +49,7 @@ describe('layoutChain', () => {
         { id: 'c', kind: 'router', position: { x: 800, y: 0 }, config: {} },
       ],
     } as unknown as Chain;
-    const { steps } = layoutChain(chain);
+    const { steps } = layoutChain(chain, undefined, stepRegistry);
     expect(new Set([...steps.values()].map((p) => p.y)).size).toBe(1);
     expect(steps.get('a')!.x).toBeLessThan(steps.get('b')!.x);
     expect(steps.get('b')!.x).toBeLessThan(steps.get('c')!.x);
@@ -58,7 +58,7 @@ describe('layoutChain', () => {
   it('puts each input left of the steps that read it, and gives measured cards their own height', () => {
     const { chain } = demos.find((d) => d.file === 'support-ticket.chain.json')!;
     const tall = new Map([[chain.steps[0]!.id, { width: 212, height: 400 }]]);
-    const { steps, inputs } = layoutChain(chain, { sizes: tall, nodeWidth: 212, nodeHeight: 100 });
+    const { steps, inputs } = layoutChain(chain, { sizes: tall, nodeWidth: 212, nodeHeight: 100 }, stepRegistry);
     for (const input of chain.inputs) {
       const readers = chain.steps.filter((st) => JSON.stringify(st.config).includes(`"inputs.${input.name}`));
       for (const reader of readers) expect(inputs.get(input.name)!.x, `${input.name} → ${reader.id}`).toBeLessThan(steps.get(reader.id)!.x);

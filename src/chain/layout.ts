@@ -1,6 +1,5 @@
 import dagre from '@dagrejs/dagre';
-import { stepRegistry } from '../steps/index.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import { chainEdges } from './graph.ts';
 import type { XY } from './edit.ts';
 import { parseRef } from './refs.ts';
@@ -48,7 +47,7 @@ function inputName(ref: string): string | null {
  * sketched, before its edges) go in one row in the order they were placed, not a column that the
  * edges drawn next would loop through. Returns positions only; the caller applies them (one undo step).
  */
-export function layoutChain(chain: Chain, opts: LayoutOptions = {}, registry: StepRegistry = stepRegistry): ChainLayout {
+export function layoutChain(chain: Chain, opts: LayoutOptions = {}, registry: StepRegistry): ChainLayout {
   const fallback: Size = { width: opts.nodeWidth ?? 220, height: opts.nodeHeight ?? 110 };
   const sizeOf = (id: string): Size => opts.sizes?.get(id) ?? (id.startsWith(INPUT_PREFIX) ? INPUT_SIZE : fallback);
   const rankSep = opts.rankSep ?? 110;
@@ -109,7 +108,7 @@ export function layoutChain(chain: Chain, opts: LayoutOptions = {}, registry: St
 }
 
 /** Step positions of {@link layoutChain}. */
-export function autoLayout(chain: Chain, opts: LayoutOptions = {}, registry: StepRegistry = stepRegistry): Map<string, XY> {
+export function autoLayout(chain: Chain, opts: LayoutOptions = {}, registry: StepRegistry): Map<string, XY> {
   return layoutChain(chain, opts, registry).steps;
 }
 

@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
+import { stepRegistry } from '../steps/index.ts';
 import { lintChain } from './lint.ts';
 import type { Chain } from './schema.ts';
 
-const codes = (chain: Chain) => lintChain(chain).map((f) => `${f.code}${f.stepId ? `@${f.stepId}` : ''}`);
+const codes = (chain: Chain) => lintChain(chain, stepRegistry).map((f) => `${f.code}${f.stepId ? `@${f.stepId}` : ''}`);
 const demo = (file: string) => JSON.parse(readFileSync(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8')) as Chain;
 
 describe('lintChain', () => {
@@ -34,7 +35,7 @@ describe('lintChain', () => {
     const chain = routedChain();
     chain.steps[1]!.config.bindings = { classify: 'steps.classify' };
     chain.steps.push({ id: 'hand_over', kind: 'escalate', name: 'Hand over', position: { x: 0, y: 0 }, config: { bindings: {}, reason: 'why' } });
-    const findings = lintChain(chain).filter((f) => f.code === 'missing-binding');
+    const findings = lintChain(chain, stepRegistry).filter((f) => f.code === 'missing-binding');
     expect(findings).toEqual([{ code: 'missing-binding', severity: 'error', stepId: 'route', message: 'Router reads "value" but nothing is bound to it: connect the step whose label it branches on' }]);
     chain.steps[1]!.config.bindings = { value: 'steps.classify.category' };
     expect(codes(chain)).not.toContain('missing-binding@route');
@@ -43,7 +44,7 @@ describe('lintChain', () => {
   it('a gate whose check needs the document says so', () => {
     const chain = twoStepChain();
     chain.steps.push({ id: 'quotes', kind: 'gate', name: 'Quotes', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.extract' }, check: { type: 'quoteContainment', quotesPath: 'facts[*].quote' }, onFail: 'abort' } });
-    expect(lintChain(chain).find((f) => f.code === 'missing-binding')?.message).toBe('Gate reads "source" but nothing is bound to it: connect the document the quotes must come from');
+    expect(lintChain(chain, stepRegistry).find((f) => f.code === 'missing-binding')?.message).toBe('Gate reads "source" but nothing is bound to it: connect the document the quotes must come from');
   });
 
   it('no demo chain misses a binding its steps read', () => {

@@ -1,5 +1,4 @@
-import { stepRegistry } from '../steps/index.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import { contractCards } from './contract-card.ts';
 import { chainEdges } from './graph.ts';
 import { formatPath } from './parse.ts';
@@ -58,7 +57,7 @@ function missingBindings(step: StepDef, registry: StepRegistry): string[] {
     .map((b) => `${def.title} reads "${b.name}" but nothing is bound to it: connect ${b.connect}`);
 }
 
-export function lintChain(chain: Chain, registry: StepRegistry = stepRegistry): LintFinding[] {
+export function lintChain(chain: Chain, registry: StepRegistry): LintFinding[] {
   const findings: LintFinding[] = [];
   const add = (f: LintFinding) => findings.push(f);
   const edges = chainEdges(chain, registry);

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
 import { parseChain } from './parse.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 const paths = (input: unknown) => {
-  const result = parseChain(typeof input === 'string' ? input : JSON.stringify(input));
+  const result = parseChain(typeof input === 'string' ? input : JSON.stringify(input), stepRegistry);
   if (result.ok) throw new Error('expected problems');
   return result.problems;
 };
 
 describe('parseChain', () => {
   it('accepts a sound chain and fills config defaults', () => {
-    const result = parseChain(JSON.stringify(twoStepChain()));
+    const result = parseChain(JSON.stringify(twoStepChain()), stepRegistry);
     expect(result.ok).toBe(true);
     if (result.ok) expect(result.chain.steps[0]?.config.maxTokens).toBe(1024);
   });
@@ -69,8 +70,8 @@ describe('parseChain', () => {
   });
 
   it('accepts an already-parsed value as well as text', () => {
-    expect(parseChain(twoStepChain()).ok).toBe(true);
-    expect(parseChain(null).ok).toBe(false);
-    expect(parseChain([]).ok).toBe(false);
+    expect(parseChain(twoStepChain(), stepRegistry).ok).toBe(true);
+    expect(parseChain(null, stepRegistry).ok).toBe(false);
+    expect(parseChain([], stepRegistry).ok).toBe(false);
   });
 });

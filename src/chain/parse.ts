@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { stepRegistry } from '../steps/index.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import { chainEdges, topologicalOrder } from './graph.ts';
 import { checkRelativePath } from '../files/relative-path.ts';
 import { parseStrictJson } from '../files/strict-json.ts';
@@ -130,7 +129,7 @@ function checkInputFiles(chain: Chain): ChainProblem[] {
  * const restored = restoreChain(record.chain);
  * if (!restored.ok) throw new Error(restored.problems[0].message); else open(restored.chain);
  */
-export function restoreChain(input: string | unknown, registry: StepRegistry = stepRegistry, limits: Partial<ChainLimits> = {}): RestoreChainResult {
+export function restoreChain(input: string | unknown, registry: StepRegistry, limits: Partial<ChainLimits> = {}): RestoreChainResult {
   let raw: unknown = input;
   if (typeof input === 'string') {
     if (input.length > MAX_CHAIN_BYTES) return { ok: false, problems: [{ path: '$', message: `the file is ${(input.length / 1048576).toFixed(1)} MB; chain files are limited to ${MAX_CHAIN_BYTES / 1048576} MB` }] };
@@ -185,7 +184,7 @@ export function restoreChain(input: string | unknown, registry: StepRegistry = s
  * const result = parseChain(await file.text());
  * if (!result.ok) showProblems(result.problems); else save(result.chain);
  */
-export function parseChain(input: string | unknown, registry: StepRegistry = stepRegistry, limits: Partial<ChainLimits> = {}): ParseChainResult {
+export function parseChain(input: string | unknown, registry: StepRegistry, limits: Partial<ChainLimits> = {}): ParseChainResult {
   const restored = restoreChain(input, registry, limits);
   if (!restored.ok || restored.problems.length > 0) return { ok: false, problems: restored.problems };
   return { ok: true, chain: restored.chain };

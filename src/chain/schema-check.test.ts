@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lintChain } from './lint.ts';
 import { parseChain } from './parse.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 function chainWith(outputSchema: unknown, inputSchema: unknown = { type: 'string' }) {
   return {
@@ -16,7 +17,7 @@ const sound = { type: 'object', properties: { answer: { type: 'string' } }, requ
 
 describe('every schema in a chain is checked at validate and import', () => {
   it('names the bad keyword of each schema: output, gate check and input', () => {
-    const result = parseChain(JSON.stringify(chainWith({ ...sound, properties: { answer: { type: 'string', pattern: '(' } } }, { type: 'strin' })));
+    const result = parseChain(JSON.stringify(chainWith({ ...sound, properties: { answer: { type: 'string', pattern: '(' } } }, { type: 'strin' })), stepRegistry);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => p.path)).toEqual([
@@ -27,22 +28,22 @@ describe('every schema in a chain is checked at validate and import', () => {
   });
 
   it('refuses a $ref loop, a backreference and a lone surrogate in a pattern with their paths', () => {
-    const loop = parseChain(chainWith({ $defs: { a: { $ref: '#/$defs/a' } }, ...sound, properties: { answer: { $ref: '#/$defs/a' } } }));
+    const loop = parseChain(chainWith({ $defs: { a: { $ref: '#/$defs/a' } }, ...sound, properties: { answer: { $ref: '#/$defs/a' } } }), stepRegistry);
     expect(!loop.ok && loop.problems[0]?.path).toBe('$.steps[0].config.outputSchema["$defs"].a["$ref"]');
-    const backref = parseChain(chainWith({ ...sound, properties: { answer: { type: 'string', pattern: '(a)\\1' } } }));
+    const backref = parseChain(chainWith({ ...sound, properties: { answer: { type: 'string', pattern: '(a)\\1' } } }), stepRegistry);
     expect(!backref.ok && backref.problems[0]?.message).toMatch(/backreferences .* linear time/);
-    const surrogate = parseChain(chainWith({ ...sound, properties: { answer: { type: 'string', pattern: '^\\udc00' } } }));
+    const surrogate = parseChain(chainWith({ ...sound, properties: { answer: { type: 'string', pattern: '^\\udc00' } } }), stepRegistry);
     expect(!surrogate.ok && surrogate.problems[0]?.path).toBe('$.steps[0].config.outputSchema.properties.answer.pattern');
   });
 
   it('lint reports an unenforced format as a warning and a schema broken after import as an error', () => {
-    const parsed = parseChain(chainWith({ ...sound, properties: { answer: { type: 'string', format: 'uri' } } }, { type: 'string', format: 'email' }));
+    const parsed = parseChain(chainWith({ ...sound, properties: { answer: { type: 'string', format: 'uri' } } }, { type: 'string', format: 'email' }), stepRegistry);
     expect(parsed.ok).toBe(false); // the gate's integr
-    const ok = parseChain({ ...chainWith({ ...sound, properties: { answer: { type: 'string', format: 'uri' } } }), steps: chainWith(sound).steps.slice(0, 1).map((s) => ({ ...s, config: { ...s.config, outputSchema: { ...sound, properties: { answer: { type: 'string', format: 'uri' } } } } })) });
+    const ok = parseChain({ ...chainWith({ ...sound, properties: { answer: { type: 'string', format: 'uri' } } }), steps: chainWith(sound).steps.slice(0, 1).map((s) => ({ ...s, config: { ...s.config, outputSchema: { ...sound, properties: { answer: { type: 'string', format: 'uri' } } } } })) }, stepRegistry);
     if (!ok.ok) throw new Error(JSON.stringify(ok.problems));
-    const notes = lintChain(ok.chain).filter((f) => f.code === 'format-not-enforced');
+    const notes = lintChain(ok.chain, stepRegistry).filter((f) => f.code === 'format-not-enforced');
     expect(notes).toEqual([expect.objectContaining({ severity: 'warning', stepId: 'ask', message: expect.stringContaining('$.steps[0].config.outputSchema.properties.answer.format: the format "uri" is not enforced') })]);
     const edited = { ...ok.chain, steps: ok.chain.steps.map((s) => ({ ...s, config: { ...s.config, outputSchema: { type: 'strin' } } })) };
-    expect(lintChain(edited).filter((f) => f.code === 'invalid-schema').map((f) => f.severity)).toEqual(['error']);
+    expect(lintChain(edited, stepRegistry).filter((f) => f.code === 'invalid-schema').map((f) => f.severity)).toEqual(['error']);
   });
 });

@@ -1,6 +1,6 @@
 // The check half only: importing the barrel would put the matcher (re2js) on the app's first paint.
 import { schemaProblems } from '../schema/schema-problems.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import type { Chain } from './schema.ts';
 
 /**

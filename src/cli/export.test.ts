@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
-import { REPO_ROOT, runProcess } from '../export/conformance-harness.ts';
+import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { importChainSource } from '../export/import-chain.ts';
 import { parseArgs } from './args.ts';
 import { exportCommand, exportOptions } from './export.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 function capture(env: Record<string, string | undefined> = {}) {
   const out: string[] = [];
@@ -60,7 +61,7 @@ describe('seamscope export', () => {
     const again = await mkdtemp(join(tmpdir(), 'seamscope-cli-re-'));
     const { code, out } = await run([join(dir, 'demo_support_ticket.py'), '--lang', 'ts', '--out', again]);
     expect(code).toBe(0);
-    const original = parseChain(await readFile(demo('support-ticket.chain.json'), 'utf8'));
+    const original = parseChain(await readFile(demo('support-ticket.chain.json'), 'utf8'), stepRegistry);
     const back = importChainSource(await readFile(out, 'utf8'));
     expect(back.ok && back.chain).toEqual(original.ok && original.chain);
   });

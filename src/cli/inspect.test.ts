@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChain } from '../engine/run.ts';
-import { seedQuestion, seedSource, seedSummary } from '../inspect/seed-example.ts';
+import { seedQuestion, seedSource, seedSummary } from '../testing/seed-example.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
 import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';

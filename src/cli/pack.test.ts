@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runProcess } from '../export/conformance-harness.ts';
+import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { RUNTIME_DIR } from '../export/export-chain.ts';
 import { runtimeFolder } from '../export/runtime-sources.ts';
 import { loadRuntimeSources } from '../export/runtime-sources.node.ts';

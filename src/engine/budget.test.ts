@@ -6,6 +6,7 @@ import type { ModelProvider } from '../providers/types.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { BudgetGuard, tighterBudget } from './budget.ts';
 import { runChain } from './run.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 const objectOut = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false };
 
@@ -80,7 +81,7 @@ describe('run budgets', () => {
   it('the chain file carries its own budget, and a caller can only tighten it', async () => {
     const { provider, stats } = countingModel();
     const chain = sequential(6, { maxRequests: 4 });
-    expect(parseChain(chain).ok).toBe(true);
+    expect(parseChain(chain, stepRegistry).ok).toBe(true);
     const loose = await runChain({ chain, inputs: { doc: 'x' }, provider, model, repo: createMemoryRunRepository(), countTokens: (t) => t.length, budget: { maxRequests: 100 } });
     expect(loose.error).toMatch(/request budget of 4 reached/);
     expect(stats.calls).toBe(4);
@@ -89,9 +90,9 @@ describe('run budgets', () => {
 
   it('a budget in a chain file that is not a budget is refused when the chain is read', () => {
     const bad = { ...sequential(1), budget: { maxTokens: -1 } };
-    const parsed = parseChain(bad);
+    const parsed = parseChain(bad, stepRegistry);
     expect(parsed.ok).toBe(false);
-    const unknownKey = parseChain({ ...sequential(1), budget: { maxTokenz: 5 } });
+    const unknownKey = parseChain({ ...sequential(1), budget: { maxTokenz: 5 } }, stepRegistry);
     expect(unknownKey.ok).toBe(false);
   });
 

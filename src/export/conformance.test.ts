@@ -8,7 +8,8 @@ import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { faultChains } from '../testing/fault-chains.ts';
 import type { MockReply } from '../testing/mock-server.ts';
-import { API_KEY, callsAreSequential, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runExported, stepOutcomes, type Capture, type Settings } from './conformance-harness.ts';
+import { API_KEY, callsAreSequential, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runExported, stepOutcomes, type Capture, type Settings } from '../testing/conformance-harness.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * Conformance: every demo chain runs three ways — the in-app engine, the exported TypeScript
@@ -22,14 +23,14 @@ const demoDir = join(REPO_ROOT, 'public/demo');
 const index = JSON.parse(readFileSync(join(demoDir, 'index.json'), 'utf8')) as { file: string; id: string }[];
 
 function load(file: string): Chain {
-  const parsed = parseChain(readFileSync(join(demoDir, file), 'utf8'));
+  const parsed = parseChain(readFileSync(join(demoDir, file), 'utf8'), stepRegistry);
   if (!parsed.ok) throw new Error(`${file}: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
   return parsed.chain;
 }
 
 const listed = index.map((e) => e.file);
 // Chain files beside the index that parse are covered too (a colleague may add one before listing it).
-const extra = readdirSync(demoDir).filter((f) => f.endsWith('.chain.json') && !listed.includes(f) && parseChain(readFileSync(join(demoDir, f), 'utf8')).ok);
+const extra = readdirSync(demoDir).filter((f) => f.endsWith('.chain.json') && !listed.includes(f) && parseChain(readFileSync(join(demoDir, f), 'utf8'), stepRegistry).ok);
 const chains = [...listed, ...extra].filter((f) => existsSync(join(demoDir, f))).map((file) => ({ file, chain: load(file) }));
 
 interface Scenario {
@@ -129,17 +130,17 @@ const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
 function sketchedTicketChain(routerReads?: string): Chain {
   let chain = addInput(createEmptyChain('fixture-sketched-ticket', 'Sketched support ticket'), 'ticket', { trust: 'untrusted', example: 'I was charged twice for order 1042 and will see a lawyer.' }).chain;
   for (const [kind, name] of [['model', 'Extract facts'], ['model', 'Classify'], ['router', 'Legal?'], ['escalate', 'To a person'], ['model', 'Draft reply'], ['output', 'Reply']] as const) {
-    const added = addStep(chain, kind, { x: 0, y: 0 });
+    const added = addStep(chain, kind, { x: 0, y: 0 }, stepRegistry);
     chain = renameStep(added.chain, added.stepId, name);
   }
-  chain = connectInput(chain, 'ticket', 'model_1');
-  chain = connect(chain, 'model_1', 'model_2');
-  chain = connect(chain, 'model_2', 'router_1', routerReads);
-  chain = connect(chain, 'router_1', 'model_3'); // the first edge from a router: "otherwise"
-  chain = connect(chain, 'router_1', 'escalate_1'); // the next: a route whose label is typed in
-  chain = connect(chain, 'model_2', 'escalate_1');
-  chain = connect(chain, 'model_1', 'model_3');
-  chain = connect(chain, 'model_3', 'output_1');
+  chain = connectInput(chain, 'ticket', 'model_1', undefined, stepRegistry);
+  chain = connect(chain, 'model_1', 'model_2', undefined, stepRegistry);
+  chain = connect(chain, 'model_2', 'router_1', routerReads, stepRegistry);
+  chain = connect(chain, 'router_1', 'model_3', undefined, stepRegistry); // the first edge from a router: "otherwise"
+  chain = connect(chain, 'router_1', 'escalate_1', undefined, stepRegistry); // the next: a route whose label is typed in
+  chain = connect(chain, 'model_2', 'escalate_1', undefined, stepRegistry);
+  chain = connect(chain, 'model_1', 'model_3', undefined, stepRegistry);
+  chain = connect(chain, 'model_3', 'output_1', undefined, stepRegistry);
   const factsSchema = { type: 'object', properties: { request: { type: 'string' } }, required: ['request'], additionalProperties: false };
   // The intent is optional in the contract, so a reply without it reaches the router.
   const classifySchema = { type: 'object', properties: { intent: { enum: ['legal', 'refund'] } }, required: [], additionalProperties: false };
@@ -165,7 +166,7 @@ describe.concurrent('a router drawn on the canvas branches the same way in the e
   ];
   for (const c of cases) {
     it(c.name, async () => {
-      const parsed = parseChain(c.chain);
+      const parsed = parseChain(c.chain, stepRegistry);
       if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
       const inputs = { ticket: 'I was charged twice for order 1042 and will see a lawyer.' };
       const runId = 'conformance-sketched-ticket';
@@ -207,7 +208,7 @@ describe.concurrent('exported programs conform to the engine on chains the demos
   for (const { chain, scenarios } of synthetic) {
     for (const scenario of scenarios) {
       it(`${chain.id}: ${scenario.name}`, async () => {
-        const parsed = parseChain(chain);
+        const parsed = parseChain(chain, stepRegistry);
         if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
         const inputs = Object.fromEntries(chain.inputs.map((i) => [i.name, i.example]));
         const runId = `conformance-${chain.id}`;
@@ -237,7 +238,7 @@ describe.concurrent('faults on branching and parallel chains: the engine and bot
   for (const { chain, parallel, scenarios } of faultChains) {
     for (const scenario of scenarios) {
       it(`${chain.id}: ${scenario.name}`, async () => {
-        const parsed = parseChain(chain);
+        const parsed = parseChain(chain, stepRegistry);
         if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
         const inputs = Object.fromEntries(chain.inputs.map((i) => [i.name, i.example]));
         const runId = `conformance-${chain.id}`;
@@ -282,7 +283,7 @@ describe('a webhook terminal', () => {
           { id: 'answer', kind: 'model', name: 'Answer', config: { bindings: { question: 'inputs.question' }, prompt: '{question}', outputSchema: answerSchema } },
           { id: 'send', kind: 'webhook', name: 'Send', config: { bindings: { value: 'steps.answer' }, url: `http://127.0.0.1:${port}/a b/../hook?q="x y"&r=é#frag ment`, headers: { 'x-team': 'support' } } },
         ],
-      });
+      }, stepRegistry);
       if (!parsed.ok) throw new Error('fixture');
       const inputs = { question: 'Hello?' };
       const runId = 'conformance-webhook';

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import { findPlaceholders } from '../chain/template.ts';
 import type { Chain } from '../chain/schema.ts';
-import { hostileStrings, seeded } from './adversarial.ts';
-import { REPO_ROOT, runProcess } from './conformance-harness.ts';
+import { hostileStrings, seeded } from '../testing/adversarial-exports.ts';
+import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { claimStepNames } from './emit/names.ts';
 import { EXPORT_TSCONFIG, exportChain, exportProgram, RUNTIME_DIR } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
@@ -142,7 +142,7 @@ function hostileChain(n: number): Chain {
     ],
     meta: { notes: text(5000), [text(30) || 'k']: [text(100)] },
   };
-  const parsed = parseChain(raw);
+  const parsed = parseChain(raw, stepRegistry);
   if (!parsed.ok) throw new Error(`hostile chain ${n} does not parse: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
   return parsed.chain;
 }

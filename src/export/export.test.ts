@@ -6,7 +6,7 @@ import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
-import { runProcess } from './conformance-harness.ts';
+import { runProcess } from '../testing/conformance-harness.ts';
 import { kindEmitters } from './emit/kinds.ts';
 import { claimStepNames } from './emit/names.ts';
 import { exportChain, exportChainFiles, exportProgram, programFileName } from './export-chain.ts';
@@ -87,7 +87,7 @@ describe('identifiers', () => {
     const steps = ['fooBar', 'foo_bar', 'FooBar', 'run', 'CHAIN', 'class', 'None', 'selectStep', 'select'].map((id, i) => ({
       id, kind: 'output', name: id, position: { x: i, y: 0 }, config: { bindings: { value: 'inputs.question' } },
     }));
-    const parsed = parseChain({ ...chain, steps: [...chain.steps, ...steps] });
+    const parsed = parseChain({ ...chain, steps: [...chain.steps, ...steps] }, stepRegistry);
     if (!parsed.ok) throw new Error('fixture');
     for (const lang of ['ts', 'py'] as const) {
       const names = [...claimStepNames(planExport(parsed.chain, stepRegistry), lang).values()].flatMap((n) => Object.values(n));
@@ -109,7 +109,7 @@ function withFallbacks(): Chain {
       { id: 'x', kind: 'output', name: 'X', config: { bindings: { value: 'steps.a' } } },
       { id: 'y', kind: 'output', name: 'Y', config: { bindings: { value: 'steps.r' } } },
     ],
-  });
+  }, stepRegistry);
   if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join('; '));
   return parsed.chain;
 }
@@ -167,7 +167,7 @@ describe('importing an exported program', () => {
       const text = exportProgram(chain, { lang }).program.contents;
       expect(isExportedProgram(text)).toBe(true);
       const back = importChainSource(text);
-      expect(back.ok && back.chain).toEqual(parseChain(chain).ok && (parseChain(chain) as { chain: Chain }).chain);
+      expect(back.ok && back.chain).toEqual(parseChain(chain, stepRegistry).ok && (parseChain(chain, stepRegistry) as { chain: Chain }).chain);
     }
     expect(importChainSource(JSON.stringify(chain)).ok).toBe(true);
     expect(embeddedChainJson(JSON.stringify(chain))).toBeNull();

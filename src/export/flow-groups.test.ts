@@ -6,7 +6,7 @@ import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { faultChains } from '../testing/fault-chains.ts';
-import { REPO_ROOT, runProcess } from './conformance-harness.ts';
+import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { flowGroups, MAX_AT_ONCE } from './emit/flow.ts';
 import { EXPORT_TSCONFIG, exportChain, RUNTIME_DIR } from './export-chain.ts';
 import { planExport } from './plan.ts';
@@ -22,7 +22,7 @@ const model = (id: string, reads: Record<string, string>, extra: Record<string, 
 });
 
 function chainOf(steps: unknown[]): Chain {
-  const parsed = parseChain({ format: 'seamscope.chain', version: 1, id: 'groups', name: 'Groups', inputs: [{ name: 'q', schema: { type: 'string' }, example: 'q' }], steps });
+  const parsed = parseChain({ format: 'seamscope.chain', version: 1, id: 'groups', name: 'Groups', inputs: [{ name: 'q', schema: { type: 'string' }, example: 'q' }], steps }, stepRegistry);
   if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
   return parsed.chain;
 }

@@ -6,9 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { createMockModelServer } from '../testing/mock-server.ts';
-import { API_KEY, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runProcess } from './conformance-harness.ts';
+import { API_KEY, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runProcess } from '../testing/conformance-harness.ts';
 import { exportChainFiles, exportProgram, type ExportLanguage } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * Golden files: the exported program of every demo chain, in both languages, checked in under
@@ -28,7 +29,7 @@ const LANGS: ExportLanguage[] = ['ts', 'py'];
 const RUN = 'demo-summarise-then-answer';
 
 function demoChain(file: string): Chain {
-  const parsed = parseChain(readFileSync(join(demoDir, file), 'utf8'));
+  const parsed = parseChain(readFileSync(join(demoDir, file), 'utf8'), stepRegistry);
   if (!parsed.ok) throw new Error(`${file} does not parse`);
   return parsed.chain;
 }

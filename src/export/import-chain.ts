@@ -1,5 +1,5 @@
 import { parseChain, type ChainLimits, type ParseChainResult } from '../chain/parse.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import { stepRegistry, type StepRegistry } from '../steps/index.ts';
 
 /**
  * Reads a chain back out of an exported program. The program embeds the chain as JSON text in
@@ -102,13 +102,13 @@ export interface ImportChainOptions {
  * if (result.ok) openChain(result.chain);
  */
 export function importChainSource(text: string, options: ImportChainOptions = {}): ParseChainResult {
-  if (fileKind(text, options.fileName) === 'chain') return parseChain(text, options.registry, options.limits);
+  if (fileKind(text, options.fileName) === 'chain') return parseChain(text, options.registry ?? stepRegistry, options.limits);
   const embedded = embeddedChain(text, options.fileName);
   if (embedded === null) {
     return { ok: false, problems: [{ path: '$', message: `this is neither a chain file (a JSON object) nor a program exported by Seamscope (no ${CHAIN_BEGIN} block)` }] };
   }
   if (!embedded.ok) return { ok: false, problems: [{ path: '$', message: embedded.message }] };
-  return parseChain(embedded.json, options.registry, options.limits);
+  return parseChain(embedded.json, options.registry ?? stepRegistry, options.limits);
 }
 
 /** Whether a file is a program exported by Seamscope (with its embedded chain) rather than a chain file. */

@@ -9,9 +9,10 @@ import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { twoStepChain, routedChain } from '../testing/chain-fixtures.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { MARKER_PIECES } from './adversarial.ts';
+import { MARKER_PIECES } from '../testing/adversarial-exports.ts';
 import { exportProgram } from './export-chain.ts';
 import { embeddedChainJson, importChainSource } from './import-chain.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * One chain file is one chain. Marker text anywhere in a chain's strings (names, prompts,
@@ -19,7 +20,7 @@ import { embeddedChainJson, importChainSource } from './import-chain.ts';
  * languages and imports back deep-equal; a chain file is never searched for markers.
  */
 const parsed = (value: unknown): Chain => {
-  const result = parseChain(value);
+  const result = parseChain(value, stepRegistry);
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.chain;
 };

@@ -9,9 +9,10 @@ import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { PROTO_NAMES, protoNamesChain } from '../testing/proto-chain.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { DEFAULT_SETTINGS, runEngine, runExported } from './conformance-harness.ts';
+import { DEFAULT_SETTINGS, runEngine, runExported } from '../testing/conformance-harness.ts';
 import { exportProgram } from './export-chain.ts';
 import { importChainSource } from './import-chain.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * `constructor`, `toString`, `hasOwnProperty`, `valueOf` and `__proto__` as input names,
@@ -20,7 +21,7 @@ import { importChainSource } from './import-chain.ts';
  * languages, imports back deep-equal, and the exported programs end as the engine does.
  */
 const chainFor = (label: (typeof PROTO_NAMES)[number]): Chain => {
-  const parsed = parseChain(protoNamesChain(label));
+  const parsed = parseChain(protoNamesChain(label), stepRegistry);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   return parsed.chain;
 };
@@ -53,7 +54,7 @@ describe('prototype names in a chain', () => {
       const parsed = parseChain({
         format: 'seamscope.chain', version: 1, id: 'enum', name: 'Enum', inputs: [{ name: 'q', schema: { type: 'string' } }],
         steps: [{ id: 'm', kind: 'model', name: 'm', config: { bindings: { q: 'inputs.q' }, prompt: 'Pick one for {q}', outputSchema } }, { id: 'o', kind: 'output', name: 'o', config: { bindings: { value: 'steps.m' } } }],
-      });
+      }, stepRegistry);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
       const inputs = { q: 'constructor toString' };
       const [field, { enum: allowed }] = Object.entries(outputSchema.properties as unknown as Record<string, { enum: string[] }>)[0] as [string, { enum: string[] }];
@@ -72,7 +73,7 @@ describe('prototype names in a chain', () => {
     const parsed = parseChain({
       format: 'seamscope.chain', version: 1, id: 'req', name: 'Req', inputs: [{ name: 'q', schema: { type: 'string' } }],
       steps: [{ id: 'm', kind: 'model', name: 'm', config: { bindings: { q: 'inputs.q' }, prompt: 'Answer {q}', outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer', 'constructor', 'toString'] } } }, { id: 'o', kind: 'output', name: 'o', config: { bindings: { value: 'steps.m' } } }],
-    });
+    }, stepRegistry);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const run = await demoRun(parsed.chain, { q: 'anything' });
     expect(run.status, run.error).toBe('succeeded');

@@ -11,8 +11,8 @@ import { assemblePrompt, isStrictCompatible, parseModelJson } from '../steps/mod
 import { modelConfigSchema } from '../steps/model.config.ts';
 import { retrieveSections } from '../steps/retrieve-search.ts';
 import { splitSections } from '../steps/sections.ts';
-import { hostileStrings, seeded } from './adversarial.ts';
-import { REPO_ROOT, runProcess } from './conformance-harness.ts';
+import { hostileStrings, seeded } from '../testing/adversarial-exports.ts';
+import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { retrieveSections as runtimeRetrieve } from './runtime/ts/retrieval.ts';
 import { checkIdSet as runtimeCheckIdSet } from './runtime/ts/checks.ts';
 import { applyLogic } from './runtime/ts/json-logic.ts';

@@ -5,7 +5,7 @@ import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import type { Boundary } from '../trace/replay.ts';
 import { inspectBoundary, inspectRun } from './boundary.ts';
-import { seedQuestion, seedQuotes, seedSource, seedSummary } from './seed-example.ts';
+import { seedQuestion, seedQuotes, seedSource, seedSummary } from '../testing/seed-example.ts';
 
 /** Runs the two-step chain (extract → answer) on the seed example with a scripted extract output. */
 async function inspectSeed(facts: string[], opts: Parameters<typeof inspectRun>[2] = {}) {

@@ -1,6 +1,6 @@
 import type { RunMeta, TraceEvent } from '../trace/events.ts';
 import { buildRunView, type Boundary } from '../trace/replay.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import { stepRegistry, type StepRegistry } from '../steps/index.ts';
 import type { FactKind } from './facts.ts';
 import { findQuestion, instructionText, receivedSources } from './consumer-prompt.ts';
 import { askedKinds } from './question-kinds.ts';
@@ -117,7 +117,7 @@ export interface RunInspection {
 
 /** Every boundary of a stored run. A producer feeding several consumers is analysed once. */
 export function inspectRun(meta: RunMeta, events: readonly TraceEvent[], opts: InspectOptions & { registry?: StepRegistry } = {}): RunInspection {
-  const view = buildRunView(meta, events, opts.registry);
+  const view = buildRunView(meta, events, opts.registry ?? stepRegistry);
   const cache = new Map<string, SurvivalReport>();
   const boundaries = view.boundaries.map((b) => {
     let survival = cache.get(b.producer);

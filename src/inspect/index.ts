@@ -1,4 +1,12 @@
-/** Boundary analyses over a stored run: fact survival and the lossy-handoff flag. */
+/**
+ * Boundary analyses over a stored run: fact survival and the lossy-handoff flag, per-step
+ * metrics and run diffs.
+ *
+ * @example
+ * import { inspectRun } from '../src/inspect/index.ts';
+ * const { boundaries } = inspectRun(meta, events, { registry: stepRegistry });
+ * for (const report of boundaries) if (report.lossy) console.log(report.producer, '→', report.consumer);
+ */
 export { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './facts.ts';
 export { factSurvival, type Occurrence, type SurvivalFact, type SurvivalReport } from './survival.ts';
 export { askedKinds } from './question-kinds.ts';

@@ -2,6 +2,7 @@ import { stableStringify } from '../chain/hash.ts';
 import type { RunMeta, TraceEvent } from '../trace/events.ts';
 import { buildRunView, type StepView } from '../trace/replay.ts';
 import { inspectRun } from './boundary.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * Two runs side by side, step by step: what each step output, whether it changed, the facts
@@ -38,8 +39,8 @@ export interface RunDiff {
 const tokens = (v: StepView | undefined) => (v?.attempts ?? []).reduce((n, a) => n + (a.record.usage?.inputTokens ?? 0) + (a.record.usage?.outputTokens ?? 0), 0);
 
 export function diffRuns(a: { meta: RunMeta; events: readonly TraceEvent[] }, b: { meta: RunMeta; events: readonly TraceEvent[] }): RunDiff {
-  const viewA = buildRunView(a.meta, a.events);
-  const viewB = buildRunView(b.meta, b.events);
+  const viewA = buildRunView(a.meta, a.events, stepRegistry);
+  const viewB = buildRunView(b.meta, b.events, stepRegistry);
   const factsA = inspectRun(a.meta, [...a.events]).boundaries;
   const factsB = inspectRun(b.meta, [...b.events]).boundaries;
   const survivedBy = (reports: typeof factsA, id: string) => {

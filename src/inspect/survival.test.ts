@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedQuotes, seedSource, seedSummary } from './seed-example.ts';
+import { seedQuotes, seedSource, seedSummary } from '../testing/seed-example.ts';
 import { factSurvival } from './survival.ts';
 
 const survival = (source: string, intermediate: unknown) => factSurvival([{ name: 'document', text: source }], intermediate);

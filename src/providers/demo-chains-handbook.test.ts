@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
+import { stepRegistry } from '../steps/index.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { createDemoProvider } from './demo-model.ts';
@@ -20,7 +21,7 @@ const handbook = read('documents/dental-plan-handbook.md');
 const question = 'How long do I have to appeal a denied claim?';
 
 function load(file: string): Chain {
-  const parsed = parseChain(read(file));
+  const parsed = parseChain(read(file), stepRegistry);
   if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
   return parsed.chain;
 }

@@ -10,6 +10,7 @@ import { createMemoryRunRepository } from '../trace/repository.ts';
 import { createDemoProvider } from './demo-model.ts';
 import { demoProfile, runModelSettings } from './profiles.ts';
 import { loadTokenCounter, type TokenCounter } from './tokenizer.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * Every system in the five source articles as a demo chain in public/demo, run end to end on
@@ -24,7 +25,7 @@ type Attempt = Extract<TraceEvent, { type: 'step.attempt' }>;
 type Finished = Extract<TraceEvent, { type: 'step.finished' }>;
 
 function load(file: string): Chain {
-  const parsed = parseChain(read(file));
+  const parsed = parseChain(read(file), stepRegistry);
   if (parsed.ok) return parsed.chain;
   throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
 }

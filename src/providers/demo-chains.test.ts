@@ -7,6 +7,7 @@ import type { TraceEvent } from '../trace/events.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { createDemoProvider } from './demo-model.ts';
 import { demoProfile, runModelSettings } from './profiles.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /** The two demo chains in public/demo, run end to end on the offline demo model. */
 
@@ -15,7 +16,7 @@ const read = (file: string) => readFileSync(new URL(file, demoDir), 'utf8');
 const index = JSON.parse(read('index.json')) as { file: string; id: string; name: string }[];
 
 function load(file: string): Chain {
-  const parsed = parseChain(read(file));
+  const parsed = parseChain(read(file), stepRegistry);
   if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path} ${p.message}`).join('; '));
   return parsed.chain;
 }

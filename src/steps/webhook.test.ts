@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import { headerValueProblem, webhookRequestUrl } from './webhook.ts';
+import { stepRegistry } from './index.ts';
 
 /** A webhook's header values and URL must reach the receiver as the chain says, from the engine and from both exports. */
 function hookChain(config: Record<string, unknown>) {
@@ -8,7 +9,7 @@ function hookChain(config: Record<string, unknown>) {
     format: 'seamscope.chain', version: 1, id: 'hook', name: 'Hook',
     inputs: [{ name: 'q', schema: { type: 'string' } }],
     steps: [{ id: 'send', kind: 'webhook', name: 'Send', config: { bindings: { value: 'inputs.q' }, url: 'http://127.0.0.1:9000/hook', ...config } }],
-  });
+  }, stepRegistry);
 }
 
 describe('webhook header values', () => {

@@ -6,6 +6,7 @@ import { exportChainFiles } from '../export/export-chain.ts';
 import { importChainSource } from '../export/import-chain.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 import { formatV2 } from './format-v2.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * The formats can evolve: with a version 2 stood up (format-v2.ts: chain files renamed
@@ -21,7 +22,7 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/format-v1/${n
 
 describe('a version 1 file under a version 2 format', () => {
   it('a chain file migrates and validates', () => {
-    const parsed = parseChain(fixture('summarise.chain.json'));
+    const parsed = parseChain(fixture('summarise.chain.json'), stepRegistry);
     expect(parsed.ok, JSON.stringify(!parsed.ok && parsed.problems)).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.chain.version).toBe(2);
@@ -33,7 +34,7 @@ describe('a version 1 file under a version 2 format', () => {
   });
 
   it('an exported program whose embedded chain is version 1 imports migrated', async () => {
-    const current = parseChain(fixture('summarise.chain.json'));
+    const current = parseChain(fixture('summarise.chain.json'), stepRegistry);
     if (!current.ok) throw new Error('fixture');
     const { program } = await exportChainFiles(current.chain, { lang: 'ts', endpoint: { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128_000, structuredOutput: true } });
     const text = program.contents;
@@ -59,14 +60,14 @@ describe('a version 1 file under a version 2 format', () => {
       expect(typeof e.latencyMs).toBe('number');
       expect(e).not.toHaveProperty('durationMs');
     }
-    const snapshot = restoreChain(run.chain);
+    const snapshot = restoreChain(run.chain, stepRegistry);
     expect(snapshot.ok && snapshot.problems).toEqual([]);
     expect((run.chain as Chain).version).toBe(2);
   });
 
   it('a file from a newer format is refused, and a damaged event names its path', () => {
     const newer = { ...(JSON.parse(fixture('summarise.chain.json')) as Record<string, unknown>), version: 3 };
-    expect(parseChain(newer)).toEqual({ ok: false, problems: [{ path: '$.version', message: 'the file is format version 3, made by a newer Seamscope; this one reads up to version 2' }] });
+    expect(parseChain(newer, stepRegistry)).toEqual({ ok: false, problems: [{ path: '$.version', message: 'the file is format version 3, made by a newer Seamscope; this one reads up to version 2' }] });
     const run = JSON.parse(fixture('summarise.run.json')) as { version: number; events: Record<string, unknown>[] };
     expect(parseRunFile(JSON.stringify({ ...run, version: 3 }))).toMatchObject({ ok: false, message: expect.stringMatching(/trace version 3, made by a newer Seamscope/) });
     run.events[2] = { ...run.events[2], stepId: 7 };

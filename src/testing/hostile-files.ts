@@ -3,7 +3,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, symlink, writeFile 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import type { Chain } from '../chain/schema.ts';
-import { MARKER_PIECES } from '../export/adversarial.ts';
+import { MARKER_PIECES } from './adversarial-exports.ts';
 import { exportProgram } from '../export/export-chain.ts';
 import { routedChain, twoStepChain } from './chain-fixtures.ts';
 import { PROTO_NAMES, protoNamesChain } from './proto-chain.ts';

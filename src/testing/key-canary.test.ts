@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import { main } from '../cli/main.ts';
-import { DEFAULT_SETTINGS, REPO_ROOT, runProcess, writeExport } from '../export/conformance-harness.ts';
+import { DEFAULT_SETTINGS, REPO_ROOT, runProcess, writeExport } from './conformance-harness.ts';
 import { REDACTED } from '../providers/scrub.ts';
 import { exportRunToOtlp } from '../trace/otlp/index.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 import { createMockModelServer, type MockModelServer } from './mock-server.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * The canary key: an endpoint that echoes the key it was sent (in error messages and bodies,
@@ -99,7 +100,7 @@ describe.each([
 
 describe.each(['ts', 'py'] as const)('the canary key in an exported %s program', (lang) => {
   it('reaches neither its trace file nor its output', async () => {
-    const parsed = parseChain(chain);
+    const parsed = parseChain(chain, stepRegistry);
     if (!parsed.ok) throw new Error('fixture');
     const { dir, program } = await writeExport(parsed.chain, lang, DEFAULT_SETTINGS, 'seamscope-canary-export-');
     server.reset();

@@ -13,6 +13,7 @@ import type { RunMeta, TraceEvent } from './events.ts';
 import { importOtlpTrace } from './otlp/import.ts';
 import { buildRunView, createRunViewBuilder, type RunView } from './replay.ts';
 import { createMemoryRunRepository } from './repository.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 /**
  * The live replay folds events one by one (createRunViewBuilder); the stored replay, inspect
@@ -24,7 +25,7 @@ interface Trace { name: string; meta: RunMeta; events: TraceEvent[] }
 const demo = (file: string) => readFileSync(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8');
 
 async function demoRun(file: string): Promise<Trace> {
-  const parsed = parseChain(demo(file));
+  const parsed = parseChain(demo(file), stepRegistry);
   if (!parsed.ok) throw new Error(`${file} does not parse`);
   const chain = parsed.chain;
   const files = (chain.meta?.inputFiles ?? {}) as Record<string, string>;
@@ -62,7 +63,7 @@ async function resumedRun(): Promise<Trace> {
 }
 
 function otlpRun(file: string): Trace {
-  const result = importOtlpTrace(readCorpus(`traces/otlp/${file}`));
+  const result = importOtlpTrace(readCorpus(`traces/otlp/${file}`), stepRegistry);
   if (!result.ok) throw new Error(result.message);
   return { name: file, meta: result.run, events: result.events };
 }
@@ -76,14 +77,14 @@ function prefixes(n: number): Set<number> {
 }
 
 function checkFold({ meta, events }: Trace): { checked: number; boundaries: number } {
-  const builder = createRunViewBuilder(meta);
+  const builder = createRunViewBuilder(meta, stepRegistry);
   const handedOut: { view: RunView; copy: RunView }[] = [];
   const at = prefixes(events.length);
   let previous: RunView | null = null;
   for (let i = 0; i <= events.length; i++) {
     if (at.has(i)) {
       const view = builder.view();
-      expect(view, `after ${i} of ${events.length} events`).toEqual(buildRunView(meta, events.slice(0, i)));
+      expect(view, `after ${i} of ${events.length} events`).toEqual(buildRunView(meta, events.slice(0, i), stepRegistry));
       // A step no event touched since the last view keeps its object.
       if (previous) for (const s of view.steps) if (previous.steps.some((p) => p === s)) expect(previous.steps.indexOf(s)).toBe(view.steps.indexOf(s));
       handedOut.push({ view, copy: structuredClone(view) });
@@ -120,7 +121,7 @@ describe('createRunViewBuilder folds to what buildRunView builds', () => {
 
   it('hands out the same view when nothing was added, and keeps untouched boundaries', async () => {
     const { meta, events } = await scriptedRun('retry', ['not json', { facts: ['180 days'] }, { answer: 'Within 180 days.' }]);
-    const builder = createRunViewBuilder(meta);
+    const builder = createRunViewBuilder(meta, stepRegistry);
     const last = events.findIndex((e) => e.type === 'step.started' && e.stepId === 'final');
     for (const e of events.slice(0, last)) builder.add(e);
     const before = builder.view();

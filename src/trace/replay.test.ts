@@ -10,6 +10,7 @@ import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { createMemoryRunRepository } from './repository.ts';
 import { boundaryLabel, buildRunView, checksOnBoundary, stepLabel } from './replay.ts';
 import type { TraceEvent } from './events.ts';
+import { stepRegistry } from '../steps/index.ts';
 
 describe('buildRunView', () => {
   it('shows each boundary with its source, intermediate and what the consumer received', async () => {
@@ -22,7 +23,7 @@ describe('buildRunView', () => {
     const events = await repo.getEvents(meta.id);
     // A trace survives a JSON round trip unchanged (it is what export and import rely on).
     expect(JSON.parse(JSON.stringify(events)) as TraceEvent[]).toEqual(events);
-    const view = buildRunView((await repo.getRun(meta.id))!, events);
+    const view = buildRunView((await repo.getRun(meta.id))!, events, stepRegistry);
     expect(view.steps.map((s) => [s.stepId, s.status])).toEqual([['extract', 'succeeded'], ['answer', 'succeeded'], ['final', 'succeeded']]);
     const seam = view.boundaries.find((b) => b.producer === 'extract' && b.consumer === 'answer');
     expect(seam?.sources).toEqual([{ name: 'document', text: 'Appeal within 180 days.' }]);
@@ -37,14 +38,14 @@ describe('buildRunView', () => {
 describe('checks and labels on boundaries, over the retrieval demo', () => {
   it('the citation check belongs to the boundaries into its gate, not to the earlier retrieve → rerank handoff; labels read name first', async () => {
     const demo = (file: string) => readFileSync(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8');
-    const parsed = parseChain(demo('retrieval-pipeline.chain.json'));
+    const parsed = parseChain(demo('retrieval-pipeline.chain.json'), stepRegistry);
     if (!parsed.ok) throw new Error('the retrieval demo does not parse');
     const chain = parsed.chain;
     const files = (chain.meta?.inputFiles ?? {}) as Record<string, string>;
     const inputs = Object.fromEntries(chain.inputs.map((i) => [i.name, files[i.name] ? demo(files[i.name] as string) : i.example]));
     const repo = createMemoryRunRepository();
     const meta = await runChain({ chain, inputs, provider: createDemoProvider(), model: runModelSettings(demoProfile), repo, countTokens: await loadTokenCounter() });
-    const view = buildRunView((await repo.getRun(meta.id))!, await repo.getEvents(meta.id));
+    const view = buildRunView((await repo.getRun(meta.id))!, await repo.getEvents(meta.id), stepRegistry);
     expect(view.steps.find((s) => s.stepId === 'citations')?.checks.map((c) => c.check)).toEqual(['citations']);
     const withChecks = view.boundaries.filter((b) => checksOnBoundary(view, b).length > 0).map((b) => `${b.producer}->${b.consumer}`);
     expect(withChecks.sort()).toEqual(['generate->citations', 'retrieve->citations']);
@@ -83,7 +84,7 @@ describe('buildRunView on a hostile trace', () => {
       { type: 'step.started', at: 1, stepId: id } as TraceEvent,
       { type: 'step.finished', at: 2, stepId: id, status: 'succeeded', output: { x: id }, latencyMs: 1 } as TraceEvent,
     ]);
-    const view = buildRunView(meta, events);
+    const view = buildRunView(meta, events, stepRegistry);
     expect(view.boundaries.map((b) => `${b.producer}->${b.consumer}`).sort()).toEqual(['a->b', 'b->a']);
     for (const b of view.boundaries) expect(b.sources).toEqual([{ name: 'document', text: 'Appeal within 180 days.' }]);
   });

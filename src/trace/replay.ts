@@ -3,8 +3,7 @@ import { parseRef } from '../chain/refs.ts';
 import type { Chain, StepDef } from '../chain/schema.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
 import type { ChatMessage } from '../providers/types.ts';
-import { stepRegistry } from '../steps/index.ts';
-import type { StepRegistry } from '../steps/registry.ts';
+import type { StepRegistry } from '../steps/index.ts';
 import type { AttemptRecord, PromptSegment, RunMeta, StepStatus, TraceEvent } from './events.ts';
 
 /**
@@ -138,7 +137,7 @@ function boundaryContext(meta: RunMeta, registry: StepRegistry) {
   return { chain, edges, boundary };
 }
 
-export function buildRunView(meta: RunMeta, events: readonly TraceEvent[], registry: StepRegistry = stepRegistry): RunView {
+export function buildRunView(meta: RunMeta, events: readonly TraceEvent[], registry: StepRegistry): RunView {
   const { chain, edges, boundary } = boundaryContext(meta, registry);
   const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
   const byId = new Map<string, StepView>();
@@ -182,7 +181,7 @@ export interface RunViewBuilder {
   view(): RunView;
 }
 
-export function createRunViewBuilder(meta: RunMeta, registry: StepRegistry = stepRegistry): RunViewBuilder {
+export function createRunViewBuilder(meta: RunMeta, registry: StepRegistry): RunViewBuilder {
   const { chain, edges, boundary } = boundaryContext(meta, registry);
   const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
   const edgeIndex = new Map(edges.map((e, i) => [e, i]));

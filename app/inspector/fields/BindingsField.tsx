@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { chainEdges } from '../../../src/chain/graph.ts';
-import type { Chain } from '../../../src/chain/schema.ts';
+import { chainEdges } from '../../../src/chain/index.ts';
+import type { Chain } from '../../../src/chain/index.ts';
 import { stepRegistry } from '../../../src/steps/index.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Chain, StepDef } from '../../../src/chain/schema.ts';
-import { estimateTokens } from '../../../src/providers/tokenizer.ts';
+import type { Chain, StepDef } from '../../../src/chain/index.ts';
+import { estimateTokens } from '../../../src/providers/index.ts';
 import { examplePrompt } from '../../designer/prompt-estimate.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';
 import { NumberField } from './NumberField.tsx';
@@ -29,7 +29,7 @@ export function BudgetField({ chain, step, budget, truncate, bindings }: Props) 
     if (!estimate) return;
     let live = true;
     const timer = setTimeout(() => {
-      void import('../../../src/providers/tokenizer.ts')
+      void import('../../../src/providers/index.ts')
         .then((m) => m.loadTokenCounter())
         .then((count) => {
           if (live) setExact({ text: estimate.text, total: count(estimate.text), perBinding: Object.fromEntries(estimate.bindings.map((b) => [b.name, count(b.text)])) });

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { Chain, StepDef } from '../../../src/chain/schema.ts';
+import type { Chain, StepDef } from '../../../src/chain/index.ts';
 import { setDynamicEnum, stringFields } from '../../designer/dynamic-enum-edit.ts';
 import { exampleFromSchema } from '../../designer/example-from-schema.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';

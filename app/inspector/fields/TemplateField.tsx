@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { findPlaceholders } from '../../../src/chain/template.ts';
+import { findPlaceholders } from '../../../src/chain/index.ts';
 import { acceptSuggestion, filterSuggestions, openPlaceholder, type Suggestion } from '../../designer/template-suggest.ts';
 
 interface Props {

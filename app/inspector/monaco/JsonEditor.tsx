@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { stableStringify } from '../../../src/chain/hash.ts';
+import { stableStringify } from '../../../src/chain/index.ts';
 import { checkJsonSchema } from './schema-check.ts';
 import { monaco } from './setup.ts';
 

@@ -1,5 +1,5 @@
-import type { BoundaryReport } from '../../../src/inspect/boundary.ts';
-import { checksOnBoundary, stepLabel, type Boundary, type RunView, type StepView } from '../../../src/trace/replay.ts';
+import type { BoundaryReport } from '../../../src/inspect/index.ts';
+import { checksOnBoundary, stepLabel, type Boundary, type RunView, type StepView } from '../../../src/trace/index.ts';
 import { malformedCount } from '../run-figures.ts';
 import { survivalLines } from './survival-lines.ts';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { BoundaryReport } from '../../../src/inspect/boundary.ts';
-import type { Boundary } from '../../../src/trace/replay.ts';
+import type { BoundaryReport } from '../../../src/inspect/index.ts';
+import type { Boundary } from '../../../src/trace/index.ts';
 import { factPieces } from './fact-spans.ts';
 
 interface Props {

@@ -1,4 +1,4 @@
-import type { AttemptRecord, PromptSegment } from '../../../src/trace/events.ts';
+import type { AttemptRecord, PromptSegment } from '../../../src/trace/index.ts';
 import { summariseTruncation } from './truncation-text.ts';
 
 interface Props {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { factSurvival } from '../../../src/inspect/survival.ts';
+import { factSurvival } from '../../../src/inspect/index.ts';
 import { factPieces } from './fact-spans.ts';
 
 describe('fact pieces', () => {

@@ -1,4 +1,4 @@
-import type { SurvivalFact } from '../../../src/inspect/survival.ts';
+import type { SurvivalFact } from '../../../src/inspect/index.ts';
 
 /** A piece of a source text: plain, or one occurrence of an extracted fact. */
 export type TextPiece = { kind: 'text'; text: string } | { kind: 'fact'; text: string; fact: SurvivalFact; first: boolean };

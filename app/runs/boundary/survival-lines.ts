@@ -1,6 +1,6 @@
-import type { BoundaryReport } from '../../../src/inspect/boundary.ts';
-import type { FactKind } from '../../../src/inspect/facts.ts';
-import { askedKinds } from '../../../src/inspect/question-kinds.ts';
+import type { BoundaryReport } from '../../../src/inspect/index.ts';
+import type { FactKind } from '../../../src/inspect/index.ts';
+import { askedKinds } from '../../../src/inspect/index.ts';
 
 const plural: Record<FactKind, string> = {
   duration: 'durations', money: 'money amounts', percentage: 'percentages', date: 'dates',

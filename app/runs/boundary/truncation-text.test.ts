@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TruncationRecord } from '../../../src/trace/events.ts';
+import type { TruncationRecord } from '../../../src/trace/index.ts';
 import { arrayElements, markedUnits, summariseTruncation } from './truncation-text.ts';
 
 const chunks = [1, 2, 3, 4, 5].map((n) => ({ section_id: `s${n}`, heading: `Heading ${n}`, text: `Body ${n} ${'x'.repeat(40)}` }));

@@ -1,4 +1,4 @@
-import type { TruncationRecord } from '../../../src/trace/events.ts';
+import type { TruncationRecord } from '../../../src/trace/index.ts';
 
 /**
  * What a context budget cut, in units a person counts: "Given 5 chunks, read 3 in full and

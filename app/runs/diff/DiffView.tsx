@@ -1,8 +1,8 @@
-import type { StepDiff } from '../../../src/inspect/run-diff.ts';
+import type { StepDiff } from '../../../src/inspect/index.ts';
 import type { ReplayState } from '../../stores/run-store.ts';
 import { useRunStore } from '../../stores/run-store.ts';
 import { asText, formatMs, formatTime, formatTokens } from '../../ui/format.ts';
-import { stepLabel } from '../../../src/trace/replay.ts';
+import { stepLabel } from '../../../src/trace/index.ts';
 import { diffWordsOf, type WordSpan } from './word-diff.ts';
 
 type Compare = NonNullable<ReplayState['compare']>;

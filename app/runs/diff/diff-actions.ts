@@ -1,5 +1,5 @@
-import { diffRuns } from '../../../src/inspect/run-diff.ts';
-import type { RunMeta } from '../../../src/trace/events.ts';
+import { diffRuns } from '../../../src/inspect/index.ts';
+import type { RunMeta } from '../../../src/trace/index.ts';
 import { getRunRepository } from '../../persistence/connection.ts';
 import { useRunStore } from '../../stores/run-store.ts';
 

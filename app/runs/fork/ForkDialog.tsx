@@ -1,8 +1,8 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { hashValue } from '../../../src/chain/hash.ts';
-import type { Chain } from '../../../src/chain/schema.ts';
-import { planFork } from '../../../src/engine/fork.ts';
-import { createSchemaValidator } from '../../../src/engine/validate.ts';
+import { hashValue } from '../../../src/chain/index.ts';
+import type { Chain } from '../../../src/chain/index.ts';
+import { planFork } from '../../../src/engine/index.ts';
+import { createSchemaValidator } from '../../../src/engine/index.ts';
 import { stepRegistry } from '../../../src/steps/index.ts';
 import { profileLabel } from '../../profiles/profile-label.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';

@@ -1,7 +1,7 @@
 import { parseChain } from '../../../src/chain/parse.ts';
-import type { Chain } from '../../../src/chain/schema.ts';
+import type { Chain } from '../../../src/chain/index.ts';
 import { exportRunToOtlp, importOtlpTrace, MAX_TRACE_BYTES } from '../../../src/trace/otlp/index.ts';
-import type { RunMeta, TraceEvent } from '../../../src/trace/events.ts';
+import type { RunMeta, TraceEvent } from '../../../src/trace/index.ts';
 import { markClean } from '../../persistence/autosave.ts';
 import { getAutosave } from '../../persistence/bootstrap.ts';
 import { listChainSummaries, saveChain } from '../../persistence/chains.ts';
@@ -10,6 +10,7 @@ import { useEditorStore } from '../../stores/editor-store.ts';
 import { openRunData } from '../replay-load.ts';
 import { refreshRuns } from '../run-actions.ts';
 import { selectChain } from '../../stores/selectors.ts';
+import { stepRegistry } from '../../../src/steps/index.ts';
 
 /**
  * OTLP/JSON in and out. Export is a download of one run. Import reads the whole file through
@@ -40,9 +41,9 @@ type Prepared = { ok: true; run: RunMeta; events: TraceEvent[]; chain: Chain; wa
 
 /** Everything that can refuse a file, before anything is written. */
 function prepare(text: string): Prepared {
-  const result = importOtlpTrace(text);
+  const result = importOtlpTrace(text, stepRegistry);
   if (!result.ok) return result;
-  const parsed = parseChain(result.run.chain);
+  const parsed = parseChain(result.run.chain, stepRegistry);
   if (!parsed.ok) {
     const first = parsed.problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ');
     return { ok: false, message: `the chain rebuilt from the trace is not valid: ${first}` };

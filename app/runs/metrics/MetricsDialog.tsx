@@ -1,4 +1,4 @@
-import type { StepMetrics } from '../../../src/inspect/metrics.ts';
+import type { StepMetrics } from '../../../src/inspect/index.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';
 import { useRunStore } from '../../stores/run-store.ts';
 import { selectChain, selectMetrics } from '../../stores/selectors.ts';

@@ -1,4 +1,4 @@
-import { inspectRun } from '../../../src/inspect/boundary.ts';
+import { inspectRun } from '../../../src/inspect/index.ts';
 import { canvasRegistry } from '../../designer/canvas-registry.ts';
 import { lossCounts, type LossCounts } from '../../designer/compounding-rates.ts';
 import { getRunRepository } from '../../persistence/connection.ts';

@@ -1,5 +1,5 @@
-import { stepMetrics } from '../../../src/inspect/metrics.ts';
-import type { TraceEvent } from '../../../src/trace/events.ts';
+import { stepMetrics } from '../../../src/inspect/index.ts';
+import type { TraceEvent } from '../../../src/trace/index.ts';
 import { getRunRepository } from '../../persistence/connection.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';
 import { useRunStore } from '../../stores/run-store.ts';

@@ -10,6 +10,7 @@ import { plantCanary } from './canary.ts';
 import { installNetworkTrap } from './network-trap.ts';
 import { corpusTraces, demoRuns, importedRuns, type StoredRun } from './stored-runs.ts';
 import { CaseClock, watchUnhandledRejections, type BatterySuite, type SuiteOptions, type SuiteResult } from './types.ts';
+import { stepRegistry } from '../../steps/index.ts';
 
 /**
  * B10: everything done with a stored run (replay boundary by boundary, the seam analyses,
@@ -21,7 +22,7 @@ import { CaseClock, watchUnhandledRejections, type BatterySuite, type SuiteOptio
 /** Each thing a person does with a stored run; a throw is a case that did not end. */
 function replayEverything(run: StoredRun, other: StoredRun, folder: string): Promise<{ lost: number }> {
   return (async () => {
-    const view = buildRunView(run.meta, run.events);
+    const view = buildRunView(run.meta, run.events, stepRegistry);
     // Stepping through every boundary, as the replay view's scrubber does.
     for (const boundary of view.boundaries) {
       boundaryLabel(view, boundary);
@@ -31,7 +32,7 @@ function replayEverything(run: StoredRun, other: StoredRun, folder: string): Pro
     inspectRun(run.meta, run.events);
     diffRuns({ meta: run.meta, events: run.events }, { meta: other.meta, events: other.events });
     const otlp = JSON.stringify(exportRunToOtlp(run.meta, run.events));
-    const back = importOtlpTrace(otlp);
+    const back = importOtlpTrace(otlp, stepRegistry);
     if (!back.ok) throw new Error(`its own OTLP export does not import: ${back.message}`);
     diffRuns({ meta: run.meta, events: run.events }, { meta: back.run, events: back.events });
     const text = JSON.stringify(toRunFile(run.meta, run.events));
@@ -76,7 +77,7 @@ export const b10ReplayOffline: BatterySuite = {
         try {
           const { lost } = await clock.time(() => replayEverything(run, other, folder));
           dataLost += lost;
-          boundaries += buildRunView(run.meta, run.events).boundaries.length;
+          boundaries += buildRunView(run.meta, run.events, stepRegistry).boundaries.length;
           definedEnd++;
         } catch (error) {
           failures.push(`${run.label}: ${(error as Error).message}`);
@@ -85,7 +86,7 @@ export const b10ReplayOffline: BatterySuite = {
       // A recorded trace with no model call is refused with a message, which is also an end.
       for (const trace of corpusTraces().filter((t) => !imported.some((r) => r.label === t.label))) {
         cases++;
-        const result = await clock.time(async () => importOtlpTrace(trace.text));
+        const result = await clock.time(async () => importOtlpTrace(trace.text, stepRegistry));
         if (!result.ok && result.message) definedEnd++;
         else failures.push(`${trace.label}: expected a refusal`);
       }

@@ -10,6 +10,7 @@ import { demoProfile, runModelSettings } from '../../providers/profiles.ts';
 import { loadTokenCounter } from '../../providers/tokenizer.ts';
 import { createMemoryRunRepository } from '../../trace/repository.ts';
 import { CaseClock, withTimeout, type BatterySuite, type SuiteOptions, type SuiteResult, type TargetCheck } from './types.ts';
+import { stepRegistry } from '../../steps/index.ts';
 
 /**
  * B11: the ReDoS, size and scale cases of #11, each with a bound on time (and memory where it
@@ -106,7 +107,7 @@ export const b11Bounds: BatterySuite = {
       cases++;
       const chain = sequentialChain(1);
       chain.inputs = [{ name: 'document', schema: { type: 'array', ...extra }, trust: 'trusted', required: true }];
-      const { ms, value } = await clock.time(() => timed(() => parseChain(chain)));
+      const { ms, value } = await clock.time(() => timed(() => parseChain(chain, stepRegistry)));
       definedEnd++;
       worstRefusal = Math.max(worstRefusal, ms);
       if (!value.ok) refused++;

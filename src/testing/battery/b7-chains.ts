@@ -2,6 +2,7 @@ import { parseChain } from '../../chain/parse.ts';
 import type { Chain } from '../../chain/schema.ts';
 import { findPlaceholders } from '../../chain/template.ts';
 import type { MockReply } from '../mock-server.ts';
+import { stepRegistry } from '../../steps/index.ts';
 
 /**
  * The chains of battery B7: one shape, every place a chain holds text filled from the
@@ -263,7 +264,7 @@ export function buildB7Chain(k: number, strings: readonly string[], pick: (place
     },
   ];
   const raw = { format: 'seamscope.chain', version: 1, id: chainId, name: chainName, description: chainDescription, inputs, steps, meta };
-  const parsed = parseChain(raw);
+  const parsed = parseChain(raw, stepRegistry);
   if (!parsed.ok) throw new Error(`B7 chain ${k} does not parse: ${parsed.problems.map((p) => `${p.path} ${p.message}`).slice(0, 5).join('; ')}`);
 
   const replyText = text('scripted reply text');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Chain } from '../../chain/schema.ts';
-import { DEFAULT_SETTINGS, REPO_ROOT, runEngine, runExported, runProcess, type Capture } from '../../export/conformance-harness.ts';
+import { DEFAULT_SETTINGS, REPO_ROOT, runEngine, runExported, runProcess, type Capture } from '../conformance-harness.ts';
 import { exportChainFiles, programFileName, type ExportLanguage, type ExportResult } from '../../export/export-chain.ts';
 import { importChainSource } from '../../export/import-chain.ts';
 import { pyString, tsString } from '../../export/literals.ts';

@@ -9,6 +9,7 @@ import { importOtlpTrace } from '../../trace/otlp/index.ts';
 import { createMemoryRunRepository } from '../../trace/repository.ts';
 import { corpusPath, readCorpus } from '../corpus.ts';
 import { CANARY_PAYLOADS } from './canary.ts';
+import { stepRegistry } from '../../steps/index.ts';
 
 /**
  * Stored runs for the replay battery: every demo chain in public/demo run on the offline demo
@@ -27,7 +28,7 @@ const readDemo = (file: string) => readFileSync(new URL(file, demoDir), 'utf8');
 export function demoChains(): Chain[] {
   const index = JSON.parse(readDemo('index.json')) as { file: string }[];
   return index.map(({ file }) => {
-    const parsed = parseChain(readDemo(file));
+    const parsed = parseChain(readDemo(file), stepRegistry);
     if (!parsed.ok) throw new Error(`${file}: ${parsed.problems.map((p) => p.message).join('; ')}`);
     return parsed.chain;
   });
@@ -66,7 +67,7 @@ export function corpusTraces(): { label: string; text: string }[] {
 
 export function importedRuns(): StoredRun[] {
   return corpusTraces().flatMap(({ label, text }) => {
-    const result = importOtlpTrace(text);
+    const result = importOtlpTrace(text, stepRegistry);
     return result.ok ? [{ label, meta: result.run, events: result.events }] : [];
   });
 }

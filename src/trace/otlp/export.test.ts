@@ -5,7 +5,7 @@ import { readCorpus } from '../../testing/corpus.ts';
 import type { TraceEvent } from '../events.ts';
 import { exportRunToOtlp } from './export.ts';
 import { attributeRecord, type OtlpSpan, type OtlpTraceData } from './otlp-json.ts';
-import { engineRun } from './test-runs.ts';
+import { engineRun } from '../../testing/otlp-runs.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addFormat('binary', true);

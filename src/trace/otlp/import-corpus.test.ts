@@ -4,12 +4,13 @@ import type { Chain } from '../../chain/schema.ts';
 import { readCorpus } from '../../testing/corpus.ts';
 import { buildRunView } from '../replay.ts';
 import { importOtlpTrace } from './import.ts';
+import { stepRegistry } from '../../steps/index.ts';
 
 /** Real traces captured by other tools (see src/testing/corpus/README.md): import each one. */
 function load(file: string) {
-  const result = importOtlpTrace(readCorpus(`traces/otlp/${file}`));
+  const result = importOtlpTrace(readCorpus(`traces/otlp/${file}`), stepRegistry);
   if (!result.ok) throw new Error(result.message);
-  const view = buildRunView(result.run, result.events);
+  const view = buildRunView(result.run, result.events, stepRegistry);
   const chain = result.run.chain as Chain;
   return { ...result, view, chain, attempt: (i: number) => view.steps[i]?.attempts[0]?.record };
 }
@@ -83,20 +84,20 @@ describe('importOtlpTrace on real traces', () => {
   });
 
   it('the OTLP proto example has no LLM call: a clear refusal, not an empty run', () => {
-    const result = importOtlpTrace(readCorpus('traces/otlp/otlp-proto-example-trace.json'));
+    const result = importOtlpTrace(readCorpus('traces/otlp/otlp-proto-example-trace.json'), stepRegistry);
     expect(result).toEqual({ ok: false, message: expect.stringMatching(/^no LLM calls found: none of the 1 span\(s\) \("I'm a server span"\)/) });
   });
 
   it('every imported run has a chain that parses and a view with one model step per call', () => {
     for (const file of ['openlit-1.27-openai-chat.otlp.json', 'openllmetry-0.33.9-openai-chat.otlp.json', 'vercel-ai-sdk-v6-openai.otlp.json']) {
       const { run, events, view } = load(file);
-      const parsed = parseChain(run.chain);
+      const parsed = parseChain(run.chain, stepRegistry);
       expect(parsed.ok ? parsed.chain.steps.map((s) => s.id) : parsed.problems).toEqual(view.steps.map((s) => s.stepId));
       expect(events[0]?.type).toBe('run.started');
       expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'succeeded' });
       expect(view.steps.every((s) => s.kind === 'model' && s.attempts.length === 1)).toBe(true);
       // Deterministic: importing the same file twice gives the same run id (the app can spot a re-import).
-      expect(importOtlpTrace(readCorpus(`traces/otlp/${file}`))).toMatchObject({ run: { id: run.id } });
+      expect(importOtlpTrace(readCorpus(`traces/otlp/${file}`), stepRegistry)).toMatchObject({ run: { id: run.id } });
     }
   });
 });

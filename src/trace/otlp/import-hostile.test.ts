@@ -5,7 +5,8 @@ import { buildRunView } from '../replay.ts';
 import { createMemoryRunRepository } from '../repository.ts';
 import { exportRunToOtlp } from './export.ts';
 import { importOtlpTrace } from './import.ts';
-import { engineRun } from './test-runs.ts';
+import { engineRun } from '../../testing/otlp-runs.ts';
+import { stepRegistry } from '../../steps/index.ts';
 
 /** A minimal valid trace with one current-convention chat span, for mutating. */
 function chatSpan(overrides: Record<string, unknown> = {}, attrs: { key: string; value: unknown }[] = []) {
@@ -25,7 +26,7 @@ function chatSpan(overrides: Record<string, unknown> = {}, attrs: { key: string;
 const trace = (...spans: unknown[]) => JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
 
 function refused(text: string): string {
-  const result = importOtlpTrace(text);
+  const result = importOtlpTrace(text, stepRegistry);
   if (result.ok) throw new Error('expected the import to be refused');
   return result.message;
 }
@@ -66,15 +67,15 @@ describe('importOtlpTrace refuses malformed and hostile files with a plain messa
 
   it('never throws, whatever it is given', () => {
     for (const text of ['', ' ', '{}', '{"resourceSpans": null}', '{"resourceSpans": [null]}', '{"resourceSpans": [{"scopeSpans": [{"spans": [null]}]}]}', undefined as unknown as string]) {
-      expect(() => importOtlpTrace(text)).not.toThrow();
-      expect(importOtlpTrace(text).ok).toBe(false);
+      expect(() => importOtlpTrace(text, stepRegistry)).not.toThrow();
+      expect(importOtlpTrace(text, stepRegistry).ok).toBe(false);
     }
   });
 
   it('a refused file leaves the store untouched: importing is pure, storing is the caller\'s step', async () => {
     const repo = createMemoryRunRepository();
     for (const text of ['{', trace(chatSpan({ spanId: 'zz' }))]) {
-      const result = importOtlpTrace(text);
+      const result = importOtlpTrace(text, stepRegistry);
       if (result.ok) await repo.createRun(result.run);
     }
     expect(await repo.listRuns()).toEqual([]);
@@ -85,20 +86,20 @@ describe('importOtlpTrace on odd but valid files', () => {
   it('survives parent loops and prototype-named attribute keys', () => {
     const a = chatSpan({ spanId: 'aaaaaaaaaaaaaaaa', parentSpanId: 'bbbbbbbbbbbbbbbb' }, [{ key: 'constructor', value: { stringValue: 'x' } }, { key: 'toString', value: { intValue: '1' } }]);
     const b = { ...chatSpan({ spanId: 'bbbbbbbbbbbbbbbb', parentSpanId: 'aaaaaaaaaaaaaaaa', name: 'invoke_agent helper' }), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }] };
-    const result = importOtlpTrace(trace(a, b));
+    const result = importOtlpTrace(trace(a, b), stepRegistry);
     if (!result.ok) throw new Error(result.message);
     expect(result.run.chain).toMatchObject({ steps: [{ id: 'chat_gpt_4o' }] });
     expect(result.warnings).toEqual(['1 span(s) that are not LLM calls were skipped: "invoke_agent helper"']);
     // Two LLM spans that claim each other as parent are both kept: the links, not the calls, are wrong.
     const c = { ...a, spanId: 'bbbbbbbbbbbbbbbb', parentSpanId: 'aaaaaaaaaaaaaaaa' };
-    const loop = importOtlpTrace(trace(a, c));
+    const loop = importOtlpTrace(trace(a, c), stepRegistry);
     expect(loop.ok && (loop.run.chain as { steps: unknown[] }).steps).toHaveLength(2);
   });
 
   it('an errored span becomes a failed step and a failed run', () => {
-    const result = importOtlpTrace(trace(chatSpan({ status: { code: 2, message: 'rate limited' } })));
+    const result = importOtlpTrace(trace(chatSpan({ status: { code: 2, message: 'rate limited' } })), stepRegistry);
     if (!result.ok) throw new Error(result.message);
-    const [step] = buildRunView(result.run, result.events).steps;
+    const [step] = buildRunView(result.run, result.events, stepRegistry).steps;
     expect(step).toMatchObject({ status: 'failed', failure: { code: 'provider_error', message: 'rate limited' } });
     expect(step?.attempts[0]?.record).toMatchObject({ failure: 'provider_error', errors: ['rate limited'] });
     expect(result.run).toMatchObject({ status: 'failed', error: 'chat_gpt_4o: rate limited' });
@@ -108,9 +109,9 @@ describe('importOtlpTrace on odd but valid files', () => {
     const second = chatSpan({ spanId: 'cccccccccccccccc', name: 'chat gpt-4o', startTimeUnixNano: '1700000002000000000', endTimeUnixNano: '1700000003000000000' }, []);
     second.attributes[2] = { key: 'gen_ai.input.messages', value: { stringValue: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Translate to German: Paris is the capital of France. Keep {tone} literal.' }] }]) } };
     second.attributes[3] = { key: 'gen_ai.output.messages', value: { stringValue: JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Paris ist die Hauptstadt Frankreichs.' }], finish_reason: 'stop' }]) } };
-    const result = importOtlpTrace(trace(second, chatSpan()));
+    const result = importOtlpTrace(trace(second, chatSpan()), stepRegistry);
     if (!result.ok) throw new Error(result.message);
-    const view = buildRunView(result.run, result.events);
+    const view = buildRunView(result.run, result.events, stepRegistry);
     expect(view.steps.map((s) => s.stepId)).toEqual(['chat_gpt_4o', 'chat_gpt_4o_2']);
     expect(view.boundaries).toMatchObject([{ producer: 'chat_gpt_4o', consumer: 'chat_gpt_4o_2', binding: 'chat_gpt_4o', intermediate: 'Paris is the capital of France.' }]);
     const steps = (result.run.chain as { steps: { config: { prompt: string } }[] }).steps;
@@ -121,13 +122,13 @@ describe('importOtlpTrace on odd but valid files', () => {
   it('a Seamscope export with a broken embedded chain still imports, with a warning', async () => {
     const { meta, events }: { meta: RunMeta; events: TraceEvent[] } = await engineRun([{ facts: ['a fact here'] }, { answer: 'An answer.' }]);
     const text = JSON.stringify(exportRunToOtlp({ ...meta, chain: { format: 'seamscope.chain', version: 1, steps: 'nope' } }, events));
-    const result = importOtlpTrace(text);
+    const result = importOtlpTrace(text, stepRegistry);
     if (!result.ok) throw new Error(result.message);
     expect(result.warnings[0]).toMatch(/^the chain inside the export is not valid \(\$\.id: .*\); the steps were rebuilt from the recorded calls$/);
-    expect(buildRunView(result.run, result.events).steps.map((s) => [s.stepId, s.kind])).toEqual([['extract', 'model'], ['answer', 'model'], ['final', 'unknown']]);
+    expect(buildRunView(result.run, result.events, stepRegistry).steps.map((s) => [s.stepId, s.kind])).toEqual([['extract', 'model'], ['answer', 'model'], ['final', 'unknown']]);
   });
 
   it('the corpus copies are valid OTLP as shipped', () => {
-    expect(importOtlpTrace(readCorpus('traces/otlp/otlp-proto-example-trace.json')).ok).toBe(false);
+    expect(importOtlpTrace(readCorpus('traces/otlp/otlp-proto-example-trace.json'), stepRegistry).ok).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { mapLlmAttributes, type LlmCall } from './conventions.ts';
 import { parseJsonValue } from './guard.ts';
 import { recordFromCall, type ImportedAttempt, type ImportedStep } from './assemble.ts';
 import type { FlatSpan } from './spans.ts';
+import type { StepRegistry } from '../../steps/index.ts';
 
 /**
  * Seamscope's own exports carry `seamscope.*` keys next to the GenAI ones, so their import
@@ -90,7 +91,7 @@ export interface SeamscopeImport {
   rootEvents: TraceEvent[];
 }
 
-export function importSeamscope(root: FlatSpan, spans: readonly FlatSpan[], warnings: string[]): SeamscopeImport {
+export function importSeamscope(root: FlatSpan, spans: readonly FlatSpan[], warnings: string[], registry: StepRegistry): SeamscopeImport {
   const children = new Map<string, FlatSpan[]>();
   for (const s of spans) {
     if (!s.parentKey) continue;
@@ -128,7 +129,7 @@ export function importSeamscope(root: FlatSpan, spans: readonly FlatSpan[], warn
   let chain: Chain | null = null;
   const embedded = str(r['seamscope.chain']);
   if (embedded) {
-    const result = parseChain(embedded);
+    const result = parseChain(embedded, registry);
     if (result.ok) chain = result.chain;
     else warnings.push(`the chain inside the export is not valid (${result.problems[0]?.path}: ${result.problems[0]?.message}); the steps were rebuilt from the recorded calls`);
   }

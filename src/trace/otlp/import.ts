@@ -1,4 +1,5 @@
 import { hashString, hashValue } from '../../chain/hash.ts';
+import type { StepRegistry } from '../../steps/index.ts';
 import type { RunMeta, RunStatus, TraceEvent } from '../events.ts';
 import { assembleRun, recordFromCall, spanError, type ImportedRun, type ImportedStep } from './assemble.ts';
 import { mapLlmAttributes, type LlmCall } from './conventions.ts';
@@ -15,7 +16,7 @@ import { buildSyntheticChain, type ImportedCallStep } from './synthetic-chain.ts
  * nothing; it never throws, every problem comes back as one plain message.
  *
  * @example
- * const result = importOtlpTrace(await file.text());
+ * const result = importOtlpTrace(await file.text(), stepRegistry);
  * if (!result.ok) showError(result.message);
  * else { await repo.createRun(result.run); await repo.appendEvents(result.run.id, result.events); }
  */
@@ -86,10 +87,10 @@ function genericSteps(calls: readonly FoundCall[], configHashes: ReadonlyMap<str
 }
 
 /** Seamscope's own export: steps, attempts and the chain come back as they were recorded. */
-function importOwn(root: FlatSpan, spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[]): ImportOtlpResult {
-  const own = importSeamscope(root, spans, warnings);
+function importOwn(root: FlatSpan, spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[], registry: StepRegistry): ImportOtlpResult {
+  const own = importSeamscope(root, spans, warnings, registry);
   const importedFrom = [LABELS.seamscope as string, ...labelsOf(calls)];
-  const chain = own.chain ?? buildSyntheticChain(dedupeCalls(own.calls), { id: own.info.chainId ?? runId, name: own.info.chainName ?? 'Imported run', importedFrom });
+  const chain = own.chain ?? buildSyntheticChain(dedupeCalls(own.calls), registry, { id: own.info.chainId ?? runId, name: own.info.chainName ?? 'Imported run', importedFrom });
   chain.meta = { ...chain.meta, importedFrom, importedRunId: root.attrs['seamscope.run.id'] };
   const first = calls[0]?.call;
   const status: RunStatus = own.info.status ?? (own.steps.some((s) => s.status === 'failed') ? 'failed' : 'succeeded');
@@ -103,13 +104,13 @@ function importOwn(root: FlatSpan, spans: readonly FlatSpan[], calls: readonly F
 }
 
 /** Any other trace: one model step per LLM call, in time order, on a synthetic chain. */
-function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[]): ImportOtlpResult {
+function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[], registry: StepRegistry): ImportOtlpResult {
   const taken = new Set<string>();
   const suffixes = new Map<string, number>();
   const ids = calls.map((c) => uniqueStepId(c.span.name, taken, suffixes));
   const stepCalls: ImportedCallStep[] = calls.map((c, i) => ({ id: ids[i] as string, name: c.name, call: c.call }));
   const chainName = `Imported trace: ${serviceName(spans) ?? calls[0]?.span.name ?? 'LLM calls'}`;
-  const chain = buildSyntheticChain(stepCalls, { id: runId, name: chainName, importedFrom: labelsOf(calls) });
+  const chain = buildSyntheticChain(stepCalls, registry, { id: runId, name: chainName, importedFrom: labelsOf(calls) });
   const configHashes = new Map(chain.steps.map((s) => [s.id, hashValue(s.config)]));
   const steps = genericSteps(calls, configHashes, ids);
   const failed = steps.find((s) => s.status === 'failed');
@@ -127,7 +128,7 @@ function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], 
   return { ok: true, run: meta, events, warnings };
 }
 
-function importUnchecked(text: string): ImportOtlpResult {
+function importUnchecked(text: string, registry: StepRegistry): ImportOtlpResult {
   const read = readOtlpJson(text);
   if (!read.ok) return read;
   const spans = flattenSpans(read.data);
@@ -145,7 +146,7 @@ function importUnchecked(text: string): ImportOtlpResult {
   if (notes.length > 0) warnings.push(`Seamscope messages are plain text, so: ${notes.join('; ')}`);
   // Derived from the content: the same file always gets the same id, and never an existing run's id.
   const runId = `otlp-${hashString(text)}`;
-  return root ? importOwn(root, spans, calls, runId, warnings) : importGeneric(spans, calls, runId, warnings);
+  return root ? importOwn(root, spans, calls, runId, warnings, registry) : importGeneric(spans, calls, runId, warnings, registry);
 }
 
 /** One synthetic step per Seamscope step: its last recorded call stands for the step. */
@@ -155,9 +156,9 @@ function dedupeCalls(calls: readonly ImportedCallStep[]): ImportedCallStep[] {
   return [...byId.values()];
 }
 
-export function importOtlpTrace(text: string): ImportOtlpResult {
+export function importOtlpTrace(text: string, registry: StepRegistry): ImportOtlpResult {
   try {
-    return importUnchecked(text);
+    return importUnchecked(text, registry);
   } catch (error) {
     // A bug here must not surface as a stack trace in the app; the file is refused instead.
     return { ok: false, message: `the trace could not be imported: ${(error as Error)?.message ?? String(error)}` };

@@ -6,7 +6,8 @@ import { buildRunView } from '../replay.ts';
 import { exportRunToOtlp } from './export.ts';
 import { importOtlpTrace } from './import.ts';
 import type { OtlpTraceData } from './otlp-json.ts';
-import { engineRun } from './test-runs.ts';
+import { engineRun } from '../../testing/otlp-runs.ts';
+import { stepRegistry } from '../../steps/index.ts';
 
 /** What survives export by design: everything but the raw request and response bodies. */
 function withoutBodies(events: readonly TraceEvent[]): TraceEvent[] {
@@ -20,7 +21,7 @@ function withoutBodies(events: readonly TraceEvent[]): TraceEvent[] {
 }
 
 function reimport(meta: RunMeta, events: TraceEvent[]) {
-  const result = importOtlpTrace(JSON.stringify(exportRunToOtlp(meta, events)));
+  const result = importOtlpTrace(JSON.stringify(exportRunToOtlp(meta, events)), stepRegistry);
   if (!result.ok) throw new Error(result.message);
   return result;
 }
@@ -32,8 +33,8 @@ describe('export → import round trip', () => {
     const { meta, events } = await retried();
     const back = reimport(meta, events);
     expect(back.warnings).toEqual([]);
-    const before = buildRunView(meta, withoutBodies(events));
-    const after = buildRunView(back.run, back.events);
+    const before = buildRunView(meta, withoutBodies(events), stepRegistry);
+    const after = buildRunView(back.run, back.events, stepRegistry);
     expect(after.steps.map((s) => s.stepId)).toEqual(['extract', 'answer', 'final']);
     expect(after.steps).toEqual(before.steps);
     expect(after.boundaries).toEqual(before.boundaries);
@@ -47,12 +48,12 @@ describe('export → import round trip', () => {
   it('keeps routes, skipped steps and a failed run', async () => {
     const routed = await engineRun([{ category: 'billing' }], routedChain(), { ticket: 'I was charged twice' });
     const back = reimport(routed.meta, routed.events);
-    expect(buildRunView(back.run, back.events).steps).toEqual(buildRunView(routed.meta, withoutBodies(routed.events)).steps);
+    expect(buildRunView(back.run, back.events, stepRegistry).steps).toEqual(buildRunView(routed.meta, withoutBodies(routed.events), stepRegistry).steps);
 
     const failed = await engineRun(['not json {', '{"facts": [']);
     const again = reimport(failed.meta, failed.events);
     expect(again.run).toMatchObject({ status: 'failed', error: failed.meta.error });
-    expect(buildRunView(again.run, again.events).steps).toEqual(buildRunView(failed.meta, withoutBodies(failed.events)).steps);
+    expect(buildRunView(again.run, again.events, stepRegistry).steps).toEqual(buildRunView(failed.meta, withoutBodies(failed.events), stepRegistry).steps);
 
     // A run refused before any model call has no chat span; its export still round-trips.
     const early = await engineRun([], twoStepChain(), { document: 'only one input' });
@@ -71,8 +72,8 @@ describe('export → import round trip', () => {
     expect(truncation).toMatchObject({ binding: 'document', budget: 80 });
     expect(events.some((e) => e.type === 'step.check')).toBe(true);
     const back = reimport(meta, events);
-    const after = buildRunView(back.run, back.events);
-    expect(after.steps).toEqual(buildRunView(meta, withoutBodies(events)).steps);
+    const after = buildRunView(back.run, back.events, stepRegistry);
+    expect(after.steps).toEqual(buildRunView(meta, withoutBodies(events), stepRegistry).steps);
     expect(after.steps[0]?.attempts[0]?.record.truncation).toEqual(truncation);
     expect(after.steps.find((s) => s.stepId === 'check_facts')?.checks).toEqual([{ check: 'jsonSchema', passed: true, problems: [] }]);
   });
@@ -84,9 +85,9 @@ describe('export → import round trip', () => {
     const stripped: OtlpTraceData = JSON.parse(JSON.stringify(data), (key, value: unknown) => (
       Array.isArray(value) && value.every((kv) => typeof kv?.key === 'string') ? value.filter((kv: { key: string }) => !kv.key.startsWith('seamscope.')) : value
     )) as OtlpTraceData;
-    const result = importOtlpTrace(JSON.stringify(stripped));
+    const result = importOtlpTrace(JSON.stringify(stripped), stepRegistry);
     if (!result.ok) throw new Error(result.message);
-    const view = buildRunView(result.run, result.events);
+    const view = buildRunView(result.run, result.events, stepRegistry);
     expect(view.steps.map((s) => s.stepId)).toEqual(['chat_test_model', 'chat_test_model_2', 'chat_test_model_3']);
     expect(view.steps.map((s) => s.attempts[0]?.record.messages)).toEqual(
       events.filter((e): e is Extract<TraceEvent, { type: 'step.attempt' }> => e.type === 'step.attempt').map((e) => e.record.messages),
@@ -98,7 +99,7 @@ describe('export → import round trip', () => {
     ]);
     expect(view.boundaries[1]?.intermediate).toEqual({ facts: ['appeals within 180 days'] });
     expect(result.run.chain).toMatchObject({ meta: { importedFrom: ['OpenTelemetry GenAI'] } });
-    const chain = parseChain(result.run.chain);
+    const chain = parseChain(result.run.chain, stepRegistry);
     expect(chain.ok ? chain.chain.steps[2]?.config.prompt : chain.problems).toContain('{chat_test_model_2_facts}');
   });
 });

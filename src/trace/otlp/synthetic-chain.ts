@@ -1,6 +1,6 @@
 import { CHAIN_FORMAT, CHAIN_VERSION, type Chain } from '../../chain/schema.ts';
 import { stringifyForPrompt } from '../../chain/template.ts';
-import { modelConfigSchema } from '../../steps/model.config.ts';
+import type { StepRegistry } from '../../steps/index.ts';
 import type { LlmCall } from './conventions.ts';
 
 /**
@@ -63,7 +63,10 @@ function template(text: string, reads: readonly Read[]): string {
   return neutralise(marked).replace(/\uE000(\d+)\uE001/g, (_, i: string) => `{${reads[Number(i)]?.binding ?? ''}}`);
 }
 
-export function buildSyntheticChain(steps: readonly ImportedCallStep[], info: { id: string; name: string; importedFrom: string[] }): Chain {
+export function buildSyntheticChain(steps: readonly ImportedCallStep[], registry: StepRegistry, info: { id: string; name: string; importedFrom: string[] }): Chain {
+  // The model kind's own config schema fills the defaults, so the chain parses as a model chain.
+  const modelConfigSchema = registry.get('model')?.config;
+  if (!modelConfigSchema) throw new Error('buildSyntheticChain: the registry has no "model" step kind');
   const built = steps.map((step, index) => {
     const names = new Set<string>();
     // Binding names are identifiers of at most 64 characters and unique per step.

@@ -1,9 +1,9 @@
-import type { Chain } from '../../chain/schema.ts';
-import { runChain } from '../../engine/run.ts';
-import { twoStepChain } from '../../testing/chain-fixtures.ts';
-import { createScriptedProvider, type ScriptedReply } from '../../testing/scripted-provider.ts';
-import type { RunMeta, TraceEvent } from '../events.ts';
-import { createMemoryRunRepository } from '../repository.ts';
+import type { Chain } from '../chain/schema.ts';
+import { runChain } from '../engine/run.ts';
+import { twoStepChain } from './chain-fixtures.ts';
+import { createScriptedProvider, type ScriptedReply } from './scripted-provider.ts';
+import type { RunMeta, TraceEvent } from '../trace/events.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
 
 /**
  * Real engine runs for the export/import tests (test-only; kept out of `*.test.ts` so the

@@ -10,10 +10,10 @@ import { loadTokenCounter } from '../providers/tokenizer.ts';
 import { planChain } from '../engine/plan.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { chainEgress } from '../steps/egress.ts';
-import { createMockModelServer, type MockReply } from '../testing/mock-server.ts';
+import { createMockModelServer, type MockReply } from './mock-server.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { exportChainFiles, type ExportLanguage } from './export-chain.ts';
+import { exportChainFiles, type ExportLanguage } from '../export/export-chain.ts';
 
 /**
  * Runs one chain three ways — the in-app engine, the exported TypeScript and the exported
