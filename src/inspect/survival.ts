@@ -156,7 +156,8 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
-function lineOf(starts: number[], offset: number): number {
+/** The last index whose start is at or before `offset` (starts ascending). */
+function indexAt(starts: readonly number[], offset: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
@@ -164,8 +165,10 @@ function lineOf(starts: number[], offset: number): number {
     if ((starts[mid] as number) <= offset) lo = mid;
     else hi = mid - 1;
   }
-  return lo + 1;
+  return lo;
 }
+
+const lineOf = (starts: readonly number[], offset: number) => indexAt(starts, offset) + 1;
 
 const emptyByKind = (): Record<FactKind, { total: number; dropped: number }> =>
   Object.fromEntries(FACT_KINDS.map((k) => [k, { total: 0, dropped: 0 }])) as Record<FactKind, { total: number; dropped: number }>;
@@ -187,16 +190,8 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
   for (const source of sources) {
     const starts = lineStarts(source.text);
     const sections = splitSections(source.text);
-    const sectionAt = (offset: number) => {
-      let lo = 0;
-      let hi = sections.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if ((sections[mid]?.start ?? 0) <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return sections[lo];
-    };
+    const sectionStarts = sections.map((section) => section.start);
+    const sectionAt = (offset: number) => sections[indexAt(sectionStarts, offset)];
     // A fact is its value at its place: the same value in another sentence or section is another fact.
     const byPlace = new Map<string, { entry: SurvivalFact; words: Set<string> }>();
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { migrateChain } from '../chain/migrate.ts';
+import { formatJsonPath } from '../files/strict-json.ts';
 import { runMetaSchema, traceEventSchema } from './event-schemas.ts';
 import type { RunMeta, TraceEvent } from './events.ts';
 import { TRACE_MIGRATIONS, TRACE_VERSION } from './versions.ts';
@@ -17,12 +18,9 @@ const MAX_ISSUES = 5;
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function issuesText(error: z.ZodError, prefix: (string | number)[]): string {
-  return error.issues.slice(0, MAX_ISSUES).map((i) => `${formatPath([...prefix, ...(i.path as (string | number)[])])}: ${i.message}`).join('; ');
+  return error.issues.slice(0, MAX_ISSUES).map((i) => `${formatJsonPath([...prefix, ...(i.path as (string | number)[])])}: ${i.message}`).join('; ');
 }
 
-function formatPath(path: readonly (string | number)[]): string {
-  return `$${path.map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join('')}`;
-}
 
 /** The trace version a run was written at is readable and not newer than this build. */
 export function checkTraceVersion(version: unknown): { ok: true; version: number } | { ok: false; message: string } {
@@ -72,17 +70,24 @@ export function restoreRun(raw: { run: unknown; events: unknown }, writtenAt: un
   if (!meta.ok) return meta;
   const run = runMetaSchema.safeParse(meta.meta);
   if (!run.success) return { ok: false, message: issuesText(run.error, ['run']) };
+  const events = migrateEvents(raw.events, version.version);
+  if (!events.ok) return events;
+  return { ok: true, run: meta.meta as unknown as RunMeta, events: events.events };
+}
+
+/** Each event migrated from `version` and checked against its schema; the first bad one names its path. */
+function migrateEvents(raw: readonly unknown[], version: number): { ok: true; events: TraceEvent[] } | { ok: false; message: string } {
   const events: TraceEvent[] = [];
-  for (let i = 0; i < raw.events.length; i++) {
-    const item: unknown = raw.events[i];
-    if (!isRecord(item)) return { ok: false, message: `${formatPath(['events', i])}: must be an object (an event)` };
-    const migrated = migrateEvent(item, version.version);
+  for (let i = 0; i < raw.length; i++) {
+    const item = raw[i];
+    if (!isRecord(item)) return { ok: false, message: `${formatJsonPath(['events', i])}: must be an object (an event)` };
+    const migrated = migrateEvent(item, version);
     const event = traceEventSchema.safeParse(migrated);
     if (!event.success) return { ok: false, message: issuesText(event.error, ['events', i]) };
     // The checked value itself, not zod's copy: same keys in the same order, byte for byte on the next write.
     events.push(migrated as unknown as TraceEvent);
   }
-  return { ok: true, run: meta.meta as unknown as RunMeta, events };
+  return { ok: true, events };
 }
 
 /**
@@ -101,13 +106,7 @@ export function upToDateRunMeta(meta: RunMeta): RunMeta {
 export function upToDateEvents(events: TraceEvent[], version: number, runId: string): TraceEvent[] {
   if (version === TRACE_VERSION) return events;
   const checked = checkTraceVersion(version);
-  if (!checked.ok) throw new Error(`The stored run ${runId} cannot be read: ${checked.message}`);
-  const out: TraceEvent[] = [];
-  for (let i = 0; i < events.length; i++) {
-    const migrated = migrateEvent(events[i] as unknown as Record<string, unknown>, version);
-    const event = traceEventSchema.safeParse(migrated);
-    if (!event.success) throw new Error(`The stored run ${runId} cannot be read: ${issuesText(event.error, ['events', i])}`);
-    out.push(migrated as unknown as TraceEvent);
-  }
-  return out;
+  const migrated = checked.ok ? migrateEvents(events, version) : checked;
+  if (!migrated.ok) throw new Error(`The stored run ${runId} cannot be read: ${migrated.message}`);
+  return migrated.events;
 }
