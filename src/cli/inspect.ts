@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { BoundaryReport, RunInspection } from '../inspect/boundary.ts';
+import type { BoundarySufficiency } from '../inspect/sufficiency.ts';
 import type { SurvivalFact } from '../inspect/survival.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 import type { OptionTable } from './args.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /**
- * `seamscope inspect <run.json> [--json] [--question TEXT] [--limit N] [--strict]`: each
- * boundary's dropped facts and lossy flags. Exits 0 whenever the file could be read, lossy
+ * `seamscope inspect <run.json> [--json] [--question TEXT] [--gold-fact TEXT]... [--limit N] [--strict]`:
+ * each boundary's dropped facts, lossy flag and sufficiency (estimated, and labelled by a person). Exits 0 whenever the file could be read, lossy
  * or not: a lossy handoff is a finding, not a failure of the command.
  */
 interface Io {
@@ -16,8 +17,9 @@ interface Io {
   env: Record<string, string | undefined>;
 }
 
-export const inspectUsage = 'Usage: seamscope inspect <run.json> [--json] [--question TEXT] [--limit N (0 = all)] [--strict]';
-export const inspectOptions: OptionTable = { json: 'flag', question: 'string', limit: 'string', strict: 'flag' };
+export const inspectUsage = `Usage: seamscope inspect <run.json> [--json] [--question TEXT] [--gold-fact TEXT]... [--limit N (0 = all)] [--strict]
+       --gold-fact names a fact the answer needs (repeat it): each boundary's sufficiency is then judged on those facts.`;
+export const inspectOptions: OptionTable = { json: 'flag', question: 'string', 'gold-fact': 'list', limit: 'string', strict: 'flag' };
 const defaultLimit = 40;
 /** Everything here came from the trace file: one line, with control and bidi characters escaped. */
 const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
@@ -31,7 +33,9 @@ function jsonReport(report: RunInspection) {
     format: 'seamscope.inspect', version: 1,
     run: { id: report.runId, chainName: report.chainName, status: report.status },
     lossy: report.boundaries.filter((b) => b.lossy).map((b) => b.boundaryId),
-    boundaries: report.boundaries.map((b) => ({
+    sufficiency: report.sufficiencySummary,
+    boundaries: report.boundaries.map((b, i) => ({
+      sufficiency: { estimate: report.sufficiency[i]?.estimate, label: report.sufficiency[i]?.label ?? null },
       id: b.boundaryId, producer: b.producer, consumer: b.consumer, binding: b.binding,
       lossy: b.lossy, reasons: b.reasons, notes: b.notes, question: b.question, asked: b.asked,
       sourcesAlsoReceived: b.sourcesAlsoReceived, byKind: b.survival.byKind,
@@ -40,7 +44,16 @@ function jsonReport(report: RunInspection) {
   };
 }
 
-function printBoundary(b: BoundaryReport, limit: number, io: Io): void {
+const verdictWords = { derivable: 'derivable', 'not-derivable': 'not derivable', unsure: 'unsure' } as const;
+
+function sufficiencyLine(s: BoundarySufficiency | undefined): string | null {
+  if (!s) return null;
+  const estimate = s.estimate.verdict === 'unknown' ? 'not estimated' : `estimated ${s.estimate.verdict} (${s.estimate.reason})`;
+  const label = s.label ? `; labelled ${verdictWords[s.label.verdict]}${s.label.note ? ` ("${s.label.note}")` : ''}` : '';
+  return `sufficiency: ${estimate}${label}`;
+}
+
+function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | undefined, limit: number, io: Io): void {
   const { facts, dropped } = b.survival;
   const verdict = b.lossy
     ? `LIKELY LOSSY (${b.reasons.join('; ')})`
@@ -50,6 +63,8 @@ function printBoundary(b: BoundaryReport, limit: number, io: Io): void {
   if (b.question) io.out(`  question: ${oneLine(b.question)}${b.asked.length ? `  (asks for ${oneLine(b.asked.join(', '))})` : ''}`);
   else if (b.asked.length) io.out(`  instructions ask for ${oneLine(b.asked.join(', '))}`);
   for (const note of b.notes) io.out(`  note: ${oneLine(note)}`);
+  const line = sufficiencyLine(sufficiency);
+  if (line) io.out(`  ${oneLine(line)}`);
   if (dropped.length === 0) return;
   io.out(`  dropped ${dropped.length} of ${facts.length} facts:`);
   // The kinds the consumer asked for first: those are the ones that explain a wrong answer.
@@ -65,7 +80,7 @@ function printBoundary(b: BoundaryReport, limit: number, io: Io): void {
   if (shown.length < ordered.length) io.out(`    … ${ordered.length - shown.length} more (--limit 0 lists all; --json for the full report)`);
 }
 
-export async function inspectCommand(positionals: string[], options: Record<string, string | true>, io: Io): Promise<number> {
+export async function inspectCommand(positionals: string[], options: Record<string, string | true>, io: Io, lists: Record<string, string[]> = {}): Promise<number> {
   const [path] = positionals;
   if (!path) return io.err(inspectUsage), 2;
   let text: string;
@@ -84,7 +99,8 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   const { inspectRun } = await import('../inspect/boundary.ts');
   let report: RunInspection;
   try {
-    const opts = { question: typeof options.question === 'string' ? options.question : undefined, strict: options.strict !== undefined };
+    const gold = lists['gold-fact'] ?? [];
+    const opts = { question: typeof options.question === 'string' ? options.question : undefined, strict: options.strict !== undefined, ...(gold.length ? { gold } : {}) };
     report = inspectRun(parsed.file.run, parsed.file.events, opts);
   } catch (error) {
     io.err(`${oneLine(path)}: cannot inspect this run (${oneLine((error as Error).message)})`);
@@ -97,6 +113,10 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   const limit = typeof options.limit === 'string' && /^\d+$/.test(options.limit) ? Number(options.limit) : defaultLimit;
   const lossy = report.boundaries.filter((b) => b.lossy).length;
   io.out(`run ${oneLine(report.runId)} "${oneLine(report.chainName)}" (${oneLine(report.status)}): ${report.boundaries.length} boundar${report.boundaries.length === 1 ? 'y' : 'ies'}, ${lossy} likely lossy`);
-  for (const b of report.boundaries) printBoundary(b, limit, io);
+  const { estimated, labelled } = report.sufficiencySummary;
+  const pct = (rate: number | null) => (rate === null ? '–' : `${Math.round(rate * 100)} %`);
+  io.out(`sufficiency: ${estimated.sufficient} of ${estimated.sufficient + estimated.insufficient} estimated boundaries sufficient (${pct(estimated.rate)})` +
+    (labelled.derivable + labelled.notDerivable + labelled.unsure > 0 ? `; labelled: ${labelled.derivable} derivable, ${labelled.notDerivable} not derivable, ${labelled.unsure} unsure` : ''));
+  report.boundaries.forEach((b, i) => printBoundary(b, report.sufficiency[i], limit, io));
   return 0;
 }

@@ -7,6 +7,7 @@ import { parseArgs } from './args.ts';
 import { budgetUsage } from './budget-args.ts';
 import { exportCommand, exportOptions, exportUsage } from './export.ts';
 import { inspectCommand, inspectOptions, inspectUsage } from './inspect.ts';
+import { labelOptions, labelUsage } from './label-usage.ts';
 import { loadChain, type Io } from './load-chain.ts';
 import { terminalBlock, terminalLine } from './terminal-text.ts';
 
@@ -28,6 +29,7 @@ API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, n
 A webhook step posts only to an origin named by --allow-webhook (e.g. --allow-webhook https://hooks.example.com);
 without it, a chain with a webhook does not run at all.
 ${inspectUsage}
+${labelUsage}
 ${exportUsage}`;
 
 const defaultIo: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`), env: process.env };
@@ -73,7 +75,12 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       }
       case 'inspect': {
         const args = parseArgs(rest, inspectOptions, command);
-        return await inspectCommand(args.positionals, args.options, io);
+        return await inspectCommand(args.positionals, args.options, io, args.lists);
+      }
+      case 'label': {
+        const args = parseArgs(rest, labelOptions, command);
+        const { labelCommand } = await import('./label.ts');
+        return await labelCommand(args.positionals, args.options, io);
       }
       case undefined:
       case 'help':

@@ -5,6 +5,8 @@ import type { FactKind } from './facts.ts';
 import { findQuestion, instructionText, receivedSources } from './consumer-prompt.ts';
 import { askedKinds } from './question-kinds.ts';
 import { factSurvival, type SurvivalReport } from './survival.ts';
+import { estimateSufficiency, goldFor, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencySummary } from './sufficiency.ts';
+import { labelOf } from '../trace/labels.ts';
 
 /**
  * Judges one handoff: which source facts the intermediate dropped, what the consumer was
@@ -113,10 +115,13 @@ export interface RunInspection {
   chainName: string;
   status: string;
   boundaries: BoundaryReport[];
+  /** Per boundary, in the same order: the estimated sufficiency and the human label, if any. */
+  sufficiency: BoundarySufficiency[];
+  sufficiencySummary: SufficiencySummary;
 }
 
 /** Every boundary of a stored run. A producer feeding several consumers is analysed once. */
-export function inspectRun(meta: RunMeta, events: readonly TraceEvent[], opts: InspectOptions & { registry?: StepRegistry } = {}): RunInspection {
+export function inspectRun(meta: RunMeta, events: readonly TraceEvent[], opts: InspectOptions & { registry?: StepRegistry; gold?: GoldFacts } = {}): RunInspection {
   const view = buildRunView(meta, events, opts.registry ?? stepRegistry);
   const cache = new Map<string, SurvivalReport>();
   const boundaries = view.boundaries.map((b) => {
@@ -127,5 +132,9 @@ export function inspectRun(meta: RunMeta, events: readonly TraceEvent[], opts: I
     }
     return inspectBoundary(b, opts, survival);
   });
-  return { runId: meta.id, chainName: meta.chainName, status: meta.status, boundaries };
+  const sufficiency = view.boundaries.map((b, i): BoundarySufficiency => ({
+    boundaryId: b.id, producer: b.producer, consumer: b.consumer,
+    estimate: estimateSufficiency(b, boundaries[i] as BoundaryReport, goldFor(opts.gold, b)), label: labelOf(meta, b.id),
+  }));
+  return { runId: meta.id, chainName: meta.chainName, status: meta.status, boundaries, sufficiency, sufficiencySummary: summarizeSufficiency(sufficiency) };
 }

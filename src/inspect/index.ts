@@ -11,5 +11,6 @@ export { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './f
 export { factSurvival, type Occurrence, type SurvivalFact, type SurvivalReport } from './survival.ts';
 export { askedKinds } from './question-kinds.ts';
 export { inspectBoundary, inspectRun, type BoundaryReport, type InspectOptions, type RunInspection } from './boundary.ts';
+export { estimateSufficiency, goldFactSurvives, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencyEstimate, type SufficiencySummary } from './sufficiency.ts';
 export { stepMetrics, percentile, type StepMetrics } from './metrics.ts';
 export { diffRuns, type RunDiff, type StepDiff } from './run-diff.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { AttemptRecord, RunMeta, TraceEvent } from './events.ts';
+import type { AttemptRecord, BoundaryLabel, RunMeta, TraceEvent } from './events.ts';
 
 /**
  * The trace's shapes as zod schemas: a run read back from a file or the database is checked
@@ -58,6 +58,18 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.finished'), at: time, status: runStatus, output: z.unknown().optional(), error: z.string().optional(), terminalStep: z.string().optional() }).loose(),
 ]);
 
+/** A note is a sentence or a paragraph, not a document: the cap keeps a hostile file from bloating every run list. */
+export const LABEL_NOTE_MAX = 4000;
+
+export const boundaryLabelSchema = z.object({
+  boundaryId: z.string().min(1).max(500),
+  producer: z.string().max(500),
+  consumer: z.string().max(500),
+  verdict: z.enum(['derivable', 'not-derivable', 'unsure']),
+  note: z.string().max(LABEL_NOTE_MAX),
+  at: time,
+}).loose();
+
 export const runMetaSchema = z.object({
   id: z.string(),
   traceVersion: count,
@@ -76,6 +88,8 @@ export const runMetaSchema = z.object({
   error: z.string().optional(),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number().optional() }).loose().optional(),
   forkedFrom: z.object({ runId: z.string(), stepId: z.string(), editedOutput: z.boolean(), reused: z.array(z.string()) }).loose().optional(),
+  // One per boundary: a second label for the same boundary is a damaged file, not a revision.
+  labels: z.array(boundaryLabelSchema).max(10_000).refine((list) => new Set(list.map((l) => l.boundaryId)).size === list.length, 'two labels for the same boundary').optional(),
 }).loose();
 
 // The schemas infer exactly the types of events.ts, field for field, optional for optional (the
@@ -86,4 +100,5 @@ export const _typesAgree: [
   Same<Strip<z.infer<typeof traceEventSchema>>, Strip<TraceEvent>>,
   Same<Strip<z.infer<typeof runMetaSchema>>, Strip<RunMeta>>,
   Same<Strip<z.infer<typeof attemptRecordSchema>>, Strip<AttemptRecord>>,
-] = [true, true, true];
+  Same<Strip<z.infer<typeof boundaryLabelSchema>>, Strip<BoundaryLabel>>,
+] = [true, true, true, true];

@@ -73,6 +73,24 @@ export type TraceEvent =
 
 export type TraceEventType = TraceEvent['type'];
 
+/** A person's judgement of one boundary: could the consumer's answer be derived from what it received? */
+export type SufficiencyVerdict = 'derivable' | 'not-derivable' | 'unsure';
+
+/**
+ * A human sufficiency label (seed 000: 78 % of intermediates were sufficient, which capped the
+ * answering step at 78 %). Kept on the run, not in its events: the events record what ran and
+ * never change; a label is a later judgement and can be revised or withdrawn.
+ */
+export interface BoundaryLabel {
+  /** The boundary's id in the replay view (the data edge producer → consumer). */
+  boundaryId: string;
+  producer: string;
+  consumer: string;
+  verdict: SufficiencyVerdict;
+  note: string;
+  at: number;
+}
+
 /** The stored summary of a run, kept apart from its events so a run list loads fast. */
 export interface RunMeta {
   id: string;
@@ -95,4 +113,6 @@ export interface RunMeta {
   usage?: TokenUsage & { costUsd?: number };
   /** Set on a run forked from another at a step (rerun from a step). */
   forkedFrom?: { runId: string; stepId: string; editedOutput: boolean; reused: string[] };
+  /** Human sufficiency labels, at most one per boundary. */
+  labels?: BoundaryLabel[];
 }

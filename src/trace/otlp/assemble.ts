@@ -1,6 +1,6 @@
 import type { Chain } from '../../chain/schema.ts';
 import type { TokenUsage } from '../../providers/types.ts';
-import { TRACE_VERSION, type AttemptRecord, type RunMeta, type RunStatus, type StepStatus, type TraceEvent } from '../events.ts';
+import { TRACE_VERSION, type AttemptRecord, type BoundaryLabel, type RunMeta, type RunStatus, type StepStatus, type TraceEvent } from '../events.ts';
 import type { LlmCall } from './conventions.ts';
 import type { FlatSpan } from './spans.ts';
 
@@ -45,6 +45,7 @@ export interface ImportedRun {
   output?: unknown;
   error?: string;
   terminalStep?: string;
+  labels?: BoundaryLabel[];
   rootEvents: TraceEvent[];
 }
 
@@ -118,6 +119,7 @@ export function assembleRun(run: ImportedRun, steps: readonly ImportedStep[]): {
     ...(run.output !== undefined ? { output: run.output } : {}),
     ...(run.error ? { error: run.error } : {}),
     ...(usage ? { usage } : {}),
+    ...(run.labels?.length ? { labels: run.labels } : {}),
   };
   return { meta, events };
 }

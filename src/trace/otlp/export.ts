@@ -180,6 +180,7 @@ export function exportRunToOtlp(meta: RunMeta, events: readonly TraceEvent[]): O
       'seamscope.chain.id': meta.chainId,
       'seamscope.chain.revision': meta.chainRevision,
       'seamscope.chain': json(meta.chain),
+      'seamscope.run.labels': meta.labels?.length ? json(meta.labels) : undefined,
     }, new Set(['seamscope.run.cost_usd'])),
     events: rootEvents,
     status: runStatus(meta.status, meta.error ?? runFinished?.error),
@@ -192,6 +193,14 @@ export function exportRunToOtlp(meta: RunMeta, events: readonly TraceEvent[]): O
     usedIds.add(id);
     return id;
   };
+  // Human sufficiency labels, readable in any OTel viewer as events on the producing step's
+  // span; the root's `seamscope.run.labels` carries them whole for a lossless re-import.
+  for (const label of meta.labels ?? []) {
+    groups.get(label.producer)?.events.push(event(label.at, 'seamscope.boundary.label', {
+      'seamscope.boundary.id': label.boundaryId, 'seamscope.boundary.consumer': label.consumer,
+      'seamscope.sufficiency.verdict': label.verdict, 'seamscope.sufficiency.note': label.note || undefined,
+    }));
+  }
   for (const [stepId, g] of groups) {
     const def = stepDef(stepId);
     const spanId = uniqueId('step', stepId);

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { parseChain } from '../../chain/parse.ts';
 import type { Chain } from '../../chain/schema.ts';
-import type { AttemptRecord, RunStatus, TraceEvent } from '../events.ts';
+import { boundaryLabelSchema } from '../event-schemas.ts';
+import type { AttemptRecord, BoundaryLabel, RunStatus, TraceEvent } from '../events.ts';
 import { mapLlmAttributes, type LlmCall } from './conventions.ts';
 import { parseJsonValue } from './guard.ts';
 import { recordFromCall, type ImportedAttempt, type ImportedStep } from './assemble.ts';
@@ -30,6 +31,18 @@ const parsed = <T>(schema: z.ZodType<T>, v: unknown): T | undefined => {
   return r.success ? r.data : undefined;
 };
 const jsonOf = (v: unknown) => (typeof v === 'string' ? parseJsonValue(v) : undefined);
+
+/** Sufficiency labels as exported; a damaged list is dropped whole, with a warning, rather than half-kept. */
+function importLabels(value: unknown, warnings: string[]): BoundaryLabel[] {
+  if (value === undefined) return [];
+  const list = parsed(z.array(boundaryLabelSchema), value);
+  const unique = list && new Set(list.map((l) => l.boundaryId)).size === list.length;
+  if (!list || !unique) {
+    warnings.push('the sufficiency labels in the export are not valid; they were not imported');
+    return [];
+  }
+  return list as BoundaryLabel[];
+}
 
 /** The root span of a Seamscope export, if this is one. */
 export function seamscopeRoot(spans: readonly FlatSpan[]): FlatSpan | undefined {
@@ -87,7 +100,7 @@ export interface SeamscopeImport {
   /** The last call of each model step, for a synthetic chain when the embedded one is unusable. */
   calls: { id: string; name: string; call: LlmCall }[];
   chain: Chain | null;
-  info: { chainId?: string; chainName?: string; chainRevision?: string; inputs: Record<string, unknown>; provider?: string; model?: string; status?: RunStatus; output?: unknown; error?: string; terminalStep?: string };
+  info: { chainId?: string; chainName?: string; chainRevision?: string; inputs: Record<string, unknown>; provider?: string; model?: string; status?: RunStatus; output?: unknown; error?: string; terminalStep?: string; labels?: BoundaryLabel[] };
   rootEvents: TraceEvent[];
 }
 
@@ -134,6 +147,7 @@ export function importSeamscope(root: FlatSpan, spans: readonly FlatSpan[], warn
     else warnings.push(`the chain inside the export is not valid (${result.problems[0]?.path}: ${result.problems[0]?.message}); the steps were rebuilt from the recorded calls`);
   }
   const inputs = jsonOf(r['seamscope.run.inputs']);
+  const labels = importLabels(r['seamscope.run.labels'], warnings);
   const status = runStatus.safeParse(r['seamscope.run.status']);
   const rootEvents: TraceEvent[] = root.events.filter((e) => e.name === 'seamscope.run.resumed').map((e) => ({
     type: 'run.resumed', at: e.atMs, restoredSteps: parsed(stringList, e.attrs['seamscope.restored_steps']) ?? [], restoredUnits: num(e.attrs['seamscope.restored_units']) ?? 0,
@@ -146,6 +160,7 @@ export function importSeamscope(root: FlatSpan, spans: readonly FlatSpan[], warn
       provider: str(r['seamscope.provider']), model: str(r['seamscope.model']),
       ...(status.success ? { status: status.data } : {}),
       output: jsonOf(r['seamscope.run.output']), error: str(r['seamscope.run.error']), terminalStep: str(r['seamscope.run.terminal_step']),
+      ...(labels.length ? { labels } : {}),
     },
   };
 }

@@ -99,6 +99,7 @@ function importOwn(root: FlatSpan, spans: readonly FlatSpan[], calls: readonly F
     inputs: own.info.inputs, provider: own.info.provider ?? first?.provider ?? 'unknown', model: own.info.model ?? first?.model ?? 'unknown',
     status, startedAt: root.startMs, ...(status !== 'running' ? { finishedAt: root.endMs } : {}),
     output: own.info.output, error: own.info.error, terminalStep: own.info.terminalStep, rootEvents: own.rootEvents,
+    ...(own.info.labels ? { labels: own.info.labels } : {}),
   }, own.steps);
   return { ok: true, run: meta, events, warnings };
 }

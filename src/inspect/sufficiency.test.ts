@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { runChain } from '../engine/run.ts';
+import { twoStepChain } from '../testing/chain-fixtures.ts';
+import { createScriptedProvider } from '../testing/scripted-provider.ts';
+import { seedQuestion, seedQuotes, seedSource, seedSummary } from '../testing/seed-example.ts';
+import { setBoundaryLabel } from '../trace/labels.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
+import { inspectRun } from './boundary.ts';
+import { goldFactSurvives, summarizeSufficiency, type BoundarySufficiency } from './sufficiency.ts';
+
+async function seedRun(facts: string[]) {
+  const repo = createMemoryRunRepository();
+  const provider = createScriptedProvider([{ facts }, { answer: 'You should file promptly.' }]);
+  const meta = await runChain({
+    chain: twoStepChain(), inputs: { document: seedSource, question: seedQuestion }, provider,
+    model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, repo, countTokens: (t) => t.length,
+  });
+  return { meta, events: await repo.getEvents(meta.id) };
+}
+
+const seamOf = (inspection: ReturnType<typeof inspectRun>) => {
+  const at = inspection.boundaries.findIndex((b) => b.producer === 'extract' && b.consumer === 'answer');
+  if (at < 0) throw new Error('no extract → answer boundary');
+  return inspection.sufficiency[at] as BoundarySufficiency;
+};
+
+describe('goldFactSurvives', () => {
+  it('judges a recognised fact on meaning, and any other fact as text', () => {
+    expect(goldFactSurvives('180 calendar days', 'File within 180 calendar days of the notice.')).toBe(true);
+    expect(goldFactSurvives('180 calendar days', { deadline: 'within 180 calendar days' })).toBe(true);
+    expect(goldFactSurvives('180 calendar days', 'File within 72 hours.')).toBe(false);
+    expect(goldFactSurvives('Qualified Independent Contractor', ['the  qualified independent contractor decides'])).toBe(true);
+    expect(goldFactSurvives('Qualified Independent Contractor', 'an outside reviewer decides')).toBe(false);
+  });
+});
+
+describe('sufficiency in inspectRun', () => {
+  it('estimates from the asked facts: a summary that dropped every deadline is insufficient', async () => {
+    const { meta, events } = await seedRun(seedSummary.split('. '));
+    const seam = seamOf(inspectRun(meta, events));
+    expect(seam.estimate).toMatchObject({ verdict: 'insufficient', basis: 'asked' });
+    expect(seam.estimate.reason).toContain('durations dropped');
+    expect(seam.label).toBeNull();
+  });
+
+  it('estimates from the asked facts: quotes that keep the deadlines are sufficient', async () => {
+    const { meta, events } = await seedRun(seedQuotes.relevant_sections.map((s) => s.quote));
+    expect(seamOf(inspectRun(meta, events)).estimate).toMatchObject({ verdict: 'sufficient', basis: 'asked' });
+  });
+
+  it('prefers gold facts when they are given, and names the missing ones', async () => {
+    const kept = ['Reconsideration may be requested within 180 calendar days.'];
+    const { meta, events } = await seedRun(kept);
+    // The asked-kind rule sees one deadline kept and calls it sufficient …
+    expect(seamOf(inspectRun(meta, events)).estimate.verdict).toBe('sufficient');
+    // … gold facts say the answer also needed the 72 hours.
+    const gold = seamOf(inspectRun(meta, events, { gold: ['180 calendar days', '72 hours'] }));
+    expect(gold.estimate).toMatchObject({ verdict: 'insufficient', basis: 'gold', missing: ['72 hours'] });
+    // Gold per producer step applies to that step's boundaries only.
+    const byStep = inspectRun(meta, events, { gold: { extract: ['180 calendar days'] } });
+    expect(seamOf(byStep).estimate).toMatchObject({ verdict: 'sufficient', basis: 'gold' });
+    expect(byStep.sufficiency.filter((s) => s.producer !== 'extract').every((s) => s.estimate.basis !== 'gold')).toBe(true);
+  });
+
+  it('reports the human label beside the estimate, and their agreement', async () => {
+    const { meta, events } = await seedRun(seedSummary.split('. '));
+    const seam = seamOf(inspectRun(meta, events));
+    const labelled = setBoundaryLabel(meta, { boundaryId: seam.boundaryId, producer: seam.producer, consumer: seam.consumer, verdict: 'not-derivable', note: ' says "promptly" ', at: 5 });
+    if (!labelled.ok) throw new Error(labelled.message);
+    const inspection = inspectRun({ ...meta, labels: labelled.labels }, events);
+    expect(seamOf(inspection).label).toMatchObject({ verdict: 'not-derivable', note: 'says "promptly"' });
+    expect(inspection.sufficiencySummary).toMatchObject({ compared: 1, agree: 1, labelled: { derivable: 0, notDerivable: 1, unsure: 0, rate: 0 } });
+  });
+});
+
+describe('summarizeSufficiency', () => {
+  const item = (estimate: 'sufficient' | 'insufficient' | 'unknown', label: 'derivable' | 'not-derivable' | 'unsure' | null): BoundarySufficiency => ({
+    boundaryId: `${estimate}-${label}`, producer: 'p', consumer: 'c',
+    estimate: { verdict: estimate, basis: estimate === 'unknown' ? 'none' : 'asked', missing: [], reason: '' },
+    label: label ? { boundaryId: `${estimate}-${label}`, producer: 'p', consumer: 'c', verdict: label, note: '', at: 0 } : null,
+  });
+
+  it('counts rates over decided verdicts only, as seed 000 reports them', () => {
+    const summary = summarizeSufficiency([
+      item('sufficient', 'derivable'), item('sufficient', 'not-derivable'), item('insufficient', 'not-derivable'),
+      item('sufficient', 'unsure'), item('unknown', 'derivable'), item('insufficient', null),
+    ]);
+    expect(summary.estimated).toEqual({ sufficient: 3, insufficient: 2, unknown: 1, rate: 3 / 5 });
+    expect(summary.labelled).toEqual({ derivable: 2, notDerivable: 2, unsure: 1, rate: 0.5 });
+    expect(summary).toMatchObject({ boundaries: 6, compared: 3, agree: 2 });
+  });
+
+  it('has no rate when nothing was decided', () => {
+    expect(summarizeSufficiency([item('unknown', 'unsure')])).toMatchObject({ estimated: { rate: null }, labelled: { rate: null } });
+  });
+});

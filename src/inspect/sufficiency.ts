@@ -1,0 +1,116 @@
+import type { Boundary } from '../trace/replay.ts';
+import type { BoundaryLabel } from '../trace/events.ts';
+import type { BoundaryReport } from './boundary.ts';
+import { factSurvival } from './survival.ts';
+
+/**
+ * Sufficiency at a boundary: could the consumer's answer be derived from what it received?
+ * Seed 000 measured it by hand (78 % of intermediates were sufficient, which capped the
+ * answering step at 78 %). Here it is estimated wherever the facts the answer needs are known
+ * (gold facts from a dataset, or the facts the question asks for), and set by a person in the
+ * replay view; both are reported side by side so the estimate can be checked against people.
+ */
+export type SufficiencyEstimateVerdict = 'sufficient' | 'insufficient' | 'unknown';
+
+export interface SufficiencyEstimate {
+  verdict: SufficiencyEstimateVerdict;
+  /** What the estimate rests on: gold facts, the question's asked facts, or nothing known. */
+  basis: 'gold' | 'asked' | 'none';
+  /** Gold facts that did not reach the consumer (empty unless the basis is gold). */
+  missing: string[];
+  reason: string;
+}
+
+export interface BoundarySufficiency {
+  boundaryId: string;
+  producer: string;
+  consumer: string;
+  estimate: SufficiencyEstimate;
+  label: BoundaryLabel | null;
+}
+
+export interface SufficiencySummary {
+  boundaries: number;
+  estimated: { sufficient: number; insufficient: number; unknown: number; /** sufficient ÷ (sufficient + insufficient), or null. */ rate: number | null };
+  labelled: { derivable: number; notDerivable: number; unsure: number; /** derivable ÷ (derivable + not derivable), or null. */ rate: number | null };
+  /** Boundaries with both a decided estimate and a decided label, and how many agree. */
+  compared: number;
+  agree: number;
+}
+
+/** Gold facts for every boundary (a list), or per boundary id or producer step id. */
+export type GoldFacts = readonly string[] | Readonly<Record<string, readonly string[]>>;
+
+const looseText = (s: string) => s.toLowerCase().replace(/[–—]/g, '-').replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim();
+
+function strings(value: unknown, out: string[], depth = 0): string[] {
+  if (depth > 64) return out;
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) strings(v, out, depth + 1);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) strings(v, out, depth + 1);
+  return out;
+}
+
+/**
+ * Whether one gold fact reached the intermediate. A fact the extractor recognises (a duration,
+ * an amount, a section id…) is judged by the survival analysis, on meaning ("180 calendar
+ * days" survives as "180-day period"); a fact it does not recognise (a name, a phrase) must
+ * appear as text, case and spacing aside.
+ */
+export function goldFactSurvives(fact: string, intermediate: unknown): boolean {
+  const report = factSurvival([{ name: 'gold', text: fact }], intermediate);
+  if (report.facts.length > 0) return report.dropped.length === 0;
+  const wanted = looseText(fact);
+  return wanted === '' || looseText(strings(intermediate, []).join('\n')).includes(wanted);
+}
+
+export function goldFor(gold: GoldFacts | undefined, boundary: Pick<Boundary, 'id' | 'producer'>): readonly string[] | undefined {
+  if (!gold) return undefined;
+  if (Array.isArray(gold)) return gold as readonly string[];
+  const byPlace = gold as Readonly<Record<string, readonly string[]>>;
+  return Object.hasOwn(byPlace, boundary.id) ? byPlace[boundary.id] : Object.hasOwn(byPlace, boundary.producer) ? byPlace[boundary.producer] : undefined;
+}
+
+/**
+ * @example
+ * const estimate = estimateSufficiency(boundary, inspectBoundary(boundary), ['180 calendar days']);
+ * if (estimate.verdict === 'insufficient') console.log(estimate.missing);
+ */
+export function estimateSufficiency(boundary: Pick<Boundary, 'intermediate'>, report: BoundaryReport, gold?: readonly string[]): SufficiencyEstimate {
+  const wanted = (gold ?? []).map((f) => f.trim()).filter(Boolean);
+  if (wanted.length > 0) {
+    const missing = wanted.filter((f) => !goldFactSurvives(f, boundary.intermediate));
+    return missing.length === 0
+      ? { verdict: 'sufficient', basis: 'gold', missing, reason: `all ${wanted.length} gold fact${wanted.length === 1 ? '' : 's'} reached ${report.consumer}` }
+      : { verdict: 'insufficient', basis: 'gold', missing, reason: `${missing.length} of ${wanted.length} gold facts did not reach ${report.consumer}: ${missing.join('; ')}` };
+  }
+  if (report.lossy) return { verdict: 'insufficient', basis: 'asked', missing: [], reason: report.reasons.join('; ') };
+  const reachable = report.survival.facts.filter((f) => !report.sourcesAlsoReceived.includes(f.source));
+  const askedKept = reachable.filter((f) => report.asked.includes(f.kind) && f.survived);
+  if (askedKept.length > 0) {
+    return { verdict: 'sufficient', basis: 'asked', missing: [], reason: `${askedKept.length} source fact${askedKept.length === 1 ? '' : 's'} of the asked kind (${report.asked.join(', ')}) reached ${report.consumer}` };
+  }
+  return {
+    verdict: 'unknown', basis: 'none', missing: [],
+    reason: report.asked.length ? `the sources hold no ${report.asked.join(' or ')} the question asks for` : 'neither gold facts nor an asked kind of fact are known for this boundary',
+  };
+}
+
+export function summarizeSufficiency(list: readonly BoundarySufficiency[]): SufficiencySummary {
+  const count = <T>(xs: readonly T[], ok: (x: T) => boolean) => xs.filter(ok).length;
+  const sufficient = count(list, (b) => b.estimate.verdict === 'sufficient');
+  const insufficient = count(list, (b) => b.estimate.verdict === 'insufficient');
+  const derivable = count(list, (b) => b.label?.verdict === 'derivable');
+  const notDerivable = count(list, (b) => b.label?.verdict === 'not-derivable');
+  const both = list.filter((b) => b.estimate.verdict !== 'unknown' && b.label && b.label.verdict !== 'unsure');
+  const agree = count(both, (b) => (b.estimate.verdict === 'sufficient') === (b.label?.verdict === 'derivable'));
+  const rate = (yes: number, no: number) => (yes + no > 0 ? yes / (yes + no) : null);
+  return {
+    boundaries: list.length,
+    estimated: { sufficient, insufficient, unknown: list.length - sufficient - insufficient, rate: rate(sufficient, insufficient) },
+    labelled: { derivable, notDerivable, unsure: count(list, (b) => b.label?.verdict === 'unsure'), rate: rate(derivable, notDerivable) },
+    compared: both.length,
+    agree,
+  };
+}
