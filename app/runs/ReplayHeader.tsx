@@ -81,6 +81,9 @@ export function ReplayHeader({ replay, boundaryLabel, boundaryTitle }: { replay:
         <button type="button" className="button small" data-testid="replay.exportOtlp" disabled={live} title="Download this run as OTLP/JSON (OpenTelemetry GenAI conventions)" onClick={() => import('./interop/trace-interop.ts').then((m) => m.exportRunOtlp(meta.id)).catch(fail('Could not export'))}>
           Export OTLP
         </button>
+        <button type="button" className="button small" data-testid="replay.exportRunFile" disabled={live} title="Download this run as a .run.json file (what seamscope inspect and label read)" onClick={() => import('./interop/trace-interop.ts').then((m) => m.exportRunFile(meta.id)).catch(fail('Could not export'))}>
+          Export run
+        </button>
       </div>
       <div className="replay-nav">
         <button type="button" className="button" data-testid="replay.prev" disabled={index <= 0} onClick={() => moveBoundary(-1)} title="Previous (←)">

@@ -6,6 +6,7 @@ import { selectLive, selectReplay } from '../stores/selectors.ts';
 import { boundaryLabel, stepLabel } from '../../src/trace/index.ts';
 import { BoundaryHeader } from './boundary/BoundaryHeader.tsx';
 import { BoundaryPanes } from './BoundaryPanes.tsx';
+import { SufficiencyBar } from './boundary/SufficiencyBar.tsx';
 import { DiffView } from './diff/DiffView.tsx';
 import { ReplayHeader } from './ReplayHeader.tsx';
 import { StepOnlyPanes } from './StepOnlyPanes.tsx';
@@ -73,6 +74,7 @@ export function ReplayView() {
       ) : boundary ? (
         <>
           <BoundaryHeader boundary={boundary} report={report} producer={stepById.get(boundary.producer)} consumer={stepById.get(boundary.consumer)} view={view} />
+          <SufficiencyBar key={`${meta.id}:${boundary.id}`} meta={meta} boundary={boundary} report={report} live={live} />
           <BoundaryPanes
             boundary={boundary}
             report={report}

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { BoundaryReport } from '../../src/inspect/index.ts';
 import type { StepMetrics } from '../../src/inspect/index.ts';
 import type { RunDiff } from '../../src/inspect/index.ts';
-import type { RunMeta, RunStatus, StepStatus, TraceEvent } from '../../src/trace/index.ts';
+import type { BoundaryLabel, RunMeta, RunStatus, StepStatus, TraceEvent } from '../../src/trace/index.ts';
 import type { RunView } from '../../src/trace/index.ts';
 
 /** What the canvas and the step panel show about one step of the live run. */
@@ -70,6 +70,8 @@ export interface RunState {
   /** The live run's replay grew; ignored unless that run's live replay is the one open. */
   updateLiveReplay(runId: string, events: readonly TraceEvent[], view: RunView): void;
   closeReplay(): void;
+  /** A run's sufficiency labels changed (already stored): the open replay and the run list follow. */
+  setRunLabels(runId: string, labels: readonly BoundaryLabel[]): void;
   moveBoundary(delta: number): void;
   setBoundary(index: number): void;
   setCompare(compare: ReplayState['compare']): void;
@@ -149,6 +151,17 @@ export const useRunStore = create<RunState>()((set) => ({
       return { replay: { ...open, events, view, index } };
     }),
   closeReplay: () => set({ replay: null }),
+  setRunLabels: (runId, labels) =>
+    set((state) => {
+      const withLabels = (meta: RunMeta): RunMeta => {
+        const { labels: _old, ...rest } = meta;
+        return labels.length ? { ...rest, labels: [...labels] } : rest;
+      };
+      return {
+        runs: state.runs.map((r) => (r.id === runId ? withLabels(r) : r)),
+        ...(state.replay?.meta.id === runId ? { replay: { ...state.replay, meta: withLabels(state.replay.meta) } } : {}),
+      };
+    }),
   moveBoundary: (delta) =>
     set((state) => {
       if (!state.replay) return {};

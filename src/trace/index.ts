@@ -13,6 +13,6 @@
 export { TRACE_VERSION, type AttemptRecord, type BoundaryLabel, type PromptSegment, type RunMeta, type SufficiencyVerdict, type RunStatus, type StepStatus, type TraceEvent, type TruncationRecord } from './events.ts';
 export { boundaryLabel, buildRunView, checksOnBoundary, createRunViewBuilder, stepLabel, type Boundary, type RunView, type StepView } from './replay.ts';
 export { createMemoryRunRepository, type RunRepository } from './repository.ts';
-export { toRunFile, type RunFile } from './run-file.ts';
+export { parseRunFile, toRunFile, type RunFile } from './run-file.ts';
 export { clearBoundaryLabel, labelOf, setBoundaryLabel, type LabelResult } from './labels.ts';
 export { upToDateEvents, upToDateRunMeta } from './restore.ts';

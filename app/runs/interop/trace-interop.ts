@@ -1,7 +1,7 @@
 import { parseChain } from '../../../src/chain/parse.ts';
 import type { Chain } from '../../../src/chain/index.ts';
 import { exportRunToOtlp, importOtlpTrace, MAX_TRACE_BYTES } from '../../../src/trace/otlp/index.ts';
-import type { RunMeta, TraceEvent } from '../../../src/trace/index.ts';
+import { parseRunFile, toRunFile, type RunMeta, type TraceEvent } from '../../../src/trace/index.ts';
 import { markClean } from '../../persistence/autosave.ts';
 import { getAutosave } from '../../persistence/bootstrap.ts';
 import { listChainSummaries, saveChain } from '../../persistence/chains.ts';
@@ -13,35 +13,60 @@ import { selectChain } from '../../stores/selectors.ts';
 import { stepRegistry } from '../../../src/steps/index.ts';
 
 /**
- * OTLP/JSON in and out. Export is a download of one run. Import reads the whole file through
- * importOtlpTrace (which never throws and stores nothing), checks the chain it carries, then
- * writes the chain (when new), the run and its events in one transaction: a file that is
- * refused at any point leaves the database exactly as it was.
+ * Runs in and out as files: OTLP/JSON (any OTel backend reads it) and the CLI's `.run.json`
+ * (what `seamscope run` writes and `seamscope inspect` and `label` read). Import reads the whole
+ * file through importOtlpTrace or parseRunFile (which never throw and store nothing), checks the
+ * chain it carries, then writes the chain (when new), the run and its events in one
+ * transaction: a file that is refused at any point leaves the database exactly as it was.
  */
+const safeId = (meta: RunMeta) => meta.id.replace(/[^A-Za-z0-9._-]+/g, '-');
+
 export function otlpFileName(meta: RunMeta): string {
-  return `${meta.id.replace(/[^A-Za-z0-9._-]+/g, '-')}.otlp.json`;
+  return `${safeId(meta)}.otlp.json`;
 }
 
-export async function exportRunOtlp(runId: string): Promise<void> {
-  const repo = await getRunRepository();
-  const [meta, events] = await Promise.all([repo.getRun(runId), repo.getEvents(runId)]);
-  if (!meta) throw new Error('that run is no longer stored');
-  const blob = new Blob([JSON.stringify(exportRunToOtlp(meta, events), null, 2)], { type: 'application/json' });
+function download(name: string, value: unknown): void {
+  const blob = new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = otlpFileName(meta);
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+async function storedRun(runId: string): Promise<{ meta: RunMeta; events: TraceEvent[] }> {
+  const repo = await getRunRepository();
+  const [meta, events] = await Promise.all([repo.getRun(runId), repo.getEvents(runId)]);
+  if (!meta) throw new Error('that run is no longer stored');
+  return { meta, events };
+}
+
+export async function exportRunOtlp(runId: string): Promise<void> {
+  const { meta, events } = await storedRun(runId);
+  download(otlpFileName(meta), exportRunToOtlp(meta, events));
+}
+
+/** The run as the CLI writes it, labels included, for `seamscope inspect` elsewhere. */
+export async function exportRunFile(runId: string): Promise<void> {
+  const { meta, events } = await storedRun(runId);
+  download(`${safeId(meta)}.run.json`, toRunFile(meta, events));
+}
+
+// toRunFile writes `format` first; a run file written by hand may put it later, and then reads as OTLP and is refused as such.
+const looksLikeRunFile = (text: string) => /^\s*\{\s*"format"\s*:\s*"seamscope\.run"/.test(text.slice(0, 200));
+
 type Prepared = { ok: true; run: RunMeta; events: TraceEvent[]; chain: Chain; warnings: string[] } | { ok: false; message: string };
 
 /** Everything that can refuse a file, before anything is written. */
 function prepare(text: string): Prepared {
-  const result = importOtlpTrace(text, stepRegistry);
+  let result: { ok: true; run: RunMeta; events: TraceEvent[]; warnings: string[] } | { ok: false; message: string };
+  if (looksLikeRunFile(text)) {
+    const read = parseRunFile(text);
+    result = read.ok ? { ok: true, run: read.file.run, events: read.file.events, warnings: [] } : read;
+  } else result = importOtlpTrace(text, stepRegistry);
   if (!result.ok) return result;
   const parsed = parseChain(result.run.chain, stepRegistry);
   if (!parsed.ok) {
