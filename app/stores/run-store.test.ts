@@ -43,4 +43,19 @@ describe('run store', () => {
     expect(useRunStore.getState().replay?.meta.id).toBe('r2');
     expect(useRunStore.getState().replay?.view.boundaries).toHaveLength(2);
   });
+
+  it('follows the stored labels of a run in the open replay and the run list, and drops the field when none are left', () => {
+    const s = useRunStore.getState();
+    s.setRuns([meta('r1'), meta('r2')]);
+    s.openReplay({ meta: meta('r1'), events: [], view: view(1), reports: [], live: false });
+    const label = { boundaryId: 'b0', producer: 's0', consumer: 's1', verdict: 'derivable' as const, note: '', at: 1 };
+    s.setRunLabels('r1', [label]);
+    expect(useRunStore.getState().replay?.meta.labels).toEqual([label]);
+    expect(useRunStore.getState().runs.map((r) => r.labels?.length ?? 0)).toEqual([1, 0]);
+    s.setRunLabels('r1', []);
+    expect('labels' in (useRunStore.getState().replay?.meta ?? {})).toBe(false);
+    // Another run's labels leave the open replay alone.
+    s.setRunLabels('r2', [label]);
+    expect(useRunStore.getState().replay?.meta.labels).toBeUndefined();
+  });
 });
