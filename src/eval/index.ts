@@ -1,0 +1,20 @@
+/**
+ * Evaluation: datasets (`*.dataset.jsonl`, streamed and checked line by line), scorers, batch
+ * runs of several variants over one dataset through a bounded pool with a shared rate limit,
+ * and the comparison table (accuracy with its noise, latency, tokens, calls, spend a month).
+ *
+ * @example
+ * import { evalTable, readDatasetText, runEval } from '../src/eval/index.ts';
+ * const read = await readDatasetText(text);
+ * if (read.ok) {
+ *   const results = [];
+ *   await runEval({ variants, dataset: read.dataset, provider, model, repo, onResult: async (r) => void results.push(r) });
+ *   console.log(evalTable(variants, results, { volume: 400_000, priceIn: 0.4, priceOut: 1.6 }));
+ * }
+ */
+export { DATASET_FORMAT, MAX_DATASET_LINES, readDataset, readDatasetText, textLines, type Dataset, type DatasetItem, type DatasetResult, type Expected } from './dataset.ts';
+export { parseScorerArg, scorerSpecSchema, type ScorerSpec } from './scorer-spec.ts';
+export { defaultScorers, scoreItem, scorerName, valueAt, type RunOutcome, type ScoreResult } from './scorers.ts';
+export { outcomeOf, resultKey, runEval, type EvalOptions, type EvalProgress, type EvalVariant, type ItemResult, type StepOutcome, type VariantKind } from './run-eval.ts';
+export { shareRateLimit, type SharedLimit } from './shared-limit.ts';
+export { evalTable, formatEvalTable, TIE_RULE, withinNoise, type EvalTable, type Pricing, type StepRow, type VariantRow } from './table.ts';

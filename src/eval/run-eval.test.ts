@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderError } from '../providers/errors.ts';
+import type { ModelProvider, ModelRequest } from '../providers/types.ts';
+import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
+import type { Dataset } from './dataset.ts';
+import { resultKey, runEval, type EvalVariant, type ItemResult } from './run-eval.ts';
+import { shareRateLimit } from './shared-limit.ts';
+import { evalTable, formatEvalTable } from './table.ts';
+
+const model = { name: 'm', maxOutputTokens: 100, structuredOutput: true };
+const lastUser = (r: ModelRequest) => r.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+
+/** Answers by content, so the order the pool calls in does not matter: extract copies the document, answer repeats the facts. */
+function contentProvider(opts: { delayMs?: number; onCall?: () => void } = {}): ModelProvider & { calls: number; inFlight: number; maxInFlight: number } {
+  const p = {
+    kind: 'content', calls: 0, inFlight: 0, maxInFlight: 0,
+    async call(request: ModelRequest) {
+      p.calls++;
+      p.inFlight++;
+      p.maxInFlight = Math.max(p.maxInFlight, p.inFlight);
+      opts.onCall?.();
+      await new Promise((r) => setTimeout(r, opts.delayMs ?? 0));
+      p.inFlight--;
+      const text = lastUser(request);
+      const body = text.includes('List the facts')
+        ? { facts: [text.match(/within \d+ \w+/)?.[0] ?? 'promptly'] }
+        : text.startsWith('Classify') ? { category: text.includes('refund') ? 'billing' : 'tech' } : { answer: `Answer: ${text.match(/within \d+ \w+/)?.[0] ?? 'promptly'}` };
+      const out = JSON.stringify(body);
+      return { text: out, finishReason: 'stop' as const, rawFinishReason: 'stop', usage: { inputTokens: 100, outputTokens: 10 }, requestBody: {}, rawResponse: {}, status: 200, model: 'm' };
+    },
+  };
+  return p;
+}
+
+const dataset = (n: number): Dataset => ({
+  items: Array.from({ length: n }, (_, i) => ({
+    id: `q${i}`, inputs: { document: i % 4 === 3 ? 'File promptly.' : `File within ${i + 1} days.`, question: 'How long?' },
+    expected: { facts: [`${i + 1} days`] },
+  })),
+});
+
+const variant = (name = 'two-step'): EvalVariant => ({ name, kind: 'chain', chain: twoStepChain() });
+
+describe('runEval', () => {
+  it('runs every item through a bounded pool, scores it, and stores each as an ordinary run', async () => {
+    const provider = contentProvider({ delayMs: 2 });
+    const repo = createMemoryRunRepository();
+    const results: ItemResult[] = [];
+    const progress: number[] = [];
+    const outcome = await runEval({
+      variants: [variant()], dataset: dataset(12), provider, model, repo, concurrency: 3,
+      onResult: async (r) => void results.push(r), onProgress: (p) => progress.push(p.done),
+    });
+    expect(outcome).toEqual({ cancelled: false, ran: 12, skipped: 0 });
+    expect(provider.maxInFlight).toBeLessThanOrEqual(3);
+    expect(provider.maxInFlight).toBeGreaterThan(1);
+    expect(results).toHaveLength(12);
+    // Items 3, 7, 11 have a document that says "promptly": the facts scorer fails them.
+    expect(results.filter((r) => !r.pass).map((r) => r.itemId).sort()).toEqual(['q11', 'q3', 'q7']);
+    expect(results.find((r) => r.itemId === 'q3')?.scores[0]?.detail).toBe('missing: 4 days');
+    expect(results.every((r) => r.calls === 2 && r.inputTokens === 200)).toBe(true);
+    expect(progress.at(-1)).toBe(12);
+    // Each item's run is an ordinary stored run.
+    expect((await repo.listRuns()).length).toBe(12);
+    const table = evalTable([variant()], results);
+    expect(table.variants[0]).toMatchObject({ n: 12, correct: 9, accuracy: 0.75, calls: 2 });
+    expect(table.steps.map((s) => s.stepId).sort()).toEqual(['answer', 'extract', 'final']);
+  });
+
+  it('resumes: finished items are not run again', async () => {
+    const provider = contentProvider();
+    const done = new Set(['q0', 'q1', 'q2'].map((id) => resultKey('two-step', id)));
+    const results: ItemResult[] = [];
+    const outcome = await runEval({ variants: [variant()], dataset: dataset(5), provider, model, repo: createMemoryRunRepository(), done, onResult: async (r) => void results.push(r) });
+    expect(outcome).toMatchObject({ ran: 2, skipped: 3 });
+    expect(results.map((r) => r.itemId).sort()).toEqual(['q3', 'q4']);
+    expect(provider.calls).toBe(4);
+  });
+
+  it('cancels: what was cut short is not a result and runs again on resume', async () => {
+    const controller = new AbortController();
+    const provider = contentProvider({ delayMs: 5, onCall: () => { if (provider.calls >= 5) controller.abort(); } });
+    const results: ItemResult[] = [];
+    const outcome = await runEval({ variants: [variant()], dataset: dataset(10), provider, model, repo: createMemoryRunRepository(), concurrency: 2, signal: controller.signal, onResult: async (r) => void results.push(r) });
+    expect(outcome.cancelled).toBe(true);
+    expect(results.length).toBeLessThan(10);
+    expect(results.every((r) => r.status !== 'cancelled' && r.status !== 'interrupted')).toBe(true);
+  });
+
+  it('scores the route a router took', async () => {
+    const results: ItemResult[] = [];
+    const routed: Dataset = { items: [
+      { id: 'a', inputs: { ticket: 'I want a refund' }, expected: { route: 'billing_reply' } },
+      { id: 'b', inputs: { ticket: 'The app crashes' }, expected: { route: 'billing_reply' } },
+    ] };
+    await runEval({ variants: [{ name: 'routed', kind: 'chain', chain: routedChain() }], dataset: routed, provider: contentProvider(), model, repo: createMemoryRunRepository(), onResult: async (r) => void results.push(r) });
+    expect(results.find((r) => r.itemId === 'a')?.pass).toBe(true);
+    expect(results.find((r) => r.itemId === 'b')?.scores[0]?.detail).toBe('expected billing_reply, reached tech_reply');
+  });
+
+  it('prints a table with ties and the spend multiplication', async () => {
+    const results: ItemResult[] = [];
+    await runEval({ variants: [variant('a'), variant('b')], dataset: dataset(8), provider: contentProvider(), model, repo: createMemoryRunRepository(), onResult: async (r) => void results.push(r) });
+    const table = evalTable([variant('a'), variant('b')], results, { volume: 400_000, priceIn: 0.4, priceOut: 1.6 });
+    expect(table.variants.map((v) => v.tiesWith)).toEqual([['b'], ['a']]);
+    expect(table.variants[0]?.spendPerMonth).toBeCloseTo(400_000 * ((200 * 0.4 + 20 * 1.6) / 1e6));
+    const text = formatEvalTable(table).join('\n');
+    expect(text).toContain('spend a: 400,000 items × (200 in × $0.4/M + 20 out × $1.6/M) = $44.80');
+    expect(text).toMatch(/^variant\s+kind\s+n\s+accuracy/);
+  });
+});
+
+describe('shareRateLimit', () => {
+  it('holds every other call back for the pause one call was told about', async () => {
+    let clock = 0;
+    const slept: number[] = [];
+    let first = true;
+    const inner: ModelProvider = {
+      kind: 'x',
+      async call() {
+        if (first) {
+          first = false;
+          throw new ProviderError('rate_limited', 'slow down', { status: 429, retryAfterMs: 2_000 });
+        }
+        return { text: '{}', finishReason: 'stop', rawFinishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 }, requestBody: {}, rawResponse: {}, status: 200, model: 'm' };
+      },
+    };
+    const shared = shareRateLimit(inner, { now: () => clock, sleep: async (ms) => { slept.push(ms); clock += ms; } });
+    const request = { model: 'm', messages: [], maxTokens: 1 } as unknown as ModelRequest;
+    await expect(shared.provider.call(request, { fetch })).rejects.toThrow('slow down');
+    clock += 500;
+    await shared.provider.call(request, { fetch });
+    await shared.provider.call(request, { fetch });
+    expect(slept).toEqual([1_500]);
+    expect(shared.held).toBe(1);
+  });
+});

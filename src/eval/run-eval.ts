@@ -1,0 +1,169 @@
+import type { Chain } from '../chain/schema.ts';
+import { runChain, type RunModelSettings } from '../engine/run.ts';
+import type { TokenCounter } from '../providers/tokenizer.ts';
+import type { ModelProvider } from '../providers/types.ts';
+import type { RunMeta, TraceEvent } from '../trace/events.ts';
+import type { RunRepository } from '../trace/repository.ts';
+import type { Dataset, DatasetItem } from './dataset.ts';
+import type { ScorerSpec } from './scorer-spec.ts';
+import { scoreItem, type RunOutcome, type ScoreResult } from './scorers.ts';
+
+/**
+ * A batch: every variant over every item of a dataset, through a bounded pool, each item an
+ * ordinary stored run. Results go to `onResult` as each run finishes (the caller makes them
+ * durable: a results file, IndexedDB), and `done` lists what an earlier, interrupted batch
+ * already finished, so a resumed batch never re-runs (or re-pays for) a finished item.
+ */
+export type VariantKind = 'chain' | 'baseline' | 'identity' | 'ablation';
+
+export interface EvalVariant {
+  name: string;
+  kind: VariantKind;
+  chain: Chain;
+  /** The step a control is about (identity, ablation). */
+  step?: string;
+  /** What differs from the chain it controls, in words, for the table. */
+  differs?: string;
+}
+
+export interface StepOutcome {
+  stepId: string;
+  status: string;
+  attempts: number;
+  /** Attempts whose output failed validation (retried or not). */
+  invalid: number;
+  latencyMs: number;
+}
+
+export interface ItemResult {
+  variant: string;
+  itemId: string;
+  runId: string;
+  status: string;
+  pass: boolean;
+  abstained: boolean;
+  scores: ScoreResult[];
+  latencyMs: number;
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+  costUsd?: number;
+  error?: string;
+  steps: StepOutcome[];
+}
+
+export interface EvalProgress {
+  done: number;
+  total: number;
+  failed: number;
+  /** Estimated milliseconds left, from the pace so far (null until something finished). */
+  etaMs: number | null;
+}
+
+export interface EvalOptions {
+  variants: readonly EvalVariant[];
+  dataset: Dataset;
+  /** Scorers from the command line; else the dataset's; else each item's expected keys choose. */
+  scorers?: readonly ScorerSpec[];
+  provider: ModelProvider;
+  model: RunModelSettings;
+  repo: RunRepository;
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** `resultKey(variant, item)` of results already stored. */
+  done?: ReadonlySet<string>;
+  /** Stores one result (and may drop the run from `repo` once it is written elsewhere). */
+  onResult(result: ItemResult, run: { meta: RunMeta; events: TraceEvent[] }): Promise<void>;
+  onProgress?(progress: EvalProgress): void;
+  /** A stable run id per variant and item: a resumed batch writes the same files. */
+  runIdFor?(variant: EvalVariant, item: DatasetItem): string;
+  countTokens?: TokenCounter;
+  now?: () => number;
+}
+
+export const resultKey = (variant: string, itemId: string) => `${variant}\u0000${itemId}`;
+
+/** What a run did, read from its events: the terminal, the branches, per-step attempts. */
+export function outcomeOf(meta: RunMeta, events: readonly TraceEvent[]): { outcome: RunOutcome; calls: number; steps: StepOutcome[] } {
+  const steps = new Map<string, StepOutcome>();
+  const step = (id: string) => {
+    let s = steps.get(id);
+    if (!s) steps.set(id, (s = { stepId: id, status: 'running', attempts: 0, invalid: 0, latencyMs: 0 }));
+    return s;
+  };
+  let calls = 0;
+  let terminalStep: string | undefined;
+  const routes: string[] = [];
+  for (const e of events) {
+    if (e.type === 'step.attempt') {
+      calls++;
+      const s = step(e.stepId);
+      s.attempts++;
+      if (e.record.errors.length > 0 || e.record.failure === 'invalid_json' || e.record.failure === 'schema_violation') s.invalid++;
+    } else if (e.type === 'step.finished') {
+      const s = step(e.stepId);
+      s.status = e.status;
+      s.latencyMs = e.latencyMs;
+    } else if (e.type === 'step.route') routes.push(...e.chosen);
+    else if (e.type === 'run.finished') terminalStep = e.terminalStep;
+  }
+  return { outcome: { status: meta.status, output: meta.output, ...(terminalStep ? { terminalStep } : {}), routes }, calls, steps: [...steps.values()] };
+}
+
+/**
+ * @example
+ * await runEval({ variants: [{ name: 'select', kind: 'chain', chain }], dataset, provider, model,
+ *   repo, concurrency: 8, onResult: async (r) => results.push(r) });
+ */
+export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; ran: number; skipped: number }> {
+  const now = opts.now ?? Date.now;
+  const jobs: { variant: EvalVariant; item: DatasetItem }[] = [];
+  let skipped = 0;
+  for (const variant of opts.variants) {
+    for (const item of opts.dataset.items) {
+      if (opts.done?.has(resultKey(variant.name, item.id))) skipped++;
+      else jobs.push({ variant, item });
+    }
+  }
+  const total = jobs.length + skipped;
+  let done = skipped;
+  let failed = 0;
+  let ran = 0;
+  const started = now();
+  const scorers = opts.scorers?.length ? opts.scorers : opts.dataset.scorers;
+  let next = 0;
+
+  const work = async () => {
+    while (next < jobs.length && !opts.signal?.aborted) {
+      const { variant, item } = jobs[next++] as (typeof jobs)[number];
+      const runId = opts.runIdFor?.(variant, item);
+      const t0 = now();
+      const meta = await runChain({
+        chain: variant.chain, inputs: item.inputs, provider: opts.provider, model: opts.model, repo: opts.repo,
+        ...(runId ? { runId } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now,
+      });
+      // A run the batch's cancel cut short is not a result: it runs again when the batch resumes.
+      if (opts.signal?.aborted && (meta.status === 'cancelled' || meta.status === 'interrupted')) break;
+      const events = await opts.repo.getEvents(meta.id);
+      const { outcome, calls, steps } = outcomeOf(meta, events);
+      const scored = scoreItem(item, scorers, outcome);
+      const result: ItemResult = {
+        variant: variant.name, itemId: item.id, runId: meta.id, status: meta.status, pass: scored.pass,
+        abstained: meta.status === 'abstained' || meta.status === 'escalated', scores: scored.scores,
+        latencyMs: (meta.finishedAt ?? now()) - (meta.startedAt ?? t0),
+        inputTokens: meta.usage?.inputTokens ?? 0, outputTokens: meta.usage?.outputTokens ?? 0, calls,
+        ...(meta.usage?.costUsd !== undefined ? { costUsd: meta.usage.costUsd } : {}),
+        ...(meta.error ? { error: meta.error } : {}), steps,
+      };
+      await opts.onResult(result, { meta, events });
+      ran++;
+      done++;
+      if (meta.status === 'failed') failed++;
+      const elapsed = now() - started;
+      opts.onProgress?.({ done, total, failed, etaMs: ran > 0 ? Math.round((elapsed / ran) * (total - done)) : null });
+    }
+  };
+  const width = Math.max(1, Math.min(opts.concurrency ?? 4, jobs.length || 1));
+  await Promise.all(Array.from({ length: width }, work));
+  return { cancelled: opts.signal?.aborted === true && done < total, ran, skipped };
+}

@@ -1,0 +1,154 @@
+import { percentile } from '../inspect/metrics.ts';
+import type { EvalVariant, ItemResult } from './run-eval.ts';
+
+/**
+ * The comparison table: one row per variant (accuracy with its noise, abstention, latency,
+ * tokens, calls, spend a month with the multiplication shown) and per-step rates. Seed 000's
+ * five-design table is this table; what decided the design was the noise column as much as
+ * the accuracy one, so ties are called, and how they are decided is written next to them.
+ */
+export interface Pricing {
+  /** Items a month the design would answer in production. */
+  volume?: number;
+  /** USD per million input and output tokens; absent prices leave spend unknown rather than zero. */
+  priceIn?: number;
+  priceOut?: number;
+}
+
+export interface VariantRow {
+  name: string;
+  kind: EvalVariant['kind'];
+  chainId: string;
+  step?: string;
+  differs?: string;
+  n: number;
+  correct: number;
+  accuracy: number;
+  stderr: number;
+  /** Variants whose accuracy is within the noise of this one. */
+  tiesWith: string[];
+  abstained: number;
+  failed: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** Per item, mean. */
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+  spendPerMonth: number | null;
+  /** The multiplication behind spendPerMonth, in words. */
+  spendFormula: string;
+}
+
+export interface StepRow {
+  variant: string;
+  stepId: string;
+  runs: number;
+  validationFailureRate: number;
+  retryRate: number;
+  escalationRate: number;
+  abstentionRate: number;
+  failureRate: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+export interface EvalTable {
+  items: number;
+  variants: VariantRow[];
+  steps: StepRow[];
+  /** How "tie" is decided, for the reader. */
+  tieRule: string;
+}
+
+export const TIE_RULE = 'tie: the accuracy difference is within 1.96 standard errors of the difference (Agresti–Caffo: one success and one failure added to each side, so 0/n and n/n still have noise)';
+
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const money = (usd: number) => `$${usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const whole = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** Whether two accuracies are within the noise of each other (TIE_RULE). */
+export function withinNoise(a: { correct: number; n: number }, b: { correct: number; n: number }): boolean {
+  if (a.n === 0 || b.n === 0) return true;
+  const adjusted = (x: { correct: number; n: number }) => {
+    const p = (x.correct + 1) / (x.n + 2);
+    return { p, variance: (p * (1 - p)) / (x.n + 2) };
+  };
+  const x = adjusted(a);
+  const y = adjusted(b);
+  return Math.abs(x.p - y.p) <= 1.96 * Math.sqrt(x.variance + y.variance);
+}
+
+function spend(inputTokens: number, outputTokens: number, pricing: Pricing): { value: number | null; formula: string } {
+  const { volume, priceIn, priceOut } = pricing;
+  if (volume === undefined) return { value: null, formula: 'no monthly volume given (--volume)' };
+  if (priceIn === undefined || priceOut === undefined) return { value: null, formula: 'no prices given (--price-in, --price-out, or the profile’s prices)' };
+  const value = volume * ((inputTokens * priceIn + outputTokens * priceOut) / 1_000_000);
+  return { value, formula: `${whole(volume)} items × (${whole(inputTokens)} in × $${priceIn}/M + ${whole(outputTokens)} out × $${priceOut}/M) = ${money(value)}` };
+}
+
+/**
+ * @example
+ * const table = evalTable(variants, results, { volume: 400_000, priceIn: 0.4, priceOut: 1.6 });
+ * for (const row of table.variants) console.log(row.name, row.accuracy, row.tiesWith);
+ */
+export function evalTable(variants: readonly EvalVariant[], results: readonly ItemResult[], pricing: Pricing = {}): EvalTable {
+  const byVariant = new Map<string, ItemResult[]>(variants.map((v) => [v.name, []]));
+  for (const r of results) byVariant.get(r.variant)?.push(r);
+  const rows: VariantRow[] = variants.map((v) => {
+    const rs = byVariant.get(v.name) ?? [];
+    const n = rs.length;
+    const correct = rs.filter((r) => r.pass).length;
+    const accuracy = n ? correct / n : 0;
+    const inputTokens = mean(rs.map((r) => r.inputTokens));
+    const outputTokens = mean(rs.map((r) => r.outputTokens));
+    const cost = spend(inputTokens, outputTokens, pricing);
+    return {
+      name: v.name, kind: v.kind, chainId: v.chain.id, ...(v.step ? { step: v.step } : {}), ...(v.differs ? { differs: v.differs } : {}),
+      n, correct, accuracy, stderr: n ? Math.sqrt((accuracy * (1 - accuracy)) / n) : 0, tiesWith: [],
+      abstained: n ? rs.filter((r) => r.abstained).length / n : 0, failed: rs.filter((r) => r.status === 'failed').length,
+      p50Ms: percentile(rs.map((r) => r.latencyMs), 50), p95Ms: percentile(rs.map((r) => r.latencyMs), 95),
+      inputTokens, outputTokens, calls: mean(rs.map((r) => r.calls)), spendPerMonth: cost.value, spendFormula: cost.formula,
+    };
+  });
+  for (const row of rows) row.tiesWith = rows.filter((o) => o !== row && o.n > 0 && row.n > 0 && withinNoise(row, o)).map((o) => o.name);
+
+  const steps: StepRow[] = [];
+  for (const v of variants) {
+    const perStep = new Map<string, ItemResult['steps']>();
+    for (const r of byVariant.get(v.name) ?? []) for (const s of r.steps) perStep.set(s.stepId, [...(perStep.get(s.stepId) ?? []), s]);
+    for (const [stepId, ss] of perStep) {
+      const runs = ss.length;
+      const rate = (ok: (s: (typeof ss)[number]) => boolean) => (runs ? ss.filter(ok).length / runs : 0);
+      steps.push({
+        variant: v.name, stepId, runs,
+        validationFailureRate: rate((s) => s.invalid > 0), retryRate: rate((s) => s.attempts > 1),
+        escalationRate: rate((s) => s.status === 'escalated'), abstentionRate: rate((s) => s.status === 'abstained'), failureRate: rate((s) => s.status === 'failed'),
+        p50Ms: percentile(ss.map((s) => s.latencyMs), 50), p95Ms: percentile(ss.map((s) => s.latencyMs), 95),
+      });
+    }
+  }
+  const items = Math.max(0, ...rows.map((r) => r.n));
+  return { items, variants: rows, steps, tieRule: TIE_RULE };
+}
+
+/** The table as text, for the terminal: fixed columns, most accurate first, ties named. */
+export function formatEvalTable(table: EvalTable): string[] {
+  const ordered = [...table.variants].sort((a, b) => b.accuracy - a.accuracy || (a.spendPerMonth ?? Infinity) - (b.spendPerMonth ?? Infinity));
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const header = ['variant', 'kind', 'n', 'accuracy', '± se', 'tie with', 'abstain', 'p50 ms', 'p95 ms', 'in tok', 'out tok', 'calls', 'spend/month'];
+  const body = ordered.map((r) => [
+    r.name, r.kind, String(r.n), pct(r.accuracy), pct(r.stderr), r.tiesWith.join(', ') || '–', pct(r.abstained),
+    whole(r.p50Ms), whole(r.p95Ms), whole(r.inputTokens), whole(r.outputTokens), r.calls.toFixed(1), r.spendPerMonth === null ? '–' : money(r.spendPerMonth),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 || i === 5 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const lines = [line(header), ...body.map(line)];
+  lines.push('', table.tieRule);
+  for (const r of ordered) {
+    if (r.spendPerMonth !== null) lines.push(`spend ${r.name}: ${r.spendFormula}`);
+    if (r.differs) lines.push(`${r.name}: ${r.differs}`);
+  }
+  if (ordered.every((r) => r.spendPerMonth === null) && ordered[0]) lines.push(`spend: ${ordered[0].spendFormula}`);
+  return lines;
+}
