@@ -30,6 +30,7 @@ A webhook step posts only to an origin named by --allow-webhook (e.g. --allow-we
 without it, a chain with a webhook does not run at all.
 ${inspectUsage}
 ${labelUsage}
+  seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N] [--volume N] [--json] [--out DIR]  (eval --help for all)
 ${exportUsage}`;
 
 const defaultIo: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`), env: process.env };
@@ -76,6 +77,10 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       case 'inspect': {
         const args = parseArgs(rest, inspectOptions, command);
         return await inspectCommand(args.positionals, args.options, io, args.lists);
+      }
+      case 'eval': {
+        const { evalCommand, evalOptions } = await import('./eval.ts');
+        return await evalCommand(parseArgs(rest, evalOptions, command), io);
       }
       case 'label': {
         const args = parseArgs(rest, labelOptions, command);

@@ -37,25 +37,39 @@ async function readInputsFile(path: string): Promise<Record<string, unknown>> {
  * the user supplied. Both kinds of file name are contained in their folder (contained-file.ts).
  */
 async function readInputs(chain: Chain, chainPath: string, inputsPath: string | undefined): Promise<Record<string, unknown>> {
+  return completeInputs(chain, chainPath, inputsPath ? await readInputsFile(inputsPath) : {}, inputsPath ?? chainPath);
+}
+
+/**
+ * Given input values (a `{"$file"}` value read from `namingFile`'s folder), completed for the
+ * inputs they leave out from the chain's `meta.inputFiles` (its own folder) and input examples.
+ * Shared by `run` (an inputs file) and `eval` (each dataset item, files beside the dataset).
+ */
+export async function completeInputs(chain: Chain, chainPath: string, given: Record<string, unknown>, namingFile: string, cache?: Map<string, string>): Promise<Record<string, unknown>> {
   const inputs = new Map<string, unknown>();
-  if (inputsPath) {
-    const given = await readInputsFile(inputsPath);
-    for (const [name, value] of Object.entries(given)) {
-      const ref = value !== null && typeof value === 'object' && Object.hasOwn(value, '$file') ? (value as { $file: unknown }).$file : undefined;
-      inputs.set(name, ref !== undefined ? await readContainedFile(inputsPath, formatJsonPath([name, '$file']), ref) : value);
-    }
+  const contained = async (file: string, label: string, ref: unknown) => {
+    const key = `${file}\u0000${typeof ref === 'string' ? ref : JSON.stringify(ref)}`;
+    const hit = cache?.get(key);
+    if (hit !== undefined) return hit;
+    const text = await readContainedFile(file, label, ref);
+    cache?.set(key, text);
+    return text;
+  };
+  for (const [name, value] of Object.entries(given)) {
+    const ref = value !== null && typeof value === 'object' && Object.hasOwn(value, '$file') ? (value as { $file: unknown }).$file : undefined;
+    inputs.set(name, ref !== undefined ? await contained(namingFile, formatJsonPath([name, '$file']), ref) : value);
   }
   const inputFiles = (chain.meta?.inputFiles ?? {}) as Record<string, unknown>;
   for (const input of chain.inputs) {
     if (inputs.has(input.name)) continue;
-    if (Object.hasOwn(inputFiles, input.name)) inputs.set(input.name, await readContainedFile(chainPath, formatJsonPath(['meta', 'inputFiles', input.name]), inputFiles[input.name]));
+    if (Object.hasOwn(inputFiles, input.name)) inputs.set(input.name, await contained(chainPath, formatJsonPath(['meta', 'inputFiles', input.name]), inputFiles[input.name]));
     else if (input.example !== undefined) inputs.set(input.name, input.example);
   }
   // fromEntries defines own properties, so an input named "__proto__" stays a plain key.
   return Object.fromEntries(inputs);
 }
 
-function profileFromArgs(options: Record<string, string | true>): EndpointProfile {
+export function profileFromArgs(options: Record<string, string | true>): EndpointProfile {
   if (typeof options.endpoint !== 'string') return demoProfile;
   const problem = baseUrlProblem(options.endpoint);
   if (problem) throw new Error(`--endpoint ${problem}`);

@@ -66,6 +66,8 @@ describe('runEval', () => {
     const table = evalTable([variant()], results);
     expect(table.variants[0]).toMatchObject({ n: 12, correct: 9, accuracy: 0.75, calls: 2 });
     expect(table.steps.map((s) => s.stepId).sort()).toEqual(['answer', 'extract', 'final']);
+    // Sufficiency on the item's gold facts: the three "promptly" documents never carried the day count.
+    expect(table.boundaries.find((b) => b.producer === 'extract' && b.consumer === 'answer')).toMatchObject({ runs: 12, sufficient: 9, insufficient: 3, sufficiencyRate: 0.75 });
   });
 
   it('resumes: finished items are not run again', async () => {

@@ -4,6 +4,8 @@ import type { TokenCounter } from '../providers/tokenizer.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import type { RunMeta, TraceEvent } from '../trace/events.ts';
 import type { RunRepository } from '../trace/repository.ts';
+import { inspectRun } from '../inspect/boundary.ts';
+import type { StepRegistry } from '../steps/registry.ts';
 import type { Dataset, DatasetItem } from './dataset.ts';
 import type { ScorerSpec } from './scorer-spec.ts';
 import { scoreItem, type RunOutcome, type ScoreResult } from './scorers.ts';
@@ -50,6 +52,8 @@ export interface ItemResult {
   costUsd?: number;
   error?: string;
   steps: StepOutcome[];
+  /** Each boundary's sufficiency in this run: estimated (on the item's gold facts when it has them) and labelled. */
+  boundaries: { id: string; producer: string; consumer: string; estimate: 'sufficient' | 'insufficient' | 'unknown'; label?: string }[];
 }
 
 export interface EvalProgress {
@@ -79,6 +83,7 @@ export interface EvalOptions {
   runIdFor?(variant: EvalVariant, item: DatasetItem): string;
   countTokens?: TokenCounter;
   now?: () => number;
+  registry?: StepRegistry;
 }
 
 export const resultKey = (variant: string, itemId: string) => `${variant}\u0000${itemId}`;
@@ -140,20 +145,24 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
       const t0 = now();
       const meta = await runChain({
         chain: variant.chain, inputs: item.inputs, provider: opts.provider, model: opts.model, repo: opts.repo,
-        ...(runId ? { runId } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now,
+        ...(runId ? { runId } : {}), ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now,
       });
       // A run the batch's cancel cut short is not a result: it runs again when the batch resumes.
       if (opts.signal?.aborted && (meta.status === 'cancelled' || meta.status === 'interrupted')) break;
       const events = await opts.repo.getEvents(meta.id);
       const { outcome, calls, steps } = outcomeOf(meta, events);
       const scored = scoreItem(item, scorers, outcome);
+      // Gold for a boundary: the item's facts for that boundary, else the facts the answer needs.
+      const gold = item.labels?.boundaries ?? item.expected.facts;
+      const inspection = inspectRun(meta, events, { ...(opts.registry ? { registry: opts.registry } : {}), ...(gold ? { gold } : {}) });
+      const boundaries = inspection.sufficiency.map((b) => ({ id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, ...(b.label ? { label: b.label.verdict } : {}) }));
       const result: ItemResult = {
         variant: variant.name, itemId: item.id, runId: meta.id, status: meta.status, pass: scored.pass,
         abstained: meta.status === 'abstained' || meta.status === 'escalated', scores: scored.scores,
         latencyMs: (meta.finishedAt ?? now()) - (meta.startedAt ?? t0),
         inputTokens: meta.usage?.inputTokens ?? 0, outputTokens: meta.usage?.outputTokens ?? 0, calls,
         ...(meta.usage?.costUsd !== undefined ? { costUsd: meta.usage.costUsd } : {}),
-        ...(meta.error ? { error: meta.error } : {}), steps,
+        ...(meta.error ? { error: meta.error } : {}), steps, boundaries,
       };
       await opts.onResult(result, { meta, events });
       ran++;

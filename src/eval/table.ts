@@ -53,10 +53,25 @@ export interface StepRow {
   p95Ms: number;
 }
 
+export interface BoundaryRow {
+  variant: string;
+  boundary: string;
+  producer: string;
+  consumer: string;
+  runs: number;
+  sufficient: number;
+  insufficient: number;
+  unknown: number;
+  /** sufficient ÷ decided estimates: seed 000's 78 %, the ceiling of what the consumer can answer. */
+  sufficiencyRate: number | null;
+  labelled: { derivable: number; notDerivable: number; unsure: number; rate: number | null };
+}
+
 export interface EvalTable {
   items: number;
   variants: VariantRow[];
   steps: StepRow[];
+  boundaries: BoundaryRow[];
   /** How "tie" is decided, for the reader. */
   tieRule: string;
 }
@@ -128,8 +143,30 @@ export function evalTable(variants: readonly EvalVariant[], results: readonly It
       });
     }
   }
+  const boundaries: BoundaryRow[] = [];
+  for (const v of variants) {
+    const perBoundary = new Map<string, BoundaryRow>();
+    for (const r of byVariant.get(v.name) ?? []) {
+      for (const b of r.boundaries) {
+        let row = perBoundary.get(b.id);
+        if (!row) perBoundary.set(b.id, (row = { variant: v.name, boundary: b.id, producer: b.producer, consumer: b.consumer, runs: 0, sufficient: 0, insufficient: 0, unknown: 0, sufficiencyRate: null, labelled: { derivable: 0, notDerivable: 0, unsure: 0, rate: null } }));
+        row.runs++;
+        row[b.estimate]++;
+        if (b.label === 'derivable') row.labelled.derivable++;
+        else if (b.label === 'not-derivable') row.labelled.notDerivable++;
+        else if (b.label === 'unsure') row.labelled.unsure++;
+      }
+    }
+    for (const row of perBoundary.values()) {
+      const decided = row.sufficient + row.insufficient;
+      row.sufficiencyRate = decided ? row.sufficient / decided : null;
+      const labelled = row.labelled.derivable + row.labelled.notDerivable;
+      row.labelled.rate = labelled ? row.labelled.derivable / labelled : null;
+      boundaries.push(row);
+    }
+  }
   const items = Math.max(0, ...rows.map((r) => r.n));
-  return { items, variants: rows, steps, tieRule: TIE_RULE };
+  return { items, variants: rows, steps, boundaries, tieRule: TIE_RULE };
 }
 
 /** The table as text, for the terminal: fixed columns, most accurate first, ties named. */
@@ -145,6 +182,14 @@ export function formatEvalTable(table: EvalTable): string[] {
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 || i === 5 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   const lines = [line(header), ...body.map(line)];
   lines.push('', table.tieRule);
+  const decided = table.boundaries.filter((b) => b.sufficiencyRate !== null);
+  if (decided.length) {
+    lines.push('', 'sufficiency per boundary (estimated; labelled where people labelled):');
+    for (const b of decided) {
+      const label = b.labelled.rate !== null ? `; labelled ${pct(b.labelled.rate)} derivable of ${b.labelled.derivable + b.labelled.notDerivable}` : '';
+      lines.push(`  ${b.variant}: ${b.producer} → ${b.consumer}  ${pct(b.sufficiencyRate ?? 0)} sufficient (${b.sufficient} of ${b.sufficient + b.insufficient}${b.unknown ? `, ${b.unknown} not estimated` : ''})${label}`);
+    }
+  }
   for (const r of ordered) {
     if (r.spendPerMonth !== null) lines.push(`spend ${r.name}: ${r.spendFormula}`);
     if (r.differs) lines.push(`${r.name}: ${r.differs}`);

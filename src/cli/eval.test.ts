@@ -1,0 +1,91 @@
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+
+let dir: string;
+const demo = new URL('../../public/demo/', import.meta.url);
+
+function captureIo() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), env: {} } };
+}
+
+const items = [
+  { id: 'redetermination', inputs: { question: 'How many days do I have to ask for a redetermination?' }, expected: { facts: ['120-day period'] } },
+  { id: 'reconsideration', inputs: { question: 'How many days do I have to request a reconsideration after the redetermination?' }, expected: { facts: ['180-day period'] } },
+];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'seamscope-eval-'));
+  await mkdir(join(dir, 'documents'));
+  for (const f of ['summarise-then-answer.chain.json', 'select-quotes-then-answer.chain.json']) await cp(new URL(f, demo), join(dir, f));
+  await cp(new URL('documents/42-USC-1395ff.md', demo), join(dir, 'documents/42-USC-1395ff.md'));
+  await writeFile(join(dir, 'q.dataset.jsonl'), `${items.map((i) => JSON.stringify(i)).join('\n')}\n`);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const chains = () => [join(dir, 'summarise-then-answer.chain.json'), join(dir, 'select-quotes-then-answer.chain.json')];
+
+describe('seamscope eval', () => {
+  it('compares two designs on the demo model: one JSON object, run files under --out, and resumes without re-running', async () => {
+    const out = join(dir, 'out');
+    const first = captureIo();
+    expect(await main(['eval', ...chains(), '--dataset', join(dir, 'q.dataset.jsonl'), '--volume', '400000', '--price-in', '0.4', '--price-out', '1.6', '--out', out, '--json'], first.io)).toBe(0);
+    const report = JSON.parse(first.out.at(-1) ?? '{}') as { format: string; dataset: { items: number }; variants: { name: string; kind: string; n: number; accuracy: number; calls: number; spendPerMonth: number }[]; boundaries: { producer: string; sufficiencyRate: number | null }[] };
+    expect(report.format).toBe('seamscope.eval');
+    expect(report.dataset.items).toBe(2);
+    const byName = Object.fromEntries(report.variants.map((v) => [v.name, v]));
+    // The article's finding on the demo model: the summary loses the day counts, the selection keeps them.
+    expect(byName['demo-summarise-then-answer']).toMatchObject({ kind: 'chain', n: 2, accuracy: 0, calls: 2 });
+    expect(byName['demo-select-quotes-then-answer']).toMatchObject({ n: 2, accuracy: 1 });
+    expect(byName['demo-select-quotes-then-answer']?.spendPerMonth).toBeGreaterThan(0);
+    expect(report.boundaries.find((b) => b.producer === 'summarise')?.sufficiencyRate).toBe(0);
+    expect((await readdir(join(out, 'runs', 'demo-summarise-then-answer'))).sort()).toEqual(['reconsideration.run.json', 'redetermination.run.json']);
+
+    const again = captureIo();
+    expect(await main(['eval', ...chains(), '--dataset', join(dir, 'q.dataset.jsonl'), '--out', out], again.io)).toBe(0);
+    expect(again.err[0]).toContain('resuming: 4 item run(s) already in');
+    expect(again.err.some((l) => /\d+\/\d+ done/.test(l))).toBe(false);
+    expect(again.out.join('\n')).toMatch(/demo-select-quotes-then-answer\s+chain\s+2\s+100\.0%/);
+    expect((await readFile(join(out, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(4);
+  });
+
+  it('refuses to mix results of a different eval in one --out', async () => {
+    const out = join(dir, 'out');
+    const other = captureIo();
+    expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'q.dataset.jsonl'), '--out', out, '--scorer', 'contains:answer'], other.io)).toBe(2);
+    expect(other.err[0]).toContain('holds the results of a different eval');
+  });
+
+  it('exits 1 below --min-accuracy', async () => {
+    const io = captureIo();
+    expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'q.dataset.jsonl'), '--out', join(dir, 'out-min'), '--min-accuracy', '0.5'], io.io)).toBe(1);
+    expect(io.err.at(-1)).toContain('accuracy 0.0% is below --min-accuracy 0.5');
+  });
+
+  it('refuses bad data with the line number and bad arguments with exit 2, running nothing', async () => {
+    await writeFile(join(dir, 'bad.dataset.jsonl'), `${JSON.stringify(items[0])}\n{"id": "x", "inputs": {}, "expected": {"facts": [1]}}\n`);
+    const bad = captureIo();
+    expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'bad.dataset.jsonl'), '--out', join(dir, 'out-bad')], bad.io)).toBe(2);
+    expect(bad.err[0]).toMatch(/bad\.dataset\.jsonl:2: \$\.expected\.facts\[0\]: .*nothing was run/);
+    await expect(readdir(join(dir, 'out-bad'))).rejects.toThrow();
+
+    await writeFile(join(dir, 'escape.dataset.jsonl'), `${JSON.stringify({ id: 'x', inputs: { document: { $file: '../../etc/passwd' }, question: 'q' } })}\n`);
+    const escape = captureIo();
+    expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'escape.dataset.jsonl')], escape.io)).toBe(2);
+    expect(escape.err[0]).toContain('nothing was run');
+
+    for (const args of [['--concurrency', '0'], ['--scorer', 'judge'], ['--min-accuracy', '2']]) {
+      const io = captureIo();
+      expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'q.dataset.jsonl'), ...args], io.io)).toBe(2);
+    }
+    const none = captureIo();
+    expect(await main(['eval', '--dataset', join(dir, 'q.dataset.jsonl')], none.io)).toBe(2);
+  });
+});

@@ -1,0 +1,214 @@
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { Chain } from '../chain/schema.ts';
+import { evalTable, formatEvalTable, parseScorerArg, readDataset, resultKey, runEval, shareRateLimit, textLines, type EvalVariant, type ItemResult, type ScorerSpec } from '../eval/index.ts';
+import { hashValue } from '../chain/hash.ts';
+import { createProviderForProfile, runModelSettings } from '../providers/profiles.ts';
+import { stepRegistry } from '../steps/index.ts';
+import { unconfirmedEgress } from '../steps/egress.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
+import { toRunFile } from '../trace/run-file.ts';
+import type { OptionTable, ParsedArgs } from './args.ts';
+import { loadChain, type Io } from './load-chain.ts';
+import { completeInputs, profileFromArgs } from './run.ts';
+import { terminalLine } from './terminal-text.ts';
+
+/**
+ * `seamscope eval <chain.json>... --dataset FILE`: every chain over every item, through the
+ * same engine as `run`, each item an ordinary run file under --out. Results are appended to
+ * `results.jsonl` as each item finishes, so an interrupted eval resumes where it stopped (the
+ * same command again): a finished item is never run, or paid for, twice.
+ */
+export const evalUsage = `Usage: seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N]
+                       [--volume N] [--price-in USD_PER_M] [--price-out USD_PER_M] [--endpoint URL --model M [--protocol openai|anthropic]]
+                       [--min-accuracy X] [--json] [--out DIR]
+       Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain
+       (default: the dataset's, else those its expected keys choose). Rerun the same command to resume an interrupted eval.`;
+export const evalOptions: OptionTable = {
+  dataset: 'string', scorer: 'list', concurrency: 'string', volume: 'string', 'price-in': 'string', 'price-out': 'string',
+  endpoint: 'string', model: 'string', protocol: 'string', 'no-structured-output': 'flag', 'min-accuracy': 'string', json: 'flag', out: 'string',
+};
+
+class ArgumentError extends Error {}
+
+function numberOption(options: Record<string, string | true>, name: string, check: (n: number) => boolean, what: string): number | undefined {
+  const raw = options[name];
+  if (raw === undefined) return undefined;
+  const n = typeof raw === 'string' ? Number(raw) : NaN;
+  if (!Number.isFinite(n) || !check(n)) throw new ArgumentError(`--${name} must be ${what}, got "${String(raw)}"`);
+  return n;
+}
+
+/** A file name for an id; ids that had to change get a hash, so "a/b" and "a-b" never share a file. */
+const fileSafe = (s: string) => {
+  const safe = s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^\.+/, '').slice(0, 120) || 'item';
+  return safe === s ? safe : `${safe}-${hashValue(s).slice(0, 8)}`;
+};
+
+/** Results an earlier run of the same eval wrote; a torn last line (a crash mid-write) is ignored. */
+async function readResults(path: string): Promise<ItemResult[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const results: ItemResult[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const value = JSON.parse(line) as ItemResult;
+      if (typeof value?.variant === 'string' && typeof value.itemId === 'string') results.push(value);
+    } catch {
+      // The line a crash cut short: that item runs again.
+    }
+  }
+  return results;
+}
+
+export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
+  if (args.options.help !== undefined) return io.out(evalUsage), 0;
+  let settings;
+  try {
+    settings = evalSettings(args);
+  } catch (error) {
+    if (error instanceof ArgumentError) return io.err(`${error.message}\n${evalUsage}`), 2;
+    throw error;
+  }
+  const { chainPaths, datasetPath, scorers, concurrency, minAccuracy } = settings;
+  const chains: { chain: Chain; path: string }[] = [];
+  for (const path of chainPaths) {
+    const chain = await loadChain(path, io);
+    if (!chain) return 2;
+    // An eval runs each chain hundreds of times: a webhook would post for every item. Not here.
+    if (unconfirmedEgress(chain, stepRegistry, []).length > 0) return io.err(`${terminalLine(path)}: the chain posts to a webhook; eval does not run chains with side effects`), 2;
+    chains.push({ chain, path });
+  }
+  const read = await readDataset(textLines(createReadStream(datasetPath, { encoding: 'utf8', highWaterMark: 256 * 1024 })));
+  if (!read.ok) return io.err(`${terminalLine(datasetPath)}:${read.line}: ${terminalLine(read.message)}; nothing was run`), 2;
+  const dataset = read.dataset;
+
+  // Every item's inputs, completed and read before the first call: a missing file fails now, not after an hour of paid calls.
+  const cache = new Map<string, string>();
+  const variants: EvalVariant[] = [];
+  const itemsByVariant = new Map<string, typeof dataset>();
+  const names = new Set<string>();
+  for (const { chain, path } of chains) {
+    let name = chain.id;
+    for (let n = 2; names.has(name); n++) name = `${chain.id}-${n}`;
+    names.add(name);
+    variants.push({ name, kind: 'chain', chain });
+    try {
+      const items = [];
+      for (const item of dataset.items) items.push({ ...item, inputs: await completeInputs(chain, path, item.inputs, datasetPath, cache) });
+      itemsByVariant.set(name, { ...dataset, items });
+    } catch (error) {
+      return io.err(`${terminalLine(datasetPath)}: ${terminalLine((error as Error).message)}; nothing was run`), 2;
+    }
+  }
+
+  const profile = profileFromArgs(args.options);
+  const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
+  const shared = shareRateLimit(createProviderForProfile(profile, { apiKey }));
+  // The eval's identity: what it runs on. Results are reused on resume only for the very same eval.
+  const evalId = `eval-${hashValue({ chains: chains.map((c) => c.chain), items: [...itemsByVariant.values()].map((d) => d.items), scorers, model: profile.model, endpoint: profile.baseUrl }).slice(0, 12)}`;
+  const outDir = resolve(typeof args.options.out === 'string' ? args.options.out : join('.evals', evalId));
+  const resultsPath = join(outDir, 'results.jsonl');
+  const manifestPath = join(outDir, 'eval.json');
+  await mkdir(outDir, { recursive: true });
+  const manifest = await readFile(manifestPath, 'utf8').then((t) => JSON.parse(t) as { evalId?: unknown }, () => null);
+  if (manifest && manifest.evalId !== evalId) {
+    return io.err(`${terminalLine(outDir)} holds the results of a different eval (the chains, the dataset, the scorers or the model changed); choose another --out or remove it`), 2;
+  }
+  if (!manifest) await writeFile(manifestPath, `${JSON.stringify({ format: 'seamscope.eval-run', version: 1, evalId, chains: chainPaths.map((p) => basename(p)), dataset: basename(datasetPath), model: profile.model }, null, 2)}\n`);
+  const earlier = (await readResults(resultsPath)).filter((r) => names.has(r.variant));
+  const results = [...earlier];
+  const done = new Set(earlier.map((r) => resultKey(r.variant, r.itemId)));
+  if (earlier.length) io.err(`resuming: ${earlier.length} item run(s) already in ${terminalLine(resultsPath)}`);
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  let lastProgress = 0;
+  try {
+    for (const variant of variants) {
+      const repo = createMemoryRunRepository();
+      await runEval({
+        variants: [variant], dataset: itemsByVariant.get(variant.name) ?? dataset, scorers, provider: shared.provider, model: runModelSettings(profile), repo,
+        concurrency, signal: controller.signal, done, registry: stepRegistry,
+        runIdFor: (v, item) => `${evalId}-${fileSafe(v.name)}-${fileSafe(item.id)}-${hashValue([v.name, item.id]).slice(0, 6)}`,
+        onResult: async (result, run) => {
+          const dir = join(outDir, 'runs', fileSafe(variant.name));
+          await mkdir(dir, { recursive: true });
+          await writeFile(join(dir, `${fileSafe(result.itemId)}.run.json`), `${JSON.stringify(toRunFile(run.meta, run.events))}\n`);
+          // The result line last: once it is there, the item counts as done.
+          await appendFile(resultsPath, `${JSON.stringify(result)}\n`);
+          await repo.deleteRun(run.meta.id);
+          results.push(result);
+        },
+        onProgress: (p) => {
+          const t = Date.now();
+          if (t - lastProgress < 250 && p.done < p.total) return;
+          lastProgress = t;
+          io.err(`  ${variant.name}: ${p.done}/${p.total} done${p.failed ? `, ${p.failed} failed` : ''}${p.etaMs !== null && p.done < p.total ? `, about ${Math.ceil(p.etaMs / 1000)} s left` : ''}`);
+        },
+      });
+      if (controller.signal.aborted) break;
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+  if (controller.signal.aborted) {
+    io.err(`cancelled: ${results.length} item run(s) are in ${terminalLine(resultsPath)}; the same command resumes`);
+    return 130;
+  }
+
+  const table = evalTable(variants, results, {
+    ...(settings.volume !== undefined ? { volume: settings.volume } : {}),
+    priceIn: settings.priceIn ?? profile.prices.input, priceOut: settings.priceOut ?? profile.prices.output,
+  });
+  const failures = results.filter((r) => r.status === 'failed');
+  if (args.options.json !== undefined) {
+    io.out(JSON.stringify({
+      format: 'seamscope.eval', version: 1, dataset: { items: dataset.items.length, file: basename(datasetPath), ...(dataset.name ? { name: dataset.name } : {}) },
+      variants: table.variants.map((v) => ({
+        name: v.name, kind: v.kind, chainId: v.chainId, ...(v.step ? { step: v.step } : {}), n: v.n, accuracy: v.accuracy, stderr: v.stderr, tiesWith: v.tiesWith,
+        abstained: v.abstained, p50Ms: v.p50Ms, p95Ms: v.p95Ms, inputTokens: v.inputTokens, outputTokens: v.outputTokens, calls: v.calls,
+        spendPerMonth: v.spendPerMonth, spendFormula: v.spendFormula,
+      })),
+      steps: table.steps, boundaries: table.boundaries, tieRule: table.tieRule,
+      failures: failures.map((r) => ({ variant: r.variant, item: r.itemId, runId: r.runId, error: r.error ?? r.status })),
+      out: outDir,
+    }));
+  } else {
+    io.out(`${dataset.items.length} items × ${variants.length} variant(s)${shared.held ? `; ${shared.held} call(s) waited out a shared rate limit` : ''}`);
+    for (const line of formatEvalTable(table)) io.out(terminalLine(line));
+    for (const f of failures.slice(0, 10)) io.out(`failed: ${terminalLine(f.variant)} / ${terminalLine(f.itemId)}: ${terminalLine(f.error ?? f.status)}`);
+    io.out(`run files: ${terminalLine(outDir)}`);
+  }
+  const below = minAccuracy === undefined ? [] : table.variants.filter((v) => v.accuracy < minAccuracy);
+  for (const v of below) io.err(`${terminalLine(v.name)}: accuracy ${(v.accuracy * 100).toFixed(1)}% is below --min-accuracy ${minAccuracy}`);
+  return below.length ? 1 : 0;
+}
+
+function evalSettings(args: ParsedArgs) {
+  const chainPaths = args.positionals;
+  if (chainPaths.length === 0) throw new ArgumentError('eval needs at least one chain file');
+  const datasetPath = args.options.dataset;
+  if (typeof datasetPath !== 'string') throw new ArgumentError('eval needs --dataset FILE.dataset.jsonl');
+  const scorers: ScorerSpec[] = [];
+  for (const raw of args.lists.scorer ?? []) {
+    const parsed = parseScorerArg(raw);
+    if (!parsed.ok) throw new ArgumentError(parsed.message);
+    scorers.push(parsed.spec);
+  }
+  return {
+    chainPaths, datasetPath, scorers,
+    concurrency: numberOption(args.options, 'concurrency', (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'a whole number from 1 to 256') ?? 4,
+    volume: numberOption(args.options, 'volume', (n) => n >= 0, 'a number of items a month'),
+    priceIn: numberOption(args.options, 'price-in', (n) => n >= 0, 'USD per million input tokens'),
+    priceOut: numberOption(args.options, 'price-out', (n) => n >= 0, 'USD per million output tokens'),
+    minAccuracy: numberOption(args.options, 'min-accuracy', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
+  };
+}
