@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { buildControls } from '../eval/controls.ts';
 import type { Chain } from '../chain/schema.ts';
 import { evalTable, formatEvalTable, parseScorerArg, readDataset, resultKey, runEval, shareRateLimit, textLines, type EvalVariant, type ItemResult, type ScorerSpec } from '../eval/index.ts';
 import { hashValue } from '../chain/hash.ts';
@@ -22,12 +23,13 @@ import { terminalLine } from './terminal-text.ts';
  */
 export const evalUsage = `Usage: seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N]
                        [--volume N] [--price-in USD_PER_M] [--price-out USD_PER_M] [--endpoint URL --model M [--protocol openai|anthropic]]
-                       [--min-accuracy X] [--json] [--out DIR]
+                       [--controls] [--min-accuracy X] [--json] [--out DIR]
+       --controls adds, per chain, the single-prompt baseline (meta.baseline, else one generated from its prompts) and an ablation per model stage.
        Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain
        (default: the dataset's, else those its expected keys choose). Rerun the same command to resume an interrupted eval.`;
 export const evalOptions: OptionTable = {
   dataset: 'string', scorer: 'list', concurrency: 'string', volume: 'string', 'price-in': 'string', 'price-out': 'string',
-  endpoint: 'string', model: 'string', protocol: 'string', 'no-structured-output': 'flag', 'min-accuracy': 'string', json: 'flag', out: 'string',
+  endpoint: 'string', model: 'string', protocol: 'string', 'no-structured-output': 'flag', 'min-accuracy': 'string', json: 'flag', out: 'string', help: 'flag', controls: 'flag',
 };
 
 class ArgumentError extends Error {}
@@ -94,18 +96,28 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   const variants: EvalVariant[] = [];
   const itemsByVariant = new Map<string, typeof dataset>();
   const names = new Set<string>();
-  for (const { chain, path } of chains) {
-    let name = chain.id;
-    for (let n = 2; names.has(name); n++) name = `${chain.id}-${n}`;
+  // Inputs are completed from the chain a variant derives from (a control keeps its chain's input files).
+  const addVariant = async (variant: EvalVariant, source: { chain: Chain; path: string }) => {
+    let name = variant.name;
+    for (let n = 2; names.has(name); n++) name = `${variant.name}-${n}`;
     names.add(name);
-    variants.push({ name, kind: 'chain', chain });
-    try {
-      const items = [];
-      for (const item of dataset.items) items.push({ ...item, inputs: await completeInputs(chain, path, item.inputs, datasetPath, cache) });
-      itemsByVariant.set(name, { ...dataset, items });
-    } catch (error) {
-      return io.err(`${terminalLine(datasetPath)}: ${terminalLine((error as Error).message)}; nothing was run`), 2;
+    variants.push({ ...variant, name });
+    const items = [];
+    for (const item of dataset.items) items.push({ ...item, inputs: await completeInputs(source.chain, source.path, item.inputs, datasetPath, cache) });
+    itemsByVariant.set(name, { ...dataset, items });
+    return name;
+  };
+  try {
+    for (const source of chains) {
+      const name = await addVariant({ name: source.chain.id, kind: 'chain', chain: source.chain }, source);
+      if (args.options.controls === undefined) continue;
+      const named = typeof source.chain.meta?.baseline === 'string' ? await findBaseline(source.chain.meta.baseline, source.path, chains, io) : null;
+      const plan = buildControls(source.chain, stepRegistry, { name, baseline: named?.chain ?? null });
+      for (const v of plan.variants) await addVariant(v, v.kind === 'baseline' && named ? named : source);
+      for (const n of plan.notApplicable) io.err(`control not applicable: ${terminalLine(name)} ${n.kind}${n.step ? ` of ${terminalLine(n.step)}` : ''}: ${terminalLine(n.reason)}`);
     }
+  } catch (error) {
+    return io.err(`${terminalLine(datasetPath)}: ${terminalLine((error as Error).message)}; nothing was run`), 2;
   }
 
   const profile = profileFromArgs(args.options);
@@ -190,6 +202,27 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   const below = minAccuracy === undefined ? [] : table.variants.filter((v) => v.accuracy < minAccuracy);
   for (const v of below) io.err(`${terminalLine(v.name)}: accuracy ${(v.accuracy * 100).toFixed(1)}% is below --min-accuracy ${minAccuracy}`);
   return below.length ? 1 : 0;
+}
+
+/**
+ * The chain `meta.baseline` names, by id: one of the chains given, else a `*.chain.json` in the
+ * naming chain's own folder (that folder only, like every file a chain names). Not found: the
+ * generated baseline is used instead, and said.
+ */
+async function findBaseline(id: string, chainPath: string, given: readonly { chain: Chain; path: string }[], io: Io): Promise<{ chain: Chain; path: string } | null> {
+  const listed = given.find((c) => c.chain.id === id);
+  if (listed) return listed;
+  const folder = dirname(resolve(chainPath));
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((f) => f.endsWith('.chain.json')).slice(0, 500);
+  for (const file of names) {
+    const path = join(folder, file);
+    const text = await readFile(path, 'utf8').catch(() => '');
+    if (!text.includes(id)) continue;
+    const chain = await loadChain(path, { ...io, err: () => undefined });
+    if (chain?.id === id) return { chain, path };
+  }
+  io.err(`note: ${terminalLine(chainPath)} names the baseline "${terminalLine(id)}", which is neither given nor in its folder; a baseline is generated instead`);
+  return null;
 }
 
 function evalSettings(args: ParsedArgs) {

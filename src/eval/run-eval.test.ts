@@ -109,7 +109,8 @@ describe('runEval', () => {
     expect(table.variants[0]?.spendPerMonth).toBeCloseTo(400_000 * ((200 * 0.4 + 20 * 1.6) / 1e6));
     const text = formatEvalTable(table).join('\n');
     expect(text).toContain('spend a: 400,000 items × (200 in × $0.4/M + 20 out × $1.6/M) = $44.80');
-    expect(text).toMatch(/^variant\s+kind\s+n\s+accuracy/);
+    expect(text).toMatch(/^#\s+variant\s+kind\s+n\s+accuracy/);
+    expect(text).toMatch(/#1\s+a\s+chain\s+8\s+75\.0%\s+\S+\s+#2/);
   });
 });
 

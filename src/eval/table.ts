@@ -173,13 +173,14 @@ export function evalTable(variants: readonly EvalVariant[], results: readonly It
 export function formatEvalTable(table: EvalTable): string[] {
   const ordered = [...table.variants].sort((a, b) => b.accuracy - a.accuracy || (a.spendPerMonth ?? Infinity) - (b.spendPerMonth ?? Infinity));
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const header = ['variant', 'kind', 'n', 'accuracy', '± se', 'tie with', 'abstain', 'p50 ms', 'p95 ms', 'in tok', 'out tok', 'calls', 'spend/month'];
+  const rank = new Map(ordered.map((r, i) => [r.name, `#${i + 1}`]));
+  const header = ['#', 'variant', 'kind', 'n', 'accuracy', '± se', 'tie with', 'abstain', 'p50 ms', 'p95 ms', 'in tok', 'out tok', 'calls', 'spend/month'];
   const body = ordered.map((r) => [
-    r.name, r.kind, String(r.n), pct(r.accuracy), pct(r.stderr), r.tiesWith.join(', ') || '–', pct(r.abstained),
+    rank.get(r.name) ?? '', r.name, r.kind, String(r.n), pct(r.accuracy), pct(r.stderr), r.tiesWith.map((t) => rank.get(t)).join(' ') || '–', pct(r.abstained),
     whole(r.p50Ms), whole(r.p95Ms), whole(r.inputTokens), whole(r.outputTokens), r.calls.toFixed(1), r.spendPerMonth === null ? '–' : money(r.spendPerMonth),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 || i === 5 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i < 3 || i === 6 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   const lines = [line(header), ...body.map(line)];
   lines.push('', table.tieRule);
   const decided = table.boundaries.filter((b) => b.sufficiencyRate !== null);
