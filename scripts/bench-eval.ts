@@ -1,0 +1,128 @@
+/**
+ * Benchmark: a batch eval against the mock model server (real HTTP, 0 ms per call), measured
+ * against a plain promise pool making the same requests with the same concurrency, in the same
+ * run. Prints figures; it asserts nothing.
+ *
+ *   npx tsx scripts/bench-eval.ts [--items 1000] [--concurrency 8] [--repeats 3]
+ *
+ * - throughput: items/s of `runEval` (engine, validation, scoring, results streamed to a
+ *   file, each run dropped from memory once written) ÷ items/s of the pool (fetch + JSON.parse);
+ *   the median of the per-repeat ratios. Target ≥ 0.9.
+ * - memory: heap after a full batch against heap after a quarter of it (results streamed out,
+ *   so it should stay flat: a ratio near 1), with `--expose-gc` when available.
+ * Ends with one JSON line: {"bench":"eval","items":…,"throughputRatio":…,"heapGrowth":…}
+ *
+ * Run through `npm run bench:eval`, which bundles this file with esbuild first and runs it on
+ * plain Node with --expose-gc: under tsx every module hook and source-map lookup lands in the
+ * eval's figures and not in the pool's.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Chain } from '../src/chain/index.ts';
+import { runEval, type Dataset } from '../src/eval/index.ts';
+import { createProviderForProfile } from '../src/providers/profiles.ts';
+import { createMockModelServer } from '../src/testing/mock-server.ts';
+import { createMemoryRunRepository } from '../src/trace/index.ts';
+
+const argv = process.argv.slice(2);
+const opt = (name: string, fallback: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+};
+const ITEMS = opt('items', 1000);
+const CONCURRENCY = opt('concurrency', 8);
+const REPEATS = opt('repeats', 3);
+
+const chain: Chain = {
+  format: 'seamscope.chain', version: 1, id: 'bench-eval', name: 'Bench eval',
+  inputs: [{ name: 'question', schema: { type: 'string' }, trust: 'untrusted', required: true }],
+  steps: [
+    {
+      id: 'answer', kind: 'model', name: 'Answer', position: { x: 0, y: 0 },
+      config: {
+        bindings: { question: 'inputs.question' }, prompt: 'Answer briefly: {question}',
+        outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false },
+        retries: 1, onFail: 'abort',
+      },
+    },
+    { id: 'final', kind: 'output', name: 'Final', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.answer.answer' } } },
+  ],
+};
+
+const dataset = (n: number): Dataset => ({
+  items: Array.from({ length: n }, (_, i) => ({ id: `q${i}`, inputs: { question: `How many days for appeal ${i}?` }, expected: { facts: ['60 days'] } })),
+});
+
+const heap = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+};
+
+async function plainPool(url: string, n: number): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'mock-model', messages: [{ role: 'user', content: `Answer briefly: How many days for appeal ${i}?` }], max_tokens: 256 }),
+      });
+      JSON.parse(await res.text());
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return n / ((performance.now() - t0) / 1000);
+}
+
+async function evalBatch(url: string, n: number, dir: string): Promise<{ rate: number; heapQuarter: number; heapEnd: number }> {
+  const provider = createProviderForProfile({ id: 'mock', name: 'mock', kind: 'openai', baseUrl: `${url}/v1`, model: 'mock-model', contextWindow: 128_000, maxOutputTokens: 256, structuredOutput: true, prices: { input: 0, output: 0 } });
+  const repo = createMemoryRunRepository();
+  const out = createWriteStream(path.join(dir, `results-${Date.now()}.jsonl`));
+  let written = 0;
+  let heapQuarter = 0;
+  const t0 = performance.now();
+  await runEval({
+    variants: [{ name: 'bench', kind: 'chain', chain }], dataset: dataset(n), provider, model: { name: 'mock-model', maxOutputTokens: 256, structuredOutput: true },
+    repo, concurrency: CONCURRENCY, countTokens: (t) => Math.ceil(t.length / 4),
+    onResult: async (result, run) => {
+      out.write(`${JSON.stringify(result)}\n`);
+      await repo.deleteRun(run.meta.id);
+      if (++written === Math.floor(n / 4)) heapQuarter = heap();
+    },
+  });
+  const rate = n / ((performance.now() - t0) / 1000);
+  await new Promise((r) => out.end(r));
+  return { rate, heapQuarter, heapEnd: heap() };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+const server = await createMockModelServer();
+server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
+const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-bench-eval-'));
+try {
+  // Warm both paths (JIT, sockets) before measuring.
+  await plainPool(server.url, 50);
+  await evalBatch(server.url, 50, dir);
+  const ratios: number[] = [];
+  const growth: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    server.reset();
+    server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
+    const pool = await plainPool(server.url, ITEMS);
+    server.reset();
+    server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
+    const ev = await evalBatch(server.url, ITEMS, dir);
+    ratios.push(ev.rate / pool);
+    growth.push(ev.heapEnd / Math.max(1, ev.heapQuarter));
+    console.log(`repeat ${r + 1}: pool ${pool.toFixed(0)} items/s, eval ${ev.rate.toFixed(0)} items/s, ratio ${(ev.rate / pool).toFixed(2)}; heap ${(ev.heapQuarter / 2 ** 20).toFixed(1)} MiB at ${ITEMS / 4} items → ${(ev.heapEnd / 2 ** 20).toFixed(1)} MiB at ${ITEMS}`);
+  }
+  console.log(`throughput ratio (median of ${REPEATS}): ${median(ratios).toFixed(2)} (target ≥ 0.9); heap growth ${median(growth).toFixed(2)}× from a quarter to the whole batch${(globalThis as { gc?: unknown }).gc ? '' : ' (run with node --expose-gc for exact heap figures)'}`);
+  console.log(JSON.stringify({ bench: 'eval', items: ITEMS, concurrency: CONCURRENCY, throughputRatio: Number(median(ratios).toFixed(3)), heapGrowth: Number(median(growth).toFixed(3)) }));
+} finally {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+}
