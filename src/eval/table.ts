@@ -176,7 +176,7 @@ export function formatEvalTable(table: EvalTable): string[] {
   const rank = new Map(ordered.map((r, i) => [r.name, `#${i + 1}`]));
   const header = ['#', 'variant', 'kind', 'n', 'accuracy', '± se', 'tie with', 'abstain', 'p50 ms', 'p95 ms', 'in tok', 'out tok', 'calls', 'spend/month'];
   const body = ordered.map((r) => [
-    rank.get(r.name) ?? '', r.name, r.kind, String(r.n), pct(r.accuracy), pct(r.stderr), r.tiesWith.map((t) => rank.get(t)).join(' ') || '–', pct(r.abstained),
+    rank.get(r.name) ?? '', r.name, r.kind, String(r.n), pct(r.accuracy), pct(r.stderr), r.tiesWith.map((t) => ordered.findIndex((o) => o.name === t) + 1).sort((a, b) => a - b).map((i) => `#${i}`).join(' ') || '–', pct(r.abstained),
     whole(r.p50Ms), whole(r.p95Ms), whole(r.inputTokens), whole(r.outputTokens), r.calls.toFixed(1), r.spendPerMonth === null ? '–' : money(r.spendPerMonth),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
