@@ -24,3 +24,15 @@ describe('the demo statute dataset', () => {
     expect(items.filter((i) => i.expected.abstain).length).toBe(3);
   });
 });
+
+describe('the demo support-ticket dataset', () => {
+  it('has 30 hand-written tickets, each expecting a terminal of the support-ticket chain', async () => {
+    const read = await readDatasetText(await demo('datasets/support-tickets.dataset.jsonl'));
+    if (!read.ok) throw new Error(`line ${read.line}: ${read.message}`);
+    const chain = JSON.parse(await demo('support-ticket.chain.json')) as { steps: { id: string }[] };
+    const ids = new Set(chain.steps.map((s) => s.id));
+    expect(read.dataset.items).toHaveLength(30);
+    for (const item of read.dataset.items) expect(ids.has(item.expected.route ?? ''), item.id).toBe(true);
+    expect(new Set(read.dataset.items.map((i) => i.expected.route))).toEqual(new Set(['to_human', 'reply']));
+  });
+});
