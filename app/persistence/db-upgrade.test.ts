@@ -5,7 +5,7 @@ import { hashValue } from '../../src/chain/index.ts';
 import { restoreChain } from '../../src/chain/parse.ts';
 import { routedChain, twoStepChain } from '../../src/testing/index.ts';
 import { deleteChain, listRevisions, loadRevision, undeleteChain, saveChain, saveChainChecked, REVISION_WINDOW_MS } from './chains.ts';
-import { SeamscopeDb } from './db.ts';
+import { DB_VERSION, SeamscopeDb } from './db.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 
 let counter = 0;
@@ -52,7 +52,7 @@ describe('database version 2 (revision history)', () => {
     const { a, b } = await versionOneFixture(name);
     const db = new SeamscopeDb(name);
     await db.open();
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(DB_VERSION);
     expect((await db.chains.toArray()).map((c) => c.chain)).toEqual([b, a].sort((x, y) => x.id.localeCompare(y.id)));
     expect(await db.runs.count()).toBe(1);
     expect((await db.events.where('runId').equals('run-1').toArray()).map((e) => e.seq)).toEqual([1, 2]);

@@ -2,6 +2,7 @@ import { Dexie, type EntityTable, type Transaction } from 'dexie';
 import type { Chain } from '../../src/chain/index.ts';
 import type { EndpointProfile } from '../../src/providers/index.ts';
 import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
+import type { DatasetItem, EvalVariant, ItemResult, ScorerSpec } from '../../src/eval/index.ts';
 
 /**
  * The browser database. Only indexed fields are named in `stores()`; every other field is
@@ -52,6 +53,42 @@ export interface SecretRecord {
   apiKey: string;
 }
 
+/** An imported dataset: its items live apart (datasetItems), so a list of datasets loads fast. */
+export interface DatasetRecord {
+  id: string;
+  name: string;
+  fileName: string;
+  items: number;
+  scorers?: ScorerSpec[];
+  importedAt: number;
+}
+
+export interface DatasetItemRecord {
+  datasetId: string;
+  /** The item's place in the file, so items read back in file order. */
+  index: number;
+  item: DatasetItem;
+}
+
+/** One batch: what runs over which dataset; each finished item is an evalResults row. */
+export interface EvalRecord {
+  id: string;
+  datasetId: string;
+  variants: EvalVariant[];
+  profileId: string;
+  concurrency: number;
+  status: 'running' | 'finished' | 'cancelled';
+  startedAt: number;
+  finishedAt?: number;
+}
+
+export interface EvalResultRecord {
+  evalId: string;
+  /** resultKey(variant, item id). */
+  key: string;
+  result: ItemResult;
+}
+
 /**
  * One schema version: its stores (only what changed) and, when data must change, its upgrader.
  * Listed as data so tests and the upgrade battery can open the real schema at an older version,
@@ -86,6 +123,16 @@ export const DB_VERSIONS: readonly DbVersion[] = [
       })));
     },
   },
+  // Version 3 adds datasets and evaluations. Nothing existing changes, so no upgrader.
+  {
+    version: 3,
+    stores: {
+      datasets: 'id, name, importedAt',
+      datasetItems: '[datasetId+index], datasetId',
+      evals: 'id, datasetId, startedAt, status',
+      evalResults: '[evalId+key], evalId',
+    },
+  },
 ];
 
 /** The version the app opens. */
@@ -98,6 +145,10 @@ export class SeamscopeDb extends Dexie {
   profiles!: EntityTable<ProfileRecord, 'id'>;
   secrets!: EntityTable<SecretRecord, 'profileId'>;
   revisions!: EntityTable<RevisionRecord, 'id'>;
+  datasets!: EntityTable<DatasetRecord, 'id'>;
+  datasetItems!: Dexie.Table<DatasetItemRecord, [string, number]>;
+  evals!: EntityTable<EvalRecord, 'id'>;
+  evalResults!: Dexie.Table<EvalResultRecord, [string, string]>;
 
   /** `versions` is for tests: the app always opens every version in DB_VERSIONS. */
   constructor(name = 'seamscope', versions: readonly DbVersion[] = DB_VERSIONS) {
