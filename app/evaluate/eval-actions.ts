@@ -1,0 +1,197 @@
+import { hashValue, ownValue, type Chain } from '../../src/chain/index.ts';
+import { buildControls, estimateEval, evalTable, resultKey, runEval, shareRateLimit, type Dataset, type EvalVariant, type ItemResult } from '../../src/eval/index.ts';
+import { loadTokenCounter } from '../../src/providers/index.ts';
+import { createProviderForProfile, runModelSettings } from '../../src/providers/profiles.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
+import { chainEgress } from '../../src/steps/egress.ts';
+import { loadInputFiles } from '../persistence/chains.ts';
+import { getRunRepository, openDb } from '../persistence/connection.ts';
+import type { EvalRecord } from '../persistence/db.ts';
+import { importDatasetFile, listDatasets, loadDataset } from '../persistence/datasets.ts';
+import { getApiKey } from '../persistence/profiles.ts';
+import { useEditorStore } from '../stores/editor-store.ts';
+import { useEvalStore } from './eval-store.ts';
+
+/**
+ * Batches from the tab: variants over a stored dataset through the engine's pool, each item an
+ * ordinary stored run, each finished item's result stored before the next counts as done, so a
+ * reload or a crash resumes without re-running (or re-paying for) a finished item. Progress
+ * reaches the store at most 4 times a second.
+ */
+let controller: AbortController | null = null;
+const PROGRESS_MS = 250;
+
+const toast = (kind: 'info' | 'error', text: string): void => void useEditorStore.getState().pushToast(kind, text);
+
+export async function refreshEvalLists(): Promise<void> {
+  const db = await openDb();
+  useEvalStore.getState().setDatasets(await listDatasets(db));
+  useEvalStore.getState().setEvals(await db.evals.orderBy('startedAt').reverse().limit(20).toArray());
+}
+
+export async function importDataset(file: File): Promise<string | null> {
+  const result = await importDatasetFile(await openDb(), file);
+  if (!result.ok) {
+    toast('error', `Import failed: ${result.message}; nothing was stored`);
+    return null;
+  }
+  toast('info', `Imported ${result.dataset.items} items from ${file.name}`);
+  await refreshEvalLists();
+  return result.dataset.id;
+}
+
+/** The chains to compare, and (when asked) their controls: the baseline they name, else a generated one, and ablations. */
+export async function planVariants(chainIds: readonly string[], controls: boolean): Promise<{ variants: EvalVariant[]; notes: string[] }> {
+  const db = await openDb();
+  const variants: EvalVariant[] = [];
+  const notes: string[] = [];
+  for (const id of chainIds) {
+    const chain = (await db.chains.get(id))?.chain;
+    if (!chain) continue;
+    if (chainEgress(chain, stepRegistry).length > 0) {
+      notes.push(`${chain.name}: posts to a webhook; an eval does not run chains with side effects`);
+      continue;
+    }
+    variants.push({ name: chain.id, kind: 'chain', chain });
+    if (!controls) continue;
+    const named = typeof chain.meta?.baseline === 'string' ? (await db.chains.get(chain.meta.baseline))?.chain ?? null : null;
+    const plan = buildControls(chain, stepRegistry, { name: chain.id, baseline: named });
+    variants.push(...plan.variants);
+    for (const n of plan.notApplicable) notes.push(`${chain.id}: no ${n.kind}${n.step ? ` of ${n.step}` : ''}: ${n.reason}`);
+  }
+  return { variants, notes };
+}
+
+/** Each item's inputs, completed from the chain's input files and examples where the item leaves one out. */
+async function itemsFor(variant: EvalVariant, source: Chain, dataset: Dataset): Promise<Dataset> {
+  const files = await loadInputFiles(source);
+  return {
+    ...dataset,
+    items: dataset.items.map((item) => {
+      const inputs: Record<string, unknown> = { ...item.inputs };
+      for (const input of variant.chain.inputs) {
+        if (Object.hasOwn(inputs, input.name)) continue;
+        const file = ownValue(files, input.name);
+        if (file !== undefined) inputs[input.name] = file;
+        else if (input.example !== undefined) inputs[input.name] = input.example;
+      }
+      return { ...item, inputs };
+    }),
+  };
+}
+
+export async function estimate(datasetId: string, chainIds: readonly string[], controls: boolean): Promise<void> {
+  const db = await openDb();
+  const dataset = await loadDataset(db, datasetId);
+  const profile = activeProfile();
+  if (!dataset || !profile) return useEvalStore.getState().setEstimate(null);
+  const { variants } = await planVariants(chainIds, controls);
+  const countTokens = await loadTokenCounter();
+  const out = [];
+  for (const v of variants) {
+    const items = await itemsFor(v, sourceOf(v, variants), dataset);
+    out.push(...estimateEval([v], items.items, stepRegistry, countTokens, profile.prices.input || profile.prices.output ? profile.prices : null, profile.maxOutputTokens));
+  }
+  useEvalStore.getState().setEstimate(out);
+}
+
+function activeProfile() {
+  const s = useEditorStore.getState();
+  return s.profiles.find((p) => p.id === s.activeProfileId) ?? s.profiles[0] ?? null;
+}
+
+/** A control completes its inputs from the chain it controls (a generated baseline carries no input files). */
+function sourceOf(variant: EvalVariant, variants: readonly EvalVariant[]): Chain {
+  if (variant.kind === 'chain') return variant.chain;
+  const owner = variants.find((v) => v.kind === 'chain' && variant.name.startsWith(`${v.name}:`));
+  return variant.kind === 'baseline' && variant.chain.meta ? variant.chain : owner?.chain ?? variant.chain;
+}
+
+export async function startEval(datasetId: string, chainIds: readonly string[], controls: boolean, concurrency: number): Promise<void> {
+  const profile = activeProfile();
+  if (!profile) return toast('error', 'Choose an endpoint profile first');
+  const { variants, notes } = await planVariants(chainIds, controls);
+  if (variants.length === 0) return toast('error', notes[0] ?? 'Choose at least one chain');
+  const record: EvalRecord = {
+    id: `eval-${Date.now().toString(36)}-${hashValue([datasetId, chainIds, controls]).slice(0, 6)}`,
+    datasetId, variants, profileId: profile.id, concurrency, status: 'running', startedAt: Date.now(),
+  };
+  await (await openDb()).evals.put(record);
+  for (const note of notes) toast('info', note);
+  await go(record);
+}
+
+export async function resumeEval(evalId: string): Promise<void> {
+  const record = await (await openDb()).evals.get(evalId);
+  if (!record) return toast('error', 'That evaluation is no longer stored');
+  await go({ ...record, status: 'running' });
+}
+
+export function cancelEval(): void {
+  controller?.abort();
+}
+
+async function storedResults(evalId: string): Promise<ItemResult[]> {
+  return (await (await openDb()).evalResults.where('evalId').equals(evalId).toArray()).map((r) => r.result);
+}
+
+export async function showEval(evalId: string): Promise<void> {
+  const db = await openDb();
+  const record = await db.evals.get(evalId);
+  if (!record) return;
+  const profile = useEditorStore.getState().profiles.find((p) => p.id === record.profileId);
+  const results = await storedResults(evalId);
+  const table = evalTable(record.variants, results, profile && (profile.prices.input || profile.prices.output) ? { priceIn: profile.prices.input, priceOut: profile.prices.output } : {});
+  useEvalStore.getState().setShown({ evalId, table, results });
+}
+
+async function go(record: EvalRecord): Promise<void> {
+  if (controller) return toast('error', 'An evaluation is already running');
+  const db = await openDb();
+  const profile = useEditorStore.getState().profiles.find((p) => p.id === record.profileId);
+  const dataset = await loadDataset(db, record.datasetId);
+  if (!profile || !dataset) return toast('error', profile ? 'The dataset is no longer stored' : 'The evaluation’s endpoint profile is gone');
+  controller = new AbortController();
+  const signal = controller.signal;
+  await db.evals.put(record);
+  const done = new Set((await storedResults(record.id)).map((r) => resultKey(r.variant, r.itemId)));
+  const apiKey = profile.kind === 'demo' ? undefined : await getApiKey(db, profile.id);
+  // One limiter for the whole batch: a 429 one run hears about pauses every run.
+  const shared = shareRateLimit(createProviderForProfile(profile, { apiKey, browser: true }));
+  const repo = await getRunRepository();
+  const countTokens = await loadTokenCounter();
+  let last = 0;
+  try {
+    for (const variant of record.variants) {
+      if (signal.aborted) break;
+      const items = await itemsFor(variant, sourceOf(variant, record.variants), dataset);
+      await runEval({
+        variants: [variant], dataset: items, provider: shared.provider, model: runModelSettings(profile), repo, registry: stepRegistry,
+        concurrency: record.concurrency, signal, done, countTokens,
+        runIdFor: (v, item) => `${record.id}-${hashValue([v.name, item.id]).slice(0, 10)}`,
+        onResult: async (result) => {
+          await db.evalResults.put({ evalId: record.id, key: resultKey(result.variant, result.itemId), result });
+        },
+        onProgress: (progress) => {
+          const now = Date.now();
+          if (now - last < PROGRESS_MS && progress.done < progress.total) return;
+          last = now;
+          // Progress counts the whole batch: the variants before this one are done.
+          const before = record.variants.indexOf(variant) * dataset.items.length;
+          const total = record.variants.length * dataset.items.length;
+          useEvalStore.getState().setRunning({ evalId: record.id, progress: { ...progress, done: before + progress.done, total } });
+        },
+      });
+    }
+    const status: EvalRecord['status'] = signal.aborted ? 'cancelled' : 'finished';
+    await db.evals.update(record.id, { status, ...(status === 'finished' ? { finishedAt: Date.now() } : {}) });
+    if (status === 'cancelled') toast('info', 'Evaluation cancelled: finished items are kept; Resume continues it');
+  } catch (error) {
+    toast('error', `The evaluation stopped: ${(error as Error).message}`);
+  } finally {
+    controller = null;
+    useEvalStore.getState().setRunning(null);
+    await refreshEvalLists();
+    await showEval(record.id);
+  }
+}
