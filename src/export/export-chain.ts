@@ -9,6 +9,7 @@ import { emitPyProgram } from './emit/program-py.ts';
 import { emitTsProgram } from './emit/program-ts.ts';
 import { planExport } from './plan.ts';
 import { loadRuntimeSources } from '#runtime-sources';
+import { SHARED_TABLES_FILE, sharedTablesJson } from './shared-tables.ts';
 import { o200kRanksText, RANKS_FILE } from './tokenizer-data.ts';
 
 export type ExportLanguage = 'ts' | 'py';
@@ -161,11 +162,25 @@ export function exportProgram(chain: Chain, options: ExportOptions): ProgramExpo
  */
 export async function exportChain(chain: Chain, options: ExportOptions): Promise<ExportResult> {
   const { lang, revision, program, notes, needsTokenizer } = exportProgram(chain, options);
-  const folder = await loadRuntimeSources(lang);
+  const folder = await runtimeFiles(lang);
   const runtime = Object.entries(folder).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
   const support = lang === 'ts' ? [packageJson(chain, program.path), tsconfigJson] : [];
   const pending = lang === 'py' && needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
   return { lang, revision, program, files: [program, ...runtime, ...support], pending, notes };
+}
+
+/**
+ * The runtime folder of an export: the files `#runtime-sources` gives and, for Python, the
+ * tables it shares with the engine, written now from the TypeScript sources (shared-tables.ts).
+ *
+ * @example
+ * const files = await runtimeFiles('py'); // { '__init__.py': …, …, 'shared.json': … }
+ */
+export async function runtimeFiles(lang: ExportLanguage): Promise<Record<string, string>> {
+  const files = await loadRuntimeSources(lang);
+  if (lang === 'ts') return files;
+  if (SHARED_TABLES_FILE in files) throw new Error(`the Python runtime has a file named ${SHARED_TABLES_FILE}: that name is the shared tables'`);
+  return { ...files, [SHARED_TABLES_FILE]: sharedTablesJson() };
 }
 
 /**

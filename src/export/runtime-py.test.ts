@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,17 +12,19 @@ import { retrieveSections } from '../steps/retrieve-search.ts';
 import { splitSections } from '../steps/sections.ts';
 import { hostileStrings, seeded } from '../testing/adversarial-exports.ts';
 import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
+import { runtimeFiles } from './export-chain.ts';
+
+let pythonRuntime: Promise<Record<string, string>> | undefined;
 
 /**
  * The Python runtime against the engine's own code, function by function, on thousands of
  * generated cases: V8's JSON.parse (values and error wording), JavaScript number text,
  * JSON.stringify, ajv's messages, MiniSearch's BM25 scores, section splitting, Math.log,
- * the content hash, the gate checks, JSON Logic and prompt assembly. The TypeScript runtime's
- * own copies (BM25, sections, JSON Logic) are checked against the engine in the same way.
+ * the content hash, the gate checks, JSON Logic and prompt assembly.
  */
 const PROBE = `
 import sys
-sys.path.insert(0, ${JSON.stringify(join(REPO_ROOT, 'src/export/runtime/py'))})
+sys.path.insert(0, ".")
 from seamscope_runtime import jsjson, text, sections, retrieval, validate, checks, json_logic, prompt
 from seamscope_runtime.jsjson import UNDEFINED
 
@@ -82,6 +84,9 @@ sys.stdout.write(jsjson.stringify(out))
 
 async function python(tasks: [string, unknown][]): Promise<unknown[]> {
   const dir = await mkdtemp(join(tmpdir(), 'seamscope-probe-'));
+  // The runtime folder as an export writes it (its modules and the shared tables from TypeScript).
+  await mkdir(join(dir, 'seamscope_runtime'));
+  for (const [name, text] of Object.entries(await (pythonRuntime ??= runtimeFiles('py')))) await writeFile(join(dir, 'seamscope_runtime', name), text);
   await writeFile(join(dir, 'probe.py'), PROBE);
   await writeFile(join(dir, 'tasks.json'), JSON.stringify(tasks));
   const { stdout, stderr } = await runProcess('bash', ['-c', 'python3 probe.py < tasks.json'], dir, { PYTHONDONTWRITEBYTECODE: '1' }, 120_000);
