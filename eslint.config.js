@@ -21,6 +21,8 @@ const layers = {
   steps: { allow: ['chain', 'files', 'schema', 'providers'], types: ['trace'] },
   engine: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace'] },
   inspect: { allow: ['chain', 'files', 'schema', 'steps', 'trace'] },
+  // The runtime exported TypeScript programs run on (bundled from src/runtime/index.ts by src/export/runtime-build.ts).
+  runtime: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
   export: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
   eval: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect'] },
   cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'eval'] },

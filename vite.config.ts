@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { CSP_HEADER, CSP_META } from './app/csp.ts';
+import { seamscopeRuntime } from './scripts/vite-runtime-plugin.ts';
 
 /** The strict CSP as a meta tag in the built index.html only (the dev server's HMR needs inline code). */
 function cspMeta(): Plugin {
@@ -34,10 +35,10 @@ function noBenchHooks(): Plugin {
   };
 }
 
-// Monaco and the tokenizer are only reached through dynamic import(), so they land in
-// their own chunks and stay out of the initial bundle.
+// Monaco, the tokenizer and the exported programs' runtime (virtual:seamscope-runtime) are only
+// reached through dynamic import(), so they land in their own chunks and stay out of the initial bundle.
 export default defineConfig({
-  plugins: [react(), cspMeta(), noBenchHooks()],
+  plugins: [react(), cspMeta(), noBenchHooks(), seamscopeRuntime()],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: { 'Content-Security-Policy': CSP_HEADER } },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },

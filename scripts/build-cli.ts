@@ -12,9 +12,10 @@
  * never reads. The build fails if the entry's static graph reaches any of it again, or if
  * anything from app/ or scripts/ (the bench hooks live there) got into the bundle.
  *
- * The exporter reads the runtime's sources through `#runtime-sources` (src/export/runtime-sources.ts).
+ * The exporter reads the runtimes through `#runtime-sources` (src/export/runtime-sources.ts).
  * An installed CLI has no sources beside it, so here that import resolves to a module with
- * the files inlined, read now through the Node implementation: dist-cli carries the runtime.
+ * the files inlined, made now through the Node implementation (the Python runtime's files, and
+ * the engine bundled from src/runtime with its declarations): dist-cli carries both runtimes.
  */
 import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';

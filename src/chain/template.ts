@@ -4,7 +4,7 @@
  * `{"a": 1}` or `{ }`) is literal text, and a value that itself contains `{name}` is not
  * expanded again.
  */
-const placeholderPattern = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}/g;
+export const PLACEHOLDER_PATTERN = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}/g;
 
 export interface Placeholder {
   /** The full dotted name inside the braces. */
@@ -17,7 +17,7 @@ export interface Placeholder {
 
 export function findPlaceholders(template: string): Placeholder[] {
   const found: Placeholder[] = [];
-  for (const match of template.matchAll(placeholderPattern)) {
+  for (const match of template.matchAll(PLACEHOLDER_PATTERN)) {
     const name = match[1] ?? '';
     const [binding = '', ...path] = name.split('.');
     found.push({ name, binding, path, index: match.index ?? 0 });
@@ -87,7 +87,7 @@ export function stringifyForPrompt(value: unknown): string {
  */
 export function renderTemplate(template: string, lookup: (p: Placeholder) => string | undefined): { text: string; missing: string[] } {
   const missing: string[] = [];
-  const text = template.replace(placeholderPattern, (whole, name: string, index: number) => {
+  const text = template.replace(PLACEHOLDER_PATTERN, (whole, name: string, index: number) => {
     const [binding = '', ...path] = name.split('.');
     const value = lookup({ name, binding, path, index });
     if (value === undefined) {
@@ -104,7 +104,7 @@ export function renderTemplate(template: string, lookup: (p: Placeholder) => str
  * (`{from}` → `{to}`, `{from.a.b}` → `{to.a.b}`); other text, JSON braces included, untouched.
  */
 export function renamePlaceholders(template: string, from: string, to: string): string {
-  return template.replace(placeholderPattern, (whole: string, name: string) => {
+  return template.replace(PLACEHOLDER_PATTERN, (whole: string, name: string) => {
     const [binding, ...path] = name.split('.');
     return binding === from ? `{${[to, ...path].join('.')}}` : whole;
   });

@@ -35,7 +35,7 @@ describe('seamscope export', () => {
     const program = await readFile(out, 'utf8');
     expect(program).toContain("model: 'gpt-4o-mini'");
     expect(program).not.toContain('sk-secret');
-    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', dependencies: { re2js: '2.10.0' }, scripts: { check: 'tsc -p tsconfig.json' } });
+    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', scripts: { check: 'tsc --noEmit -p tsconfig.json' } });
     // The export type-checks with its own tsconfig, as `npm run check` there does.
     await symlink(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     const checked = await runProcess(join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir, {}, 120_000);

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { RUNTIME_DIR } from '../export/export-chain.ts';
-import { runtimeFolder } from '../export/runtime-sources.ts';
 import { loadRuntimeSources } from '../export/runtime-sources.node.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 
@@ -69,7 +68,7 @@ describe('the packed CLI', () => {
       expect(await readdir(join(home, `export-${lang}`))).toContain(RUNTIME_DIR[lang]);
       // The bundle carries the runtime inlined (no sources are installed): the same files the repo's sources give.
       const runtime = join(home, `export-${lang}`, RUNTIME_DIR[lang]);
-      const expected = runtimeFolder(lang, await loadRuntimeSources(lang));
+      const expected = await loadRuntimeSources(lang);
       const written = (await readdir(runtime)).filter((f) => f in expected);
       expect(written.sort()).toEqual(Object.keys(expected));
       for (const name of written) expect(await readFile(join(runtime, name), 'utf8'), name).toBe(expected[name]);

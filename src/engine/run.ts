@@ -116,7 +116,8 @@ class StepStates extends Map<string, StepState> {
   }
 }
 
-const haltStatus: Record<string, RunStatus> = { abort: 'failed', abstain: 'abstained', escalate: 'escalated' };
+/** The run's end when a step's retries and fallbacks are spent, by its on-fail policy. */
+export const HALT_STATUS: Readonly<Record<string, RunStatus>> = { abort: 'failed', abstain: 'abstained', escalate: 'escalated' };
 
 function addUsage(total: TokenUsage & { costUsd: number }, event: TraceEvent): void {
   if (event.type !== 'step.attempt' || !event.record.usage) return;
@@ -384,7 +385,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
       if (deps.budget.stopReason) halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
       if (result.failure) {
         state.set(id, 'failed');
-        halt ??= { status: haltStatus[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
+        halt ??= { status: HALT_STATUS[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
       } else {
         state.set(id, 'done');
         outputs.set(id, result.output);

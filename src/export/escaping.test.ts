@@ -62,7 +62,8 @@ describe('literals round-trip byte for byte', () => {
     for (const v of values) lines.push(`  ${safeJson(v, 2)},`);
     lines.push('];');
     for (const s of strings.slice(0, 200)) lines.push(`// ${commentText(s)}`, `/** ${commentText(s)} */`);
-    lines.push('process.stdout.write(JSON.stringify([values, json]));');
+    // console, not process: the export's tsconfig declares no Node types (the program needs none).
+    lines.push('console.log(JSON.stringify([values, json]));');
     await writeFile(join(dir, 'cases.ts'), `${lines.join('\n')}\n`);
     const compiled = await runProcess(tsc, ['--noEmit', '-p', 'tsconfig.json'], dir, {});
     expect(compiled.stdout + compiled.stderr).toBe('');

@@ -9,7 +9,7 @@ import { emitPyProgram } from './emit/program-py.ts';
 import { emitTsProgram } from './emit/program-ts.ts';
 import { planExport } from './plan.ts';
 import { loadRuntimeSources } from '#runtime-sources';
-import { runtimeFolder } from './runtime-sources.ts';
+import { SHARED_TABLES_FILE, sharedTablesJson } from './shared-tables.ts';
 import { o200kRanksText, RANKS_FILE } from './tokenizer-data.ts';
 
 export type ExportLanguage = 'ts' | 'py';
@@ -68,33 +68,35 @@ export function programFileName(chainId: string, lang: ExportLanguage): string {
   return lang === 'ts' ? `${base}.ts` : `${/^[0-9]/.test(base) ? 'chain_' : ''}${base.replace(/[.-]/g, '_')}.py`;
 }
 
-/** The versions the exported TypeScript runtime is tested with (the project's own). */
-export const RUNTIME_DEPENDENCIES = { re2js: '2.10.0', 'gpt-tokenizer': '4.0.0', tsx: '4.23.15', typescript: '6.0.3', '@types/node': '20.19.43' } as const;
+/** The versions an exported TypeScript program is checked and run with (the project's own); the runtime itself needs no package. */
+export const RUNTIME_DEPENDENCIES = { tsx: '4.23.15', typescript: '6.0.3' } as const;
 
 /**
- * The compiler options the exported program and its runtime are type-checked with (`npm run
- * check` in the export; battery B7 checks every adversarial export with exactly these).
+ * The compiler options the exported program and its runtime's declarations are type-checked with
+ * (`npm run check` in the export; battery B7 checks every adversarial export with exactly these).
+ * The DOM and ES2023 libraries declare all the program uses (fetch, AbortSignal, import.meta.url),
+ * so no `@types` package is needed.
  */
 export const EXPORT_TSCONFIG = {
   compilerOptions: {
-    target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, allowImportingTsExtensions: true,
-    skipLibCheck: true, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, types: ['node'],
+    target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, allowImportingTsExtensions: true,
+    skipLibCheck: false, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, types: [],
   },
-  include: ['*.ts', `${RUNTIME_DIR.ts}/**/*.ts`],
+  include: ['*.ts', `${RUNTIME_DIR.ts}/*.d.ts`],
 } as const;
 
 const tsconfigJson: ExportedFile = { path: 'tsconfig.json', contents: `${JSON.stringify(EXPORT_TSCONFIG, null, 2)}\n`, role: 'package' };
 
-/** `type: module` (the program uses top-level await and import.meta) and the runtime's dependencies, pinned. */
-function packageJson(chain: Chain, fileName: string, needsTokenizer: boolean): ExportedFile {
+/** `type: module` (the program uses top-level await and import.meta, the runtime is an ES module); no run-time dependencies. */
+function packageJson(chain: Chain, fileName: string): ExportedFile {
   const pkg = {
     name: fileName.replace(/\.ts$/, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '').slice(0, 200) || 'seamscope-chain',
     private: true,
     description: `Exported from Seamscope: ${chain.name}`,
     type: 'module',
-    scripts: { start: `tsx ${fileName}`, check: 'tsc -p tsconfig.json' },
-    dependencies: { re2js: RUNTIME_DEPENDENCIES.re2js, ...(needsTokenizer ? { 'gpt-tokenizer': RUNTIME_DEPENDENCIES['gpt-tokenizer'] } : {}) },
-    devDependencies: { tsx: RUNTIME_DEPENDENCIES.tsx, typescript: RUNTIME_DEPENDENCIES.typescript, '@types/node': RUNTIME_DEPENDENCIES['@types/node'] },
+    engines: { node: '>=20' },
+    scripts: { start: `tsx ${fileName}`, check: 'tsc --noEmit -p tsconfig.json' },
+    devDependencies: { tsx: RUNTIME_DEPENDENCIES.tsx, typescript: RUNTIME_DEPENDENCIES.typescript },
   };
   return { path: 'package.json', contents: `${JSON.stringify(pkg, null, 2)}\n`, role: 'package' };
 }
@@ -150,7 +152,8 @@ export function exportProgram(chain: Chain, options: ExportOptions): ProgramExpo
 /**
  * Exports a chain as a program in TypeScript or Python: the program (a thin typed wrapper
  * with the chain embedded, one function per step and the control flow written out) plus the
- * runtime it runs on, read from its sources through `#runtime-sources` (runtime-sources.ts).
+ * runtime it runs on, from `#runtime-sources` (runtime-sources.ts): for TypeScript the engine
+ * itself, bundled; for Python its runtime with the tables it shares with the engine.
  * The chain must be valid; nothing secret is ever written.
  *
  * @example
@@ -159,11 +162,25 @@ export function exportProgram(chain: Chain, options: ExportOptions): ProgramExpo
  */
 export async function exportChain(chain: Chain, options: ExportOptions): Promise<ExportResult> {
   const { lang, revision, program, notes, needsTokenizer } = exportProgram(chain, options);
-  const folder = runtimeFolder(lang, await loadRuntimeSources(lang));
+  const folder = await runtimeFiles(lang);
   const runtime = Object.entries(folder).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
-  const support = lang === 'ts' ? [packageJson(chain, program.path, needsTokenizer), tsconfigJson] : [];
+  const support = lang === 'ts' ? [packageJson(chain, program.path), tsconfigJson] : [];
   const pending = lang === 'py' && needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
   return { lang, revision, program, files: [program, ...runtime, ...support], pending, notes };
+}
+
+/**
+ * The runtime folder of an export: the files `#runtime-sources` gives and, for Python, the
+ * tables it shares with the engine, written now from the TypeScript sources (shared-tables.ts).
+ *
+ * @example
+ * const files = await runtimeFiles('py'); // { '__init__.py': …, …, 'shared.json': … }
+ */
+export async function runtimeFiles(lang: ExportLanguage): Promise<Record<string, string>> {
+  const files = await loadRuntimeSources(lang);
+  if (lang === 'ts') return files;
+  if (SHARED_TABLES_FILE in files) throw new Error(`the Python runtime has a file named ${SHARED_TABLES_FILE}: that name is the shared tables'`);
+  return { ...files, [SHARED_TABLES_FILE]: sharedTablesJson() };
 }
 
 /**

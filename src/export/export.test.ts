@@ -17,11 +17,10 @@ import { fallbackChain, planExport } from './plan.ts';
 import { createZip } from './zip.ts';
 
 describe('the emitter table', () => {
-  it('has a TypeScript and a Python emitter for every step kind in the registry', () => {
+  it('has a Python emitter for every step kind in the registry (TypeScript needs none: it runs on the engine)', () => {
     for (const def of stepRegistry.all()) {
       const emitter = kindEmitters[def.kind];
       expect(emitter, `no emitter for "${def.kind}": add one to src/export/emit/kinds.ts`).toBeDefined();
-      expect(typeof emitter?.ts).toBe('function');
       expect(typeof emitter?.py).toBe('function');
     }
   });
@@ -124,11 +123,10 @@ describe('the export plan', () => {
     expect(plan.steps.get('r')?.conditional).toBe(false);
   });
 
-  it('writes the fallbacks out in turn and ends at a terminal fallback', () => {
+  it('writes the fallbacks out in turn (Python) and describes them over the engine\'s step table (TypeScript)', () => {
     const ts = exportProgram(withFallbacks(), { lang: 'ts' }).program.contents;
-    expect(ts).toContain('if (a.failed) a = await run.fallback(a, B, { q: run.read(\'inputs.q\') }, bStep); // b runs in its place');
-    expect(ts).toContain('if (a.failed) a = await run.fallback(a, C, {}, cStep); // c runs in its place');
-    expect(ts).toContain('if (a.terminal) return run.end(a);');
+    expect(ts).toContain(' *   a (model); on fail: b runs in its place, then c runs in its place, then the run fails');
+    expect(ts).toContain('export const STEPS: Readonly<Record<string, rt.StepFunction>> = {\n  a: aStep,\n  b: bStep,\n  c: cStep,');
     const py = exportProgram(withFallbacks(), { lang: 'py' }).program.contents;
     expect(py).toContain('    if a.failed:  # b runs in its place\n        a = run.fallback(a, B, {"q": run.read("inputs.q")}, b_step)');
   });

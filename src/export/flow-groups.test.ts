@@ -76,7 +76,7 @@ describe('flowGroups: the steps a program starts together', () => {
       await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(EXPORT_TSCONFIG));
       for (const lang of ['ts', 'py'] as const) {
         const { files, program } = await exportChain(chain, { lang, fileName: `groups.${lang}` });
-        expect(program.contents).toContain(lang === 'ts' ? 'await Promise.all([' : 'rt.map_concurrent([');
+        expect(program.contents).toContain(lang === 'ts' ? 'a, a_task and gate read none of each other: they run at once' : 'rt.map_concurrent([');
         for (const file of files) {
           if (file.role === 'package') continue;
           await mkdir(dirname(join(dir, file.path)), { recursive: true });

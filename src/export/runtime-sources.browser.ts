@@ -1,26 +1,22 @@
-import { isRuntimeFile, isSchemaFile, type LoadRuntimeSources, type RuntimeLanguage } from './runtime-sources.ts';
+import { isPythonRuntimeFile, sortedFiles, type LoadRuntimeSources } from './runtime-sources.ts';
 
 /**
- * `#runtime-sources` in the app (Vite resolves the `browser` condition): the runtime sources
- * as raw text through the build. Not eager: each file is a small chunk fetched only when an
- * export needs it, so none of it is on first paint. See runtime-sources.ts.
+ * `#runtime-sources` in the app (Vite resolves the `browser` condition). Not eager: each is a
+ * chunk fetched only when an export needs it, so none of it is on first paint. See runtime-sources.ts.
+ *
+ * - Python: the runtime's files as raw text through the build (`import.meta.glob`).
+ * - TypeScript: `virtual:seamscope-runtime`, the engine bundled from src/runtime by the Vite
+ *   plugin in scripts/vite-runtime-plugin.ts (the files runtime-build.ts makes).
  */
-type Loaders = Record<string, () => Promise<string>>;
-const RUNTIME: Record<RuntimeLanguage, Loaders> = {
-  ts: import.meta.glob<string>(['./runtime/ts/*.ts', '!./runtime/ts/*.test.ts'], { query: '?raw', import: 'default' }),
-  py: import.meta.glob<string>('./runtime/py/seamscope_runtime/*.py', { query: '?raw', import: 'default' }),
-};
-const SCHEMA: Loaders = import.meta.glob<string>(['../schema/*.ts', '!../schema/*.test.ts', '!../schema/index.ts'], { query: '?raw', import: 'default' });
+const PY = import.meta.glob<string>('./runtime/py/seamscope_runtime/*.py', { query: '?raw', import: 'default' });
 
-// The globs leave tests out so they are not built as chunks; `read` applies the same rules as
-// the Node implementation, so both give the same files (runtime-sources.test.ts compares them).
-
-async function read(loaders: Loaders, keep: (name: string) => boolean): Promise<Record<string, string>> {
-  const entries = Object.entries(loaders).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1), load] as const).filter(([name]) => keep(name));
-  return Object.fromEntries(await Promise.all(entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(async ([name, load]) => [name, await load()] as const)));
+async function readPython(): Promise<Record<string, string>> {
+  const entries = Object.entries(PY).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1), load] as const).filter(([name]) => isPythonRuntimeFile(name));
+  return Object.fromEntries(await Promise.all(entries.map(async ([name, load]) => [name, await load()] as const)));
 }
 
-export const loadRuntimeSources: LoadRuntimeSources = async (lang) => ({
-  runtime: await read(RUNTIME[lang], (name) => isRuntimeFile(lang, name)),
-  schema: lang === 'ts' ? await read(SCHEMA, isSchemaFile) : {},
-});
+export const loadRuntimeSources: LoadRuntimeSources = async (lang) => {
+  if (lang === 'py') return sortedFiles(lang, await readPython());
+  const { files } = await import('virtual:seamscope-runtime');
+  return sortedFiles(lang, files);
+};

@@ -1,20 +1,17 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { isRuntimeFile, isSchemaFile, type LoadRuntimeSources, type RuntimeLanguage } from './runtime-sources.ts';
+import { buildRuntime } from './runtime-build.ts';
+import { isPythonRuntimeFile, sortedFiles, type LoadRuntimeSources } from './runtime-sources.ts';
 
 /**
  * `#runtime-sources` outside the browser (tsc, Vitest, tsx scripts; the CLI bundle inlines
- * what this returns at build time): the runtime sources read from the repo, next to this file.
- * See runtime-sources.ts.
+ * what this returns at build time): the Python runtime read from the repo, next to this file,
+ * and the TypeScript runtime built from src/runtime in-process. See runtime-sources.ts.
  */
-const FOLDERS: Record<RuntimeLanguage, URL> = { ts: new URL('./runtime/ts/', import.meta.url), py: new URL('./runtime/py/seamscope_runtime/', import.meta.url) };
-const SCHEMA = new URL('../schema/', import.meta.url);
+const PY = new URL('./runtime/py/seamscope_runtime/', import.meta.url);
 
-async function read(folder: URL, keep: (name: string) => boolean): Promise<Record<string, string>> {
-  const names = (await readdir(folder)).filter(keep).sort();
-  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(new URL(name, folder), 'utf8')] as const)));
+async function readPython(): Promise<Record<string, string>> {
+  const names = (await readdir(PY)).filter(isPythonRuntimeFile);
+  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(new URL(name, PY), 'utf8')] as const)));
 }
 
-export const loadRuntimeSources: LoadRuntimeSources = async (lang) => ({
-  runtime: await read(FOLDERS[lang], (name) => isRuntimeFile(lang, name)),
-  schema: lang === 'ts' ? await read(SCHEMA, isSchemaFile) : {},
-});
+export const loadRuntimeSources: LoadRuntimeSources = async (lang) => sortedFiles(lang, lang === 'ts' ? await buildRuntime() : await readPython());

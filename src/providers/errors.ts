@@ -18,7 +18,8 @@ export type ProviderErrorCode =
   | 'bad_response'
   | 'budget';
 
-const messages: Record<ProviderErrorCode, string> = {
+/** What each failure says (the Python runtime words its errors the same: src/export/shared-tables.ts). */
+export const PROVIDER_ERROR_MESSAGES: Readonly<Record<ProviderErrorCode, string>> = {
   network: 'Could not reach the endpoint',
   timeout: 'The endpoint did not answer in time',
   aborted: 'The call was cancelled',
@@ -34,7 +35,8 @@ const messages: Record<ProviderErrorCode, string> = {
   budget: 'The run budget is spent',
 };
 
-const retryableCodes = new Set<ProviderErrorCode>(['network', 'timeout', 'rate_limited', 'overloaded', 'server_error', 'stream_cut']);
+/** The failures another attempt can fix. */
+export const RETRYABLE_CODES: ReadonlySet<ProviderErrorCode> = new Set<ProviderErrorCode>(['network', 'timeout', 'rate_limited', 'overloaded', 'server_error', 'stream_cut']);
 
 export class ProviderError extends Error {
   readonly code: ProviderErrorCode;
@@ -46,11 +48,11 @@ export class ProviderError extends Error {
   readonly body: unknown;
 
   constructor(code: ProviderErrorCode, detail?: string, opts: { status?: number | null; retryAfterMs?: number | null; body?: unknown } = {}) {
-    super(detail ? `${messages[code]}: ${detail}` : messages[code]);
+    super(detail ? `${PROVIDER_ERROR_MESSAGES[code]}: ${detail}` : PROVIDER_ERROR_MESSAGES[code]);
     this.name = 'ProviderError';
     this.code = code;
     this.status = opts.status ?? null;
-    this.retryable = retryableCodes.has(code);
+    this.retryable = RETRYABLE_CODES.has(code);
     this.retryAfterMs = opts.retryAfterMs ?? null;
     this.body = opts.body;
   }

@@ -19,16 +19,16 @@ export interface Scrubber {
 }
 
 // Each is linear: a literal start, then one character class with no nested repetition.
-const SHAPES: readonly [RegExp, string][] = [
+export const KEY_SHAPES: readonly [RegExp, string][] = [
   [/\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{4,}/gi, `$1$2${REDACTED}`],
   [/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{6,}/g, REDACTED],
   [/\b((?:x-)?api[-_]?key|x-goog-api-key|authorization)(["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)[^\s"',;}&]{4,}/gi, `$1$2${REDACTED}`],
 ];
 
 /** Keys shorter than this are not scrubbed literally: replacing "abc" everywhere would wreck the record. */
-const MIN_KEY_LENGTH = 6;
+export const MIN_KEY_LENGTH = 6;
 /** JSON values nest; a hostile one could nest deeper than the stack. Past this depth a value is replaced whole. */
-const MAX_DEPTH = 200;
+export const MAX_DEPTH = 200;
 
 function literals(keys: readonly (string | undefined | null)[]): string[] {
   const out = new Set<string>();
@@ -72,7 +72,7 @@ function build(keys: readonly string[], shapes: boolean): Omit<Scrubber, 'keysOn
   const text = (value: string): string => {
     let out = value;
     for (const key of keys) if (out.includes(key)) out = out.split(key).join(REDACTED);
-    if (shapes) for (const [re, replacement] of SHAPES) out = out.replace(re, replacement);
+    if (shapes) for (const [re, replacement] of KEY_SHAPES) out = out.replace(re, replacement);
     return out;
   };
   const identity = !shapes && keys.length === 0;

@@ -53,6 +53,9 @@ export function loadTokenCounter(): Promise<TokenCounter> {
 }
 
 /** A rough count for places that cannot wait for the tokenizer (never used in the trace). */
+/** UTF-16 code units per token in the rough estimate. */
+export const ESTIMATE_UNITS_PER_TOKEN = 4;
+
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return Math.ceil(text.length / ESTIMATE_UNITS_PER_TOKEN);
 }

@@ -28,7 +28,7 @@ const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties
 const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
 // Keywords whose meaning this validator (and the Python runtime's) does not implement: refused
 // rather than ignored, since ignoring one would accept values the author meant to reject.
-const UNSUPPORTED = [
+export const UNSUPPORTED_KEYWORDS: readonly string[] = [
   'dependentSchemas', 'dependencies', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$dynamicAnchor',
   '$recursiveRef', '$recursiveAnchor', 'additionalItems', '$anchor',
 ];
@@ -64,7 +64,7 @@ function walk(root: unknown, node: unknown, path: (string | number)[], out: Sche
   if (typeof node === 'boolean') return;
   if (!isObject(node)) return error(path, 'must be a JSON Schema (an object, or true or false)');
   const at = (k: string | number) => [...path, k];
-  for (const keyword of UNSUPPORTED) if (Object.hasOwn(node, keyword)) error(at(keyword), `the keyword "${keyword}" is not supported by Seamscope's validator: express it with the supported keywords`);
+  for (const keyword of UNSUPPORTED_KEYWORDS) if (Object.hasOwn(node, keyword)) error(at(keyword), `the keyword "${keyword}" is not supported by Seamscope's validator: express it with the supported keywords`);
   if (Object.hasOwn(node, '$id') && path.length > 0) error(at('$id'), 'an $id inside a schema is not supported: refs resolve from the schema\'s root');
   if (Object.hasOwn(node, 'type')) {
     const t = node.type;

@@ -19,8 +19,11 @@ export function frameAsData(name: string, text: string): string {
   return `<data name="${name}">\n${safe}\n</data>`;
 }
 
+/** The line before the schema when it goes in the prompt (no structured output). */
+export const SCHEMA_INSTRUCTIONS = 'Respond with only a JSON object that satisfies this JSON Schema, with no other text:';
+
 export function schemaInstructions(schema: Record<string, unknown>): string {
-  return `Respond with only a JSON object that satisfies this JSON Schema, with no other text:\n${JSON.stringify(schema)}`;
+  return `${SCHEMA_INSTRUCTIONS}\n${JSON.stringify(schema)}`;
 }
 
 export interface AssembledPrompt {
@@ -81,8 +84,10 @@ export function assemblePrompt(config: ModelConfig, values: Record<string, unkno
 }
 
 /** The feedback a retry sends back: what was wrong, in the validator's words. */
+export const FEEDBACK = { opening: 'Your previous response was invalid:', item: '- ', closing: 'Return only a corrected JSON object that satisfies the schema.' } as const;
+
 export function feedbackMessage(errors: string[]): string {
-  return `Your previous response was invalid:\n${errors.map((e) => `- ${e}`).join('\n')}\nReturn only a corrected JSON object that satisfies the schema.`;
+  return `${FEEDBACK.opening}\n${errors.map((e) => `${FEEDBACK.item}${e}`).join('\n')}\n${FEEDBACK.closing}`;
 }
 
 /**

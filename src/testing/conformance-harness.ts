@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -143,7 +143,7 @@ export async function runEngine(chain: Chain, inputs: Record<string, unknown>, s
   return { status: result.meta.status, output: result.meta.output, error: result.meta.error, bodies, rawBodies, decisions: decisions(result.events), events: result.events, unused };
 }
 
-/** Writes an export into a fresh temporary folder (TypeScript gets the project's node_modules). */
+/** Writes an export into a fresh temporary folder (nothing installed beside it: the TypeScript runtime needs no package). */
 export async function writeExport(chain: Chain, lang: ExportLanguage, settings: Settings, prefix = 'seamscope-export-'): Promise<{ dir: string; program: string }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const { files, program } = await exportChainFiles(chain, { lang, endpoint: settings });
@@ -151,7 +151,6 @@ export async function writeExport(chain: Chain, lang: ExportLanguage, settings: 
     await mkdir(dirname(join(dir, file.path)), { recursive: true });
     await writeFile(join(dir, file.path), file.contents);
   }
-  if (lang === 'ts') await symlink(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return { dir, program: program.path };
 }
 
@@ -174,8 +173,8 @@ export function runProcess(command: string, args: string[], cwd: string, env: Re
 
 /**
  * Runs an exported program as a user would: Python with `python3`; TypeScript with `tsx`, or
- * (faster, the same code) compiled by esbuild into one module that Node runs, dependencies left
- * to node_modules.
+ * (faster, the same code) compiled by esbuild into one module that Node runs (the runtime
+ * bundle beside it is inlined; there are no packages to leave out).
  */
 export async function runExported(chain: Chain, lang: ExportLanguage, inputs: Record<string, unknown>, settings: Settings, replies: readonly MockReply[], runId: string, opts: { tsx?: boolean } = {}): Promise<Capture> {
   const { dir, program } = await writeExport(chain, lang, settings);

@@ -2,10 +2,11 @@
 // Do not edit: change the chain in Seamscope and export it again.
 //
 // Run:   npx tsx demo-bm25-then-single-prompt.ts --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
-// Needs: Node 20+ or a browser bundle; re2js; the runtime in ./seamscope-runtime/.
-// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
-import * as rt from './seamscope-runtime/index.ts';
+// Needs: Node 20+; the runtime in ./seamscope-runtime/ (the Seamscope engine, bundled: no npm packages at run time).
+// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only
+// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or
+// in the traces it writes.
+import * as rt from './seamscope-runtime/index.js';
 
 // <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.
 export const CHAIN: rt.ChainDefinition = {
@@ -129,7 +130,7 @@ export const CHAIN: rt.ChainDefinition = {
 // </seamscope:chain>
 
 /** Endpoint defaults chosen at export; the environment and run options override them. */
-export const ENDPOINT: Partial<rt.ModelSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
+export const ENDPOINT: Partial<rt.EndpointSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
 
 /** What the chain takes. */
 export type Inputs = {
@@ -140,17 +141,19 @@ export type Inputs = {
 };
 
 // ── retrieve · BM25 top 4 sections (retrieve)
-export const RETRIEVE: rt.RetrieveSpec = {
-  id: 'retrieve',
-  name: 'BM25 top 4 sections',
+/** What retrieve runs with; the retrieve kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const RETRIEVE: rt.StepConfig = {
   bindings: { document: 'inputs.document', query: 'inputs.question' },
-  untrusted: ['query'],
   topK: 4,
 };
 
-/** BM25 top 4 sections: Whole sections chosen in code by BM25 over the document, for the member's question. */
-export function retrieveStep(run: rt.Run, reads: { document: unknown; query: unknown }): rt.StepOutcome {
-  return run.retrieve(RETRIEVE, reads);
+/** BM25 top 4 sections: Whole sections chosen in code by BM25 over the document, for the member's question.
+ *
+ * BM25 top 4
+ * over inputs.document
+ */
+export function retrieveStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(RETRIEVE);
 }
 
 // ── answer · The original single prompt (model)
@@ -171,65 +174,64 @@ export const ANSWER_SCHEMA = {
   required: ['answer', 'section_ids'],
   additionalProperties: false,
 };
-export const ANSWER: rt.ModelSpec = {
-  id: 'answer',
-  name: 'The original single prompt',
+/** What answer runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const ANSWER: rt.StepConfig = {
   bindings: { sections: 'steps.retrieve.sections', question: 'inputs.question' },
-  untrusted: ['sections', 'question'],
-  onFail: 'abstain',
   system: '',
   prompt: ANSWER_PROMPT,
   outputSchema: ANSWER_SCHEMA,
   schemaName: 'member_answer',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 1024,
   retries: 1,
+  onFail: 'abstain',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** The original single prompt: The single prompt that answered from the whole document, now fed four sections. */
-export function answerStep(run: rt.Run, reads: { sections: unknown; question: unknown }): Promise<rt.StepOutcome> {
-  return run.model(ANSWER, reads);
+/** The original single prompt: The single prompt that answered from the whole document, now fed four sections.
+ *
+ * model: profile default
+ * answer: string
+ * section_ids: array
+ */
+export function answerStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(ANSWER);
 }
 
 // ── final · Answer (output)
-export const FINAL: rt.StepSpec = {
-  id: 'final',
-  name: 'Answer',
+/** What final runs with; the output kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const FINAL: rt.StepConfig = {
   bindings: { value: 'steps.answer' },
-  untrusted: ['value'],
 };
 
-/** Answer */
-export function finalStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.output(reads);
+/** Answer
+ *
+ * returns steps.answer
+ */
+export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(FINAL);
 }
 
-/** The chain's control flow: each step in dependency order, branches as plain if/else. */
-async function flow(run: rt.Run): Promise<rt.RunEnd> {
-  // retrieve (retrieve)
-  const retrieve = await run.step(RETRIEVE, { document: run.read('inputs.document'), query: run.read('inputs.question') }, retrieveStep);
-  if (retrieve.failed) return run.halt(retrieve); // on fail: the run fails
+/**
+ * Each step's function, by step id. The engine calls each when what it reads is ready, in this order (steps
+ * that read none of each other run at once, up to 4):
+ *   retrieve (retrieve); on fail: the run fails
+ *   answer (model); on fail: the run abstains
+ *   final (output); on fail: the run fails; ends the run
+ */
+export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
+  retrieve: retrieveStep,
+  answer: answerStep,
+  final: finalStep,
+};
 
-  // answer (model)
-  const answer = await run.step(ANSWER, { sections: run.read('steps.retrieve.sections'), question: run.read('inputs.question') }, answerStep);
-  if (answer.failed) return run.halt(answer); // on fail: the run abstains
-
-  // final (output)
-  const final = await run.step(FINAL, { value: run.read('steps.answer') }, finalStep);
-  if (final.failed) return run.halt(final); // on fail: the run fails
-  return run.end(final);
-
-  return run.complete();
-}
-
-/** Runs the chain once. A failed step ends the run as its on-fail policy says; it never throws. */
-export async function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
-  const run = await rt.startRun(CHAIN, inputs, ENDPOINT, options);
-  return run.finish(flow);
+/** Runs the chain once on the engine. A failed step ends the run as its on-fail policy says; it never throws. */
+export function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
+  return rt.runChain(CHAIN, inputs, { ...options, endpoint: ENDPOINT, steps: STEPS });
 }
 
 await rt.runIfMain(import.meta.url, CHAIN, runChain);

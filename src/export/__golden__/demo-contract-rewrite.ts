@@ -2,10 +2,11 @@
 // Do not edit: change the chain in Seamscope and export it again.
 //
 // Run:   npx tsx demo-contract-rewrite.ts --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
-// Needs: Node 20+ or a browser bundle; re2js and gpt-tokenizer; the runtime in ./seamscope-runtime/.
-// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
-import * as rt from './seamscope-runtime/index.ts';
+// Needs: Node 20+; the runtime in ./seamscope-runtime/ (the Seamscope engine, bundled: no npm packages at run time).
+// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only
+// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or
+// in the traces it writes.
+import * as rt from './seamscope-runtime/index.js';
 
 // <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.
 export const CHAIN: rt.ChainDefinition = {
@@ -173,7 +174,7 @@ export const CHAIN: rt.ChainDefinition = {
 // </seamscope:chain>
 
 /** Endpoint defaults chosen at export; the environment and run options override them. */
-export const ENDPOINT: Partial<rt.ModelSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
+export const ENDPOINT: Partial<rt.EndpointSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
 
 /** What the chain takes. */
 export type Inputs = {
@@ -184,9 +185,8 @@ export type Inputs = {
 };
 
 // ── split · Group clauses by the output cap (split)
-export const SPLIT: rt.SplitSpec = {
-  id: 'split',
-  name: 'Group clauses by the output cap',
+/** What split runs with; the split kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const SPLIT: rt.StepConfig = {
   bindings: { units: 'inputs.contract', shared: 'inputs.style_guide' },
   outputCap: 4000,
   window: 0,
@@ -194,9 +194,13 @@ export const SPLIT: rt.SplitSpec = {
   headroom: 0.6,
 };
 
-/** Group clauses by the output cap: Group size from the output cap: projected rewrite ≤ 60% of 4,000 tokens per group, articles kept whole, stable group keys. */
-export function splitStep(run: rt.Run, reads: { units: unknown; shared: unknown }): rt.StepOutcome {
-  return run.split(SPLIT, reads);
+/** Group clauses by the output cap: Group size from the output cap: projected rewrite ≤ 60% of 4,000 tokens per group, articles kept whole, stable group keys.
+ *
+ * groups sized from 4000 output cap × 0.6
+ * sections kept whole
+ */
+export function splitStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(SPLIT);
 }
 
 // ── rewrite · Rewrite each group (map)
@@ -235,18 +239,19 @@ export const REWRITE_SCHEMA = {
   required: ['clauses'],
   additionalProperties: false,
 };
-export const REWRITE: rt.MapSpec = {
-  id: 'rewrite',
-  name: 'Rewrite each group',
+/** What rewrite runs with; the map kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const REWRITE: rt.StepConfig = {
   bindings: { items: 'steps.split.groups', style: 'inputs.style_guide' },
   system: '',
   prompt: REWRITE_PROMPT,
   outputSchema: REWRITE_SCHEMA,
   schemaName: 'group_rewrite',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 4000,
   retries: 1,
+  onFail: 'abort',
   stream: false,
   inputBudget: 0,
   truncate: null,
@@ -255,71 +260,69 @@ export const REWRITE: rt.MapSpec = {
   concurrency: 4,
 };
 
-/** Rewrite each group: One call per group, shared context paid once per group; each group's result is kept as it arrives. */
-export async function rewriteStep(run: rt.Run, reads: { items: unknown; style: unknown }): Promise<rt.StepOutcome> {
-  const items = run.items(reads);
-  if (!Array.isArray(items)) return items;
-  // At most 4 units at once; a failed unit is a typed result, never an abort of the batch.
-  const results = await rt.mapConcurrent(items, REWRITE.concurrency, (item, index) => run.unit(REWRITE, reads, item, index));
-  return run.mapOutput(results);
+/** Rewrite each group: One call per group, shared context paid once per group; each group's result is kept as it arrives.
+ *
+ * over steps.split.groups
+ * 4 at once
+ * per unit: ok | error
+ */
+export function rewriteStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(REWRITE);
 }
 
 // ── id_check · Returned ids = expected ids (gate)
-export const ID_CHECK: rt.GateSpec = {
-  id: 'id_check',
-  name: 'Returned ids = expected ids',
+/** What id_check runs with; the gate kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const ID_CHECK: rt.StepConfig = {
   bindings: { value: 'steps.rewrite', expected: 'steps.split' },
-  onFail: 'escalate',
   check: {
     type: 'idSet',
     returnedPath: 'results[*].output.clauses[*].id',
     expectedPath: 'groups[*].unit_ids[*]',
   },
+  onFail: 'escalate',
 };
 
-/** Returned ids = expected ids: The seam check: every clause back exactly once, none invented, so assembly is a mechanical merge. */
-export function idCheckStep(run: rt.Run, reads: { value: unknown; expected: unknown }): rt.StepOutcome {
-  return run.gate(ID_CHECK, reads);
+/** Returned ids = expected ids: The seam check: every clause back exactly once, none invented, so assembly is a mechanical merge.
+ *
+ * check: returned ids = expected ids
+ * on fail: escalate
+ */
+export function idCheckStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(ID_CHECK);
 }
 
 // ── final · Rewritten contract (output)
-export const FINAL: rt.StepSpec = {
-  id: 'final',
-  name: 'Rewritten contract',
+/** What final runs with; the output kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const FINAL: rt.StepConfig = {
   bindings: { value: 'steps.id_check' },
 };
 
-/** Rewritten contract */
-export function finalStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.output(reads);
+/** Rewritten contract
+ *
+ * returns steps.id_check
+ */
+export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(FINAL);
 }
 
-/** The chain's control flow: each step in dependency order, branches as plain if/else. */
-async function flow(run: rt.Run): Promise<rt.RunEnd> {
-  // split (split)
-  const split = await run.step(SPLIT, { units: run.read('inputs.contract'), shared: run.read('inputs.style_guide') }, splitStep);
-  if (split.failed) return run.halt(split); // on fail: the run fails
+/**
+ * Each step's function, by step id. The engine calls each when what it reads is ready, in this order (steps
+ * that read none of each other run at once, up to 4):
+ *   split (split); on fail: the run fails
+ *   rewrite (map); on fail: the run fails
+ *   id_check (gate); on fail: the run escalates to a person
+ *   final (output); on fail: the run fails; ends the run
+ */
+export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
+  split: splitStep,
+  rewrite: rewriteStep,
+  id_check: idCheckStep,
+  final: finalStep,
+};
 
-  // rewrite (map)
-  const rewrite = await run.step(REWRITE, { items: run.read('steps.split.groups'), style: run.read('inputs.style_guide') }, rewriteStep);
-  if (rewrite.failed) return run.halt(rewrite); // on fail: the run fails
-
-  // id_check (gate)
-  const idCheck = await run.step(ID_CHECK, { value: run.read('steps.rewrite'), expected: run.read('steps.split') }, idCheckStep);
-  if (idCheck.failed) return run.halt(idCheck); // on fail: the run escalates to a person
-
-  // final (output)
-  const final = await run.step(FINAL, { value: run.read('steps.id_check') }, finalStep);
-  if (final.failed) return run.halt(final); // on fail: the run fails
-  return run.end(final);
-
-  return run.complete();
-}
-
-/** Runs the chain once. A failed step ends the run as its on-fail policy says; it never throws. */
-export async function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
-  const run = await rt.startRun(CHAIN, inputs, ENDPOINT, options);
-  return run.finish(flow);
+/** Runs the chain once on the engine. A failed step ends the run as its on-fail policy says; it never throws. */
+export function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
+  return rt.runChain(CHAIN, inputs, { ...options, endpoint: ENDPOINT, steps: STEPS });
 }
 
 await rt.runIfMain(import.meta.url, CHAIN, runChain);

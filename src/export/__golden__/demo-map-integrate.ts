@@ -2,10 +2,11 @@
 // Do not edit: change the chain in Seamscope and export it again.
 //
 // Run:   npx tsx demo-map-integrate.ts --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
-// Needs: Node 20+ or a browser bundle; re2js; the runtime in ./seamscope-runtime/.
-// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
-import * as rt from './seamscope-runtime/index.ts';
+// Needs: Node 20+; the runtime in ./seamscope-runtime/ (the Seamscope engine, bundled: no npm packages at run time).
+// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only
+// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or
+// in the traces it writes.
+import * as rt from './seamscope-runtime/index.js';
 
 // <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.
 export const CHAIN: rt.ChainDefinition = {
@@ -242,7 +243,7 @@ export const CHAIN: rt.ChainDefinition = {
 // </seamscope:chain>
 
 /** Endpoint defaults chosen at export; the environment and run options override them. */
-export const ENDPOINT: Partial<rt.ModelSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
+export const ENDPOINT: Partial<rt.EndpointSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
 
 /** What the chain takes. */
 export type Inputs = {
@@ -266,19 +267,19 @@ export const PER_TICKET_SCHEMA = {
   required: ['intent', 'order_id', 'request_quote'],
   additionalProperties: false,
 };
-export const PER_TICKET: rt.MapSpec = {
-  id: 'per_ticket',
-  name: 'Summarise each ticket',
+/** What per_ticket runs with; the map kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const PER_TICKET: rt.StepConfig = {
   bindings: { items: 'inputs.tickets' },
-  untrusted: ['items'],
   system: '',
   prompt: PER_TICKET_PROMPT,
   outputSchema: PER_TICKET_SCHEMA,
   schemaName: 'ticket_summary',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 512,
   retries: 1,
+  onFail: 'abort',
   stream: false,
   inputBudget: 0,
   truncate: null,
@@ -287,13 +288,14 @@ export const PER_TICKET: rt.MapSpec = {
   concurrency: 4,
 };
 
-/** Summarise each ticket: The local pass: one ticket per call, a typed summary per ticket, a failed ticket kept as a typed error. */
-export async function perTicketStep(run: rt.Run, reads: { items: unknown }): Promise<rt.StepOutcome> {
-  const items = run.items(reads);
-  if (!Array.isArray(items)) return items;
-  // At most 4 units at once; a failed unit is a typed result, never an abort of the batch.
-  const results = await rt.mapConcurrent(items, PER_TICKET.concurrency, (item, index) => run.unit(PER_TICKET, reads, item, index));
-  return run.mapOutput(results);
+/** Summarise each ticket: The local pass: one ticket per call, a typed summary per ticket, a failed ticket kept as a typed error.
+ *
+ * over inputs.tickets
+ * 4 at once
+ * per unit: ok | error
+ */
+export function perTicketStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(PER_TICKET);
 }
 
 // ── integrate · Integrate the summaries (reduce)
@@ -310,65 +312,62 @@ export const INTEGRATE_SCHEMA = {
   required: ['summary', 'failed_unit_ids'],
   additionalProperties: false,
 };
-export const INTEGRATE: rt.ModelSpec = {
-  id: 'integrate',
-  name: 'Integrate the summaries',
+/** What integrate runs with; the reduce kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const INTEGRATE: rt.StepConfig = {
   bindings: { collection: 'steps.per_ticket' },
-  untrusted: ['collection'],
-  onFail: 'escalate',
   system: '',
   prompt: INTEGRATE_PROMPT,
   outputSchema: INTEGRATE_SCHEMA,
   schemaName: 'batch_report',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 1024,
   retries: 1,
+  onFail: 'escalate',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Integrate the summaries: The integration pass: reads the typed collection (ok summaries and named failures) and reports the failures by id. */
-export function integrateStep(run: rt.Run, reads: { collection: unknown }): Promise<rt.StepOutcome> | rt.StepOutcome {
-  return run.reduce(INTEGRATE, reads);
+/** Integrate the summaries: The integration pass: reads the typed collection (ok summaries and named failures) and reports the failures by id.
+ *
+ * integrates steps.per_ticket
+ */
+export function integrateStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(INTEGRATE);
 }
 
 // ── final · Report (output)
-export const FINAL: rt.StepSpec = {
-  id: 'final',
-  name: 'Report',
+/** What final runs with; the output kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const FINAL: rt.StepConfig = {
   bindings: { value: 'steps.integrate' },
-  untrusted: ['value'],
 };
 
-/** Report */
-export function finalStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.output(reads);
+/** Report
+ *
+ * returns steps.integrate
+ */
+export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(FINAL);
 }
 
-/** The chain's control flow: each step in dependency order, branches as plain if/else. */
-async function flow(run: rt.Run): Promise<rt.RunEnd> {
-  // per_ticket (map)
-  const perTicket = await run.step(PER_TICKET, { items: run.read('inputs.tickets') }, perTicketStep);
-  if (perTicket.failed) return run.halt(perTicket); // on fail: the run fails
+/**
+ * Each step's function, by step id. The engine calls each when what it reads is ready, in this order (steps
+ * that read none of each other run at once, up to 4):
+ *   per_ticket (map); on fail: the run fails
+ *   integrate (reduce); on fail: the run escalates to a person
+ *   final (output); on fail: the run fails; ends the run
+ */
+export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
+  per_ticket: perTicketStep,
+  integrate: integrateStep,
+  final: finalStep,
+};
 
-  // integrate (reduce)
-  const integrate = await run.step(INTEGRATE, { collection: run.read('steps.per_ticket') }, integrateStep);
-  if (integrate.failed) return run.halt(integrate); // on fail: the run escalates to a person
-
-  // final (output)
-  const final = await run.step(FINAL, { value: run.read('steps.integrate') }, finalStep);
-  if (final.failed) return run.halt(final); // on fail: the run fails
-  return run.end(final);
-
-  return run.complete();
-}
-
-/** Runs the chain once. A failed step ends the run as its on-fail policy says; it never throws. */
-export async function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
-  const run = await rt.startRun(CHAIN, inputs, ENDPOINT, options);
-  return run.finish(flow);
+/** Runs the chain once on the engine. A failed step ends the run as its on-fail policy says; it never throws. */
+export function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
+  return rt.runChain(CHAIN, inputs, { ...options, endpoint: ENDPOINT, steps: STEPS });
 }
 
 await rt.runIfMain(import.meta.url, CHAIN, runChain);

@@ -2,10 +2,11 @@
 // Do not edit: change the chain in Seamscope and export it again.
 //
 // Run:   npx tsx demo-question-conditioned-summary.ts --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
-// Needs: Node 20+ or a browser bundle; re2js; the runtime in ./seamscope-runtime/.
-// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
-import * as rt from './seamscope-runtime/index.ts';
+// Needs: Node 20+; the runtime in ./seamscope-runtime/ (the Seamscope engine, bundled: no npm packages at run time).
+// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only
+// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or
+// in the traces it writes.
+import * as rt from './seamscope-runtime/index.js';
 
 // <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.
 export const CHAIN: rt.ChainDefinition = {
@@ -145,7 +146,7 @@ export const CHAIN: rt.ChainDefinition = {
 // </seamscope:chain>
 
 /** Endpoint defaults chosen at export; the environment and run options override them. */
-export const ENDPOINT: Partial<rt.ModelSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
+export const ENDPOINT: Partial<rt.EndpointSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
 
 /** What the chain takes. */
 export type Inputs = {
@@ -167,27 +168,31 @@ export const SUMMARISE_SCHEMA = {
   required: ['summary'],
   additionalProperties: false,
 };
-export const SUMMARISE: rt.ModelSpec = {
-  id: 'summarise',
-  name: 'Summarise for the question',
+/** What summarise runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const SUMMARISE: rt.StepConfig = {
   bindings: { document: 'inputs.document', question: 'inputs.question' },
-  untrusted: ['question'],
   system: '',
   prompt: SUMMARISE_PROMPT,
   outputSchema: SUMMARISE_SCHEMA,
   schemaName: 'conditioned_summary',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 1024,
   retries: 1,
+  onFail: 'abort',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Summarise for the question: Compresses the document for this one question, keeping its figures word for word. */
-export function summariseStep(run: rt.Run, reads: { document: unknown; question: unknown }): Promise<rt.StepOutcome> {
-  return run.model(SUMMARISE, reads);
+/** Summarise for the question: Compresses the document for this one question, keeping its figures word for word.
+ *
+ * model: profile default
+ * summary: string
+ */
+export function summariseStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(SUMMARISE);
 }
 
 // ── answer · Answer from the summary (model)
@@ -205,64 +210,63 @@ export const ANSWER_SCHEMA = {
   required: ['answer'],
   additionalProperties: false,
 };
-export const ANSWER: rt.ModelSpec = {
-  id: 'answer',
-  name: 'Answer from the summary',
+/** What answer runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const ANSWER: rt.StepConfig = {
   bindings: { summary: 'steps.summarise.summary', question: 'inputs.question' },
-  untrusted: ['summary', 'question'],
   system: '',
   prompt: ANSWER_PROMPT,
   outputSchema: ANSWER_SCHEMA,
   schemaName: 'member_answer',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 512,
   retries: 1,
+  onFail: 'abort',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Answer from the summary: The same answering step as summarise-then-answer: it sees the summary and the question, not the document. */
-export function answerStep(run: rt.Run, reads: { summary: unknown; question: unknown }): Promise<rt.StepOutcome> {
-  return run.model(ANSWER, reads);
+/** Answer from the summary: The same answering step as summarise-then-answer: it sees the summary and the question, not the document.
+ *
+ * model: profile default
+ * answer: string
+ */
+export function answerStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(ANSWER);
 }
 
 // ── final · Answer (output)
-export const FINAL: rt.StepSpec = {
-  id: 'final',
-  name: 'Answer',
+/** What final runs with; the output kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const FINAL: rt.StepConfig = {
   bindings: { value: 'steps.answer' },
-  untrusted: ['value'],
 };
 
-/** Answer */
-export function finalStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.output(reads);
+/** Answer
+ *
+ * returns steps.answer
+ */
+export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(FINAL);
 }
 
-/** The chain's control flow: each step in dependency order, branches as plain if/else. */
-async function flow(run: rt.Run): Promise<rt.RunEnd> {
-  // summarise (model)
-  const summarise = await run.step(SUMMARISE, { document: run.read('inputs.document'), question: run.read('inputs.question') }, summariseStep);
-  if (summarise.failed) return run.halt(summarise); // on fail: the run fails
+/**
+ * Each step's function, by step id. The engine calls each when what it reads is ready, in this order (steps
+ * that read none of each other run at once, up to 4):
+ *   summarise (model); on fail: the run fails
+ *   answer (model); on fail: the run fails
+ *   final (output); on fail: the run fails; ends the run
+ */
+export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
+  summarise: summariseStep,
+  answer: answerStep,
+  final: finalStep,
+};
 
-  // answer (model)
-  const answer = await run.step(ANSWER, { summary: run.read('steps.summarise.summary'), question: run.read('inputs.question') }, answerStep);
-  if (answer.failed) return run.halt(answer); // on fail: the run fails
-
-  // final (output)
-  const final = await run.step(FINAL, { value: run.read('steps.answer') }, finalStep);
-  if (final.failed) return run.halt(final); // on fail: the run fails
-  return run.end(final);
-
-  return run.complete();
-}
-
-/** Runs the chain once. A failed step ends the run as its on-fail policy says; it never throws. */
-export async function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
-  const run = await rt.startRun(CHAIN, inputs, ENDPOINT, options);
-  return run.finish(flow);
+/** Runs the chain once on the engine. A failed step ends the run as its on-fail policy says; it never throws. */
+export function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
+  return rt.runChain(CHAIN, inputs, { ...options, endpoint: ENDPOINT, steps: STEPS });
 }
 
 await rt.runIfMain(import.meta.url, CHAIN, runChain);

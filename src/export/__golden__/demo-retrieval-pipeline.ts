@@ -2,10 +2,11 @@
 // Do not edit: change the chain in Seamscope and export it again.
 //
 // Run:   npx tsx demo-retrieval-pipeline.ts --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
-// Needs: Node 20+ or a browser bundle; re2js and gpt-tokenizer; the runtime in ./seamscope-runtime/.
-// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
-import * as rt from './seamscope-runtime/index.ts';
+// Needs: Node 20+; the runtime in ./seamscope-runtime/ (the Seamscope engine, bundled: no npm packages at run time).
+// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only
+// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or
+// in the traces it writes.
+import * as rt from './seamscope-runtime/index.js';
 
 // <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.
 export const CHAIN: rt.ChainDefinition = {
@@ -270,7 +271,7 @@ export const CHAIN: rt.ChainDefinition = {
 // </seamscope:chain>
 
 /** Endpoint defaults chosen at export; the environment and run options override them. */
-export const ENDPOINT: Partial<rt.ModelSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
+export const ENDPOINT: Partial<rt.EndpointSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
 
 /** What the chain takes. */
 export type Inputs = {
@@ -292,42 +293,47 @@ export const REWRITE_SCHEMA = {
   required: ['query'],
   additionalProperties: false,
 };
-export const REWRITE: rt.ModelSpec = {
-  id: 'rewrite',
-  name: 'Rewrite the query',
+/** What rewrite runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const REWRITE: rt.StepConfig = {
   bindings: { question: 'inputs.question' },
-  untrusted: ['question'],
-  onFail: 'escalate',
   system: '',
   prompt: REWRITE_PROMPT,
   outputSchema: REWRITE_SCHEMA,
   schemaName: 'search_query',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 128,
   retries: 1,
+  onFail: 'escalate',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Rewrite the query: No definable correct output: measure it by ablation at retrieval, not with a judge. */
-export function rewriteStep(run: rt.Run, reads: { question: unknown }): Promise<rt.StepOutcome> {
-  return run.model(REWRITE, reads);
+/** Rewrite the query: No definable correct output: measure it by ablation at retrieval, not with a judge.
+ *
+ * model: profile default
+ * query: string
+ */
+export function rewriteStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(REWRITE);
 }
 
 // ── retrieve · BM25 top 5 (retrieve)
-export const RETRIEVE: rt.RetrieveSpec = {
-  id: 'retrieve',
-  name: 'BM25 top 5',
+/** What retrieve runs with; the retrieve kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const RETRIEVE: rt.StepConfig = {
   bindings: { document: 'inputs.document', query: 'steps.rewrite.query' },
-  untrusted: ['query'],
   topK: 5,
 };
 
-/** BM25 top 5: The candidate list: a materialisable artifact, scored by recall against labelled sections. */
-export function retrieveStep(run: rt.Run, reads: { document: unknown; query: unknown }): rt.StepOutcome {
-  return run.retrieve(RETRIEVE, reads);
+/** BM25 top 5: The candidate list: a materialisable artifact, scored by recall against labelled sections.
+ *
+ * BM25 top 5
+ * over inputs.document
+ */
+export function retrieveStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(RETRIEVE);
 }
 
 // ── rerank · Rerank the candidates (model)
@@ -356,28 +362,31 @@ export const RERANK_SCHEMA = {
   required: ['ranked_ids'],
   additionalProperties: false,
 };
-export const RERANK: rt.ModelSpec = {
-  id: 'rerank',
-  name: 'Rerank the candidates',
+/** What rerank runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const RERANK: rt.StepConfig = {
   bindings: { candidates: 'steps.retrieve.sections', question: 'inputs.question' },
-  untrusted: ['candidates', 'question'],
-  onFail: 'escalate',
   system: '',
   prompt: RERANK_PROMPT,
   outputSchema: RERANK_SCHEMA,
   schemaName: 'rerank_order',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 256,
   retries: 1,
+  onFail: 'escalate',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Rerank the candidates: Scored only against a frozen candidate list; the enum keeps it from naming a section that does not exist. */
-export function rerankStep(run: rt.Run, reads: { candidates: unknown; question: unknown }): Promise<rt.StepOutcome> {
-  return run.model(RERANK, reads);
+/** Rerank the candidates: Scored only against a frozen candidate list; the enum keeps it from naming a section that does not exist.
+ *
+ * model: profile default
+ * ranked_ids: array
+ */
+export function rerankStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(RERANK);
 }
 
 // ── generate · Assemble and generate (model)
@@ -415,37 +424,38 @@ export const GENERATE_SCHEMA = {
   required: ['answer', 'claims'],
   additionalProperties: false,
 };
-export const GENERATE: rt.ModelSpec = {
-  id: 'generate',
-  name: 'Assemble and generate',
+/** What generate runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const GENERATE: rt.StepConfig = {
   bindings: { question: 'inputs.question', order: 'steps.rerank.ranked_ids', chunks: 'steps.retrieve.sections' },
-  untrusted: ['question', 'order', 'chunks'],
-  onFail: 'escalate',
   system: GENERATE_SYSTEM,
   prompt: GENERATE_PROMPT,
   outputSchema: GENERATE_SCHEMA,
   schemaName: 'cited_answer',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 1024,
   retries: 1,
+  onFail: 'escalate',
   stream: false,
   inputBudget: 4000,
   truncate: { binding: 'chunks', from: 'end' },
 };
 
-/** Assemble and generate: Prompt assembly is its own artifact: a 4,000-token input budget cuts the chunks from the end, and the attempt records exactly what was cut. */
-export function generateStep(run: rt.Run, reads: { question: unknown; order: unknown; chunks: unknown }): Promise<rt.StepOutcome> {
-  return run.model(GENERATE, reads);
+/** Assemble and generate: Prompt assembly is its own artifact: a 4,000-token input budget cuts the chunks from the end, and the attempt records exactly what was cut.
+ *
+ * model: profile default
+ * answer: string
+ * claims: array
+ */
+export function generateStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(GENERATE);
 }
 
 // ── citations · Citation check (gate)
-export const CITATIONS: rt.GateSpec = {
-  id: 'citations',
-  name: 'Citation check',
+/** What citations runs with; the gate kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const CITATIONS: rt.StepConfig = {
   bindings: { value: 'steps.generate', expected: 'steps.retrieve' },
-  untrusted: ['value', 'expected'],
-  onFail: 'escalate',
   check: {
     type: 'citations',
     claimsPath: 'claims[*]',
@@ -454,60 +464,54 @@ export const CITATIONS: rt.GateSpec = {
     availablePath: 'sections[*].section_id',
     requireTopCited: true,
   },
+  onFail: 'escalate',
 };
 
-/** Citation check: Phantom citations, uncited claims, and the top chunk cited nowhere: set membership in code, no model. */
-export function citationsStep(run: rt.Run, reads: { value: unknown; expected: unknown }): rt.StepOutcome {
-  return run.gate(CITATIONS, reads);
+/** Citation check: Phantom citations, uncited claims, and the top chunk cited nowhere: set membership in code, no model.
+ *
+ * check: citations (phantom, uncited, top chunk)
+ * on fail: escalate
+ */
+export function citationsStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(CITATIONS);
 }
 
 // ── final · Cited answer (output)
-export const FINAL: rt.StepSpec = {
-  id: 'final',
-  name: 'Cited answer',
+/** What final runs with; the output kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const FINAL: rt.StepConfig = {
   bindings: { value: 'steps.citations' },
-  untrusted: ['value'],
 };
 
-/** Cited answer */
-export function finalStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.output(reads);
+/** Cited answer
+ *
+ * returns steps.citations
+ */
+export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(FINAL);
 }
 
-/** The chain's control flow: each step in dependency order, branches as plain if/else. */
-async function flow(run: rt.Run): Promise<rt.RunEnd> {
-  // rewrite (model)
-  const rewrite = await run.step(REWRITE, { question: run.read('inputs.question') }, rewriteStep);
-  if (rewrite.failed) return run.halt(rewrite); // on fail: the run escalates to a person
+/**
+ * Each step's function, by step id. The engine calls each when what it reads is ready, in this order (steps
+ * that read none of each other run at once, up to 4):
+ *   rewrite (model); on fail: the run escalates to a person
+ *   retrieve (retrieve); on fail: the run fails
+ *   rerank (model); on fail: the run escalates to a person
+ *   generate (model); on fail: the run escalates to a person
+ *   citations (gate); on fail: the run escalates to a person
+ *   final (output); on fail: the run fails; ends the run
+ */
+export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
+  rewrite: rewriteStep,
+  retrieve: retrieveStep,
+  rerank: rerankStep,
+  generate: generateStep,
+  citations: citationsStep,
+  final: finalStep,
+};
 
-  // retrieve (retrieve)
-  const retrieve = await run.step(RETRIEVE, { document: run.read('inputs.document'), query: run.read('steps.rewrite.query') }, retrieveStep);
-  if (retrieve.failed) return run.halt(retrieve); // on fail: the run fails
-
-  // rerank (model)
-  const rerank = await run.step(RERANK, { candidates: run.read('steps.retrieve.sections'), question: run.read('inputs.question') }, rerankStep);
-  if (rerank.failed) return run.halt(rerank); // on fail: the run escalates to a person
-
-  // generate (model)
-  const generate = await run.step(GENERATE, { question: run.read('inputs.question'), order: run.read('steps.rerank.ranked_ids'), chunks: run.read('steps.retrieve.sections') }, generateStep);
-  if (generate.failed) return run.halt(generate); // on fail: the run escalates to a person
-
-  // citations (gate)
-  const citations = await run.step(CITATIONS, { value: run.read('steps.generate'), expected: run.read('steps.retrieve') }, citationsStep);
-  if (citations.failed) return run.halt(citations); // on fail: the run escalates to a person
-
-  // final (output)
-  const final = await run.step(FINAL, { value: run.read('steps.citations') }, finalStep);
-  if (final.failed) return run.halt(final); // on fail: the run fails
-  return run.end(final);
-
-  return run.complete();
-}
-
-/** Runs the chain once. A failed step ends the run as its on-fail policy says; it never throws. */
-export async function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
-  const run = await rt.startRun(CHAIN, inputs, ENDPOINT, options);
-  return run.finish(flow);
+/** Runs the chain once on the engine. A failed step ends the run as its on-fail policy says; it never throws. */
+export function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
+  return rt.runChain(CHAIN, inputs, { ...options, endpoint: ENDPOINT, steps: STEPS });
 }
 
 await rt.runIfMain(import.meta.url, CHAIN, runChain);

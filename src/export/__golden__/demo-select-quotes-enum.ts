@@ -2,10 +2,11 @@
 // Do not edit: change the chain in Seamscope and export it again.
 //
 // Run:   npx tsx demo-select-quotes-enum.ts --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
-// Needs: Node 20+ or a browser bundle; re2js; the runtime in ./seamscope-runtime/.
-// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
-import * as rt from './seamscope-runtime/index.ts';
+// Needs: Node 20+; the runtime in ./seamscope-runtime/ (the Seamscope engine, bundled: no npm packages at run time).
+// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only
+// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or
+// in the traces it writes.
+import * as rt from './seamscope-runtime/index.js';
 
 // <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.
 export const CHAIN: rt.ChainDefinition = {
@@ -275,7 +276,7 @@ export const CHAIN: rt.ChainDefinition = {
 // </seamscope:chain>
 
 /** Endpoint defaults chosen at export; the environment and run options override them. */
-export const ENDPOINT: Partial<rt.ModelSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
+export const ENDPOINT: Partial<rt.EndpointSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
 
 /** What the chain takes. */
 export type Inputs = {
@@ -316,76 +317,68 @@ export const SELECT_SCHEMA = {
   required: ['relevant_sections', 'insufficient_evidence'],
   additionalProperties: false,
 };
-export const SELECT: rt.ModelSpec = {
-  id: 'select',
-  name: 'Select sections with quotes',
+/** What select runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const SELECT: rt.StepConfig = {
   bindings: { document: 'inputs.document', question: 'inputs.question' },
-  untrusted: ['question'],
-  onFail: 'abstain',
   system: '',
   prompt: SELECT_PROMPT,
   outputSchema: SELECT_SCHEMA,
   schemaName: 'policy_evidence',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 2048,
   retries: 2,
+  onFail: 'abstain',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Select sections with quotes: Selection with evidence: section ids from the document's own enum, verbatim quotes, at most four. */
-export function selectStep(run: rt.Run, reads: { document: unknown; question: unknown }): Promise<rt.StepOutcome> {
-  return run.model(SELECT, reads);
+/** Select sections with quotes: Selection with evidence: section ids from the document's own enum, verbatim quotes, at most four.
+ *
+ * model: profile default
+ * relevant_sections: array
+ * insufficient_evidence: boolean
+ */
+export function selectStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(SELECT);
 }
 
 // ── quotes_check · Quotes are in their sections (gate)
-export const QUOTES_CHECK: rt.GateSpec = {
-  id: 'quotes_check',
-  name: 'Quotes are in their sections',
+/** What quotes_check runs with; the gate kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const QUOTES_CHECK: rt.StepConfig = {
   bindings: { value: 'steps.select', source: 'inputs.document' },
-  untrusted: ['value'],
-  onFail: 'abstain',
   check: { type: 'quoteContainment', quotesPath: 'relevant_sections[*].quote', sectionField: 'section_id' },
+  onFail: 'abstain',
 };
 
-/** Quotes are in their sections: A string check in code: every quote is in the document and inside the section it names. */
-export function quotesCheckStep(run: rt.Run, reads: { value: unknown; source: unknown }): rt.StepOutcome {
-  return run.gate(QUOTES_CHECK, reads);
+/** Quotes are in their sections: A string check in code: every quote is in the document and inside the section it names.
+ *
+ * check: quotes in source and in their section
+ * on fail: abstain
+ */
+export function quotesCheckStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(QUOTES_CHECK);
 }
 
 // ── route_evidence · Enough evidence? (router)
-export const ROUTE_EVIDENCE: rt.RouterSpec = {
-  id: 'route_evidence',
-  name: 'Enough evidence?',
+/** What route_evidence runs with; the router kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const ROUTE_EVIDENCE: rt.StepConfig = {
   bindings: { value: 'steps.quotes_check' },
-  untrusted: ['value'],
   field: 'insufficient_evidence',
+  routes: [{ equals: true, to: 'no_answer', label: 'insufficient evidence' }],
+  defaultTo: 'answer',
 };
 
-/** Enough evidence?: Branches in code on the selection's insufficient_evidence flag: no model call. */
-export function routeEvidenceStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  const label = rt.getPath(reads.value, ['insufficient_evidence']);
-  if (label === undefined) return run.missingLabel(ROUTE_EVIDENCE, true);
-  if (label === true) return run.route(ROUTE_EVIDENCE, label, 'no_answer'); // insufficient evidence
-  return run.route(ROUTE_EVIDENCE, label, 'answer'); // otherwise
-}
-
-// ── no_answer · No answer in the document (abstain)
-export const NO_ANSWER: rt.ReasonSpec = {
-  id: 'no_answer',
-  name: 'No answer in the document',
-  bindings: { value: 'steps.quotes_check' },
-  untrusted: ['value'],
-  after: ['quotes_check'],
-  chosenBy: ['route_evidence'],
-  reason: 'No section of the document answers this question, so the pipeline abstains rather than guess.',
-};
-
-/** No answer in the document: Ends the run as abstained, carrying the selection with insufficient_evidence set. */
-export function noAnswerStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.abstain(NO_ANSWER, reads);
+/** Enough evidence?: Branches in code on the selection's insufficient_evidence flag: no model call.
+ *
+ * on insufficient_evidence
+ * true → no_answer
+ * otherwise → answer
+ */
+export function routeEvidenceStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(ROUTE_EVIDENCE);
 }
 
 // ── answer · Answer with the source (model)
@@ -414,109 +407,104 @@ export const ANSWER_SCHEMA = {
   required: ['answer', 'section_ids'],
   additionalProperties: false,
 };
-export const ANSWER: rt.ModelSpec = {
-  id: 'answer',
-  name: 'Answer with the source',
+/** What answer runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const ANSWER: rt.StepConfig = {
   bindings: { evidence: 'steps.quotes_check', document: 'inputs.document', question: 'inputs.question' },
-  untrusted: ['evidence', 'question'],
-  onFail: 'abstain',
-  after: ['quotes_check'],
-  chosenBy: ['route_evidence'],
   system: '',
   prompt: ANSWER_PROMPT,
   outputSchema: ANSWER_SCHEMA,
   schemaName: 'grounded_answer',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 1024,
   retries: 1,
+  onFail: 'abstain',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Answer with the source: Holds the checked selection and the document: the quotes say where to look, the document is authoritative. */
-export function answerStep(run: rt.Run, reads: { evidence: unknown; document: unknown; question: unknown }): Promise<rt.StepOutcome> {
-  return run.model(ANSWER, reads);
+/** Answer with the source: Holds the checked selection and the document: the quotes say where to look, the document is authoritative.
+ *
+ * model: profile default
+ * answer: string
+ * section_ids: array
+ */
+export function answerStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(ANSWER);
 }
 
 // ── numbers_check · Numbers are in the cited sections (gate)
-export const NUMBERS_CHECK: rt.GateSpec = {
-  id: 'numbers_check',
-  name: 'Numbers are in the cited sections',
+/** What numbers_check runs with; the gate kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const NUMBERS_CHECK: rt.StepConfig = {
   bindings: { value: 'steps.answer', source: 'inputs.document' },
-  untrusted: ['value'],
-  onFail: 'escalate',
-  after: ['answer'],
   check: { type: 'numberConsistency', answerPath: 'answer', citedPath: 'section_ids[*]' },
+  onFail: 'escalate',
 };
 
-/** Numbers are in the cited sections: Does each cited section contain the numbers the answer states? One string scan; a mismatch goes to a person. */
-export function numbersCheckStep(run: rt.Run, reads: { value: unknown; source: unknown }): rt.StepOutcome {
-  return run.gate(NUMBERS_CHECK, reads);
+/** Numbers are in the cited sections: Does each cited section contain the numbers the answer states? One string scan; a mismatch goes to a person.
+ *
+ * check: numbers appear in cited sections
+ * on fail: escalate
+ */
+export function numbersCheckStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(NUMBERS_CHECK);
 }
 
 // ── final · Answer (output)
-export const FINAL: rt.StepSpec = {
-  id: 'final',
-  name: 'Answer',
+/** What final runs with; the output kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const FINAL: rt.StepConfig = {
   bindings: { value: 'steps.numbers_check' },
-  untrusted: ['value'],
-  after: ['numbers_check'],
 };
 
-/** Answer */
-export function finalStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.output(reads);
+/** Answer
+ *
+ * returns steps.numbers_check
+ */
+export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(FINAL);
 }
 
-/** The chain's control flow: each step in dependency order, branches as plain if/else. */
-async function flow(run: rt.Run): Promise<rt.RunEnd> {
-  // select (model)
-  const select = await run.step(SELECT, { document: run.read('inputs.document'), question: run.read('inputs.question') }, selectStep);
-  if (select.failed) return run.halt(select); // on fail: the run abstains
+// ── no_answer · No answer in the document (abstain)
+/** What no_answer runs with; the abstain kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const NO_ANSWER: rt.StepConfig = {
+  bindings: { value: 'steps.quotes_check' },
+  reason: 'No section of the document answers this question, so the pipeline abstains rather than guess.',
+};
 
-  // quotes_check (gate)
-  const quotesCheck = await run.step(QUOTES_CHECK, { value: run.read('steps.select'), source: run.read('inputs.document') }, quotesCheckStep);
-  if (quotesCheck.failed) return run.halt(quotesCheck); // on fail: the run abstains
-
-  // route_evidence (router)
-  const routeEvidence = await run.step(ROUTE_EVIDENCE, { value: run.read('steps.quotes_check') }, routeEvidenceStep);
-  if (routeEvidence.failed) return run.halt(routeEvidence); // on fail: the run fails
-
-  // no_answer (abstain) — runs only when route_evidence chose it
-  if (run.ready(NO_ANSWER)) {
-    const noAnswer = await run.step(NO_ANSWER, { value: run.read('steps.quotes_check') }, noAnswerStep);
-    if (noAnswer.failed) return run.halt(noAnswer); // on fail: the run fails
-    return run.end(noAnswer);
-  }
-
-  // answer (model) — runs only when route_evidence chose it
-  if (run.ready(ANSWER)) {
-    const answer = await run.step(ANSWER, { evidence: run.read('steps.quotes_check'), document: run.read('inputs.document'), question: run.read('inputs.question') }, answerStep);
-    if (answer.failed) return run.halt(answer); // on fail: the run abstains
-  }
-
-  // numbers_check (gate) — runs only if answer ran
-  if (run.ready(NUMBERS_CHECK)) {
-    const numbersCheck = await run.step(NUMBERS_CHECK, { value: run.read('steps.answer'), source: run.read('inputs.document') }, numbersCheckStep);
-    if (numbersCheck.failed) return run.halt(numbersCheck); // on fail: the run escalates to a person
-  }
-
-  // final (output) — runs only if numbers_check ran
-  if (run.ready(FINAL)) {
-    const final = await run.step(FINAL, { value: run.read('steps.numbers_check') }, finalStep);
-    if (final.failed) return run.halt(final); // on fail: the run fails
-    return run.end(final);
-  }
-
-  return run.complete();
+/** No answer in the document: Ends the run as abstained, carrying the selection with insufficient_evidence set.
+ *
+ * No section of the document answers this question, so the pipeline abstains rather than guess.
+ */
+export function noAnswerStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(NO_ANSWER);
 }
 
-/** Runs the chain once. A failed step ends the run as its on-fail policy says; it never throws. */
-export async function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
-  const run = await rt.startRun(CHAIN, inputs, ENDPOINT, options);
-  return run.finish(flow);
+/**
+ * Each step's function, by step id. The engine calls each when what it reads is ready, in this order (steps
+ * that read none of each other run at once, up to 4):
+ *   select (model); on fail: the run abstains
+ *   quotes_check (gate); on fail: the run abstains
+ *   route_evidence (router); on fail: the run fails
+ *   no_answer (abstain) — runs only when route_evidence chose it; on fail: the run fails; ends the run
+ *   answer (model) — runs only when route_evidence chose it; on fail: the run abstains
+ *   numbers_check (gate) — runs only if answer ran; on fail: the run escalates to a person
+ *   final (output) — runs only if numbers_check ran; on fail: the run fails; ends the run
+ */
+export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
+  select: selectStep,
+  quotes_check: quotesCheckStep,
+  route_evidence: routeEvidenceStep,
+  answer: answerStep,
+  numbers_check: numbersCheckStep,
+  final: finalStep,
+  no_answer: noAnswerStep,
+};
+
+/** Runs the chain once on the engine. A failed step ends the run as its on-fail policy says; it never throws. */
+export function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
+  return rt.runChain(CHAIN, inputs, { ...options, endpoint: ENDPOINT, steps: STEPS });
 }
 
 await rt.runIfMain(import.meta.url, CHAIN, runChain);

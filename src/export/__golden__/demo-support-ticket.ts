@@ -2,10 +2,11 @@
 // Do not edit: change the chain in Seamscope and export it again.
 //
 // Run:   npx tsx demo-support-ticket.ts --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
-// Needs: Node 20+ or a browser bundle; re2js; the runtime in ./seamscope-runtime/.
-// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
-import * as rt from './seamscope-runtime/index.ts';
+// Needs: Node 20+; the runtime in ./seamscope-runtime/ (the Seamscope engine, bundled: no npm packages at run time).
+// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only
+// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or
+// in the traces it writes.
+import * as rt from './seamscope-runtime/index.js';
 
 // <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.
 export const CHAIN: rt.ChainDefinition = {
@@ -399,7 +400,7 @@ export const CHAIN: rt.ChainDefinition = {
 // </seamscope:chain>
 
 /** Endpoint defaults chosen at export; the environment and run options override them. */
-export const ENDPOINT: Partial<rt.ModelSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
+export const ENDPOINT: Partial<rt.EndpointSettings> = { model: 'gpt-4.1-mini', maxOutputTokens: 4096, contextWindow: 128000, structuredOutput: true };
 
 /** What the chain takes. */
 export type Inputs = {
@@ -427,28 +428,35 @@ export const EXTRACT_SCHEMA = {
   required: ['order_id', 'product', 'amount_disputed', 'customer_request', 'sentiment'],
   additionalProperties: false,
 };
-export const EXTRACT: rt.ModelSpec = {
-  id: 'extract',
-  name: 'Extract facts',
+/** What extract runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const EXTRACT: rt.StepConfig = {
   bindings: { ticket: 'inputs.ticket' },
-  untrusted: ['ticket'],
-  onFail: 'escalate',
   system: '',
   prompt: EXTRACT_PROMPT,
   outputSchema: EXTRACT_SCHEMA,
   schemaName: 'ticket_facts',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 512,
   retries: 1,
+  onFail: 'escalate',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Extract facts: A typed contract: enums code can check, and null rather than a guess when the ticket does not say. */
-export function extractStep(run: rt.Run, reads: { ticket: unknown }): Promise<rt.StepOutcome> {
-  return run.model(EXTRACT, reads);
+/** Extract facts: A typed contract: enums code can check, and null rather than a guess when the ticket does not say.
+ *
+ * model: profile default
+ * order_id: string|null
+ * product: string|null
+ * amount_disputed: number|null
+ * customer_request: string
+ * sentiment: string
+ */
+export function extractStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(EXTRACT);
 }
 
 // ── classify · Classify intent and urgency (model)
@@ -481,97 +489,90 @@ export const CLASSIFY_SCHEMA = {
   required: ['intent', 'urgency'],
   additionalProperties: false,
 };
-export const CLASSIFY: rt.ModelSpec = {
-  id: 'classify',
-  name: 'Classify intent and urgency',
+/** What classify runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const CLASSIFY: rt.StepConfig = {
   bindings: { facts: 'steps.extract' },
-  untrusted: ['facts'],
-  onFail: 'escalate',
   system: '',
   prompt: CLASSIFY_PROMPT,
   outputSchema: CLASSIFY_SCHEMA,
   schemaName: 'ticket_label',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 128,
   retries: 1,
+  onFail: 'escalate',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Classify intent and urgency: Sees the extracted facts, not the raw ticket: a small, regular input. */
-export function classifyStep(run: rt.Run, reads: { facts: unknown }): Promise<rt.StepOutcome> {
-  return run.model(CLASSIFY, reads);
+/** Classify intent and urgency: Sees the extracted facts, not the raw ticket: a small, regular input.
+ *
+ * model: profile default
+ * intent: string
+ * urgency: string
+ */
+export function classifyStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(CLASSIFY);
 }
 
 // ── route_intent · Legal or safety? (router)
-export const ROUTE_INTENT: rt.RouterSpec = {
-  id: 'route_intent',
-  name: 'Legal or safety?',
+/** What route_intent runs with; the router kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const ROUTE_INTENT: rt.StepConfig = {
   bindings: { value: 'steps.classify' },
-  untrusted: ['value'],
   field: 'intent',
+  routes: [
+    { equals: 'legal', to: 'to_human', label: 'legal' },
+    { equals: 'safety', to: 'to_human', label: 'safety' },
+  ],
+  defaultTo: 'route_urgency',
 };
 
-/** Legal or safety?: Plain code on an enum: a ticket's text cannot pick this branch, only the classifier's label can. */
-export function routeIntentStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  const label = rt.getPath(reads.value, ['intent']);
-  if (label === undefined) return run.missingLabel(ROUTE_INTENT, true);
-  if (label === 'legal') return run.route(ROUTE_INTENT, label, 'to_human'); // legal
-  if (label === 'safety') return run.route(ROUTE_INTENT, label, 'to_human'); // safety
-  return run.route(ROUTE_INTENT, label, 'route_urgency'); // otherwise
+/** Legal or safety?: Plain code on an enum: a ticket's text cannot pick this branch, only the classifier's label can.
+ *
+ * on intent
+ * "legal" → to_human
+ * "safety" → to_human
+ * otherwise → route_urgency
+ */
+export function routeIntentStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(ROUTE_INTENT);
 }
 
 // ── route_urgency · Critical? (router)
-export const ROUTE_URGENCY: rt.RouterSpec = {
-  id: 'route_urgency',
-  name: 'Critical?',
+/** What route_urgency runs with; the router kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const ROUTE_URGENCY: rt.StepConfig = {
   bindings: { value: 'steps.classify' },
-  untrusted: ['value'],
-  after: ['classify'],
-  chosenBy: ['route_intent'],
   field: 'urgency',
+  routes: [{ equals: 'critical', to: 'to_human', label: 'critical' }],
+  defaultTo: 'retrieve',
 };
 
-/** Critical?: Critical urgency goes straight to a person. */
-export function routeUrgencyStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  const label = rt.getPath(reads.value, ['urgency']);
-  if (label === undefined) return run.missingLabel(ROUTE_URGENCY, true);
-  if (label === 'critical') return run.route(ROUTE_URGENCY, label, 'to_human'); // critical
-  return run.route(ROUTE_URGENCY, label, 'retrieve'); // otherwise
-}
-
-// ── to_human · Hand to a person (escalate)
-export const TO_HUMAN: rt.ReasonSpec = {
-  id: 'to_human',
-  name: 'Hand to a person',
-  bindings: { value: 'steps.classify' },
-  untrusted: ['value'],
-  after: ['classify'],
-  chosenBy: ['route_intent', 'route_urgency'],
-  reason: 'Legal, safety and critical tickets go straight to a person, with no draft.',
-};
-
-/** Hand to a person: The deterministic branch: no model decides it. */
-export function toHumanStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.escalate(TO_HUMAN, reads);
+/** Critical?: Critical urgency goes straight to a person.
+ *
+ * on urgency
+ * "critical" → to_human
+ * otherwise → retrieve
+ */
+export function routeUrgencyStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(ROUTE_URGENCY);
 }
 
 // ── retrieve · Policy passages for the intent (retrieve)
-export const RETRIEVE: rt.RetrieveSpec = {
-  id: 'retrieve',
-  name: 'Policy passages for the intent',
+/** What retrieve runs with; the retrieve kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const RETRIEVE: rt.StepConfig = {
   bindings: { document: 'inputs.policy', query: 'steps.classify.intent' },
-  untrusted: ['query'],
-  after: ['classify'],
-  chosenBy: ['route_urgency'],
   topK: 3,
 };
 
-/** Policy passages for the intent: Ordinary search keyed on the intent label: the query is an enum value, not ticket text. */
-export function retrieveStep(run: rt.Run, reads: { document: unknown; query: unknown }): rt.StepOutcome {
-  return run.retrieve(RETRIEVE, reads);
+/** Policy passages for the intent: Ordinary search keyed on the intent label: the query is an enum value, not ticket text.
+ *
+ * BM25 top 3
+ * over inputs.policy
+ */
+export function retrieveStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(RETRIEVE);
 }
 
 // ── draft · Draft the reply (model)
@@ -611,141 +612,128 @@ export const DRAFT_SCHEMA = {
   required: ['reply', 'policy_quotes'],
   additionalProperties: false,
 };
-export const DRAFT: rt.ModelSpec = {
-  id: 'draft',
-  name: 'Draft the reply',
+/** What draft runs with; the model kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const DRAFT: rt.StepConfig = {
   bindings: {
     request: 'steps.extract.customer_request',
     facts: 'steps.extract',
     passages: 'steps.retrieve.sections',
   },
-  untrusted: ['request', 'facts', 'passages'],
-  onFail: 'escalate',
-  after: ['extract', 'retrieve'],
   system: '',
   prompt: DRAFT_PROMPT,
   outputSchema: DRAFT_SCHEMA,
   schemaName: 'reply_draft',
+  profile: '',
   model: '',
   temperature: 0,
   maxTokens: 1024,
   retries: 1,
+  onFail: 'escalate',
   stream: false,
   inputBudget: 0,
   truncate: null,
 };
 
-/** Draft the reply: Sees facts and passages, not the classifier's reasoning; cites the policy lines it rests on, naming sections from the policy's own ids. */
-export function draftStep(run: rt.Run, reads: { request: unknown; facts: unknown; passages: unknown }): Promise<rt.StepOutcome> {
-  return run.model(DRAFT, reads);
+/** Draft the reply: Sees facts and passages, not the classifier's reasoning; cites the policy lines it rests on, naming sections from the policy's own ids.
+ *
+ * model: profile default
+ * reply: string
+ * policy_quotes: array
+ */
+export function draftStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(DRAFT);
 }
 
 // ── grounding · Quotes are in the policy (gate)
-export const GROUNDING: rt.GateSpec = {
-  id: 'grounding',
-  name: 'Quotes are in the policy',
+/** What grounding runs with; the gate kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const GROUNDING: rt.StepConfig = {
   bindings: { value: 'steps.draft', source: 'inputs.policy' },
-  untrusted: ['value'],
-  onFail: 'fallback:escalate_draft',
-  after: ['draft'],
   check: { type: 'quoteContainment', quotesPath: 'policy_quotes[*].quote', sectionField: 'section_id' },
+  onFail: 'fallback:escalate_draft',
 };
 
-/** Quotes are in the policy: Every quoted policy line must be in the policy, inside the passage it names; otherwise the draft goes to a person. */
-export function groundingStep(run: rt.Run, reads: { value: unknown; source: unknown }): rt.StepOutcome {
-  return run.gate(GROUNDING, reads);
-}
-
-// ── escalate_draft · Escalate the draft (escalate)
-export const ESCALATE_DRAFT: rt.ReasonSpec = {
-  id: 'escalate_draft',
-  name: 'Escalate the draft',
-  bindings: { value: 'steps.draft' },
-  untrusted: ['value'],
-  after: ['draft'],
-  reason: 'The draft quotes policy that is not in the policy text: a person checks it before anything is sent.',
-};
-
-/** Escalate the draft: Runs only in place of a failed grounding check. */
-export function escalateDraftStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.escalate(ESCALATE_DRAFT, reads);
+/** Quotes are in the policy: Every quoted policy line must be in the policy, inside the passage it names; otherwise the draft goes to a person.
+ *
+ * check: quotes in source and in their section
+ * on fail: fallback:escalate_draft
+ */
+export function groundingStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(GROUNDING);
 }
 
 // ── reply · Send the reply (output)
-export const REPLY: rt.StepSpec = {
-  id: 'reply',
-  name: 'Send the reply',
+/** What reply runs with; the output kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const REPLY: rt.StepConfig = {
   bindings: { value: 'steps.grounding' },
-  untrusted: ['value'],
-  after: ['grounding'],
 };
 
-/** Send the reply: The side effect belongs at the end, behind an idempotency key derived from the run. */
-export function replyStep(run: rt.Run, reads: { value: unknown }): rt.StepOutcome {
-  return run.output(reads);
+/** Send the reply: The side effect belongs at the end, behind an idempotency key derived from the run.
+ *
+ * returns steps.grounding
+ */
+export function replyStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(REPLY);
 }
 
-/** The chain's control flow: each step in dependency order, branches as plain if/else. */
-async function flow(run: rt.Run): Promise<rt.RunEnd> {
-  // extract (model)
-  const extract = await run.step(EXTRACT, { ticket: run.read('inputs.ticket') }, extractStep);
-  if (extract.failed) return run.halt(extract); // on fail: the run escalates to a person
+// ── escalate_draft · Escalate the draft (escalate)
+/** What escalate_draft runs with; the escalate kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const ESCALATE_DRAFT: rt.StepConfig = {
+  bindings: { value: 'steps.draft' },
+  reason: 'The draft quotes policy that is not in the policy text: a person checks it before anything is sent.',
+};
 
-  // classify (model)
-  const classify = await run.step(CLASSIFY, { facts: run.read('steps.extract') }, classifyStep);
-  if (classify.failed) return run.halt(classify); // on fail: the run escalates to a person
-
-  // route_intent (router)
-  const routeIntent = await run.step(ROUTE_INTENT, { value: run.read('steps.classify') }, routeIntentStep);
-  if (routeIntent.failed) return run.halt(routeIntent); // on fail: the run fails
-
-  // route_urgency (router) — runs only when route_intent chose it
-  if (run.ready(ROUTE_URGENCY)) {
-    const routeUrgency = await run.step(ROUTE_URGENCY, { value: run.read('steps.classify') }, routeUrgencyStep);
-    if (routeUrgency.failed) return run.halt(routeUrgency); // on fail: the run fails
-  }
-
-  // to_human (escalate) — runs only when route_intent or route_urgency chose it
-  if (run.ready(TO_HUMAN)) {
-    const toHuman = await run.step(TO_HUMAN, { value: run.read('steps.classify') }, toHumanStep);
-    if (toHuman.failed) return run.halt(toHuman); // on fail: the run fails
-    return run.end(toHuman);
-  }
-
-  // retrieve (retrieve) — runs only when route_urgency chose it
-  if (run.ready(RETRIEVE)) {
-    const retrieve = await run.step(RETRIEVE, { document: run.read('inputs.policy'), query: run.read('steps.classify.intent') }, retrieveStep);
-    if (retrieve.failed) return run.halt(retrieve); // on fail: the run fails
-  }
-
-  // draft (model) — runs only if retrieve ran
-  if (run.ready(DRAFT)) {
-    const draft = await run.step(DRAFT, { request: run.read('steps.extract.customer_request'), facts: run.read('steps.extract'), passages: run.read('steps.retrieve.sections') }, draftStep);
-    if (draft.failed) return run.halt(draft); // on fail: the run escalates to a person
-  }
-
-  // grounding (gate) — runs only if draft ran
-  if (run.ready(GROUNDING)) {
-    let grounding = await run.step(GROUNDING, { value: run.read('steps.draft'), source: run.read('inputs.policy') }, groundingStep);
-    if (grounding.failed) grounding = await run.fallback(grounding, ESCALATE_DRAFT, { value: run.read('steps.draft') }, escalateDraftStep); // escalate_draft runs in its place
-    if (grounding.failed) return run.halt(grounding); // on fail: the run fails
-    if (grounding.terminal) return run.end(grounding);
-  }
-
-  // reply (output) — runs only if grounding ran
-  if (run.ready(REPLY)) {
-    const reply = await run.step(REPLY, { value: run.read('steps.grounding') }, replyStep);
-    if (reply.failed) return run.halt(reply); // on fail: the run fails
-    return run.end(reply);
-  }
-
-  return run.complete();
+/** Escalate the draft: Runs only in place of a failed grounding check.
+ *
+ * The draft quotes policy that is not in the policy text: a person checks it before anything is sent.
+ */
+export function escalateDraftStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(ESCALATE_DRAFT);
 }
 
-/** Runs the chain once. A failed step ends the run as its on-fail policy says; it never throws. */
-export async function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
-  const run = await rt.startRun(CHAIN, inputs, ENDPOINT, options);
-  return run.finish(flow);
+// ── to_human · Hand to a person (escalate)
+/** What to_human runs with; the escalate kind checks these settings when the step runs (what it reads is wired in CHAIN). */
+export const TO_HUMAN: rt.StepConfig = {
+  bindings: { value: 'steps.classify' },
+  reason: 'Legal, safety and critical tickets go straight to a person, with no draft.',
+};
+
+/** Hand to a person: The deterministic branch: no model decides it.
+ *
+ * Legal, safety and critical tickets go straight to a person, with no draft.
+ */
+export function toHumanStep(step: rt.Step): Promise<rt.StepOutcome> {
+  return step.run(TO_HUMAN);
+}
+
+/**
+ * Each step's function, by step id. The engine calls each when what it reads is ready, in this order (steps
+ * that read none of each other run at once, up to 4):
+ *   extract (model); on fail: the run escalates to a person
+ *   classify (model); on fail: the run escalates to a person
+ *   route_intent (router); on fail: the run fails
+ *   route_urgency (router) — runs only when route_intent chose it; on fail: the run fails
+ *   to_human (escalate) — runs only when route_intent or route_urgency chose it; on fail: the run fails; ends the run
+ *   retrieve (retrieve) — runs only when route_urgency chose it; on fail: the run fails
+ *   draft (model) — runs only if retrieve ran; on fail: the run escalates to a person
+ *   grounding (gate) — runs only if draft ran; on fail: escalate_draft runs in its place, then the run fails
+ *   reply (output) — runs only if grounding ran; on fail: the run fails; ends the run
+ */
+export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
+  extract: extractStep,
+  classify: classifyStep,
+  route_intent: routeIntentStep,
+  route_urgency: routeUrgencyStep,
+  retrieve: retrieveStep,
+  draft: draftStep,
+  grounding: groundingStep,
+  reply: replyStep,
+  escalate_draft: escalateDraftStep,
+  to_human: toHumanStep,
+};
+
+/** Runs the chain once on the engine. A failed step ends the run as its on-fail policy says; it never throws. */
+export function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {
+  return rt.runChain(CHAIN, inputs, { ...options, endpoint: ENDPOINT, steps: STEPS });
 }
 
 await rt.runIfMain(import.meta.url, CHAIN, runChain);

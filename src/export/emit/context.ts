@@ -1,5 +1,5 @@
 import type { CodeWriter } from '../code-writer.ts';
-import { commentText, pyInline, pyString, textLines, tsKey, tsLiteral, tsString, tsTypeKey } from '../literals.ts';
+import { commentText, pyInline, pyString, textLines, tsLiteral, tsString } from '../literals.ts';
 import type { ExportStep } from '../plan.ts';
 
 /** The identifiers one step gets in the generated file, all claimed from the file's scope. */
@@ -23,9 +23,11 @@ export interface EmitStep {
   names: StepNames;
 }
 
-/** Writes one step kind's constants and function, in each language. */
+/**
+ * Writes one step kind's constants and function in Python. (A TypeScript program runs on the
+ * engine itself, so it needs nothing per kind: see program-ts.ts.)
+ */
 export interface KindEmitter {
-  ts(w: CodeWriter, s: EmitStep): void;
   py(w: CodeWriter, s: EmitStep): void;
 }
 
@@ -61,15 +63,6 @@ function commonFields(s: EmitStep): SpecField[] {
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** `export const SELECT: rt.ModelSpec = { … };` */
-export function tsSpec(w: CodeWriter, s: EmitStep, type: string, extra: SpecField[]): void {
-  w.block(`export const ${s.names.spec}: rt.${type} = {`, () => {
-    for (const [key, value] of [...commonFields(s), ...extra]) {
-      w.lines(`${tsKey(key)}: ${'ref' in value ? value.ref : tsLiteral(value.json)},`);
-    }
-  }, '};');
-}
-
 /** `SELECT = rt.ModelSpec(…)` with keyword arguments. */
 export function pySpec(w: CodeWriter, s: EmitStep, type: string, extra: SpecField[]): void {
   w.block(`${s.names.spec} = rt.${type}(`, () => {
@@ -91,12 +84,6 @@ export function pyText(w: CodeWriter, name: string, text: string): void {
   const lines = textLines(text);
   if (lines.length === 1) return w.line(`${name} = ${pyString(text)}`);
   w.block(`${name} = (`, () => lines.forEach((line) => w.line(pyString(line))), ')');
-}
-
-/** The reads parameter's type: one `unknown` per binding. */
-export function tsReadsType(s: EmitStep): string {
-  const keys = Object.keys(s.planned.bindings);
-  return keys.length === 0 ? 'Record<string, never>' : `{ ${keys.map((k) => `${tsTypeKey(k)}: unknown`).join('; ')} }`;
 }
 
 /** The prompt, system and schema constants of a model-like step, and its spec fields. */

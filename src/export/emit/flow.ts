@@ -1,5 +1,5 @@
 import type { CodeWriter } from '../code-writer.ts';
-import { commentText, pyString, tsKey, tsString } from '../literals.ts';
+import { commentText, pyString } from '../literals.ts';
 import { fallbackChain, type ExportPlan, type ExportStep } from '../plan.ts';
 import type { StepNames } from './context.ts';
 
@@ -110,49 +110,23 @@ function togetherComment(steps: readonly ExportStep[]): string {
   return commentText(`${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]} read none of each other: they run at once, as in the engine, and a failure among them halts the run once all have settled`);
 }
 
-export function writeTsFlow(w: CodeWriter, plan: ExportPlan, names: Map<string, StepNames>): void {
-  const reads = (p: ExportStep) => {
-    const entries = Object.entries(p.bindings);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, ref]) => `${tsKey(k)}: run.read(${tsString(ref)})`).join(', ')} }`;
-  };
-  w.line('/** The chain\'s control flow: each step in dependency order, branches as plain if/else. */');
-  w.block('async function flow(run: rt.Run): Promise<rt.RunEnd> {', () => writeFlow(w, plan, names, {
-    hash: '//',
-    reads,
-    call: (declare, result, n, r) => `${declare ? 'const' : 'let'} ${result} = await run.step(${n.spec}, ${r}, ${n.fn});`,
-    fallbackCall: (result, n, r) => `${result} = await run.fallback(${result}, ${n.spec}, ${r}, ${n.fn});`,
-    guard: (spec, body) => w.block(`if (run.ready(${spec})) {`, body),
-    together: (steps, plan, nameOf) => {
-      w.line(`// ${togetherComment(steps)}`);
-      for (const p of steps) w.line(`// ${stepComment(p, plan)}`);
-      w.block(`const [${steps.map((p) => nameOf(p.step.id).result).join(', ')}] = await Promise.all([`, () => {
-        for (const p of steps) {
-          const n = nameOf(p.step.id);
-          const fallbacks = fallbackChain(plan, p.step.id);
-          const call = `run.step(${n.spec}, ${reads(p)}, ${n.fn})`;
-          if (!p.conditional && fallbacks.length === 0) {
-            w.line(`${call},`);
-            continue;
-          }
-          w.block('(async () => {', () => {
-            if (p.conditional) w.line(`if (!run.ready(${n.spec})) return undefined;`);
-            if (fallbacks.length === 0) return w.line(`return await ${call};`);
-            w.line(`let ${n.result} = await ${call};`);
-            for (const fb of fallbacks) {
-              w.line(`if (${n.result}.failed) ${n.result} = await run.fallback(${n.result}, ${nameOf(fb.step.id).spec}, ${reads(fb)}, ${nameOf(fb.step.id).fn}); // ${commentText(`${fb.step.id} runs in its place`)}`);
-            }
-            w.line(`return ${n.result};`);
-          }, '})(),');
-        }
-      }, ']);');
-      for (const p of steps) {
-        const n = nameOf(p.step.id);
-        w.line(`if (${n.result}${p.conditional ? '?.' : '.'}failed) return run.halt(${n.result}); // on fail: ${standingPolicy(p, fallbackChain(plan, p.step.id))}`);
-      }
-    },
-    ifThen: (cond, stmt, comment) => w.line(`if (${cond}) ${stmt}${comment ? ` // ${comment}` : ''}`),
-    ret: (expr) => `return ${expr};`,
-  }));
+/**
+ * The order the engine runs a chain's steps in, as comment lines (the TypeScript program runs
+ * on the engine's own scheduler, so its flow is described rather than written out): each run of
+ * steps started together, with when a step runs at all and what its failure does.
+ */
+export function flowOutline(plan: ExportPlan): string[] {
+  const lines: string[] = [];
+  for (const group of flowGroups(plan)) {
+    const steps = group.map((id) => plan.steps.get(id) as ExportStep);
+    if (steps.length > 1) lines.push(togetherComment(steps));
+    for (const p of steps) {
+      const fallbacks = fallbackChain(plan, p.step.id);
+      const then = fallbacks.map((fb) => `${fb.step.id} runs in its place`);
+      lines.push(`${steps.length > 1 ? '  ' : ''}${stepComment(p, plan)}; on fail: ${commentText([...then, standingPolicy(p, fallbacks)].join(', then '))}${p.def.terminal ? '; ends the run' : ''}`);
+    }
+  }
+  return lines;
 }
 
 export function writePyFlow(w: CodeWriter, plan: ExportPlan, names: Map<string, StepNames>): void {

@@ -1,17 +1,10 @@
 import type { CodeWriter } from '../code-writer.ts';
-import { commentText, pyInline, pyString, tsLiteral, tsString } from '../literals.ts';
-import { configFields, pySpec, stepDoc, tsReadsType, tsSpec, type EmitStep, type KindEmitter } from './context.ts';
+import { commentText, pyInline, pyString, tsString } from '../literals.ts';
+import { configFields, pySpec, stepDoc, type EmitStep, type KindEmitter } from './context.ts';
 
 /** A kind whose function is one runtime call: `return run.<method>(SPEC, reads)`. */
-function simpleEmitter(type: string, method: string, fields: readonly string[], sync = true): KindEmitter {
+function simpleEmitter(type: string, method: string, fields: readonly string[]): KindEmitter {
   return {
-    ts(w, s) {
-      tsSpec(w, s, type, configFields(s, fields));
-      w.line();
-      w.line(`/** ${stepDoc(s)} */`);
-      const returns = sync ? 'rt.StepOutcome' : 'Promise<rt.StepOutcome>';
-      w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): ${returns} {`, () => w.line(`return run.${method}(${s.names.spec}, reads);`));
-    },
     py(w, s) {
       pySpec(w, s, type, configFields(s, fields));
       w.line();
@@ -32,14 +25,6 @@ interface Route {
   equals?: unknown;
   to: string;
   label?: string;
-}
-
-const isPrimitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-
-/** The test for one route: plain `===` for a primitive label, JSON equality for anything else. */
-function tsCondition(equals: unknown): string {
-  if (equals === undefined) return 'label === undefined';
-  return isPrimitive(equals) ? `label === ${tsLiteral(equals)}` : `rt.sameValue(label, ${tsLiteral(equals)})`;
 }
 
 function pyCondition(equals: unknown): string {
@@ -76,20 +61,6 @@ function pathLiteral(field: string, lang: 'ts' | 'py'): string {
  * A missing label fails the step (as the engine does) unless the chain chose "otherwise".
  */
 export const routerEmitter: KindEmitter = {
-  ts(w: CodeWriter, s: EmitStep) {
-    const { field, list, defaultTo, bound, failOnMissing } = routes(s);
-    tsSpec(w, s, 'RouterSpec', [['field', { json: field }]]);
-    w.line();
-    w.line(`/** ${stepDoc(s)} */`);
-    w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): rt.StepOutcome {`, () => {
-      if (!bound && failOnMissing) return w.line(`return run.missingLabel(${s.names.spec}, false); // nothing is bound as "value"`);
-      if (!bound) w.line('const label: unknown = undefined; // nothing is bound as "value"');
-      else w.line(field ? `const label = rt.getPath(reads.value, ${pathLiteral(field, 'ts')});` : 'const label = reads.value;');
-      if (failOnMissing) w.line(`if (label === undefined) return run.missingLabel(${s.names.spec}, true);`);
-      for (const route of list) w.line(`if (${tsCondition(route.equals)}) return run.route(${s.names.spec}, label, ${tsString(route.to)}); // ${routeLabel(route)}`);
-      w.line(defaultTo ? `return run.route(${s.names.spec}, label, ${tsString(defaultTo)}); // otherwise` : `return run.noRoute(${s.names.spec}, label);`);
-    });
-  },
   py(w: CodeWriter, s: EmitStep) {
     const { field, list, defaultTo, bound, failOnMissing } = routes(s);
     pySpec(w, s, 'RouterSpec', [['field', { json: field }]]);

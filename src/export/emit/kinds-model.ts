@@ -1,16 +1,8 @@
 import type { CodeWriter } from '../code-writer.ts';
-import { configFields, modelConstants, pySpec, stepDoc, tsReadsType, tsSpec, type EmitStep, type KindEmitter } from './context.ts';
+import { configFields, modelConstants, pySpec, stepDoc, type EmitStep, type KindEmitter } from './context.ts';
 
 /** `model`: one contract call — prompt and schema as constants, the call in the runtime. */
 export const modelEmitter: KindEmitter = {
-  ts(w, s) {
-    tsSpec(w, s, 'ModelSpec', modelConstants(w, s, 'ts'));
-    w.line();
-    w.line(`/** ${stepDoc(s)} */`);
-    w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): Promise<rt.StepOutcome> {`, () => {
-      w.line(`return run.model(${s.names.spec}, reads);`);
-    });
-  },
   py(w, s) {
     pySpec(w, s, 'ModelSpec', modelConstants(w, s, 'py'));
     w.line();
@@ -30,18 +22,6 @@ function mapComment(w: CodeWriter, s: EmitStep, hash: string): void {
 
 /** `map`: a bounded-concurrency loop of contract calls, one per unit, each with a typed result. */
 export const mapEmitter: KindEmitter = {
-  ts(w, s) {
-    tsSpec(w, s, 'MapSpec', [...modelConstants(w, s, 'ts'), ...configFields(s, MAP_FIELDS)]);
-    w.line();
-    w.line(`/** ${stepDoc(s)} */`);
-    w.block(`export async function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): Promise<rt.StepOutcome> {`, () => {
-      w.line('const items = run.items(reads);');
-      w.line('if (!Array.isArray(items)) return items;');
-      mapComment(w, s, '//');
-      w.line(`const results = await rt.mapConcurrent(items, ${s.names.spec}.concurrency, (item, index) => run.unit(${s.names.spec}, reads, item, index));`);
-      w.line('return run.mapOutput(results);');
-    });
-  },
   py(w, s) {
     pySpec(w, s, 'MapSpec', [...modelConstants(w, s, 'py'), ...configFields(s, MAP_FIELDS)]);
     w.line();
@@ -59,14 +39,6 @@ export const mapEmitter: KindEmitter = {
 
 /** `reduce`: a contract call over a map's typed results, never its raw units. */
 export const reduceEmitter: KindEmitter = {
-  ts(w, s) {
-    tsSpec(w, s, 'ModelSpec', modelConstants(w, s, 'ts'));
-    w.line();
-    w.line(`/** ${stepDoc(s)} */`);
-    w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): Promise<rt.StepOutcome> | rt.StepOutcome {`, () => {
-      w.line(`return run.reduce(${s.names.spec}, reads);`);
-    });
-  },
   py(w, s) {
     pySpec(w, s, 'ModelSpec', modelConstants(w, s, 'py'));
     w.line();

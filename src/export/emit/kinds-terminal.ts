@@ -1,14 +1,8 @@
 import { webhookRequestUrl } from '../../steps/webhook.ts';
-import { configFields, pySpec, stepDoc, tsReadsType, tsSpec, type EmitStep, type KindEmitter, type SpecField } from './context.ts';
+import { configFields, pySpec, stepDoc, type EmitStep, type KindEmitter, type SpecField } from './context.ts';
 
 /** `output`: ends the run with the value it reads. */
 export const outputEmitter: KindEmitter = {
-  ts(w, s) {
-    tsSpec(w, s, 'StepSpec', []);
-    w.line();
-    w.line(`/** ${stepDoc(s)} */`);
-    w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): rt.StepOutcome {`, () => w.line('return run.output(reads);'));
-  },
   py(w, s) {
     pySpec(w, s, 'StepSpec', []);
     w.line();
@@ -23,12 +17,6 @@ export const outputEmitter: KindEmitter = {
 /** `abstain` / `escalate`: end the run without an answer, saying why. */
 function reasonEmitter(method: 'abstain' | 'escalate'): KindEmitter {
   return {
-    ts(w, s) {
-      tsSpec(w, s, 'ReasonSpec', configFields(s, ['reason']));
-      w.line();
-      w.line(`/** ${stepDoc(s)} */`);
-      w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): rt.StepOutcome {`, () => w.line(`return run.${method}(${s.names.spec}, reads);`));
-    },
     py(w, s) {
       pySpec(w, s, 'ReasonSpec', configFields(s, ['reason']));
       w.line();
@@ -51,12 +39,6 @@ function webhookFields(s: EmitStep): SpecField[] {
 
 /** `webhook`: POSTs the result with an idempotency key stable across retries and resumes. */
 export const webhookEmitter: KindEmitter = {
-  ts(w, s) {
-    tsSpec(w, s, 'WebhookSpec', webhookFields(s));
-    w.line();
-    w.line(`/** ${stepDoc(s)} */`);
-    w.block(`export function ${s.names.fn}(run: rt.Run, reads: ${tsReadsType(s)}): Promise<rt.StepOutcome> {`, () => w.line(`return run.webhook(${s.names.spec}, reads);`));
-  },
   py(w, s) {
     pySpec(w, s, 'WebhookSpec', webhookFields(s));
     w.line();

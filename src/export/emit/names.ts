@@ -4,7 +4,7 @@ import type { StepNames } from './context.ts';
 
 /** Names the generated file defines or uses itself; step names never take them. */
 const FILE_NAMES: Record<Lang, string[]> = {
-  ts: ['rt', 'run', 'CHAIN', 'ENDPOINT', 'Inputs', 'flow', 'runChain', 'reads', 'label', 'items', 'results', 'item', 'index', 'inputs', 'options'],
+  ts: ['rt', 'run', 'CHAIN', 'ENDPOINT', 'STEPS', 'Inputs', 'flow', 'runChain', 'step', 'reads', 'label', 'items', 'results', 'item', 'index', 'inputs', 'options'],
   py: ['rt', 'run', 'CHAIN', 'CHAIN_JSON', 'ENDPOINT', 'Inputs', 'flow', 'run_chain', 'reads', 'label', 'items', 'results', 'item', 'index',
     'inputs', 'options', 'sys', 'json', 'Any', 'TypedDict', 'annotations'],
 };

@@ -1,10 +1,9 @@
 import type { ChainInput } from '../../chain/schema.ts';
-import { createCodeWriter } from '../code-writer.ts';
-import { commentText, safeJson, tsLiteral, tsTypeKey } from '../literals.ts';
+import { createCodeWriter, type CodeWriter } from '../code-writer.ts';
+import { commentText, safeJson, tsKey, tsLiteral, tsString, tsTypeKey } from '../literals.ts';
 import type { ExportPlan } from '../plan.ts';
-import { stepTitle } from './context.ts';
-import { writeTsFlow } from './flow.ts';
-import { kindEmitters } from './kinds.ts';
+import { stepDoc, stepTitle, tsText, type EmitStep } from './context.ts';
+import { flowOutline } from './flow.ts';
 import { claimStepNames } from './names.ts';
 import type { ProgramOptions } from './program-py.ts';
 
@@ -31,7 +30,47 @@ function inputDoc(input: ChainInput): string {
   return commentText(`${input.description ?? input.name}${trust}`);
 }
 
-/** The TypeScript program: header, embedded chain, one section per step, the control flow, the entry point. */
+/**
+ * One step: its prompt, system message and output schema as named constants, its settings
+ * (which name those constants), and its function, which runs the step's kind on the engine
+ * with exactly these settings. The same for every kind: what a kind does lives in src/steps.
+ */
+function writeStep(w: CodeWriter, s: EmitStep): void {
+  const { config } = s.planned;
+  const refs = new Map<string, string>();
+  if (typeof config.system === 'string' && config.system !== '') {
+    tsText(w, s.names.system, config.system);
+    refs.set('system', s.names.system);
+  }
+  if (typeof config.prompt === 'string') {
+    tsText(w, s.names.prompt, config.prompt);
+    refs.set('prompt', s.names.prompt);
+  }
+  if (config.outputSchema && typeof config.outputSchema === 'object') {
+    w.lines(`export const ${s.names.schema} = ${tsLiteral(config.outputSchema)};`);
+    refs.set('outputSchema', s.names.schema);
+  }
+  w.line(`/** ${commentText(`What ${s.planned.step.id} runs with; the ${s.planned.step.kind} kind checks these settings when the step runs (what it reads is wired in CHAIN).`)} */`);
+  w.block(`export const ${s.names.spec}: rt.StepConfig = {`, () => {
+    for (const [key, value] of Object.entries(config)) {
+      if (value === undefined) continue;
+      w.lines(`${tsKey(key)}: ${refs.get(key) ?? tsLiteral(value)},`);
+    }
+  }, '};');
+  w.line();
+  const summary = s.planned.def.summary(config).map(commentText).filter(Boolean);
+  w.line(`/** ${stepDoc(s)}${summary.length ? '' : ' */'}`);
+  if (summary.length) {
+    w.line(' *');
+    for (const line of summary) w.line(` * ${line}`);
+    w.line(' */');
+  }
+  w.block(`export function ${s.names.fn}(step: rt.Step): Promise<rt.StepOutcome> {`, () => {
+    w.line(`return step.run(${s.names.spec});`);
+  });
+}
+
+/** The TypeScript program: header, embedded chain, one section per step, the step table, the entry point. */
 export function emitTsProgram(plan: ExportPlan, opts: ProgramOptions): string {
   const { chain } = plan;
   const names = claimStepNames(plan, 'ts');
@@ -40,17 +79,18 @@ export function emitTsProgram(plan: ExportPlan, opts: ProgramOptions): string {
   w.line('// Do not edit: change the chain in Seamscope and export it again.');
   w.line('//');
   w.line(`// Run:   npx tsx ${opts.fileName} --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)`);
-  w.line(`// Needs: Node 20+ or a browser bundle; re2js${opts.needsTokenizer ? ' and gpt-tokenizer' : ''}; the runtime in ./${opts.runtimeDir}/.`);
-  w.line('// Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or');
-  w.line('// OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.');
-  w.line(`import * as rt from './${opts.runtimeDir}/index.ts';`);
+  w.line(`// Needs: Node 20+; the runtime in ./${opts.runtimeDir}/ (the Seamscope engine, bundled: no npm packages at run time).`);
+  w.line('// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only');
+  w.line('// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or');
+  w.line('// in the traces it writes.');
+  w.line(`import * as rt from './${opts.runtimeDir}/index.js';`);
   w.line();
   w.line('// <seamscope:chain> The chain this file was generated from; Seamscope reads it back when the file is imported.');
   w.lines(`export const CHAIN: rt.ChainDefinition = ${safeJson(opts.embedded, 2)};`);
   w.line('// </seamscope:chain>');
   w.line();
   w.line('/** Endpoint defaults chosen at export; the environment and run options override them. */');
-  w.line(`export const ENDPOINT: Partial<rt.ModelSettings> = ${tsLiteral(opts.endpoint)};`);
+  w.line(`export const ENDPOINT: Partial<rt.EndpointSettings> = ${tsLiteral(opts.endpoint)};`);
   w.line();
   w.line('/** What the chain takes. */');
   w.block('export type Inputs = {', () => {
@@ -59,22 +99,29 @@ export function emitTsProgram(plan: ExportPlan, opts: ProgramOptions): string {
       w.line(`${tsTypeKey(input.name)}${input.required === false ? '?' : ''}: ${tsType(input.schema)};`);
     }
   }, '};');
-  for (const id of [...plan.steps.keys()]) {
+  const ids = chain.steps.map((s) => s.id).filter((id) => plan.steps.has(id));
+  for (const id of ids) {
     const planned = plan.steps.get(id);
-    const emitter = planned && kindEmitters[planned.step.kind];
-    if (!planned || !emitter) throw new Error(`no TypeScript emitter for the step kind "${planned?.step.kind}"`);
+    if (!planned) continue;
     const s = { planned, names: names.get(id) as NonNullable<ReturnType<typeof names.get>> };
     w.line();
     w.line(`// ── ${stepTitle(s)}`);
-    emitter.ts(w, s);
+    writeStep(w, s);
   }
   w.line();
-  writeTsFlow(w, plan, names);
+  w.line('/**');
+  w.line(' * Each step\'s function, by step id. The engine calls each when what it reads is ready, in this order (steps');
+  w.line(` * that read none of each other run at once, up to 4):`);
+  for (const line of flowOutline(plan)) w.line(` *   ${line}`);
+  w.line(' */');
+  w.block('export const STEPS: Readonly<Record<string, rt.StepFunction>> = {', () => {
+    // A computed key defines an own property even for a step named "__proto__" (a plain key would set the prototype).
+    for (const id of ids) w.line(`${id === '__proto__' ? `[${tsString(id)}]` : tsKey(id)}: ${(names.get(id) as { fn: string }).fn},`);
+  }, '};');
   w.line();
-  w.line('/** Runs the chain once. A failed step ends the run as its on-fail policy says; it never throws. */');
-  w.block('export async function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {', () => {
-    w.line('const run = await rt.startRun(CHAIN, inputs, ENDPOINT, options);');
-    w.line('return run.finish(flow);');
+  w.line('/** Runs the chain once on the engine. A failed step ends the run as its on-fail policy says; it never throws. */');
+  w.block('export function runChain(inputs: Inputs, options: rt.RunOptions = {}): Promise<rt.RunResult> {', () => {
+    w.line('return rt.runChain(CHAIN, inputs, { ...options, endpoint: ENDPOINT, steps: STEPS });');
   });
   w.line();
   w.line('await rt.runIfMain(import.meta.url, CHAIN, runChain);');

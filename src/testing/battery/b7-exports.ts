@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -145,7 +145,7 @@ export const b7ExportStrings: BatterySuite = {
           }
         }
       }
-      await symlink(join(REPO_ROOT, 'node_modules'), join(dirs.ts, 'node_modules'), 'dir');
+      // No node_modules beside the TypeScript programs: their runtime (the engine, bundled) needs no package.
 
       // Compile: one tsc with the export's tsconfig.json over every program, one py_compile.
       const tsc = await clock.time(() => runProcess(join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dirs.ts, {}, 600_000));

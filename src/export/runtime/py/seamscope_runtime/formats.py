@@ -7,16 +7,9 @@ from __future__ import annotations
 import re
 
 from .linear_re import LinearPattern, compile_pattern
+from .shared import SHARED
 
-_SHAPES = {
-    "date": r"^(\d{4})-(\d{2})-(\d{2})$",
-    "time": r"^(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$",
-    "date-time": r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$",
-    "email": r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$",
-    "uuid": r"^(urn:uuid:)?[0-9A-Fa-f]{8}-([0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}$",
-    "ipv4": r"^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$",
-    "hostname": r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$",
-}
+_SHAPES: dict[str, str] = SHARED["schema"]["formats"]
 ENFORCED_FORMATS = tuple(_SHAPES)
 _DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _ZONE = re.compile(r"[+-]([0-9]{2}):([0-9]{2})\Z")  # fixed, and run only on text the shape already matched

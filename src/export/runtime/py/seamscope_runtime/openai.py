@@ -13,23 +13,11 @@ import urllib.request
 from typing import Any
 
 from .jsjson import UNDEFINED, JSONParseError, number_to_string, parse_json, stringify
+from .shared import SHARED
 from .text import WS, js_slice, js_trim, utf16_length
 
-_MESSAGES = {
-    "network": "Could not reach the endpoint",
-    "timeout": "The endpoint did not answer in time",
-    "aborted": "The call was cancelled",
-    "rate_limited": "The endpoint is rate limiting requests",
-    "quota_exceeded": "The account has hit its spend or quota limit",
-    "overloaded": "The endpoint is overloaded",
-    "server_error": "The endpoint had a server error",
-    "auth": "The endpoint refused the API key",
-    "bad_request": "The endpoint rejected the request",
-    "not_found": "The endpoint or model was not found",
-    "stream_cut": "The response stream ended before it was complete",
-    "bad_response": "The endpoint sent a response that is not valid for its protocol",
-}
-_RETRYABLE = {"network", "timeout", "rate_limited", "overloaded", "server_error", "stream_cut"}
+_MESSAGES: dict[str, str] = SHARED["providerErrors"]["messages"]
+_RETRYABLE: set[str] = set(SHARED["providerErrors"]["retryable"])
 
 
 class ProviderError(Exception):

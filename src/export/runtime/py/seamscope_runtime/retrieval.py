@@ -11,15 +11,14 @@ import unicodedata
 from typing import Any
 
 from .sections import Section, split_sections
+from .shared import SHARED
 from .text import hash_string, utf16_length
 
-_STOP_WORDS = set(
-    "a an and are as at be by can do does for from had has have how i if in into is it its may me my no not of on or our shall should "
-    "so such than that the their them then there these they this to under was we what when where which who whom why will with within "
-    "would you your".split(" ")
-)
-_BOOSTS = (1.5, 1.0)
-_K, _B, _D = 1.2, 0.7, 0.5
+_BM25 = SHARED["bm25"]
+_STOP_WORDS: set[str] = set(_BM25["stopWords"])
+# One boost per field, in the engine's field order (heading, text).
+_BOOSTS = tuple(float(_BM25["boost"].get(field, 1)) for field in _BM25["fields"])
+_K, _B, _D = float(_BM25["k"]), float(_BM25["b"]), float(_BM25["d"])
 
 
 def process_term(term: str) -> str | None:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from .checks import run_check
+from .shared import SHARED
 from .jsjson import UNDEFINED, js_string, stringify
 from .model_call import CallContext, contract_call
 from .openai import ProviderError
@@ -24,7 +25,7 @@ from .tokens import load_token_counter
 from .transport import TransportPolicy, call_with_retries
 from .validate import Validator
 
-_HALT_STATUS = {"abort": "failed", "abstain": "abstained", "escalate": "escalated"}
+_HALT_STATUS: dict[str, str] = SHARED["haltStatus"]
 _BASE = {"baseUrl": "https://api.openai.com/v1", "model": "gpt-4.1-mini", "maxOutputTokens": 4096, "contextWindow": 128_000,
          "structuredOutput": True, "maxTokensParam": "max_tokens"}
 _OPTION_KEYS = {"base_url": "baseUrl", "model": "model", "max_output_tokens": "maxOutputTokens", "context_window": "contextWindow",

@@ -4,19 +4,17 @@ this program sent and of key shapes (``Bearer …``, ``sk-…``, ``x-api-key: �
 the trace or onto stderr. The same rules as Seamscope's own engine (src/providers/scrub.ts)."""
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 from urllib.parse import quote
 
-REDACTED = "[redacted]"
+from .shared import SHARED, compile_shared
 
-_SHAPES = [
-    (re.compile(r"\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{4,}", re.IGNORECASE), r"\1\2" + REDACTED),
-    (re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{6,}"), REDACTED),
-    (re.compile(r"""\b((?:x-)?api[-_]?key|x-goog-api-key|authorization)(["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)[^\s"',;}&]{4,}""", re.IGNORECASE), r"\1\2" + REDACTED),
-]
-_MIN_KEY_LENGTH = 6
-_MAX_DEPTH = 200
+_SCRUB = SHARED["scrub"]
+REDACTED: str = _SCRUB["redacted"]
+
+_SHAPES = [(compile_shared(shape), shape["replacement"]) for shape in _SCRUB["shapes"]]
+_MIN_KEY_LENGTH: int = _SCRUB["minKeyLength"]
+_MAX_DEPTH: int = _SCRUB["maxDepth"]
 
 
 def _walk(value: Any, text: Callable[[str], str], depth: int) -> Any:

@@ -12,6 +12,7 @@ import re
 from typing import Any, Callable
 
 from .jsjson import UNDEFINED, stringify
+from .shared import SHARED, compile_shared
 
 # JavaScript's \s: WhiteSpace and LineTerminator.
 JS_SPACE_CHARS = "\t\n\x0b\x0c\r \xa0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B)) + "\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -107,7 +108,7 @@ def same_value(a: Any, b: Any) -> bool:
     return stringify(a) == stringify(b)
 
 
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}")
+PLACEHOLDER = compile_shared(SHARED["placeholder"])
 
 
 def find_placeholders(template: str) -> list[tuple[str, str, list[str], int]]:

@@ -10,11 +10,15 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from .shared import SHARED
 from .text import utf16_length
+
+_ENCODING: str = SHARED["tokenizer"]["encoding"]
+_UNITS_PER_TOKEN: int = SHARED["tokenizer"]["estimateUnitsPerToken"]
 
 
 def estimate_tokens(text: str) -> int:
-    return 0 if not text else -(-utf16_length(text) // 4)
+    return 0 if not text else -(-utf16_length(text) // _UNITS_PER_TOKEN)
 
 
 def load_token_counter(warn: bool = True) -> tuple[Callable[[str], int], bool]:
@@ -27,7 +31,7 @@ def load_token_counter(warn: bool = True) -> tuple[Callable[[str], int], bool]:
     try:
         import tiktoken  # type: ignore[import-not-found]
 
-        encoding = tiktoken.get_encoding("o200k_base")
+        encoding = tiktoken.get_encoding(_ENCODING)
         return (lambda text: len(encoding.encode(text, disallowed_special=())) if text else 0), True
     except Exception:  # noqa: BLE001 - no tiktoken, or no cached encoding offline: estimate instead
         if warn:

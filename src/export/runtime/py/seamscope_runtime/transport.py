@@ -12,14 +12,15 @@ from typing import Callable
 
 from .openai import ProviderError, call_openai
 from .scrub import Scrubber
+from .shared import SHARED
 
 
 @dataclass
 class TransportPolicy:
-    max_attempts: int = 3
-    base_delay_ms: float = 500
-    max_delay_ms: float = 30_000
-    timeout_ms: float = 120_000
+    max_attempts: int = SHARED["transport"]["maxAttempts"]
+    base_delay_ms: float = SHARED["transport"]["baseDelayMs"]
+    max_delay_ms: float = SHARED["transport"]["maxDelayMs"]
+    timeout_ms: float = SHARED["transport"]["timeoutMs"]
 
 
 def backoff_delay(error: ProviderError, attempt: int, policy: TransportPolicy) -> float:

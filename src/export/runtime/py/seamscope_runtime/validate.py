@@ -14,6 +14,7 @@ from typing import Any, Callable
 from .formats import matches_format
 from .jsjson import UNDEFINED, number_to_string, stringify
 from .linear_re import LinearPattern, PatternError, compile_pattern
+from .shared import SHARED
 from .text import stable_stringify
 
 SUPPORTED = {
@@ -22,10 +23,7 @@ SUPPORTED = {
     "dependentRequired", "items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains",
     "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format",
 }
-UNSUPPORTED = {
-    "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
-    "$recursiveAnchor", "additionalItems",
-}
+UNSUPPORTED: set[str] = set(SHARED["schema"]["unsupportedKeywords"])
 
 
 class UnsupportedSchema(Exception):
@@ -35,8 +33,8 @@ class UnsupportedSchema(Exception):
 # The engine's budget (src/schema/interpret.ts): anyOf/oneOf/not branches recursing through $ref
 # re-check a subtree per branch, exponentially in the value's depth; past the budget the answer
 # is a defined message, the same one the engine gives.
-BASE_CHECKS = 200_000
-CHECKS_PER_VALUE = 200
+BASE_CHECKS: int = SHARED["schema"]["baseChecks"]
+CHECKS_PER_VALUE: int = SHARED["schema"]["checksPerValue"]
 
 
 class _BudgetSpent(Exception):
