@@ -1,3 +1,4 @@
+import { EvaluateButton } from './evaluate/EvaluateButton.tsx';
 import { ExportButton } from './export/ExportButton.tsx';
 import { ProfileSelect } from './profiles/ProfileSelect.tsx';
 import { RunBar } from './runs/RunBar.tsx';
@@ -32,6 +33,7 @@ export function TopBar() {
           <PaneToggle pane="sidebar" label="library" glyph="◧" />
           <PaneToggle pane="inspector" label="inspector" glyph="◨" />
         </span>
+        <EvaluateButton />
         <ExportButton />
         <ProfileSelect />
         <RunBar />

@@ -9,7 +9,9 @@ import { getRunRepository, openDb } from '../persistence/connection.ts';
 import type { EvalRecord } from '../persistence/db.ts';
 import { importDatasetFile, listDatasets, loadDataset } from '../persistence/datasets.ts';
 import { getApiKey } from '../persistence/profiles.ts';
+import { refreshRuns } from '../runs/run-actions.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
+import { selectChain } from '../stores/selectors.ts';
 import { useEvalStore } from './eval-store.ts';
 
 /**
@@ -135,13 +137,15 @@ async function storedResults(evalId: string): Promise<ItemResult[]> {
   return (await (await openDb()).evalResults.where('evalId').equals(evalId).toArray()).map((r) => r.result);
 }
 
-export async function showEval(evalId: string): Promise<void> {
+/** The table of a stored batch; spend a month at `volume` items and the batch profile's prices. */
+export async function showEval(evalId: string, volume = useEvalStore.getState().volume): Promise<void> {
   const db = await openDb();
   const record = await db.evals.get(evalId);
   if (!record) return;
   const profile = useEditorStore.getState().profiles.find((p) => p.id === record.profileId);
   const results = await storedResults(evalId);
-  const table = evalTable(record.variants, results, profile && (profile.prices.input || profile.prices.output) ? { priceIn: profile.prices.input, priceOut: profile.prices.output } : {});
+  const prices = profile && (profile.prices.input || profile.prices.output) ? { priceIn: profile.prices.input, priceOut: profile.prices.output } : {};
+  const table = evalTable(record.variants, results, { ...prices, ...(volume > 0 ? { volume } : {}) });
   useEvalStore.getState().setShown({ evalId, table, results });
 }
 
@@ -193,5 +197,8 @@ async function go(record: EvalRecord): Promise<void> {
     useEvalStore.getState().setRunning(null);
     await refreshEvalLists();
     await showEval(record.id);
+    // The batch's runs are ordinary runs: the open chain's run list shows them.
+    const open = selectChain(useEditorStore.getState());
+    if (open) await refreshRuns(open.id).catch(() => undefined);
   }
 }

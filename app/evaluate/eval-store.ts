@@ -14,6 +14,9 @@ export interface EvalState {
   estimate: readonly EvalEstimate[] | null;
   running: { evalId: string; progress: EvalProgress } | null;
   shown: { evalId: string; table: EvalTable; results: readonly ItemResult[] } | null;
+  /** Items a month, for the spend column (0: not stated). */
+  volume: number;
+  setVolume(volume: number): void;
   setDatasets(datasets: readonly DatasetRecord[]): void;
   setEvals(evals: readonly EvalRecord[]): void;
   setEstimate(estimate: readonly EvalEstimate[] | null): void;
@@ -27,6 +30,8 @@ export const useEvalStore = create<EvalState>()((set) => ({
   estimate: null,
   running: null,
   shown: null,
+  volume: 0,
+  setVolume: (volume) => set({ volume }),
   setDatasets: (datasets) => set({ datasets }),
   setEvals: (evals) => set({ evals }),
   setEstimate: (estimate) => set({ estimate }),

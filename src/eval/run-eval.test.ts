@@ -90,6 +90,24 @@ describe('runEval', () => {
     expect(results.every((r) => r.status !== 'cancelled' && r.status !== 'interrupted')).toBe(true);
   });
 
+  it('continues a run a cancelled batch left unfinished instead of starting it again', async () => {
+    const repo = createMemoryRunRepository();
+    const controller = new AbortController();
+    const slow = contentProvider({ delayMs: 20, onCall: () => { if (slow.calls === 1) setTimeout(() => controller.abort(), 5); } });
+    const runIdFor = (_v: EvalVariant, item: { id: string }) => `batch-${item.id}`;
+    const first: ItemResult[] = [];
+    await runEval({ variants: [variant()], dataset: dataset(1), provider: slow, model, repo, concurrency: 1, signal: controller.signal, runIdFor, onResult: async (r) => void first.push(r) });
+    expect(first).toEqual([]);
+    expect((await repo.getRun('batch-q0'))?.status).toMatch(/cancelled|interrupted/);
+    const again = contentProvider();
+    const results: ItemResult[] = [];
+    await runEval({ variants: [variant()], dataset: dataset(1), provider: again, model, repo, runIdFor, onResult: async (r) => void results.push(r) });
+    expect(results.map((r) => [r.runId, r.status, r.pass])).toEqual([['batch-q0', 'succeeded', true]]);
+    // The extract step finished before the cancel: only the answer is called again.
+    expect(again.calls).toBe(1);
+    expect((await repo.getEvents('batch-q0')).some((e) => e.type === 'run.resumed')).toBe(true);
+  });
+
   it('scores the route a router took', async () => {
     const results: ItemResult[] = [];
     const routed: Dataset = { items: [

@@ -143,8 +143,12 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
       const { variant, item } = jobs[next++] as (typeof jobs)[number];
       const runId = opts.runIdFor?.(variant, item);
       const t0 = now();
+      // A run a cancelled or crashed batch left unfinished continues where it stopped: its
+      // finished steps are restored from its events, not called (or paid for) again.
+      const earlier = runId ? await opts.repo.getRun(runId) : undefined;
+      const resume = earlier ? { resume: { events: await opts.repo.getEvents(runId as string) } } : {};
       const meta = await runChain({
-        chain: variant.chain, inputs: item.inputs, provider: opts.provider, model: opts.model, repo: opts.repo,
+        chain: variant.chain, inputs: item.inputs, provider: opts.provider, model: opts.model, repo: opts.repo, ...resume,
         ...(runId ? { runId } : {}), ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now,
       });
       // A run the batch's cancel cut short is not a result: it runs again when the batch resumes.

@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { expect, mock, test } from './fixtures/app.ts';
+
+const statute = new URL('../public/demo/datasets/statute-appeals.dataset.jsonl', import.meta.url);
+
+/** The first `n` questions of the demo dataset, as a file a person would pick. */
+async function datasetFile(n: number) {
+  const lines = (await readFile(statute, 'utf8')).trim().split('\n');
+  return { name: `statute-${n}.dataset.jsonl`, mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.slice(0, n + 1).join('\n')}\n`) };
+}
+
+/**
+ * Choosing a design as a person would: import a dataset, tick two of the demo designs and the
+ * controls, read the bill before paying it, run, read one table, open the run behind an item.
+ */
+test('compare two designs with their controls over a dataset, then open a run behind the table', async ({ app, page }) => {
+  test.setTimeout(150_000);
+  await app.open();
+  await page.getByTestId('eval.open').click();
+  const dialog = page.getByTestId('eval.dialog');
+  await expect(dialog).toBeVisible();
+  await page.getByTestId('eval.import').setInputFiles(await datasetFile(4));
+  await expect(page.getByTestId('eval.dataset')).toContainText('4 items');
+
+  await page.getByTestId('eval.chain.demo-summarise-then-answer').click();
+  await page.getByTestId('eval.chain.demo-select-quotes-then-answer').click();
+  await page.getByTestId('eval.controls').click();
+  await expect(page.getByTestId('eval.estimate')).toContainText(/model calls, .* input tokens, at most .* output tokens/);
+  await app.screenshot('evaluate-setup');
+
+  await page.getByTestId('eval.start').click();
+  const table = page.getByTestId('eval.table');
+  await expect(table).toBeVisible({ timeout: 90_000 });
+  // The summary loses the day counts; the selection keeps them; the ablation without the summary recovers them.
+  await expect(page.getByTestId('eval.row.demo-select-quotes-then-answer')).toContainText('100.0%');
+  await expect(page.getByTestId('eval.row.demo-summarise-then-answer')).toContainText('0.0%');
+  await expect(page.getByTestId('eval.row.demo-summarise-then-answer:ablate-summarise')).toContainText('ablation');
+  await expect(page.getByTestId('eval.row.demo-summarise-then-answer:baseline')).toContainText('baseline');
+  await app.screenshot('evaluate-table');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await app.screenshot('evaluate-table-1280');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  const csv = page.waitForEvent('download');
+  await page.getByTestId('eval.exportCsv').click();
+  const text = await readFile(await (await csv).path(), 'utf8');
+  expect(text.split('\r\n')[0]).toContain('"variant","kind","n","accuracy"');
+
+  await page.getByTestId('eval.row.demo-summarise-then-answer').getByRole('button').click();
+  await expect(page.getByTestId('eval.items')).toContainText('missing: 120-day period');
+  await page.getByTestId('eval.openRun.redetermination-filing').click();
+  await expect(page.getByTestId('replay')).toBeVisible();
+  await expect(page.getByTestId('replay.boundary')).toContainText('summarise');
+});
+
+test('cancel an evaluation and resume it: finished items are not run again', async ({ app, page }) => {
+  test.setTimeout(150_000);
+  await app.open();
+  // Through the mock, each call half a second: slow enough to cancel half way.
+  await app.addMockProfile('Slow mock', { input: 0.4, output: 1.6 });
+  await mock.enqueue(Array.from({ length: 16 }, () => ({ fault: 'delay', delayMs: 500 })));
+  await page.getByTestId('eval.open').click();
+  await page.getByTestId('eval.import').setInputFiles(await datasetFile(8));
+  await page.getByTestId('eval.chain.demo-summarise-then-answer').click();
+  const concurrency = page.getByLabel('Runs at once');
+  await concurrency.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1');
+  await page.getByTestId('eval.start').click();
+  await expect(page.getByTestId('eval.progressText')).toContainText(/^[2-7] \/ 8 done/, { timeout: 60_000 });
+  await page.getByTestId('eval.cancel').click();
+  await expect(page.getByTestId('eval.resume')).toBeVisible({ timeout: 30_000 });
+  const finishedBefore = Number((await page.getByTestId('eval.table').locator('tbody tr td').nth(3).textContent()) ?? '0');
+  expect(finishedBefore).toBeGreaterThan(0);
+  expect(finishedBefore).toBeLessThan(8);
+
+  // A reload in between: the batch is stored, and Resume picks it up.
+  await page.reload();
+  await expect(page.getByTestId('canvas')).toBeVisible();
+  await page.getByTestId('eval.open').click();
+  const requestsBefore = (await mock.requests()).length;
+  await page.getByTestId('eval.resume').click();
+  await expect(page.getByTestId('eval.row.demo-summarise-then-answer').locator('td').nth(3)).toHaveText('8', { timeout: 60_000 });
+  // Two calls per item, and only for the items the cancelled batch had not finished.
+  expect((await mock.requests()).length - requestsBefore).toBe(2 * (8 - finishedBefore));
+  await page.getByLabel('Volume a month').click();
+  await page.keyboard.type('400000');
+  await expect(page.getByTestId('eval.row.demo-summarise-then-answer')).toContainText('$');
+  await page.getByTestId('eval.dialog').getByRole('button', { name: 'Close' }).click();
+  await app.openChain('demo-summarise-then-answer');
+  // Exactly one stored run per item: none of the finished ones ran twice.
+  await expect(page.locator('.runs .section-title .count')).toHaveText('8');
+});
