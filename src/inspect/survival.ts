@@ -1,5 +1,6 @@
 import { splitSections } from '../steps/sections.ts';
 import { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './facts.ts';
+import { findRestatement, indexQuantities, spelledNumbers, type QuantityIndex } from './restatements.ts';
 
 /**
  * Fact survival across a handoff: which facts of the sources can still be found in the
@@ -13,11 +14,22 @@ export interface Occurrence {
   line: number;
 }
 
+/**
+ * survived: found exactly or in an equivalent form (72 hours = three days, 50% = half);
+ * approximated: only roughly ("two months" for 60 days, "about three months" for 90);
+ * changed: the same figure with another unit or qualifier ("60 business days" for 60 days);
+ * dropped: not found. Only "survived" counts as surviving.
+ */
+export type FactStatus = 'survived' | 'approximated' | 'changed' | 'dropped';
+
 export interface SurvivalFact extends Fact {
   source: string;
   /** The section of the source the fact sits in (its id from the section parser), part of its identity. */
   section: string;
   survived: boolean;
+  status: FactStatus;
+  /** For an approximated or changed fact, what the intermediate says instead ("about three months"). */
+  restatedAs?: string;
   /** 1-based line of the first occurrence (the one `start`/`end` point at). */
   line: number;
   /** Every occurrence of this fact: the same value again in the same sentence of the same section. */
@@ -41,6 +53,8 @@ interface IntermediateIndex {
   bare: Set<number>;
   /** All string content, lowercased, dashes and spaces normalised, for containment of ids, sections and terms. */
   loose: string;
+  /** Every quantity and date the intermediate states, exactly or roughly, for approximations and changes. */
+  quantities: QuantityIndex;
 }
 
 const looseForm = (s: string) => s.toLowerCase().replace(/[–—]/g, '-').replace(/[“”]/g, '"').replace(/\s+/g, ' ');
@@ -85,13 +99,18 @@ function indexIntermediate(intermediate: unknown): IntermediateIndex {
       addContext(contexts, `bare:${fact.value}`, words);
     }
   }
+  // A number spelled out ("fifty product types", "one complete copy") is a figure, but only for
+  // the place whose words it shares: "one" is too common to stand for every 1 on its own.
+  for (const n of spelledNumbers(joined)) {
+    addContext(contexts, `spelled:${n.value}`, contextWords(sentenceAround(joined, n.start, n.end, 0, joined.length)));
+  }
   const loose = looseForm(strings.join('\n'));
   // A share restated in words ("covered at half the cost") keeps the percentage it names.
   for (const m of loose.matchAll(shareWordsRe)) {
     const share = shareWords[(m[1] ?? '').replace(/^(?:a|one)\s+/, '')];
     if (share !== undefined) keys.add(`percentage:${share}%`);
   }
-  return { keys, contexts, bare, loose };
+  return { keys, contexts, bare, loose, quantities: indexQuantities(joined) };
 }
 
 const shareWords: Record<string, string> = { half: '50', quarter: '25', 'three quarters': '75', third: '33', 'two thirds': '67' };
@@ -142,12 +161,21 @@ const overlap = (a: Set<string>, b: Set<string>) => {
   return n;
 };
 
-function survives(fact: Fact, index: IntermediateIndex): boolean {
+function survives(fact: Fact, index: IntermediateIndex, words: Set<string>): boolean {
   if (index.keys.has(factKey(fact))) return true;
+  if (fact.kind === 'number' && fact.value !== undefined && (index.contexts.get(`spelled:${fact.value}`) ?? []).some((w) => overlap(w, words) > 0)) return true;
   // A figure restated without its unit ({"appeal_days": 180}) still carries the fact; a bare
   // year still carries "in 2001". Full dates have no single value and must match as dates.
   if (numericKinds.has(fact.kind) && fact.value !== undefined && index.bare.has(fact.value)) return true;
   return textualKinds.has(fact.kind) && containsToken(index.loose, looseForm(fact.normalized));
+}
+
+/** The id of the enclosing section: "(a)(3)(C)" for "(a)(3)(C)(ii)", "7.2" for "7.2.1"; "" at the top. */
+function parentId(id: string): string {
+  const paren = /^(.*)\([^()]*\)$/.exec(id);
+  if (paren && paren[1]) return paren[1];
+  const dotted = /^(.+)\.[^.]+$/.exec(id);
+  return dotted?.[1] ?? '';
 }
 
 function lineStarts(text: string): number[] {
@@ -169,6 +197,14 @@ function indexAt(starts: readonly number[], offset: number): number {
 }
 
 const lineOf = (starts: readonly number[], offset: number) => indexAt(starts, offset) + 1;
+
+/** Where each fact sits, in words: its sentence and its section's heading with those of the sections it is part of. Read by the relevance ranking. */
+const placeOf = new WeakMap<SurvivalFact, { sentence: string; heading: string }>();
+
+/** The sentence and headings around a fact found by `factSurvival` (empty for a fact made elsewhere, e.g. structured-cloned). */
+export function factPlace(fact: SurvivalFact): { sentence: string; heading: string } {
+  return placeOf.get(fact) ?? { sentence: '', heading: '' };
+}
 
 const emptyByKind = (): Record<FactKind, { total: number; dropped: number }> =>
   Object.fromEntries(FACT_KINDS.map((k) => [k, { total: 0, dropped: 0 }])) as Record<FactKind, { total: number; dropped: number }>;
@@ -192,6 +228,22 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
     const sections = splitSections(source.text);
     const sectionStarts = sections.map((section) => section.start);
     const sectionAt = (offset: number) => sections[indexAt(sectionStarts, offset)];
+    // "(a)(3)(C)(ii)" is part of "(a)(3)(C)", "(a)(3)" and "(a)"; "7.2.1" of "7.2" and "7": their headings describe it too.
+    const headingById = new Map(sections.map((s) => [s.id, s.heading]));
+    const headingCache = new Map<string, string>();
+    const headingPath = (id: string): string => {
+      let path = headingCache.get(id);
+      if (path === undefined) {
+        const parts: string[] = [];
+        for (let cut = id; cut; cut = parentId(cut)) {
+          const h = headingById.get(cut);
+          if (h !== undefined) parts.unshift(h);
+        }
+        path = parts.join(' · ');
+        headingCache.set(id, path);
+      }
+      return path;
+    };
     // A fact is its value at its place: the same value in another sentence or section is another fact.
     const byPlace = new Map<string, { entry: SurvivalFact; words: Set<string> }>();
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
@@ -207,9 +259,12 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
         seen.entry.occurrences.push(occurrence);
         continue;
       }
-      const entry: SurvivalFact = { ...fact, source: source.name, section: section?.id ?? '', survived: survives(fact, index), line: occurrence.line, occurrences: [occurrence] };
       // The section heading is context too ("Appeals" makes "within 30 days" an appeal deadline).
-      const record = { entry, words: contextWords(`${section?.heading ?? ''} ${sentence}`) };
+      const words = contextWords(`${section?.heading ?? ''} ${sentence}`);
+      const kept = survives(fact, index, words);
+      const entry: SurvivalFact = { ...fact, source: source.name, section: section?.id ?? '', survived: kept, status: kept ? 'survived' : 'dropped', line: occurrence.line, occurrences: [occurrence] };
+      placeOf.set(entry, { sentence, heading: headingPath(section?.id ?? '') });
+      const record = { entry, words };
       byPlace.set(place, record);
       const list = placesOfKey.get(key);
       if (list) list.push(record);
@@ -233,6 +288,18 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
         });
       }
       for (const p of places) if (!supported.has(p)) p.entry.survived = false;
+    }
+  }
+  for (const f of facts) {
+    if (f.survived) {
+      f.status = 'survived';
+      continue;
+    }
+    f.status = 'dropped';
+    const found = findRestatement(f, index.quantities);
+    if (found) {
+      f.status = found.status;
+      f.restatedAs = found.text;
     }
   }
   const byKind = emptyByKind();

@@ -102,7 +102,7 @@ function scoreIntermediate(doc: LoadedDocument, q: SetQuestion, im: SetIntermedi
     }
     if (im.approximated?.includes(g.id) && span) {
       score.approximations.total++;
-      // The analysis has no approximated status yet.
+      if (report.survival.facts.some((f) => f.status === 'approximated' && overlaps(f, span))) score.approximations.reported++;
     }
   }
   for (const f of lost) {
