@@ -1,5 +1,5 @@
 import {
-  clauseNumberRe, conditionRe, countLimitRe, quotedLiteralRe, spelledConfirmRe, curatedConditions, dateRes, definedTermRe, durationLeftRe, durationUnitRe, idRes, monthDateRe,
+  clauseNumberRe, conditionRe, countLimitRe, digitsInParensRe, quotedLiteralRe, spelledLeftRe, curatedConditions, dateRes, definedTermRe, durationLeftRe, durationUnitRe, idRes, monthDateRe,
   monthIndex, moneyPrefixRe, moneySuffixRe, numberRe, ordinalLeftRe, parenChainRe, parseAmount, percentLeftRe, percentMarkerRe,
   refRe, sectionRe, structuralBefore, unitStems, yearContextRe, yearRe,
 } from './fact-patterns.ts';
@@ -222,10 +222,12 @@ export const numbers: Extractor = (text, _lower, emit) => {
     const start = m.index + m[0].length - m[1]!.length;
     if (value !== undefined) emit('number', start, m.index + m[0].length, fmt(value), value);
   }
-  for (const m of text.matchAll(spelledConfirmRe)) {
-    const value = Number(m[2]);
-    if (parseAmount(m[1]!) !== value) continue;
-    emit('number', m.index, m.index + m[0].length, fmt(value), value);
+  for (const m of text.matchAll(digitsInParensRe)) {
+    const from = Math.max(0, m.index - 24);
+    const left = spelledLeftRe.exec(text.slice(from, m.index));
+    const value = Number(m[1]);
+    if (!left || parseAmount(left[1]!) !== value) continue;
+    emit('number', from + left.index, m.index + m[0].length, fmt(value), value);
   }
   const content = textBounds(text);
   for (const m of text.matchAll(numberRe)) {

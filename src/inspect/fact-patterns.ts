@@ -172,8 +172,13 @@ export const countLimitRe = new RegExp(
   `\\b(?:at (?:most|least)|up to|no (?:more|fewer|less) than|not (?:more|fewer|less) than|(?:a )?(?:maximum|minimum|limit) of)\\s+(${NUM}|${WORD})(?![\\w%$]|[.,]\\d|\\s*(?:\\(|percent|per cent|dollars|${unitAlternation}))`,
   'gi',
 );
-/** A spelled number confirmed by digits, "one (1) complete copy", "fifteen (15)": the digits are a figure, not a list marker. */
-export const spelledConfirmRe = new RegExp(`\\b(${WORD})\\s*\\(\\s*(\\d{1,3})\\s*\\)`, 'gi');
+/**
+ * A spelled number confirmed by digits, "one (1) complete copy", "fifteen (15)": the digits are
+ * a figure, not a list marker. Found from the digits backwards (a spelled-number alternation
+ * tried at every word would cost more than all the other patterns together).
+ */
+export const digitsInParensRe = /\(\s*(\d{1,3})\s*\)/g;
+export const spelledLeftRe = new RegExp(`(?<![\\w-])(${WORD})\\s*$`, 'i');
 /** A short literal in single quotes, "'pending'", "'no longer needed'": a named value (a status, a reason, an option). */
 export const quotedLiteralRe = /(?<![\w'‘])['‘]([a-z][a-z0-9 ()-]{0,38}[a-z0-9)])['’](?![\w'])/g;
 

@@ -1,5 +1,6 @@
 import { splitSections } from '../steps/sections.ts';
 import { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './facts.ts';
+import { parseAmount } from './fact-patterns.ts';
 import { findRestatement, indexQuantities, spelledNumbers, type QuantityIndex } from './restatements.ts';
 
 /**
@@ -133,12 +134,12 @@ function containsToken(hay: string, needle: string): boolean {
 
 const stopWords = new Set('the a an and or of to in on at by for with from within after before is are be been was were that this these those it its as any each per may must shall will not no than then their they you your our'.split(' '));
 
-/** The content words of a passage (lowercased, no figures, no stop words): what a sentence is about. */
+/** The content words of a passage (lowercased, no figures, spelled or not, no stop words): what a sentence is about. */
 function contextWords(text: string): Set<string> {
   const words = new Set<string>();
   for (const m of text.toLowerCase().matchAll(/[a-z][a-z'’]{2,}/g)) {
     const w = m[0].replace(/['’]s$/, '').replace(/(?:ing|ed|es|s)$/, '');
-    if (w.length >= 3 && !stopWords.has(m[0])) words.add(w);
+    if (w.length >= 3 && !stopWords.has(m[0]) && parseAmount(m[0]) === undefined) words.add(w);
   }
   return words;
 }
@@ -147,13 +148,15 @@ function contextWords(text: string): Set<string> {
 const sentenceEnd = new Set(['.', '!', '?', '\n', '\u0000']);
 
 /** The sentence around [start, end) inside [from, to): up to the nearest . ! ? line break or leaf boundary, at most 300 characters each way. */
-function sentenceAround(text: string, start: number, end: number, from: number, to: number): string {
+function sentenceSpan(text: string, start: number, end: number, from: number, to: number): { text: string; start: number } {
   let a = start;
   while (a > from && start - a < 300 && !sentenceEnd.has(text[a - 1] ?? '')) a--;
   let b = end;
   while (b < to && b - end < 300 && !(sentenceEnd.has(text[b] ?? '') && (text[b] !== '.' || /\s/.test(text[b + 1] ?? ' ')))) b++;
-  return text.slice(a, b);
+  return { text: text.slice(a, b), start: a };
 }
+
+const sentenceAround = (text: string, start: number, end: number, from: number, to: number) => sentenceSpan(text, start, end, from, to).text;
 
 const overlap = (a: Set<string>, b: Set<string>) => {
   let n = 0;
@@ -198,12 +201,21 @@ function indexAt(starts: readonly number[], offset: number): number {
 
 const lineOf = (starts: readonly number[], offset: number) => indexAt(starts, offset) + 1;
 
-/** Where each fact sits, in words: its sentence and its section's heading with those of the sections it is part of. Read by the relevance ranking. */
-const placeOf = new WeakMap<SurvivalFact, { sentence: string; heading: string }>();
+/** Where a fact is stated, in words: the sentence, where it starts, the headings of its section and of the sections that section is part of, and where the fact is. */
+export interface FactPlace {
+  sentence: string;
+  sentenceStart: number;
+  heading: string;
+  at: number;
+}
 
-/** The sentence and headings around a fact found by `factSurvival` (empty for a fact made elsewhere, e.g. structured-cloned). */
-export function factPlace(fact: SurvivalFact): { sentence: string; heading: string } {
-  return placeOf.get(fact) ?? { sentence: '', heading: '' };
+/** Where each fact sits (a named term: each place it is used, up to MAX_PLACES). Read by the relevance ranking. */
+const placeOf = new WeakMap<SurvivalFact, FactPlace[]>();
+const MAX_PLACES = 12;
+
+/** The places of a fact found by `factSurvival` (undefined for a fact made elsewhere, e.g. structured-cloned). */
+export function factPlaces(fact: SurvivalFact): readonly FactPlace[] | undefined {
+  return placeOf.get(fact);
 }
 
 const emptyByKind = (): Record<FactKind, { total: number; dropped: number }> =>
@@ -250,20 +262,24 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
     for (const fact of extractFacts(source.text)) {
       const occurrence = { start: fact.start, end: fact.end, line: lineOf(starts, fact.start) };
       const section = sectionAt(fact.start);
-      const sentence = sentenceAround(source.text, fact.start, fact.end, section?.start ?? 0, section?.end ?? source.text.length);
+      const sentence = sentenceSpan(source.text, fact.start, fact.end, section?.start ?? 0, section?.end ?? source.text.length);
       const key = factKey(fact);
       // Figures are facts of their place; a named term or id is one fact wherever it is used.
-      const place = numericKinds.has(fact.kind) ? `${key}@${section?.id ?? ''}:${sentence}` : key;
+      const place = numericKinds.has(fact.kind) ? `${key}@${section?.id ?? ''}:${sentence.text}` : key;
       const seen = byPlace.get(place);
       if (seen) {
         seen.entry.occurrences.push(occurrence);
+        // A named term used again elsewhere is also about what is said there (capped: a term used
+        // everywhere is about nothing in particular).
+        const places = placeOf.get(seen.entry);
+        if (places && places.length < MAX_PLACES && !numericKinds.has(fact.kind)) places.push({ sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start });
         continue;
       }
       // The section heading is context too ("Appeals" makes "within 30 days" an appeal deadline).
-      const words = contextWords(`${section?.heading ?? ''} ${sentence}`);
+      const words = contextWords(`${section?.heading ?? ''} ${sentence.text}`);
       const kept = survives(fact, index, words);
       const entry: SurvivalFact = { ...fact, source: source.name, section: section?.id ?? '', survived: kept, status: kept ? 'survived' : 'dropped', line: occurrence.line, occurrences: [occurrence] };
-      placeOf.set(entry, { sentence, heading: headingPath(section?.id ?? '') });
+      placeOf.set(entry, [{ sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start }]);
       const record = { entry, words };
       byPlace.set(place, record);
       const list = placesOfKey.get(key);

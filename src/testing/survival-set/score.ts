@@ -62,8 +62,17 @@ export function boundaryFor(doc: LoadedDocument, question: string, intermediate:
   };
 }
 
-/** The source facts the analysis says were asked for and did not survive. */
+/**
+ * The source facts the analysis says were asked for and did not survive: those its lossy
+ * verdict names as reasons. (When the handoff kept a complete answer, the other candidates it
+ * dropped are notes, not claims that an asked fact was lost.)
+ */
 export function askedAndLost(report: BoundaryReport): SurvivalFact[] {
+  if (report.askedFacts.length > 0) {
+    const named = new Set(report.reasons);
+    return report.lossy ? report.askedFacts.filter((a) => a.status !== 'survived' && [...named].some((r) => r.startsWith(`question asks for "${a.fact.text}" (${a.fact.kind}, ${a.fact.section}`))).map((a) => a.fact) : [];
+  }
+  // No word of the question found near any fact: the analysis knows only the kinds asked for.
   return report.survival.facts.filter((f) => report.asked.includes(f.kind) && !f.survived);
 }
 
