@@ -1,7 +1,7 @@
 import type { BoundaryReport } from '../../../src/inspect/index.ts';
 import { checksOnBoundary, stepLabel, type Boundary, type RunView, type StepView } from '../../../src/trace/index.ts';
 import { malformedCount } from '../run-figures.ts';
-import { askedFactLines, survivalLines } from './survival-lines.ts';
+import { survivalLines } from './survival-lines.ts';
 
 const checkNames: Record<string, string> = {
   jsonSchema: 'schema', quoteContainment: 'quote containment', idSet: 'id set', citations: 'citations', numberConsistency: 'numbers', rule: 'rule',
@@ -27,7 +27,6 @@ export function BoundaryHeader({ boundary, report, producer, consumer, view }: P
   // A gate's verdict belongs to the boundaries into that gate, not to every boundary from the same producer.
   const gates = checksOnBoundary(view, boundary);
   const lines = report ? survivalLines(report) : [];
-  const askedLines = report ? askedFactLines(report) : [];
   return (
     <div className="boundary-head" data-testid="replay.boundaryHead">
       <span className="boundary-name">
@@ -69,18 +68,6 @@ export function BoundaryHeader({ boundary, report, producer, consumer, view }: P
               ))
             : `${report.survival.dropped.length} of ${report.survival.facts.length} source facts dropped; the consumer asks for no particular kind`}
           {report.lossy && malformed === 0 && <span className="muted"> · the intermediate is well-formed: lossy is not malformed</span>}
-        </span>
-      )}
-      {askedLines.length > 0 && (
-        <span className="survival-line asked-facts" data-testid="replay.asked">
-          <span className="muted">Asked: </span>
-          {askedLines.map((l, i) => (
-            <span key={i} className={l.lost ? 'is-bad' : ''} data-testid="replay.askedFact" title={`Why asked: ${l.why}`}>
-              {i > 0 ? ' · ' : ''}
-              {l.text}
-              <span className="muted small"> ({l.why})</span>
-            </span>
-          ))}
         </span>
       )}
     </div>

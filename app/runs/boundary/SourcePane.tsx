@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { BoundaryReport } from '../../../src/inspect/index.ts';
 import type { Boundary } from '../../../src/trace/index.ts';
 import { factPieces } from './fact-spans.ts';
+import { askedFactLines } from './survival-lines.ts';
 
 interface Props {
   boundary: Boundary;
@@ -72,6 +73,15 @@ export function SourcePane({ boundary, report, producerName }: Props) {
           </span>
         )}
       </div>
+      {report && report.askedFacts.length > 0 && (
+        <ol className="asked-facts small" data-testid="replay.asked" aria-label="What the question asks, and why">
+          {askedFactLines(report).map((l, i) => (
+            <li key={i} className={l.lost ? 'is-bad' : ''} data-testid="replay.askedFact">
+              {l.text} <span className="muted">({l.why})</span>
+            </li>
+          ))}
+        </ol>
+      )}
       {boundary.sources.length === 0 && <p className="muted small">{producerName} read no chain input directly or through earlier steps.</p>}
       {boundary.sources.map((s) => (
         <div key={s.name} className="source-block">
