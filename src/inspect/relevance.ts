@@ -160,21 +160,41 @@ const matches = (term: string, word: string) => word === term || (term.length >=
  */
 function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => boolean): Map<number, { score: number; terms: string[]; at: number }> {
   const fieldCount = BOOST.length;
+  // Many places share a sentence or a heading (the same token array): count the terms in each array once.
+  const counted = new Map<string[], number[]>();
+  const countsOf = (field: string[]): number[] => {
+    let counts = counted.get(field);
+    if (!counts) {
+      counts = terms.map((t) => {
+        let n = 0;
+        for (const w of field) if (matches(t, w)) n++;
+        return n;
+      });
+      counted.set(field, counts);
+    }
+    return counts;
+  };
   const avg = BOOST.map((_, f) => docs.reduce((n, d) => n + (d.fields[f]?.length ?? 0), 0) / Math.max(1, docs.length));
-  const df = terms.map((t) => docs.reduce((n, d) => n + (d.fields.some((field) => field.some((w) => matches(t, w))) ? 1 : 0), 0));
+  const df = terms.map(() => 0);
+  for (const d of docs) {
+    const fieldCounts = d.fields.map(countsOf);
+    terms.forEach((_, i) => {
+      if (fieldCounts.some((c) => (c[i] as number) > 0)) df[i]!++;
+    });
+  }
   const idf = df.map((n) => Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)));
   const best = new Map<number, { score: number; terms: string[]; at: number }>();
   for (const d of docs) {
     if (!eligible(d.fact)) continue;
     let score = 0;
     const found: string[] = [];
+    const fieldCounts = d.fields.map(countsOf);
     terms.forEach((t, i) => {
       let termScore = 0;
       for (let f = 0; f < fieldCount; f++) {
-        const field = d.fields[f] as string[];
-        let tf = 0;
-        for (const w of field) if (matches(t, w)) tf++;
-        if (tf) termScore += (BOOST[f] as number) * (idf[i] as number) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * field.length) / Math.max(1, avg[f] as number))));
+        const tf = (fieldCounts[f] as number[])[i] as number;
+        const length = (d.fields[f] as string[]).length;
+        if (tf) termScore += (BOOST[f] as number) * (idf[i] as number) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(1, avg[f] as number))));
       }
       if (termScore > 0) {
         score += termScore;
