@@ -52,6 +52,9 @@ describe('what a question asks', () => {
     expect(questionForm('What is the most the plan pays?').wants).toEqual(expect.arrayContaining(['money', 'number', 'percentage', 'duration']));
     expect(questionForm('Which section covers appeals?').wants).toContain('section');
     expect(questionForm('Does the plan cover urgent care?').wants).toEqual([]);
+    expect(questionForm('When must the notice be mailed?').wants).toEqual(['date', 'duration']);
+    // A "when" inside the sentence is a condition, not what is asked.
+    expect(questionForm('What certificate can be offered when a flight was cancelled?').wants).toEqual([]);
   });
 
   it('a named term the question already uses is not its answer: the dropped 48 hours is, not "urgent"', () => {

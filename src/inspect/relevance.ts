@@ -66,7 +66,9 @@ const quantity: FactKind[] = ['money', 'number', 'percentage', 'duration'];
  */
 const forms: { re: RegExp; wants: FactKind[] }[] = [
   { re: new RegExp(`\\bhow (?:long|soon|fast|quickly|late|early|often)\\b|\\b(?:within |after |for )?how many ${timeUnit}\\b|\\bhow much (?:time|notice|longer|later|earlier|sooner|extra time|additional time|more time)\\b|\\b(?:what|which)(?: is| are)?(?: the)? (?:deadlines?|time ?frames?|time limits?|periods?|cure periods?)\\b|\\bby when\\b`, 'i'), wants: ['duration', 'date'] },
-  { re: /\b(?:on |as of |by |from )?(?:what|which) (?:date|day|year|month)\b|\bwhen\b/i, wants: ['date', 'duration'] },
+  // "When…" asks for a time where it opens the question or is followed by its verb; inside a
+  // clause ("…offered when a flight was cancelled?") it is a condition, not the thing asked.
+  { re: /\b(?:on |as of |by |from )?(?:what|which) (?:date|day|year|month)\b|^\W*when\b|\bwhen (?:must|should|do|does|did|can|could|is|are|was|were|will|would|has|have)\b/i, wants: ['date', 'duration'] },
   { re: /\bhow much\b|\b(?:what|which) (?:amount|price|fee|cost)\b|\bcosts?\b|\bprice\b|\bcompensation\b|\bdollars?\b|\$/i, wants: ['money', 'percentage'] },
   { re: /\b(?:what|which) (?:percent(?:age)?|share|proportion|fraction|rate|interest rate)\b|\bpercent(?:age)?\b|\binterest rate\b/i, wants: ['percentage'] },
   { re: new RegExp(`\\bhow many\\b(?! ${timeUnit}\\b)`, 'i'), wants: ['number'] },
