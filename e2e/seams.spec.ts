@@ -17,6 +17,10 @@ test('summarise-then-answer: the lossy boundary, the dropped day counts, a fork 
   await expect(page.getByTestId('replay.lossy')).toHaveText('Likely lossy');
   await expect(page.getByTestId('replay.malformed')).toHaveCount(0);
   await expect(page.getByTestId('replay.survival')).toContainText('22 of 22 durations dropped — question asks for duration');
+  // Why each fact was judged asked: its relevance score, the question's words found around it, its kind.
+  const asked = page.getByTestId('replay.askedFact').filter({ hasText: '180-day period' });
+  await expect(asked).toHaveCount(1);
+  await expect(asked).toContainText(/dropped \(score [\d.]+ \(best [\d.]+\); matched day, request, reconsideration; a duration, as "How many days" asks\)/);
   const edge = app.edge('data:summarise->answer:summary');
   await expect(edge).toHaveClass(/edge-lossy/);
   await expect(edge).toContainText('likely lossy');

@@ -41,10 +41,11 @@ describe('seamscope inspect', () => {
     expect(await inspectCommand([runPath], {}, io)).toBe(0);
     expect(err).toEqual([]);
     const text = out.join('\n');
-    expect(text).toContain('extract → answer: LIKELY LOSSY (question asks for duration; 2 of 2 durations dropped)');
+    expect(text).toMatch(/extract → answer: LIKELY LOSSY \(question asks for "180 calendar days" \(duration, .*\): dropped\)/);
     expect(text).toContain(`question: ${seedQuestion}`);
     expect(text).toMatch(/document:1\s+duration\s+180 calendar days/);
     expect(text).toMatch(/document:2\s+duration\s+72 hours/);
+    expect(text).toMatch(/asked: 180 calendar days \(document:1\) dropped — score [\d.]+ \(best\); matched day/);
     expect(text).toContain('answer → final: ok');
   });
 
@@ -58,6 +59,11 @@ describe('seamscope inspect', () => {
     expect(seam?.lossy).toBe(true);
     expect(report.lossy).toEqual(['data:extract->answer:facts']);
     expect(seam?.dropped.filter((f) => f.kind === 'duration').map((f) => f.line)).toEqual([1, 2]);
+    // Why each fact was judged asked: score, the question's words found around it, its kind.
+    const asked = (seam as unknown as { askedFacts: { text: string; status: string; score: number; matched: string[]; kindMatch: boolean; why: string }[] }).askedFacts;
+    expect(asked[0]).toMatchObject({ text: '180 calendar days', status: 'dropped', matched: ['day'], kindMatch: true });
+    expect(asked[0]?.score).toBeGreaterThan(0);
+    expect(asked[0]?.why).toMatch(/^score [\d.]+ \(best\); matched day; a duration, as "How many days" asks$/);
   });
 
   it('rejects a file that is not a run with a one-line message and exit 1', async () => {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { BoundaryReport, RunInspection } from '../inspect/boundary.ts';
 import type { BoundarySufficiency } from '../inspect/sufficiency.ts';
+import type { AskedFact } from '../inspect/relevance.ts';
 import type { SurvivalFact } from '../inspect/survival.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 import type { OptionTable } from './args.ts';
@@ -25,7 +26,16 @@ const defaultLimit = 40;
 const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
 
 function compactFact(f: SurvivalFact) {
-  return { kind: f.kind, text: f.text, normalized: f.normalized, source: f.source, line: f.line, occurrences: f.occurrences.length, lines: [...new Set(f.occurrences.map((o) => o.line))] };
+  return {
+    kind: f.kind, text: f.text, normalized: f.normalized, source: f.source, section: f.section, line: f.line, status: f.status,
+    ...(f.restatedAs !== undefined ? { restatedAs: f.restatedAs } : {}),
+    occurrences: f.occurrences.length, lines: [...new Set(f.occurrences.map((o) => o.line))],
+  };
+}
+
+/** Why a fact was judged asked: its relevance score, the question's words found around it, and whether its kind is the one the question's form wants. */
+function askedFactJson(a: AskedFact) {
+  return { ...compactFact(a.fact), score: a.score, matched: a.matched, kindMatch: a.kindMatch, why: a.why };
 }
 
 function jsonReport(report: RunInspection) {
@@ -37,7 +47,7 @@ function jsonReport(report: RunInspection) {
     boundaries: report.boundaries.map((b, i) => ({
       sufficiency: { estimate: report.sufficiency[i]?.estimate, label: report.sufficiency[i]?.label ?? null },
       id: b.boundaryId, producer: b.producer, consumer: b.consumer, binding: b.binding,
-      lossy: b.lossy, reasons: b.reasons, notes: b.notes, question: b.question, asked: b.asked,
+      lossy: b.lossy, reasons: b.reasons, notes: b.notes, question: b.question, asked: b.asked, askedFacts: b.askedFacts.map(askedFactJson),
       sourcesAlsoReceived: b.sourcesAlsoReceived, byKind: b.survival.byKind,
       facts: b.survival.facts.length, dropped: b.survival.dropped.map(compactFact), survived: b.survival.survived.map(compactFact),
     })),
@@ -62,6 +72,10 @@ function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | und
   io.out(`${oneLine(b.producer)} → ${oneLine(b.consumer)}: ${oneLine(verdict)}`);
   if (b.question) io.out(`  question: ${oneLine(b.question)}${b.asked.length ? `  (asks for ${oneLine(b.asked.join(', '))})` : ''}`);
   else if (b.asked.length) io.out(`  instructions ask for ${oneLine(b.asked.join(', '))}`);
+  for (const a of b.askedFacts.slice(0, 5)) {
+    const status = a.status === 'survived' ? 'kept' : a.status === 'dropped' ? 'dropped' : `${a.status} as "${a.fact.restatedAs ?? ''}"`;
+    io.out(`  asked: ${oneLine(a.fact.text)} (${oneLine(`${a.fact.source}:${a.fact.line}`)}) ${oneLine(status)} — ${oneLine(a.why)}`);
+  }
   for (const note of b.notes) io.out(`  note: ${oneLine(note)}`);
   const line = sufficiencyLine(sufficiency);
   if (line) io.out(`  ${oneLine(line)}`);

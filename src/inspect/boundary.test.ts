@@ -30,9 +30,13 @@ describe('inspectRun', () => {
   it('flags the summary that said "promptly" as a likely lossy handoff', async () => {
     const { report, seam } = await inspectSeed(seedSummary.split('. '));
     expect(seam.question).toBe(seedQuestion);
-    expect(seam.asked).toEqual(['duration']);
+    expect(seam.asked).toEqual(['duration', 'date']);
     expect(seam.lossy).toBe(true);
-    expect(seam.reasons).toEqual(['question asks for duration; 2 of 2 durations dropped']);
+    // The likeliest answer is named with why; the weaker candidate is a note.
+    expect(seam.askedFacts.map((a) => a.fact.text)).toEqual(['180 calendar days', '72 hours']);
+    expect(seam.reasons).toHaveLength(1);
+    expect(seam.reasons[0]).toMatch(/^question asks for "180 calendar days" \(duration, .*matched day; a duration, as "How many days" asks\): dropped$/);
+    expect(seam.notes.join(' ')).toContain('"72 hours"');
     expect(seam.survival.dropped.filter((f) => f.kind === 'duration').map((f) => f.text)).toEqual(['180 calendar days', '72 hours']);
     // The answer → output boundary asks nothing, so it is never lossy.
     expect(report.boundaries.find((b) => b.consumer === 'final')?.lossy).toBe(false);
@@ -44,18 +48,20 @@ describe('inspectRun', () => {
     expect(seam.survival.byKind.duration).toEqual({ total: 2, dropped: 0 });
   });
 
-  it('notes a partial drop without flagging it, unless strict', async () => {
+  it('notes a partial drop without flagging it when a complete answer survived, unless strict', async () => {
     const kept = ['Reconsideration may be requested within 180 calendar days.'];
     const { seam } = await inspectSeed(kept);
     expect(seam.lossy).toBe(false);
-    expect(seam.notes).toContain('question asks for duration; 1 of 2 durations dropped, 1 kept');
+    expect(seam.notes.join(' ')).toMatch(/"72 hours".*dropped; the facts asked at .*line 1 all survived/);
     const strict = await inspectSeed(kept, { strict: true });
     expect(strict.seam.lossy).toBe(true);
   });
 
   it('takes a given question over the one in the prompt', async () => {
     const { seam } = await inspectSeed(seedSummary.split('. '), { question: 'How much does an appeal cost?' });
-    expect(seam.asked).toEqual(['money']);
+    expect(seam.asked).toEqual(['money', 'percentage']);
+    // The source states no amount: nothing it states is what this question asks.
+    expect(seam.askedFacts).toEqual([]);
     expect(seam.lossy).toBe(false);
   });
 });

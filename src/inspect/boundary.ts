@@ -1,10 +1,11 @@
 import type { RunMeta, TraceEvent } from '../trace/events.ts';
 import { buildRunView, type Boundary } from '../trace/replay.ts';
 import { stepRegistry, type StepRegistry } from '../steps/index.ts';
-import type { FactKind } from './facts.ts';
+import { factKey, type FactKind } from './facts.ts';
 import { findQuestion, instructionText, receivedSources } from './consumer-prompt.ts';
 import { askedKinds } from './question-kinds.ts';
-import { factSurvival, type SurvivalReport } from './survival.ts';
+import { askedFacts, questionForm, type AskedFact } from './relevance.ts';
+import { factSurvival, type SurvivalFact, type SurvivalReport } from './survival.ts';
 import { estimateSufficiency, goldFor, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencySummary } from './sufficiency.ts';
 import { labelOf } from '../trace/labels.ts';
 
@@ -19,8 +20,14 @@ export interface BoundaryReport {
   binding: string;
   /** The question the consumer answered, if one was found or given. */
   question: string | null;
-  /** Fact kinds the question or the consumer's instructions ask for. */
+  /** Fact kinds the question's form or the consumer's instructions ask for. */
   asked: FactKind[];
+  /**
+   * The source facts the question is about, most relevant first, each with its survival status
+   * and why it was judged asked (relevance score, matched words, kind). Empty when no word of
+   * the question is found near any fact; then the asked kinds decide.
+   */
+  askedFacts: AskedFact[];
   survival: SurvivalReport;
   lossy: boolean;
   /** Why the boundary is lossy; empty when it is not. */
@@ -35,9 +42,12 @@ export interface InspectOptions {
   /** Overrides the question found in the consumer's prompt. */
   question?: string;
   /**
-   * By default a boundary is lossy when every fact of an asked kind was dropped: an
-   * evidence step that keeps the one deadline that matters and drops nineteen others is
-   * doing its job. Strict mode flags any dropped fact of an asked kind.
+   * By default a boundary is lossy when a fact the question is about (ranked by relevance, see
+   * `askedFacts`) did not survive: an evidence step that keeps the one deadline that matters
+   * and drops nineteen others is doing its job; so is one that keeps one complete answer where the
+   * question matches two places about equally. Strict mode reaches further down the ranking and
+   * flags any candidate lost; where only kinds are known (no word of the question found near any fact),
+   * flags any dropped fact of an asked kind rather than only a kind dropped entirely.
    */
   strict?: boolean;
 }
@@ -64,21 +74,56 @@ function isEmptyHandoff(value: unknown, depth = 0): boolean {
   return true;
 }
 
+/** Share of the best score from which a lost candidate is named as a reason, not a note. */
+const STRONG = 0.8;
+
+const where = (f: SurvivalFact) => (f.section ? `${f.section}, line ${f.line}` : `line ${f.line}`);
+
+function lostAs(f: SurvivalFact): string {
+  if (f.status === 'approximated') return `only approximated, as "${f.restatedAs}"`;
+  if (f.status === 'changed') return `changed, to "${f.restatedAs}"`;
+  return 'dropped';
+}
+
 /**
- * @example
- * const view = buildRunView(meta, events);
- * const report = inspectBoundary(view.boundaries[0]!);
- * if (report.lossy) console.log(report.reasons.join('; '));
+ * The question is about these facts. They come in groups, one per place (section and sentence):
+ * the best answer may sit in one place and an also-likely one in another ("How fast…" matches
+ * both the expedited and the standard deadline). The handoff is lossy when no place's asked
+ * facts all survived: it kept no complete answer. A value kept once stands for its repeats in the same section
+ * ("two days … such two-day period").
  */
-export function inspectBoundary(boundary: Boundary, opts: InspectOptions = {}, survival?: SurvivalReport): BoundaryReport {
-  const result = survival ?? factSurvival(boundary.sources, boundary.intermediate);
-  const question = opts.question ?? findQuestion(boundary);
-  const fromQuestion = askedKinds(question ?? '');
-  const fromInstructions = askedKinds(instructionText(boundary));
-  const asked = [...new Set([...fromQuestion, ...fromInstructions])];
-  const alsoReceived = receivedSources(boundary);
-  const reasons: string[] = [];
-  const notes: string[] = [];
+function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: FactKind[], alsoReceived: string[], strict: boolean, reasons: string[], notes: string[]): void {
+  const reachable = ranked.filter((a) => !alsoReceived.includes(a.fact.source));
+  const keptKeys = new Set(result.facts.filter((f) => f.survived).map((f) => `${f.source}|${f.section}|${factKey(f)}`));
+  const kept = (a: AskedFact) => a.status === 'survived' || keptKeys.has(`${a.fact.source}|${a.fact.section}|${factKey(a.fact)}`);
+  const groups = new Map<string, AskedFact[]>();
+  for (const a of reachable) {
+    const key = `${a.fact.source}|${a.fact.section}|${a.place}`;
+    const list = groups.get(key);
+    if (list) list.push(a);
+    else groups.set(key, [a]);
+  }
+  // Strict: every candidate counts, a complete answer elsewhere or not.
+  const best = reachable[0]?.score ?? 0;
+  const complete = strict ? undefined : [...groups.values()].find((g) => g.every(kept));
+  const lost = reachable.filter((a) => !kept(a));
+  const line = (a: AskedFact) => `question asks for "${a.fact.text}" (${a.fact.kind}, ${where(a.fact)}; ${a.why}): ${lostAs(a.fact)}`;
+  if (complete) {
+    for (const a of lost) notes.push(`${line(a)}; the facts asked at ${complete[0] ? where(complete[0].fact) : 'another place'} all survived`);
+  } else {
+    // The reasons name the likeliest answers lost; the further candidates are notes.
+    const strong = lost.filter((a) => a.score >= best * STRONG);
+    for (const a of strong.length ? strong : lost) reasons.push(line(a));
+    for (const a of strong.length ? lost.filter((a) => !strong.includes(a)) : []) notes.push(`${line(a)} (a weaker candidate)`);
+  }
+  const askedSet = new Set(ranked.map((a) => a.fact));
+  const others = result.facts.filter((f) => !askedSet.has(f) && asked.includes(f.kind) && !alsoReceived.includes(f.source));
+  const otherDropped = others.filter((f) => !f.survived).length;
+  if (otherDropped > 0) notes.push(`${otherDropped} of ${others.length} other ${asked.map((k) => plural[k]).join(' or ')} dropped; the question is not about them`);
+}
+
+/** No word of the question is found near any fact: what it asks is known by kind only. */
+function judgeAskedKinds(result: SurvivalReport, asked: FactKind[], fromQuestion: FactKind[], alsoReceived: string[], opts: InspectOptions, reasons: string[], notes: string[]): void {
   for (const group of askedGroups(asked)) {
     const who = group.some((k) => fromQuestion.includes(k)) ? 'question asks' : 'instructions ask';
     const counted = result.facts.filter((f) => group.includes(f.kind) && !alsoReceived.includes(f.source));
@@ -95,6 +140,26 @@ export function inspectBoundary(boundary: Boundary, opts: InspectOptions = {}, s
     if (dropped === counted.length || opts.strict) reasons.push(line);
     else notes.push(`${line}, ${counted.length - dropped} kept`);
   }
+}
+
+/**
+ * @example
+ * const view = buildRunView(meta, events);
+ * const report = inspectBoundary(view.boundaries[0]!);
+ * if (report.lossy) console.log(report.reasons.join('; '));
+ */
+export function inspectBoundary(boundary: Boundary, opts: InspectOptions = {}, survival?: SurvivalReport): BoundaryReport {
+  const result = survival ?? factSurvival(boundary.sources, boundary.intermediate);
+  const question = opts.question ?? findQuestion(boundary);
+  const fromQuestion = question ? questionForm(question).wants : [];
+  const fromInstructions = askedKinds(instructionText(boundary));
+  const asked = [...new Set([...fromQuestion, ...fromInstructions])];
+  const alsoReceived = receivedSources(boundary);
+  const ranked = question ? askedFacts(question, result, boundary.sources, { strict: opts.strict }) : [];
+  const reasons: string[] = [];
+  const notes: string[] = [];
+  if (ranked.length > 0) judgeAskedFacts(ranked, result, asked, alsoReceived, opts.strict === true, reasons, notes);
+  else judgeAskedKinds(result, asked, fromQuestion, alsoReceived, opts, reasons, notes);
   // An empty handoff (no text, no figures: an empty selection) lost every fact, whatever the
   // consumer asks: `{"relevant_sections": []}` handed to a gate is not "ok".
   const reachable = result.facts.filter((f) => !alsoReceived.includes(f.source));
@@ -106,7 +171,7 @@ export function inspectBoundary(boundary: Boundary, opts: InspectOptions = {}, s
   }
   return {
     boundaryId: boundary.id, producer: boundary.producer, consumer: boundary.consumer, binding: boundary.binding,
-    question, asked, survival: result, lossy: reasons.length > 0, reasons, notes, sourcesAlsoReceived: alsoReceived,
+    question, asked, askedFacts: ranked, survival: result, lossy: reasons.length > 0, reasons, notes, sourcesAlsoReceived: alsoReceived,
   };
 }
 

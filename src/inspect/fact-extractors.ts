@@ -1,5 +1,5 @@
 import {
-  clauseNumberRe, conditionRe, curatedConditions, dateRes, definedTermRe, durationLeftRe, durationUnitRe, idRes, monthDateRe,
+  clauseNumberRe, conditionRe, countLimitRe, digitsInParensRe, quotedLiteralRe, spelledLeftRe, curatedConditions, dateRes, definedTermRe, durationLeftRe, durationUnitRe, idRes, monthDateRe,
   monthIndex, moneyPrefixRe, moneySuffixRe, numberRe, ordinalLeftRe, parenChainRe, parseAmount, percentLeftRe, percentMarkerRe,
   refRe, sectionRe, structuralBefore, unitStems, yearContextRe, yearRe,
 } from './fact-patterns.ts';
@@ -156,6 +156,8 @@ export const conditions: Extractor = (text, lower, emit) => {
     while (i < m.length && m[i] === undefined) i++;
     emit('condition', m.index, m.index + m[0].length, curatedConditions[i - 1]?.[0] ?? m[0].toLowerCase());
   }
+  // A quoted literal is a named value ('pending', 'no longer needed'): one fact wherever it is used.
+  for (const m of text.matchAll(quotedLiteralRe)) emit('condition', m.index, m.index + m[0].length, m[1]!.toLowerCase());
   const terms = new Set<string>();
   for (const m of text.matchAll(definedTermRe)) {
     const term = (m[1] ?? m[2] ?? '').trim();
@@ -213,6 +215,20 @@ function textBounds(text: string): TextBounds {
 }
 
 export const numbers: Extractor = (text, _lower, emit) => {
+  // A limit makes a spelled count a figure ("at most five passengers"); a spelled number
+  // confirmed by digits ("one (1) complete copy") makes the digits one.
+  for (const m of text.matchAll(countLimitRe)) {
+    const value = parseAmount(m[1]!);
+    const start = m.index + m[0].length - m[1]!.length;
+    if (value !== undefined) emit('number', start, m.index + m[0].length, fmt(value), value);
+  }
+  for (const m of text.matchAll(digitsInParensRe)) {
+    const from = Math.max(0, m.index - 24);
+    const left = spelledLeftRe.exec(text.slice(from, m.index));
+    const value = Number(m[1]);
+    if (!left || parseAmount(left[1]!) !== value) continue;
+    emit('number', from + left.index, m.index + m[0].length, fmt(value), value);
+  }
   const content = textBounds(text);
   for (const m of text.matchAll(numberRe)) {
     const amountEnd = m.index + m[1]!.length;

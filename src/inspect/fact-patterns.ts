@@ -54,6 +54,7 @@ export const durationLeftRe = new RegExp(
 /** "the 60th day after": a point counted in days still answers "how many days". Groups: 1 amount, 2 qualifier. */
 export const ordinalLeftRe = /(?<![\w.,])(\d{1,4})(?:st|nd|rd|th)\s+(?:(calendar|business|working)\s+)?$/i;
 export const unitStems = ['minute', 'hour', 'day', 'week', 'month', 'year'];
+const unitAlternation = '(?:calendar |business |working )?(?:minute|hour|day|week|month|year)s?\\b';
 /** The unit itself, sticky at a stem found by indexOf: "days", "day period"; not "daytime", "yearly". */
 export const durationUnitRe = /(minute|hour|day|week|month|year)s?\b(?:[\s-]+period\b)?/iy;
 
@@ -163,6 +164,24 @@ export const numberRe = new RegExp(
   `(?<![\\w.,$#§/:=&\\-–])(${NUM})(?:\\s?(${attachedUnits})\\b|(?![\\w]|[.,:/\\-–]\\d|-[A-Z])(?:\\s+(${wordUnits})\\b)?)`,
   'gi',
 );
+/**
+ * A limit on a count: "at most five passengers", "not fewer than 4", "up to three gift cards".
+ * Group 1 the amount, written or spelled. The quantifier makes a spelled number a figure.
+ */
+export const countLimitRe = new RegExp(
+  `\\b(?:at (?:most|least)|up to|no (?:more|fewer|less) than|not (?:more|fewer|less) than|(?:a )?(?:maximum|minimum|limit) of)\\s+(${NUM}|${WORD})(?![\\w%$]|[.,]\\d|\\s*(?:\\(|percent|per cent|dollars|${unitAlternation}))`,
+  'gi',
+);
+/**
+ * A spelled number confirmed by digits, "one (1) complete copy", "fifteen (15)": the digits are
+ * a figure, not a list marker. Found from the digits backwards (a spelled-number alternation
+ * tried at every word would cost more than all the other patterns together).
+ */
+export const digitsInParensRe = /\(\s*(\d{1,3})\s*\)/g;
+export const spelledLeftRe = new RegExp(`(?<![\\w-])(${WORD})\\s*$`, 'i');
+/** A short literal in single quotes, "'pending'", "'no longer needed'": a named value (a status, a reason, an option). */
+export const quotedLiteralRe = /(?<![\w'‘])['‘]([a-z][a-z0-9 ()-]{0,38}[a-z0-9)])['’](?![\w'])/g;
+
 /** Words that make the number after them a structural label ("paragraph (2)", "title 42"), not a fact. */
 export const structuralBefore =
   /\b(?:sub)?(?:paragraphs?|clauses?|chapters?|parts?|titles?|articles?|sections?|items?|steps?|pages?|lines?|rules?|schedules?|exhibits?|appendix|annex|figures?|tables?|notes?|levels?|tiers?|phases?|stages?|versions?|questions?|no\.|nos\.|page \d+ of)\s*\(?$/i;

@@ -88,9 +88,19 @@ describe('extractFacts', () => {
     }
   });
 
-  it('stays precise on the statute: its only bare number is the one quantity it states', () => {
+  it('stays precise on the statute: its only bare numbers are the two counts it states', () => {
     const body = statute.slice(statute.indexOf('-->'));
-    expect(only(body, 'number').map((f) => f.text)).toEqual(['4']);
+    // "an entity of up to three reviewers", "not fewer than 4 such contractors".
+    expect(only(body, 'number').map((f) => f.text)).toEqual(['three', '4']);
     expect(only(body, 'money').map((f) => f.normalized)).toEqual(['$100', '$1000', '$10', '$10']);
+  });
+
+  it('reads limits on counts, spelled numbers confirmed by digits, and quoted values', () => {
+    const facts = (t: string) => extractFacts(t).map((f) => `${f.kind}:${f.normalized}`);
+    expect(facts('Each reservation can have at most five passengers and no more than 3 bags.')).toEqual(['number:5', 'number:3']);
+    expect(facts('subject to the retention of one (1) complete copy')).toEqual(['number:1']);
+    expect(facts("a reason, either 'no longer needed' or 'ordered by mistake'; the user's order")).toEqual(['condition:no longer needed', 'condition:ordered by mistake']);
+    // A limit on a length of time stays a duration.
+    expect(facts('up to 14 days')).toEqual(['duration:14 day']);
   });
 });

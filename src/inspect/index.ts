@@ -8,7 +8,8 @@
  * for (const report of boundaries) if (report.lossy) console.log(report.producer, '→', report.consumer);
  */
 export { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './facts.ts';
-export { factSurvival, type Occurrence, type SurvivalFact, type SurvivalReport } from './survival.ts';
+export { factSurvival, type FactStatus, type Occurrence, type SurvivalFact, type SurvivalReport } from './survival.ts';
+export { askedFacts, questionForm, type AskedFact, type QuestionForm } from './relevance.ts';
 export { askedKinds } from './question-kinds.ts';
 export { inspectBoundary, inspectRun, type BoundaryReport, type InspectOptions, type RunInspection } from './boundary.ts';
 export { estimateSufficiency, goldFactSurvives, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencyEstimate, type SufficiencySummary } from './sufficiency.ts';

@@ -39,7 +39,7 @@ describe('sufficiency in inspectRun', () => {
     const { meta, events } = await seedRun(seedSummary.split('. '));
     const seam = seamOf(inspectRun(meta, events));
     expect(seam.estimate).toMatchObject({ verdict: 'insufficient', basis: 'asked' });
-    expect(seam.estimate.reason).toContain('durations dropped');
+    expect(seam.estimate.reason).toMatch(/question asks for "180 calendar days".*dropped/);
     expect(seam.label).toBeNull();
   });
 

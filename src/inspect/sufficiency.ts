@@ -86,6 +86,12 @@ export function estimateSufficiency(boundary: Pick<Boundary, 'intermediate'>, re
       : { verdict: 'insufficient', basis: 'gold', missing, reason: `${missing.length} of ${wanted.length} gold facts did not reach ${report.consumer}: ${missing.join('; ')}` };
   }
   if (report.lossy) return { verdict: 'insufficient', basis: 'asked', missing: [], reason: report.reasons.join('; ') };
+  // The facts the question is about (ranked by relevance): one of them reaching the consumer whole is enough to answer.
+  const keptAsked = report.askedFacts.filter((a) => a.status === 'survived' && !report.sourcesAlsoReceived.includes(a.fact.source));
+  if (keptAsked.length > 0) {
+    const best = keptAsked[0] as (typeof keptAsked)[number];
+    return { verdict: 'sufficient', basis: 'asked', missing: [], reason: `the fact the question is about reached ${report.consumer}: ${best.fact.text} (${best.why})` };
+  }
   const reachable = report.survival.facts.filter((f) => !report.sourcesAlsoReceived.includes(f.source));
   const askedKept = reachable.filter((f) => report.asked.includes(f.kind) && f.survived);
   if (askedKept.length > 0) {

@@ -1,5 +1,7 @@
 import { splitSections } from '../steps/sections.ts';
 import { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './facts.ts';
+import { parseAmount } from './fact-patterns.ts';
+import { findRestatement, indexQuantities, spelledNumbers, type QuantityIndex } from './restatements.ts';
 
 /**
  * Fact survival across a handoff: which facts of the sources can still be found in the
@@ -13,11 +15,22 @@ export interface Occurrence {
   line: number;
 }
 
+/**
+ * survived: found exactly or in an equivalent form (72 hours = three days, 50% = half);
+ * approximated: only roughly ("two months" for 60 days, "about three months" for 90);
+ * changed: the same figure with another unit or qualifier ("60 business days" for 60 days);
+ * dropped: not found. Only "survived" counts as surviving.
+ */
+export type FactStatus = 'survived' | 'approximated' | 'changed' | 'dropped';
+
 export interface SurvivalFact extends Fact {
   source: string;
   /** The section of the source the fact sits in (its id from the section parser), part of its identity. */
   section: string;
   survived: boolean;
+  status: FactStatus;
+  /** For an approximated or changed fact, what the intermediate says instead ("about three months"). */
+  restatedAs?: string;
   /** 1-based line of the first occurrence (the one `start`/`end` point at). */
   line: number;
   /** Every occurrence of this fact: the same value again in the same sentence of the same section. */
@@ -41,6 +54,8 @@ interface IntermediateIndex {
   bare: Set<number>;
   /** All string content, lowercased, dashes and spaces normalised, for containment of ids, sections and terms. */
   loose: string;
+  /** Every quantity and date the intermediate states, exactly or roughly, for approximations and changes. */
+  quantities: QuantityIndex;
 }
 
 const looseForm = (s: string) => s.toLowerCase().replace(/[–—]/g, '-').replace(/[“”]/g, '"').replace(/\s+/g, ' ');
@@ -85,13 +100,18 @@ function indexIntermediate(intermediate: unknown): IntermediateIndex {
       addContext(contexts, `bare:${fact.value}`, words);
     }
   }
+  // A number spelled out ("fifty product types", "one complete copy") is a figure, but only for
+  // the place whose words it shares: "one" is too common to stand for every 1 on its own.
+  for (const n of spelledNumbers(joined)) {
+    addContext(contexts, `spelled:${n.value}`, contextWords(sentenceAround(joined, n.start, n.end, 0, joined.length)));
+  }
   const loose = looseForm(strings.join('\n'));
   // A share restated in words ("covered at half the cost") keeps the percentage it names.
   for (const m of loose.matchAll(shareWordsRe)) {
     const share = shareWords[(m[1] ?? '').replace(/^(?:a|one)\s+/, '')];
     if (share !== undefined) keys.add(`percentage:${share}%`);
   }
-  return { keys, contexts, bare, loose };
+  return { keys, contexts, bare, loose, quantities: indexQuantities(joined) };
 }
 
 const shareWords: Record<string, string> = { half: '50', quarter: '25', 'three quarters': '75', third: '33', 'two thirds': '67' };
@@ -114,12 +134,12 @@ function containsToken(hay: string, needle: string): boolean {
 
 const stopWords = new Set('the a an and or of to in on at by for with from within after before is are be been was were that this these those it its as any each per may must shall will not no than then their they you your our'.split(' '));
 
-/** The content words of a passage (lowercased, no figures, no stop words): what a sentence is about. */
+/** The content words of a passage (lowercased, no figures, spelled or not, no stop words): what a sentence is about. */
 function contextWords(text: string): Set<string> {
   const words = new Set<string>();
   for (const m of text.toLowerCase().matchAll(/[a-z][a-z'’]{2,}/g)) {
     const w = m[0].replace(/['’]s$/, '').replace(/(?:ing|ed|es|s)$/, '');
-    if (w.length >= 3 && !stopWords.has(m[0])) words.add(w);
+    if (w.length >= 3 && !stopWords.has(m[0]) && parseAmount(m[0]) === undefined) words.add(w);
   }
   return words;
 }
@@ -128,13 +148,15 @@ function contextWords(text: string): Set<string> {
 const sentenceEnd = new Set(['.', '!', '?', '\n', '\u0000']);
 
 /** The sentence around [start, end) inside [from, to): up to the nearest . ! ? line break or leaf boundary, at most 300 characters each way. */
-function sentenceAround(text: string, start: number, end: number, from: number, to: number): string {
+function sentenceSpan(text: string, start: number, end: number, from: number, to: number): { text: string; start: number } {
   let a = start;
   while (a > from && start - a < 300 && !sentenceEnd.has(text[a - 1] ?? '')) a--;
   let b = end;
   while (b < to && b - end < 300 && !(sentenceEnd.has(text[b] ?? '') && (text[b] !== '.' || /\s/.test(text[b + 1] ?? ' ')))) b++;
-  return text.slice(a, b);
+  return { text: text.slice(a, b), start: a };
 }
+
+const sentenceAround = (text: string, start: number, end: number, from: number, to: number) => sentenceSpan(text, start, end, from, to).text;
 
 const overlap = (a: Set<string>, b: Set<string>) => {
   let n = 0;
@@ -142,12 +164,21 @@ const overlap = (a: Set<string>, b: Set<string>) => {
   return n;
 };
 
-function survives(fact: Fact, index: IntermediateIndex): boolean {
+function survives(fact: Fact, index: IntermediateIndex, words: Set<string>): boolean {
   if (index.keys.has(factKey(fact))) return true;
+  if (fact.kind === 'number' && fact.value !== undefined && (index.contexts.get(`spelled:${fact.value}`) ?? []).some((w) => overlap(w, words) > 0)) return true;
   // A figure restated without its unit ({"appeal_days": 180}) still carries the fact; a bare
   // year still carries "in 2001". Full dates have no single value and must match as dates.
   if (numericKinds.has(fact.kind) && fact.value !== undefined && index.bare.has(fact.value)) return true;
   return textualKinds.has(fact.kind) && containsToken(index.loose, looseForm(fact.normalized));
+}
+
+/** The id of the enclosing section: "(a)(3)(C)" for "(a)(3)(C)(ii)", "7.2" for "7.2.1"; "" at the top. */
+function parentId(id: string): string {
+  const paren = /^(.*)\([^()]*\)$/.exec(id);
+  if (paren && paren[1]) return paren[1];
+  const dotted = /^(.+)\.[^.]+$/.exec(id);
+  return dotted?.[1] ?? '';
 }
 
 function lineStarts(text: string): number[] {
@@ -169,6 +200,23 @@ function indexAt(starts: readonly number[], offset: number): number {
 }
 
 const lineOf = (starts: readonly number[], offset: number) => indexAt(starts, offset) + 1;
+
+/** Where a fact is stated, in words: the sentence, where it starts, the headings of its section and of the sections that section is part of, and where the fact is. */
+export interface FactPlace {
+  sentence: string;
+  sentenceStart: number;
+  heading: string;
+  at: number;
+}
+
+/** Where each fact sits (a named term: each place it is used, up to MAX_PLACES). Read by the relevance ranking. */
+const placeOf = new WeakMap<SurvivalFact, FactPlace[]>();
+const MAX_PLACES = 12;
+
+/** The places of a fact found by `factSurvival` (undefined for a fact made elsewhere, e.g. structured-cloned). */
+export function factPlaces(fact: SurvivalFact): readonly FactPlace[] | undefined {
+  return placeOf.get(fact);
+}
 
 const emptyByKind = (): Record<FactKind, { total: number; dropped: number }> =>
   Object.fromEntries(FACT_KINDS.map((k) => [k, { total: 0, dropped: 0 }])) as Record<FactKind, { total: number; dropped: number }>;
@@ -192,24 +240,47 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
     const sections = splitSections(source.text);
     const sectionStarts = sections.map((section) => section.start);
     const sectionAt = (offset: number) => sections[indexAt(sectionStarts, offset)];
+    // "(a)(3)(C)(ii)" is part of "(a)(3)(C)", "(a)(3)" and "(a)"; "7.2.1" of "7.2" and "7": their headings describe it too.
+    const headingById = new Map(sections.map((s) => [s.id, s.heading]));
+    const headingCache = new Map<string, string>();
+    const headingPath = (id: string): string => {
+      let path = headingCache.get(id);
+      if (path === undefined) {
+        const parts: string[] = [];
+        for (let cut = id; cut; cut = parentId(cut)) {
+          const h = headingById.get(cut);
+          if (h !== undefined) parts.unshift(h);
+        }
+        path = parts.join(' · ');
+        headingCache.set(id, path);
+      }
+      return path;
+    };
     // A fact is its value at its place: the same value in another sentence or section is another fact.
     const byPlace = new Map<string, { entry: SurvivalFact; words: Set<string> }>();
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
     for (const fact of extractFacts(source.text)) {
       const occurrence = { start: fact.start, end: fact.end, line: lineOf(starts, fact.start) };
       const section = sectionAt(fact.start);
-      const sentence = sentenceAround(source.text, fact.start, fact.end, section?.start ?? 0, section?.end ?? source.text.length);
+      const sentence = sentenceSpan(source.text, fact.start, fact.end, section?.start ?? 0, section?.end ?? source.text.length);
       const key = factKey(fact);
       // Figures are facts of their place; a named term or id is one fact wherever it is used.
-      const place = numericKinds.has(fact.kind) ? `${key}@${section?.id ?? ''}:${sentence}` : key;
+      const place = numericKinds.has(fact.kind) ? `${key}@${section?.id ?? ''}:${sentence.text}` : key;
       const seen = byPlace.get(place);
       if (seen) {
         seen.entry.occurrences.push(occurrence);
+        // A named term used again elsewhere is also about what is said there (capped: a term used
+        // everywhere is about nothing in particular).
+        const places = placeOf.get(seen.entry);
+        if (places && places.length < MAX_PLACES && !numericKinds.has(fact.kind)) places.push({ sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start });
         continue;
       }
-      const entry: SurvivalFact = { ...fact, source: source.name, section: section?.id ?? '', survived: survives(fact, index), line: occurrence.line, occurrences: [occurrence] };
       // The section heading is context too ("Appeals" makes "within 30 days" an appeal deadline).
-      const record = { entry, words: contextWords(`${section?.heading ?? ''} ${sentence}`) };
+      const words = contextWords(`${section?.heading ?? ''} ${sentence.text}`);
+      const kept = survives(fact, index, words);
+      const entry: SurvivalFact = { ...fact, source: source.name, section: section?.id ?? '', survived: kept, status: kept ? 'survived' : 'dropped', line: occurrence.line, occurrences: [occurrence] };
+      placeOf.set(entry, [{ sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start }]);
+      const record = { entry, words };
       byPlace.set(place, record);
       const list = placesOfKey.get(key);
       if (list) list.push(record);
@@ -233,6 +304,18 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
         });
       }
       for (const p of places) if (!supported.has(p)) p.entry.survived = false;
+    }
+  }
+  for (const f of facts) {
+    if (f.survived) {
+      f.status = 'survived';
+      continue;
+    }
+    f.status = 'dropped';
+    const found = findRestatement(f, index.quantities);
+    if (found) {
+      f.status = found.status;
+      f.restatedAs = found.text;
     }
   }
   const byKind = emptyByKind();

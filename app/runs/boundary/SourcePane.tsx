@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { BoundaryReport } from '../../../src/inspect/index.ts';
 import type { Boundary } from '../../../src/trace/index.ts';
 import { factPieces } from './fact-spans.ts';
+import { askedFactLines } from './survival-lines.ts';
 
 interface Props {
   boundary: Boundary;
@@ -9,10 +10,21 @@ interface Props {
   producerName: string;
 }
 
-/** One source with its facts marked: dropped red, kept green; the kinds asked for are filled. */
+const statusText: Record<string, string> = {
+  survived: 'kept in the intermediate',
+  approximated: 'only approximated in the intermediate',
+  changed: 'changed in the intermediate (another unit or qualifier)',
+  dropped: 'dropped from the intermediate',
+};
+
+/**
+ * One source with its facts marked: dropped red, kept green, approximated or changed amber;
+ * the facts the question is about are filled (the kinds asked for, when no fact matched its words).
+ */
 function FactText({ text, report, source }: { text: string; report: BoundaryReport; source: string }) {
   const pieces = useMemo(() => factPieces(text, report.survival.facts.filter((f) => f.source === source)), [text, report, source]);
-  const asked = new Set<string>(report.asked);
+  const askedFacts = useMemo(() => new Map(report.askedFacts.map((a) => [a.fact, a])), [report]);
+  const askedKinds = new Set<string>(report.askedFacts.length ? [] : report.asked);
   const reachable = report.sourcesAlsoReceived.includes(source);
   return (
     <pre className="text-block source-text">
@@ -20,10 +32,13 @@ function FactText({ text, report, source }: { text: string; report: BoundaryRepo
         if (p.kind === 'text') return p.text;
         const { fact } = p;
         const state = fact.survived ? 'survived' : 'dropped';
-        const classes = ['fact', `is-${state}`, asked.has(fact.kind) ? 'is-asked' : ''].filter(Boolean).join(' ');
-        const title = `${fact.kind} “${fact.normalized}”: ${fact.survived ? 'kept in the intermediate' : `dropped from the intermediate${reachable ? ' (the consumer also reads this source)' : ''}`}`;
+        const status = fact.status ?? state;
+        const asked = askedFacts.get(fact);
+        const classes = ['fact', `is-${state}`, status !== state ? `is-${status}` : '', asked || askedKinds.has(fact.kind) ? 'is-asked' : ''].filter(Boolean).join(' ');
+        const title = `${fact.kind} “${fact.normalized}”: ${statusText[status] ?? status}${fact.restatedAs ? ` as “${fact.restatedAs}”` : ''}` +
+          `${!fact.survived && reachable ? ' (the consumer also reads this source)' : ''}${asked ? `. Asked: ${asked.why}` : ''}`;
         return (
-          <mark key={i} className={classes} data-testid="replay.fact" data-state={state} data-kind={fact.kind} title={title}>
+          <mark key={i} className={classes} data-testid="replay.fact" data-state={state} data-status={status} data-kind={fact.kind} title={title}>
             {p.text}
           </mark>
         );
@@ -53,10 +68,20 @@ export function SourcePane({ boundary, report, producerName }: Props) {
         {report && report.survival.facts.length > 0 && (
           <span className="fact-legend">
             <mark className="fact is-dropped is-asked">dropped</mark> <mark className="fact is-survived is-asked">kept</mark>
-            <span className="muted"> · {dropped} of {report.survival.facts.length} facts dropped; filled: the kinds asked for</span>
+            <mark className="fact is-dropped is-approximated">approximated</mark>
+            <span className="muted"> · {dropped} of {report.survival.facts.length} facts dropped; filled: the facts the question asks for</span>
           </span>
         )}
       </div>
+      {report && report.askedFacts.length > 0 && (
+        <ol className="asked-facts small" data-testid="replay.asked" aria-label="What the question asks, and why">
+          {askedFactLines(report).map((l, i) => (
+            <li key={i} className={l.lost ? 'is-bad' : ''} data-testid="replay.askedFact">
+              {l.text} <span className="muted">({l.why})</span>
+            </li>
+          ))}
+        </ol>
+      )}
       {boundary.sources.length === 0 && <p className="muted small">{producerName} read no chain input directly or through earlier steps.</p>}
       {boundary.sources.map((s) => (
         <div key={s.name} className="source-block">

@@ -1,0 +1,264 @@
+import type { FactKind } from './facts.ts';
+import { factPlaces, type FactStatus, type SurvivalFact, type SurvivalReport } from './survival.ts';
+
+/**
+ * What a question asks, as source facts ranked by relevance to it: BM25 of the question's words against each fact's own text, the
+ * words right around it, its sentence and its section's headings; times a preference for the
+ * kind of answer the question's form wants ("How soon…" a length of time, "What is the most…"
+ * a quantity, "Which section…" a reference). The facts within reach of the best score are the
+ * ones asked. No list of topic words: "urgent" asks for urgent things only by matching them.
+ */
+export interface AskedFact {
+  fact: SurvivalFact;
+  status: FactStatus;
+  /** Relevance: the BM25 score times the kind preference, rounded. */
+  score: number;
+  /** The question's words (as indexed: lowercase, stemmed) found around the fact. */
+  matched: string[];
+  /** The fact's kind is one the question's form wants. */
+  kindMatch: boolean;
+  /** Where the fact is stated best for this question: the start of that sentence in its source. */
+  place: number;
+  /** Why it was judged asked, in words: "score 7.1 (best); matched reconsideration, request; a duration, as "how long" asks". */
+  why: string;
+}
+
+export interface QuestionForm {
+  /** The kinds of answer the question's form wants; empty when it says nothing about the kind (a yes/no question). */
+  wants: FactKind[];
+  /** The phrase that says so ("how long", "what is the most"), for the explanation. */
+  phrase: string | null;
+  /** The words to match against the source (stemmed; stop words and the question's scaffolding removed). */
+  terms: string[];
+}
+
+const stopWords = new Set(('a an and are as at be been by can could do does did for from had has have how i if in into is it its may me might my no not of on or our shall should so such than that the their them then there these they this those to under upon was we were what when where which who whom whose why will with would you your ' +
+  'get gets got give given any all each every other also only just about after before between within without per via out up down over ' +
+  // The question's own scaffolding: how it asks, not what about.
+  'long soon fast quickly often much many most least').split(' '));
+
+/** A light stemmer: "redeterminations" and "redetermination", "concluded" and "conclude", "cancelled" and "cancel" meet. */
+export function stem(word: string): string {
+  let w = word.toLowerCase().replace(/['’]s$/, '');
+  if (w.length > 7 && w.endsWith('ility')) w = `${w.slice(0, -5)}le`;
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
+  if (w.length > 4 && /([b-df-hj-np-tv-z])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+function processTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  if (t.length < 2 || stopWords.has(t) || /^\d+$/.test(t)) return null;
+  return stem(t);
+}
+
+const timeUnit = String.raw`(?:calendar |business |working )?(?:minutes?|hours?|days?|weeks?|months?|years?)`;
+const quantity: FactKind[] = ['money', 'number', 'percentage', 'duration'];
+
+/**
+ * The answer kinds a question's form asks for. These are the forms of a question (its
+ * interrogative and the measure it names), not topics: "How soon" wants a length of time
+ * whatever it is about.
+ */
+const forms: { re: RegExp; wants: FactKind[] }[] = [
+  { re: new RegExp(`\\bhow (?:long|soon|fast|quickly|late|early|often)\\b|\\b(?:within |after |for )?how many ${timeUnit}\\b|\\bhow much (?:time|notice|longer|later|earlier|sooner|extra time|additional time|more time)\\b|\\b(?:what|which)(?: is| are)?(?: the)? (?:deadlines?|time ?frames?|time limits?|periods?|cure periods?)\\b|\\bby when\\b`, 'i'), wants: ['duration', 'date'] },
+  // "When…" asks for a time where it opens the question or is followed by its verb; inside a
+  // clause ("…offered when a flight was cancelled?") it is a condition, not the thing asked.
+  { re: /\b(?:on |as of |by |from )?(?:what|which) (?:date|day|year|month)\b|^\W*when\b|\bwhen (?:must|should|do|does|did|can|could|is|are|was|were|will|would|has|have)\b/i, wants: ['date', 'duration'] },
+  { re: /\bhow much\b|\b(?:what|which) (?:amount|price|fee|cost)\b|\bcosts?\b|\bprice\b|\bcompensation\b|\bdollars?\b|\$/i, wants: ['money', 'percentage'] },
+  { re: /\b(?:what|which) (?:percent(?:age)?|share|proportion|fraction|rate|interest rate)\b|\bpercent(?:age)?\b|\binterest rate\b/i, wants: ['percentage'] },
+  { re: new RegExp(`\\bhow many\\b(?! ${timeUnit}\\b)`, 'i'), wants: ['number'] },
+  { re: /\b(?:what|which) (?:is the )?(?:most|least|maximum|minimum|limit|cap|threshold|level|number)\b|\bthe (?:most|least|maximum|minimum)\b|\bis there (?:a|any) (?:limit|cap|maximum|minimum|threshold)\b|\bhow (?:big|large|high|low|far|old)\b|\b(?:at most|at least|up to|no more than)\b/i, wants: quantity },
+  { re: /\b(?:which|what|under which|under what) (?:sections?|subsections?|provisions?|articles?|clauses?|paragraphs?|regulations?|rules?|statutes?|laws?|authority)\b|\bcit(?:e|ation)\b|§/i, wants: ['section', 'id', 'number'] },
+  { re: /\b(?:which|what) (?:\w+ )?(?:ids?|codes?|(?:zip|postal) codes?|(?:reference |account |order )?numbers?)\b/i, wants: ['id', 'number'] },
+  { re: /\b(?:which|what|in which|in what) (?:\w+ )?(?:reasons?|status(?:es)?|conditions?|circumstances|options?|criteria|requirements?|terms?)\b|\bwhat happens\b/i, wants: ['condition'] },
+];
+
+export function questionForm(question: string): QuestionForm {
+  const wants = new Set<FactKind>();
+  let phrase: string | null = null;
+  for (const form of forms) {
+    const m = form.re.exec(question);
+    if (!m) continue;
+    for (const k of form.wants) wants.add(k);
+    phrase ??= m[0].trim();
+  }
+  // The form's nouns ("which reasons", "what deadline") stay terms: they name what is asked too.
+  const terms = [...question.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)].flatMap((m) => m[0].split('-')).map(processTerm).filter((t): t is string => t !== null);
+  return { wants: [...wants], phrase, terms: [...new Set(terms)] };
+}
+
+/** A fact is asked when its score is within this share of the best one; strict mode reaches further. */
+const NEAR_BEST = 0.4;
+const NEAR_BEST_STRICT = 0.25;
+/** Characters either side of a fact that count as "right around it". */
+const NEAR = 60;
+
+interface FactDoc {
+  fact: number;
+  /** The sentence's start in the source. */
+  at: number;
+  fields: string[][];
+}
+
+/** near, sentence, heading: the words right around a fact count most. */
+const BOOST = [3, 1, 1.5];
+const K1 = 1.2;
+const B = 0.75;
+
+/** Each place of each fact as tokens, field by field; texts shared by many facts (a sentence, a heading path) are tokenized once. */
+// Sentences and headings recur across the boundaries of a run (one source, many consumers,
+// reruns): their tokens are kept, up to a bound.
+const tokenCache = new Map<string, string[]>();
+const TOKEN_CACHE_SIZE = 20_000;
+
+function placeDocs(survival: SurvivalReport, sourceText: (name: string) => string | undefined): FactDoc[] {
+  const tokens = (text: string): string[] => {
+    let list = tokenCache.get(text);
+    if (!list) {
+      if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
+      list = [];
+      for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+        const t = processTerm(m[0]);
+        if (t !== null) list.push(t);
+      }
+      tokenCache.set(text, list);
+    }
+    return list;
+  };
+  const docs: FactDoc[] = [];
+  survival.facts.forEach((fact, n) => {
+    const places = factPlaces(fact);
+    if (places) {
+      const length = fact.end - fact.start;
+      for (const p of places) {
+        const near = p.sentence.slice(Math.max(0, p.at - p.sentenceStart - NEAR), p.at - p.sentenceStart + length + NEAR);
+        docs.push({ fact: n, at: p.sentenceStart, fields: [tokens(near), tokens(p.sentence), tokens(p.heading)] });
+      }
+      return;
+    }
+    // A report made elsewhere (structured-cloned): the text around the fact is all there is.
+    const text = sourceText(fact.source) ?? '';
+    docs.push({ fact: n, at: fact.start, fields: [tokens(text.slice(Math.max(0, fact.start - NEAR), fact.end + NEAR)), tokens(text.slice(Math.max(0, fact.start - 200), fact.end + 200)), []] });
+  });
+  return docs;
+}
+
+const cache = new WeakMap<SurvivalReport, FactDoc[]>();
+
+/** A query term matches a word that is it, or (5 letters or more) that it begins: "liable" finds "liability", "cancel" "cancellation". */
+const matches = (term: string, word: string) => word === term || (term.length >= 5 && word.startsWith(term));
+
+/**
+ * BM25 of the question's terms over every place of every fact, fields weighted by BOOST, scored
+ * only for the places of facts `eligible` admits (IDF is over all places). A plain BM25 sum:
+ * minisearch (the retrieve step's engine) multiplies by the number of terms matched, so many
+ * common words ("party", "agreement") outweighed one telling word, and building its index per
+ * boundary cost more than the whole survival analysis.
+ */
+function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => boolean): Map<number, { score: number; terms: string[]; at: number }> {
+  const fieldCount = BOOST.length;
+  // Many places share a sentence or a heading (the same token array): count the terms in each array once.
+  const counted = new Map<string[], number[]>();
+  const countsOf = (field: string[]): number[] => {
+    let counts = counted.get(field);
+    if (!counts) {
+      counts = terms.map((t) => {
+        let n = 0;
+        for (const w of field) if (matches(t, w)) n++;
+        return n;
+      });
+      counted.set(field, counts);
+    }
+    return counts;
+  };
+  const avg = BOOST.map((_, f) => docs.reduce((n, d) => n + (d.fields[f]?.length ?? 0), 0) / Math.max(1, docs.length));
+  const df = terms.map(() => 0);
+  for (const d of docs) {
+    const fieldCounts = d.fields.map(countsOf);
+    terms.forEach((_, i) => {
+      if (fieldCounts.some((c) => (c[i] as number) > 0)) df[i]!++;
+    });
+  }
+  const idf = df.map((n) => Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)));
+  const best = new Map<number, { score: number; terms: string[]; at: number }>();
+  for (const d of docs) {
+    if (!eligible(d.fact)) continue;
+    let score = 0;
+    const found: string[] = [];
+    const fieldCounts = d.fields.map(countsOf);
+    terms.forEach((t, i) => {
+      let termScore = 0;
+      for (let f = 0; f < fieldCount; f++) {
+        const tf = (fieldCounts[f] as number[])[i] as number;
+        const length = (d.fields[f] as string[]).length;
+        if (tf) termScore += (BOOST[f] as number) * (idf[i] as number) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(1, avg[f] as number))));
+      }
+      if (termScore > 0) {
+        score += termScore;
+        found.push(t);
+      }
+    });
+    if (score === 0) continue;
+    const seen = best.get(d.fact);
+    if (!seen || score > seen.score) best.set(d.fact, { score, terms: found, at: d.at });
+  }
+  return best;
+}
+
+const termsOf = (text: string) => [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => processTerm(m[0])).filter((t): t is string => t !== null);
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Every source fact the question is about, best first, with why. Empty when no word of the
+ * question is found near any fact (then only the kind of answer can say what is asked).
+ *
+ * @example
+ * askedFacts('How soon must a redetermination be concluded?', survival, sources)
+ * // → [{ fact: { text: '60-day period', … }, score: 9.1, matched: ['redetermination', 'conclud'], kindMatch: true, … }]
+ */
+export function askedFacts(question: string, survival: SurvivalReport, sources: readonly { name: string; text: string }[], opts: { strict?: boolean } = {}): AskedFact[] {
+  const form = questionForm(question);
+  if (form.terms.length === 0 || survival.facts.length === 0) return [];
+  let docs = cache.get(survival);
+  if (!docs) {
+    docs = placeDocs(survival, (name) => sources.find((s) => s.name === name)?.text);
+    cache.set(survival, docs);
+  }
+  const asked = new Set(form.terms);
+  const yesNo = form.wants.length === 0 && /^\s*(?:is|are|do|does|did|can|could|may|must|should|will|would|has|have)\b/i.test(question);
+  const facts = survival.facts;
+  const bestOf = bm25(docs, form.terms, (n) => form.wants.length === 0 || form.wants.includes((facts[n] as SurvivalFact).kind));
+  const scored = [...bestOf].flatMap(([n, hit]) => {
+    const fact = survival.facts[n] as SurvivalFact;
+    // A term the question already names ("…an expedited reconsideration?") is what it is about,
+    // not its answer; a yes/no question ("Does it cover urgent claims?") asks about exactly that.
+    const own = termsOf(fact.normalized);
+    const named = (fact.kind === 'condition' || fact.kind === 'section') && own.length > 0 && own.every((t) => asked.has(t));
+    if (named && !yesNo) return [];
+    const kindMatch = form.wants.length === 0 || form.wants.includes(fact.kind);
+    // Only the kinds the question's form wants are its answer: "How soon…" is not answered by
+    // the named condition in the same sentence. A question that wants a kind the source does
+    // not have near its words ("How much does an appeal cost?" over deadlines) asks for nothing here.
+    if (!kindMatch) return [];
+    return [{ fact, score: hit.score * (named ? 2 : 1), matched: hit.terms, kindMatch, place: hit.at }];
+  });
+  const best = Math.max(0, ...scored.map((s) => s.score));
+  if (best === 0) return [];
+  const floor = best * (opts.strict ? NEAR_BEST_STRICT : NEAR_BEST);
+  return scored
+    .filter((s) => s.score >= floor)
+    .sort((a, b) => b.score - a.score || a.fact.start - b.fact.start)
+    .map((s) => ({
+      ...s,
+      status: s.fact.status,
+      score: round(s.score),
+      why: `score ${round(s.score)}${s.score === best ? ' (best)' : ` (best ${round(best)})`}; matched ${s.matched.join(', ')}` +
+        (form.wants.length === 0 ? '' : s.kindMatch ? `; a ${s.fact.kind}, as "${form.phrase}" asks` : `; a ${s.fact.kind}, though "${form.phrase}" asks for ${form.wants.join(' or ')}`),
+    }));
+}

@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
+import { splitSections, type Section } from '../../steps/sections.ts';
+
+/**
+ * The labelled survival set (see README.md in this folder): real public documents, questions
+ * with their gold facts and gold section, and intermediates written by hand, each labelled with
+ * which gold facts survive in it. The analysis is scored against it by `score.ts`
+ * (`npm run bench:survival`).
+ */
+const factSchema = z.object({
+  id: z.string().min(1),
+  /** The value verbatim as the document writes it. */
+  text: z.string().min(1),
+  /** A verbatim passage of the document holding `text`, when the value occurs more than once in the section. */
+  context: z.string().min(1).optional(),
+  /** The fact's section when it is not the question's. */
+  section: z.string().min(1).optional(),
+}).strict();
+
+const intermediateSchema = z.object({
+  /** faithful: keeps every gold fact (possibly restated: "half" for 50%); lossy: a realistic paraphrase that loses or approximates one; vague: keeps none. */
+  kind: z.enum(['faithful', 'lossy', 'vague']),
+  text: z.string().min(1),
+  /** Gold facts that survive (exactly or in an equivalent form). */
+  survives: z.array(z.string()),
+  /** Gold facts that are only approximated ("two months" for 60 days); they did not survive. */
+  approximated: z.array(z.string()).optional(),
+}).strict();
+
+const questionSchema = z.object({
+  id: z.string().min(1),
+  question: z.string().min(1),
+  section: z.string().min(1),
+  facts: z.array(factSchema).min(1),
+  intermediates: z.array(intermediateSchema).min(3),
+}).strict();
+
+export const documentSetSchema = z.object({
+  document: z.string().min(1),
+  questions: z.array(questionSchema).min(1),
+}).strict();
+
+export type DocumentSet = z.infer<typeof documentSetSchema>;
+export type SetQuestion = z.infer<typeof questionSchema>;
+export type SetIntermediate = z.infer<typeof intermediateSchema>;
+
+/** The one document kept out of every rule change: scored, but never looked at item by item while tuning. */
+export const HELD_OUT = 'tau-airline-policy.md';
+
+export interface LoadedDocument {
+  name: string;
+  text: string;
+  sections: Section[];
+  questions: SetQuestion[];
+}
+
+const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+export function loadSurvivalSet(): LoadedDocument[] {
+  const dir = here('./questions/');
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((file) => {
+    const set = documentSetSchema.parse(JSON.parse(readFileSync(`${dir}${file}`, 'utf8')));
+    const text = readFileSync(here(`./documents/${set.document}`), 'utf8');
+    return { name: set.document, text, sections: splitSections(text), questions: set.questions };
+  });
+}
+
+/** Where a gold fact sits in its document: inside its section, pinned by its context when given. Null when it is not there. */
+export function locateFact(doc: LoadedDocument, question: SetQuestion, fact: SetQuestion['facts'][number]): { start: number; end: number } | null {
+  const section = doc.sections.find((s) => s.id === (fact.section ?? question.section));
+  if (!section) return null;
+  const from = section.start;
+  const to = section.end;
+  let at = -1;
+  if (fact.context) {
+    const c = doc.text.indexOf(fact.context, from);
+    if (c === -1 || c + fact.context.length > to) return null;
+    const inner = fact.context.indexOf(fact.text);
+    if (inner === -1) return null;
+    at = c + inner;
+  } else {
+    at = doc.text.indexOf(fact.text, from);
+  }
+  if (at === -1 || at + fact.text.length > to) return null;
+  return { start: at, end: at + fact.text.length };
+}
