@@ -312,7 +312,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     return (name ? endpoints.get(name) : undefined) ?? { deps: callDeps, model: opts.model };
   };
   let halt: { status: RunStatus; error: string } | null = null;
-  let terminal: { stepId: string; output: unknown; kind: 'output' | 'abstain' | 'escalate' } | null = null;
+  let terminal: { stepId: string; output: unknown; ending: 'output' | 'abstain' | 'escalate' } | null = null;
 
   const runOne = async (planned: PlannedStep): Promise<{ outcome: StepOutcome; latencyMs: number }> => {
     const { step, def, config } = planned;
@@ -350,10 +350,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (outcome.status === 'succeeded') {
       deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'succeeded', output: outcome.output, latencyMs });
       if (outcome.chosen) chosen.set(id, new Set(outcome.chosen));
-      if (outcome.terminal && !terminal) terminal = { stepId: id, output: outcome.output, kind: outcome.terminal };
+      if (outcome.terminal && !terminal) terminal = { stepId: id, output: outcome.output, ending: outcome.terminal };
       return { output: outcome.output };
     }
-    const onFail = String((planned.config as { onFail?: unknown }).onFail ?? 'abort');
+    const onFail = planned.def.onFail?.(planned.config) ?? 'abort';
     const fallback = fallbackTarget(onFail);
     const target = fallback ? plan.get(fallback) : undefined;
     deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'failed', failure: outcome.failure, latencyMs, fallbackTo: target ? fallback ?? undefined : undefined });
@@ -457,9 +457,9 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   if (deps.signal.aborted) throw new ProviderError('aborted');
   const h = halt as { status: RunStatus; error: string } | null;
   if (h) return { status: h.status, error: h.error };
-  const t = terminal as { stepId: string; output: unknown; kind: 'output' | 'abstain' | 'escalate' } | null;
+  const t = terminal as { stepId: string; output: unknown; ending: 'output' | 'abstain' | 'escalate' } | null;
   if (t) {
-    const status: RunStatus = t.kind === 'abstain' ? 'abstained' : t.kind === 'escalate' ? 'escalated' : 'succeeded';
+    const status: RunStatus = t.ending === 'abstain' ? 'abstained' : t.ending === 'escalate' ? 'escalated' : 'succeeded';
     return { status, output: t.output, terminalStep: t.stepId };
   }
   const last = chain.steps.map((s) => s.id).filter((id) => state.get(id) === 'done').pop();

@@ -26,7 +26,7 @@ export type StepKind = (typeof builtInSteps)[number]['kind'];
 export const stepRegistry = createStepRegistry(builtInSteps);
 
 export type { StepRegistry } from './registry.ts';
-export type { ConfigSchema, ExpectedBinding, StepDefinition, FieldSpec, StepGroup, StepOutcome, StepRunContext } from './types.ts';
+export type { ConfigSchema, ExpectedBinding, ModelContract, StepDefinition, FieldSpec, StepGroup, StepLintFinding, StepLintSubject, StepOutcome, StepProduces, StepRunContext } from './types.ts';
 export { stepGroups } from './types.ts';
 export { resolveDynamicEnums, sectionIdsOf } from './dynamic-enum.ts';
 export { stepsNamingProfiles, type ModelConfig } from './model.config.ts';

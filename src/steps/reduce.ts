@@ -1,4 +1,5 @@
-import { modelConfigSchema, type ModelConfig } from './model.config.ts';
+import { parseRef } from '../chain/refs.ts';
+import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import type { UnitResult } from './map.ts';
 import { fallbackTarget } from './common.ts';
 import { defineStep } from './types.ts';
@@ -39,6 +40,14 @@ export const reduceStep = defineStep<'reduce', ReduceConfig>({
     return target ? [{ label: 'fallback', to: target, kind: 'fallback' as const }] : [];
   },
   terminal: false,
+  produces: { by: 'model', contract: modelContract },
+  onFail: (cfg) => cfg.onFail,
+  needsTokenizer: budgetNeedsTokenizer,
+  lint: ({ config, producerOf }) => {
+    const ref = config.bindings.collection;
+    const typed = ref !== undefined && producerOf(ref)?.units !== undefined && parseRef(ref).path.length === 0;
+    return typed ? [] : [{ code: 'reduce-reads-raw-units', severity: 'error', message: 'The integration step must read a map step’s typed collection (bind "collection" to steps.<map>), never the raw units.' }];
+  },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (collection = a map step)' },
     { kind: 'textarea', key: 'prompt', label: 'Prompt template', rows: 6, template: true },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { hashString } from '../chain/hash.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
-import { bindingsSchema } from './common.ts';
+import { bindingsField } from './common.ts';
 import { splitSections, topLevelOf } from './sections.ts';
 import { defineStep } from './types.ts';
 
@@ -12,7 +12,7 @@ import { defineStep } from './types.ts';
  * failed group can be re-run on its own.
  */
 export const splitConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   /** Output cap per call in tokens; 0 takes the profile's cap. */
   outputCap: z.number().int().min(0).default(0),
   /** Context window in tokens; 0 takes the profile's window. */
@@ -123,6 +123,8 @@ export const splitStep = defineStep<'split', SplitConfig>({
   ],
   branches: () => [],
   terminal: false,
+  produces: { by: 'code' },
+  needsTokenizer: () => true,
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (units, shared)' },
     { kind: 'number', key: 'outputCap', label: 'Output cap (0: profile)', min: 0 },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { hashString } from '../chain/hash.ts';
 import { shapeScrubber } from '../providers/scrub.ts';
-import { bindingsSchema } from './common.ts';
+import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
 /**
@@ -69,7 +69,7 @@ export function webhookRequestUrl(url: string): string {
 }
 
 export const webhookConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   url: webhookUrl.default('http://127.0.0.1:9000/hook'),
   /** Plain headers (never secrets: chain files are shared and exported). */
   headers: headersSchema.default(() => ({}) as Record<string, string>),
@@ -92,6 +92,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   branches: () => [],
   egress: (cfg) => [cfg.url],
   terminal: true,
+  produces: { by: 'code' },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Sends (value)' },
     { kind: 'text', key: 'url', label: 'URL' },
