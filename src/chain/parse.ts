@@ -5,7 +5,7 @@ import { checkRelativePath } from '../files/relative-path.ts';
 import { parseStrictJson } from '../files/strict-json.ts';
 import { checkDeclaredSizes, DEFAULT_CHAIN_LIMITS, type ChainLimits } from './declared-sizes.ts';
 import { migrateChain } from './migrate.ts';
-import { parseRef } from './refs.ts';
+import { getPath, parseRef } from './refs.ts';
 import { CHAIN_FORMAT, CHAIN_VERSION, chainSchema, type Chain } from './schema.ts';
 import { chainSchemaFindings } from './schema-check.ts';
 import { findPlaceholders } from './template.ts';
@@ -88,11 +88,13 @@ function checkReferences(chain: Chain, registry: StepRegistry): ChainProblem[] {
       if (!stepIds.has(branch.to)) problems.push({ path: `$.steps[${i}].config`, message: `the branch "${branch.label}" goes to "${branch.to}", which does not exist` });
     });
     const names = new Set([...Object.keys(bindings), ...(def.templateNames?.(step.config) ?? [])]);
-    for (const key of ['system', 'prompt'] as const) {
-      const template = (step.config as Record<string, unknown>)[key];
+    // Every text the kind's editor marks as a template (a prompt, a system message, a template step's text).
+    for (const field of def.fields) {
+      if (field.kind !== 'textarea' || !field.template) continue;
+      const template = getPath(step.config, field.key.split('.'));
       if (typeof template !== 'string') continue;
       for (const p of findPlaceholders(template)) {
-        if (!names.has(p.binding)) problems.push({ path: `$.steps[${i}].config.${key}`, message: `the placeholder {${p.name}} names nothing: bind "${p.binding}" in the step's reads` });
+        if (!names.has(p.binding)) problems.push({ path: `$.steps[${i}].config.${field.key}`, message: `the placeholder {${p.name}} names nothing: bind "${p.binding}" in the step's reads` });
       }
     }
   });

@@ -89,6 +89,7 @@ export const mapStep = defineStep<'map', MapConfig>({
     { kind: 'bindings', key: 'bindings', label: 'Reads (items = the collection)' },
     { kind: 'text', key: 'itemName', label: 'Unit name in the template' },
     { kind: 'text', key: 'unitIdField', label: 'Unit id field' },
+    { kind: 'textarea', key: 'system', label: 'System message', rows: 3, template: true },
     { kind: 'textarea', key: 'prompt', label: 'Prompt per unit', rows: 6, template: true },
     { kind: 'json', key: 'outputSchema', label: 'Output schema per unit', schemaHint: 'jsonSchema' },
     { kind: 'number', key: 'concurrency', label: 'Units at once', min: 1, max: 64 },

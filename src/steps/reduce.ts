@@ -50,6 +50,7 @@ export const reduceStep = defineStep<'reduce', ReduceConfig>({
   },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (collection = a map step)' },
+    { kind: 'textarea', key: 'system', label: 'System message', rows: 3, template: true },
     { kind: 'textarea', key: 'prompt', label: 'Prompt template', rows: 6, template: true },
     { kind: 'json', key: 'outputSchema', label: 'Output schema', schemaHint: 'jsonSchema' },
     { kind: 'number', key: 'maxTokens', label: 'Max output tokens', min: 1 },
