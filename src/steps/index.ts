@@ -7,6 +7,7 @@ import { retrieveStep } from './retrieve.ts';
 import { createStepRegistry } from './registry.ts';
 import { routerStep } from './router.ts';
 import { splitStep } from './split.ts';
+import { templateStep } from './template.ts';
 import { abstainStep, escalateStep } from './terminals.ts';
 import { webhookStep } from './webhook.ts';
 
@@ -20,7 +21,7 @@ import { webhookStep } from './webhook.ts';
  * const config = model?.config.parse({ prompt: 'Summarise {inputs.doc}' });
  */
 /** Every built-in step kind. Adding a kind: one file in this folder plus one entry here. */
-export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep, webhookStep] as const;
+export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep, webhookStep, templateStep] as const;
 export type StepKind = (typeof builtInSteps)[number]['kind'];
 
 export const stepRegistry = createStepRegistry(builtInSteps);
