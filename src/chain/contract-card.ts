@@ -3,6 +3,7 @@ import { chainEdges, type ChainEdge } from './graph.ts';
 import { parseRef } from './refs.ts';
 import { parseStep, type ParsedStep } from './parsed-step.ts';
 import type { Chain, StepDef } from './schema.ts';
+import { isRecord, propertyOf } from '../files/json-value.ts';
 
 /**
  * The boundary contract card (seed 000's four decisions at every handoff), derived from the
@@ -24,13 +25,13 @@ export interface ContractCard {
 const provenanceField = /^(section_ids?|sections?|quote|quotes|citations?|source_ids?|chunk_ids?|clause_ids?|evidence|line|page)$/;
 
 function fieldNames(schema: unknown, prefix = ''): string[] {
-  const s = schema as { properties?: Record<string, unknown>; items?: unknown } | null;
-  if (!s || typeof s !== 'object') return [];
+  const properties = propertyOf(schema, 'properties');
+  if (!isRecord(schema) || !isRecord(properties)) return [];
   const out: string[] = [];
-  for (const [name, child] of Object.entries(s.properties ?? {})) {
+  for (const [name, child] of Object.entries(properties)) {
     out.push(`${prefix}${name}`);
     out.push(...fieldNames(child, `${prefix}${name}.`));
-    const items = (child as { items?: unknown }).items;
+    const items = propertyOf(child, 'items');
     if (items) out.push(...fieldNames(items, `${prefix}${name}[].`));
   }
   return out;

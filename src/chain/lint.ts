@@ -7,6 +7,7 @@ import { chainSchemaFindings } from './schema-check.ts';
 import { parseStep, type ParsedStep } from './parsed-step.ts';
 import type { Chain } from './schema.ts';
 import { findPlaceholders } from './template.ts';
+import { isRecord, propertyOf } from '../files/json-value.ts';
 
 /**
  * Design lint from the source articles: what a reviewer of a prompt chain would flag before
@@ -25,18 +26,18 @@ const abstainFlag = /^(insufficient_evidence|abstain|cannot_answer|no_answer|nee
 
 /** Every array node of a JSON Schema without a maxItems cap, with its path. */
 function unboundedArrays(schema: unknown, path = '$'): string[] {
-  if (!schema || typeof schema !== 'object') return [];
-  const s = schema as Record<string, unknown>;
+  if (!isRecord(schema)) return [];
+  const s = schema;
   const found: string[] = [];
   if ((s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'))) && typeof s.maxItems !== 'number') found.push(path);
-  for (const [name, child] of Object.entries((s.properties as Record<string, unknown>) ?? {})) found.push(...unboundedArrays(child, `${path}.${name}`));
+  for (const [name, child] of Object.entries(isRecord(s.properties) ? s.properties : {})) found.push(...unboundedArrays(child, `${path}.${name}`));
   if (s.items) found.push(...unboundedArrays(s.items, `${path}[]`));
   return found;
 }
 
 function booleanFlags(schema: unknown): string[] {
-  const props = (schema as { properties?: Record<string, { type?: unknown }> } | null)?.properties ?? {};
-  return Object.entries(props).filter(([name, p]) => p?.type === 'boolean' && abstainFlag.test(name)).map(([name]) => name);
+  const props = propertyOf(schema, 'properties');
+  return Object.entries(isRecord(props) ? props : {}).filter(([name, p]) => propertyOf(p, 'type') === 'boolean' && abstainFlag.test(name)).map(([name]) => name);
 }
 
 /**

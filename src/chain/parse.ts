@@ -9,6 +9,7 @@ import { getPath, parseRef } from './refs.ts';
 import { CHAIN_FORMAT, CHAIN_VERSION, chainSchema, type Chain } from './schema.ts';
 import { chainSchemaFindings } from './schema-check.ts';
 import { findPlaceholders } from './template.ts';
+import { isContainer, isRecord } from '../files/json-value.ts';
 
 /**
  * Reads a chain file. Every problem comes back with a JSON path and a plain message — never a
@@ -43,14 +44,14 @@ export function formatPath(path: readonly PropertyKey[]): string {
 function checkShape(root: unknown): ChainProblem[] {
   const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
   let nodes = 0;
-  while (stack.length > 0) {
-    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
-    if (value === null || typeof value !== 'object') continue;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path } = item;
+    if (!isContainer(value)) continue;
     if (++nodes > MAX_NODES) return [{ path: '$', message: `the file has more than ${MAX_NODES} values` }];
     if (path.length > MAX_DEPTH) return [{ path: formatPath(path), message: `nesting is deeper than ${MAX_DEPTH} levels` }];
     for (const key of Object.keys(value)) {
       if (key === '__proto__') return [{ path: formatPath([...path, key]), message: 'the key "__proto__" is not allowed' }];
-      stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, Array.isArray(value) ? Number(key) : key] });
+      stack.push({ value: Reflect.get(value, key), path: [...path, Array.isArray(value) ? Number(key) : key] });
     }
   }
   return [];
@@ -143,8 +144,8 @@ export function restoreChain(input: string | unknown, registry: StepRegistry, li
   }
   const shape = checkShape(raw);
   if (shape.length > 0) return { ok: false, problems: shape };
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, problems: [{ path: '$', message: 'a chain file is a JSON object' }] };
-  const record = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return { ok: false, problems: [{ path: '$', message: 'a chain file is a JSON object' }] };
+  const record = raw;
   if (record.format !== CHAIN_FORMAT) return { ok: false, problems: [{ path: '$.format', message: `must be "${CHAIN_FORMAT}" (this is not a Seamscope chain file)` }] };
   const migrated = migrateChain(record);
   if (!migrated.ok) return { ok: false, problems: [{ path: '$.version', message: migrated.message }] };
@@ -164,7 +165,12 @@ export function restoreChain(input: string | unknown, registry: StepRegistry, li
       problems.push(...zodProblems(config.error, ['steps', i, 'config']));
       return step;
     }
-    return { ...step, config: config.data as Record<string, unknown> };
+    // Stored with its defaults filled in; consumers get it typed through parseStep.
+    if (!isRecord(config.data)) {
+      problems.push({ path: `$.steps[${i}].config`, message: `the step kind "${step.kind}" parsed its config to something other than an object` });
+      return step;
+    }
+    return { ...step, config: config.data };
   });
   const found = (list: ChainProblem[]): RestoreChainResult => ({ ok: true, chain, problems: list });
   if (problems.length > 0) return found(problems);

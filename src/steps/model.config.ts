@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsField, onFailSchema } from './common.ts';
 import type { ModelContract } from './types.ts';
+import { propertyOf } from '../files/json-value.ts';
 
 /** Config of a `model` step: a prompt template, an output contract and the call parameters. */
 export const modelConfigSchema = z.object({
@@ -47,7 +48,7 @@ export const budgetNeedsTokenizer = (cfg: ModelConfig): boolean => cfg.inputBudg
 
 /** The endpoint profile a step's config names, or null for the run's profile. Any kind, valid or not. */
 export function namedProfile(config: unknown): string | null {
-  const name = (config as { profile?: unknown } | null)?.profile;
+  const name = propertyOf(config, 'profile');
   return typeof name === 'string' && name !== '' ? name : null;
 }
 

@@ -3,6 +3,7 @@ import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfi
 import type { UnitResult } from './map.ts';
 import { fallbackTarget } from './common.ts';
 import { defineStep } from './types.ts';
+import { propertyOf } from '../files/json-value.ts';
 
 /**
  * Integration over a map's typed collection: the template's `{collection}` is the ok units'
@@ -14,8 +15,10 @@ export type ReduceConfig = ModelConfig;
 
 /** What `{collection}` renders as: typed summaries and the failures, named, so nothing is silently missing. */
 export function typedCollection(value: unknown): { units: unknown[]; failed_units: { unit_id: string; error: string }[]; total: number } | null {
-  if (!value || typeof value !== 'object' || !Array.isArray((value as { results?: unknown }).results)) return null;
-  const results = (value as { results: UnitResult[] }).results;
+  const list = propertyOf(value, 'results');
+  if (!Array.isArray(list)) return null;
+  // A map's own output: the engine validated it against mapOutputSchema when the map ran.
+  const results: UnitResult[] = list;
   return {
     units: results.filter((r) => r.status === 'ok').map((r) => ({ unit_id: r.unit_id, ...(r.output && typeof r.output === 'object' ? r.output : { output: r.output }) })),
     failed_units: results.filter((r) => r.status === 'error').map((r) => ({ unit_id: r.unit_id, error: r.error_detail?.message ?? 'failed' })),

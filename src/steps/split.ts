@@ -4,6 +4,7 @@ import { stringifyForPrompt } from '../chain/template.ts';
 import { bindingsField } from './common.ts';
 import { splitSections, topLevelOf } from './sections.ts';
 import { defineStep } from './types.ts';
+import { isRecord } from '../files/json-value.ts';
 
 /**
  * Partitions units (clauses, sections) into groups sized from the output cap, the window and
@@ -52,9 +53,9 @@ export function toUnits(value: unknown): Unit[] | string {
   if (!Array.isArray(value)) return 'split needs "units" bound to a document or an array of {id, text}';
   const units: Unit[] = [];
   for (const [i, item] of value.entries()) {
-    if (!item || typeof item !== 'object' || typeof (item as Unit).text !== 'string') return `unit ${i + 1} has no text`;
-    const id = String((item as { id?: unknown }).id ?? i + 1);
-    units.push({ id, text: (item as Unit).text, section: String((item as { section?: unknown }).section ?? topLevelOf(id)) });
+    if (!isRecord(item) || typeof item.text !== 'string') return `unit ${i + 1} has no text`;
+    const id = String(item.id ?? i + 1);
+    units.push({ id, text: item.text, section: String(item.section ?? topLevelOf(id)) });
   }
   return units;
 }
