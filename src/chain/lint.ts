@@ -113,7 +113,7 @@ export function lintChain(chain: Chain, registry: StepRegistry): LintFinding[] {
       for (const flag of booleanFlags(schema)) {
         if (!consumed.has(`steps.${step.id}.${flag}`)) add({ code: 'unconsumed-abstain-flag', severity: 'warning', stepId: step.id, message: `The flag "${flag}" is produced but no router or step reads it: an abstention nobody consumes is an answer anyway.` });
       }
-      if (contract.inputBudget > 0 && !contract.truncates) {
+      if (contract.inputBudget > 0 && !contract.truncate) {
         const declared = Object.values(bindings).map((ref) => {
           const { root, name } = parseRef(ref);
           const input = root === 'inputs' ? chain.inputs.find((i) => i.name === name) : undefined;

@@ -22,6 +22,7 @@ import { checkInputs } from './inputs.ts';
 import { restoreFromEvents } from './restore.ts';
 import { planChain, type PlannedStep } from './plan.ts';
 import { createSchemaValidator, type SchemaValidator } from './validate.ts';
+import { asRunId, type RunId } from '../chain/ids.ts';
 
 /** The model settings a run takes from its endpoint profile. */
 export interface RunModelSettings {
@@ -138,7 +139,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const now = opts.now ?? Date.now;
   const registry = opts.registry ?? stepRegistry;
   const cancel = opts.signal ?? new AbortController().signal;
-  const runId = opts.runId ?? globalThis.crypto.randomUUID();
+  const runId = asRunId(opts.runId ?? globalThis.crypto.randomUUID());
   const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const prepared = prepare(opts.chain, registry);
   const budget = new BudgetGuard(tighterBudget(prepared.parsed.ok ? prepared.parsed.chain.budget : undefined, opts.budget), now);
@@ -236,7 +237,7 @@ function prepare(chain: Chain, registry: StepRegistry): PreparedChain {
 let defaultValidator: SchemaValidator | null = null;
 
 interface ExecDeps {
-  runId: string;
+  runId: RunId;
   budget: BudgetGuard;
   registry: StepRegistry;
   signal: AbortSignal;
@@ -334,7 +335,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (untrusted.size > 0) tainted.add(step.id);
     const endpoint = endpointFor(config);
     const outcome = await def.run({
-      runId: deps.runId, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: endpoint.model,
+      runId: deps.runId, stepId: planned.id, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: endpoint.model,
       callModel: (request, onDelta) => callModelWithRetries(endpoint.deps, step.id, request, onDelta),
       onDelta: opts.onDelta ? (text, unit) => opts.onDelta?.(step.id, text, unit) : undefined,
       validate: (schema, value) => validator.validate(schema, value),

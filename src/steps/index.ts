@@ -1,3 +1,5 @@
+import { parseStep, type ParsedStep } from '../chain/parsed-step.ts';
+import type { StepDef } from '../chain/schema.ts';
 import { gateStep } from './gate.ts';
 import { modelStep } from './model.ts';
 import { mapStep } from './map.ts';
@@ -5,6 +7,7 @@ import { outputStep } from './output.ts';
 import { reduceStep } from './reduce.ts';
 import { retrieveStep } from './retrieve.ts';
 import { createStepRegistry } from './registry.ts';
+import type { StepDefinition } from './types.ts';
 import { routerStep } from './router.ts';
 import { splitStep } from './split.ts';
 import { templateStep } from './template.ts';
@@ -24,7 +27,33 @@ import { webhookStep } from './webhook.ts';
 export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep, webhookStep, templateStep] as const;
 export type StepKind = (typeof builtInSteps)[number]['kind'];
 
+type TypedStepOf<D> = D extends StepDefinition<infer K, infer C> ? ParsedStep<K, C> : never;
+/**
+ * A built-in step with its config parsed once by its kind, as a union derived from the list
+ * above: `{ kind: 'model'; config: ModelConfig; … } | { kind: 'map'; config: MapConfig; … } | …`,
+ * each with its branded `id: StepId` and its `def`. Narrowing on `kind` belongs in this folder;
+ * elsewhere ask `def` (what it produces, fans out to, fails to).
+ */
+export type TypedStep = TypedStepOf<(typeof builtInSteps)[number]>;
+/** The config type of one built-in kind: `StepConfig<'map'>` is MapConfig. */
+export type StepConfig<K extends StepKind> = Extract<TypedStep, { kind: K }>['config'];
+
 export const stepRegistry = createStepRegistry(builtInSteps);
+
+/**
+ * The step with its config parsed by its built-in kind, or null (an unknown kind, a config
+ * that does not parse).
+ *
+ * @example
+ * const typed = typedStep(chain.steps[0]);
+ * if (typed?.kind === 'map') console.log(typed.config.concurrency); // MapConfig, no cast
+ */
+export function typedStep(step: StepDef): TypedStep | null {
+  const parsed = parseStep(step, stepRegistry);
+  // The registry holds exactly builtInSteps, each keyed by its own kind, and the config came
+  // from that kind's own schema: the one place the erased registry type meets the union.
+  return parsed as TypedStep | null;
+}
 
 export type { StepRegistry } from './registry.ts';
 export type { ConfigSchema, ExpectedBinding, ModelContract, StepDefinition, FieldSpec, StepGroup, StepLintFinding, StepLintSubject, StepOutcome, StepProduces, StepRunContext } from './types.ts';

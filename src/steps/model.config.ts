@@ -40,7 +40,7 @@ export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
 /** What lint and contract cards read of a model, map or reduce step's call. */
 export function modelContract(cfg: ModelConfig): ModelContract {
-  return { outputSchema: cfg.outputSchema, system: cfg.system, retries: cfg.retries, inputBudget: cfg.inputBudget, truncates: cfg.truncate !== null };
+  return { outputSchema: cfg.outputSchema, system: cfg.system, retries: cfg.retries, inputBudget: cfg.inputBudget, truncate: cfg.truncate };
 }
 
 /** A model call counts tokens exactly only to keep a budget. */

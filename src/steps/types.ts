@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RunId, StepId } from '../chain/ids.ts';
 import type { Chain, Ref, StepDef } from '../chain/schema.ts';
 import type { ChatMessage, ModelRequest, ModelResponse } from '../providers/types.ts';
 import type { TraceEvent } from '../trace/events.ts';
@@ -67,7 +68,9 @@ export interface ExpectedBinding {
 
 export interface StepRunContext<C> {
   /** The run's id: stable across retries and resumes, so side effects can derive idempotency keys from it. */
-  runId: string;
+  runId: RunId;
+  /** `step.id`, branded: what a side effect keys on beside the run's id. */
+  stepId: StepId;
   /** The run's injected fetch, for steps with side effects (webhooks). */
   fetch: typeof fetch;
   chain: Chain;
@@ -109,8 +112,8 @@ export interface ModelContract {
   retries: number;
   /** Input budget in tokens; 0 means none. */
   inputBudget: number;
-  /** Whether an over-budget prompt is cut by a declared policy (rather than failing). */
-  truncates: boolean;
+  /** How an over-budget prompt is cut (one binding, from its end or start); null: it fails instead. */
+  truncate: { binding: string; from: 'end' | 'start' } | null;
 }
 
 /**

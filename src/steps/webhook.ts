@@ -3,6 +3,7 @@ import { hashString } from '../chain/hash.ts';
 import { shapeScrubber } from '../providers/scrub.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
+import type { RunId, StepId } from '../chain/ids.ts';
 
 /**
  * A terminal with a side effect: POSTs the result to a URL. It carries an idempotency key
@@ -76,7 +77,7 @@ export const webhookConfigSchema = z.object({
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 
-export function idempotencyKey(runId: string, stepId: string): string {
+export function idempotencyKey(runId: RunId, stepId: StepId): string {
   return `seamscope-${hashString(`${runId}:${stepId}`)}`;
 }
 
@@ -101,7 +102,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   summary: (cfg) => [`POST ${cfg.url}`, 'idempotent per run'],
   outputSchema: () => ({ type: 'object', properties: { status: { type: 'integer' }, idempotency_key: { type: 'string' } } }),
   async run(ctx) {
-    const key = idempotencyKey(ctx.runId, ctx.step.id);
+    const key = idempotencyKey(ctx.runId, ctx.stepId);
     const body = JSON.stringify({ idempotency_key: key, run_id: ctx.runId, step_id: ctx.step.id, value: ctx.values.value ?? null });
     let lastError = '';
     for (let attempt = 1; attempt <= 3; attempt++) {
