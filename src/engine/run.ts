@@ -312,8 +312,9 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     const name = namedProfile(config);
     return (name ? endpoints.get(name) : undefined) ?? { deps: callDeps, model: opts.model };
   };
-  let halt: { status: RunStatus; error: string } | null = null;
-  let terminal: { stepId: string; output: unknown; ending: 'output' | 'abstain' | 'escalate' } | null = null;
+  // Set from inside the step callbacks; a holder object, so TypeScript does not narrow them to
+  // their initial null at the end of the loop.
+  const ended: { halt: { status: RunStatus; error: string } | null; terminal: { stepId: string; output: unknown; ending: 'output' | 'abstain' | 'escalate' } | null } = { halt: null, terminal: null };
 
   const runOne = async (planned: PlannedStep): Promise<{ outcome: StepOutcome; latencyMs: number }> => {
     const { step, def, config } = planned;
@@ -351,7 +352,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (outcome.status === 'succeeded') {
       deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'succeeded', output: outcome.output, latencyMs });
       if (outcome.chosen) chosen.set(id, new Set(outcome.chosen));
-      if (outcome.terminal && !terminal) terminal = { stepId: id, output: outcome.output, ending: outcome.terminal };
+      if (outcome.terminal && !ended.terminal) ended.terminal = { stepId: id, output: outcome.output, ending: outcome.terminal };
       return { output: outcome.output };
     }
     const onFail = planned.def.onFail?.(planned.config) ?? 'abort';
@@ -382,10 +383,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     state.set(id, 'running');
     const task = settle(planned).then(async (result) => {
       // A spent budget ends the run even when the step got by (a map whose later units were refused).
-      if (deps.budget.stopReason) halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
+      if (deps.budget.stopReason) ended.halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
       if (result.failure) {
         state.set(id, 'failed');
-        halt ??= { status: haltStatus[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
+        ended.halt ??= { status: haltStatus[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
       } else {
         state.set(id, 'done');
         outputs.set(id, result.output);
@@ -400,7 +401,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (deps.signal.aborted) throw new ProviderError('aborted');
     // A skip can settle a step whose readers come earlier in this pass: pass again until a
     // pass settles nothing new (or the concurrency limit is reached).
-    for (let again = true; again && !halt && !terminal; ) {
+    for (let again = true; again && !ended.halt && !ended.terminal; ) {
       const settledBefore = settledCount;
       let full = false;
       // In plan order, as a scan of the whole plan would visit them.
@@ -435,7 +436,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
         }
         const refused = deps.budget.beforeStep();
         if (refused) {
-          halt ??= { status: 'failed', error: budgetError(refused) };
+          ended.halt ??= { status: 'failed', error: budgetError(refused) };
           break;
         }
         candidates.delete(id);
@@ -445,7 +446,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     }
     if (running.size === 0) {
       // Skips can unlock further skips; loop until nothing pending can be decided.
-      const pendingDecidable = !halt && !terminal && [...candidates].some((id) => {
+      const pendingDecidable = !ended.halt && !ended.terminal && [...candidates].some((id) => {
         const p = plan.get(id) as PlannedStep;
         return state.get(id) === 'pending' && [...p.dataPreds, ...p.routePreds].every(isSettled);
       });
@@ -456,9 +457,9 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   }
 
   if (deps.signal.aborted) throw new ProviderError('aborted');
-  const h = halt as { status: RunStatus; error: string } | null;
+  const h = ended.halt;
   if (h) return { status: h.status, error: h.error };
-  const t = terminal as { stepId: string; output: unknown; ending: 'output' | 'abstain' | 'escalate' } | null;
+  const t = ended.terminal;
   if (t) {
     const status: RunStatus = t.ending === 'abstain' ? 'abstained' : t.ending === 'escalate' ? 'escalated' : 'succeeded';
     return { status, output: t.output, terminalStep: t.stepId };

@@ -17,3 +17,8 @@ export function isContainer(value: unknown): value is Record<string, unknown> | 
 export function propertyOf(value: unknown, key: string): unknown {
   return isContainer(value) && Object.hasOwn(value, key) ? Reflect.get(value, key) : undefined;
 }
+
+/** An object with no prototype, for keys read from a file ("__proto__" is then just a key). */
+export function prototypeFreeRecord(): Record<string, unknown> {
+  return Object.create(null);
+}

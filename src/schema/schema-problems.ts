@@ -51,7 +51,7 @@ function lookup(root: unknown, parts: string[]): { found: boolean; value: unknow
   let node = root;
   for (const part of parts) {
     if ((!isObject(node) && !Array.isArray(node)) || !Object.prototype.hasOwnProperty.call(node, part)) return { found: false, value: undefined };
-    node = (node as Record<string, unknown>)[part];
+    node = Reflect.get(node, part);
   }
   return { found: true, value: node };
 }
