@@ -1,12 +1,12 @@
 import { parseStep, type ParsedStep } from '../chain/parsed-step.ts';
-import type { StepDef } from '../chain/schema.ts';
+import type { Chain, StepDef } from '../chain/schema.ts';
 import { gateStep } from './gate.ts';
 import { modelStep } from './model.ts';
 import { mapStep } from './map.ts';
 import { outputStep } from './output.ts';
 import { reduceStep } from './reduce.ts';
 import { retrieveStep } from './retrieve.ts';
-import { createStepRegistry } from './registry.ts';
+import { createStepRegistry, type StepRegistry } from './registry.ts';
 import type { StepDefinition } from './types.ts';
 import { routerStep } from './router.ts';
 import { splitStep } from './split.ts';
@@ -53,6 +53,18 @@ export function typedStep(step: StepDef): TypedStep | null {
   // The registry holds exactly builtInSteps, each keyed by its own kind, and the config came
   // from that kind's own schema: the one place the erased registry type meets the union.
   return parsed as TypedStep | null;
+}
+
+/**
+ * Whether a run of the chain counts tokens exactly somewhere (a budget, a split by size), as
+ * each step's definition says: an export then ships the tokenizer. (src/export still decides
+ * this by kind name until it moves onto the engine.)
+ */
+export function chainNeedsTokenizer(chain: Pick<Chain, 'steps'>, registry: StepRegistry = stepRegistry): boolean {
+  return chain.steps.some((step) => {
+    const parsed = parseStep(step, registry);
+    return parsed?.def.needsTokenizer?.(parsed.config) ?? false;
+  });
 }
 
 export type { StepRegistry } from './registry.ts';

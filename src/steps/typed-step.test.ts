@@ -1,11 +1,21 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { asRunId, asStepId, type RunId, type StepId } from '../chain/ids.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
-import { stepRegistry, typedStep, type StepConfig, type TypedStep } from './index.ts';
+import { chainNeedsTokenizer, stepRegistry, typedStep, type StepConfig, type TypedStep } from './index.ts';
 import type { MapConfig } from './map.ts';
 import type { ModelConfig } from './model.config.ts';
 import type { TemplateConfig } from './template.ts';
 import { idempotencyKey } from './webhook.ts';
+
+describe('chainNeedsTokenizer', () => {
+  it('asks each definition: a split always, a model call only with an input budget', () => {
+    const chain = twoStepChain();
+    expect(chainNeedsTokenizer(chain)).toBe(false);
+    const budgeted = { steps: chain.steps.map((s, i) => (i === 0 ? { ...s, config: { ...s.config, inputBudget: 500 } } : s)) };
+    expect(chainNeedsTokenizer(budgeted)).toBe(true);
+    expect(chainNeedsTokenizer({ steps: [{ id: 's', kind: 'split', name: '', position: { x: 0, y: 0 }, config: { bindings: { units: 'inputs.document' } } }] })).toBe(true);
+  });
+});
 
 describe('TypedStep, the registry-derived union', () => {
   it('has one member per built-in kind, each with its own config type and a branded id', () => {
