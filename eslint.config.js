@@ -82,6 +82,39 @@ const noCodeFromData = [
   },
 ];
 
+// ── A step kind lives in its definition (src/steps/<kind>.ts): nothing else compares a step's
+// `kind` with a kind name, it asks the definition (produces, units, onFail, checks, lint…).
+// The names are listed here because ESLint reads no TypeScript; a new kind adds its name.
+// Field kinds, edge kinds, trace event and segment kinds are other `kind`s: only these names
+// are matched. Exempt: src/steps (the definitions), tests and src/testing (fixtures name kinds),
+// src/export (being rebuilt on the engine; its emitter table is keyed by kind until the
+// emitters move into the definitions), and src/inspect/consumer-prompt.ts, whose segment kind
+// 'template' shares a step kind's name.
+const stepKindNames = ['model', 'map', 'reduce', 'retrieve', 'split', 'gate', 'router', 'output', 'abstain', 'escalate', 'webhook', 'template'];
+const stepKindValue = `/^(${stepKindNames.join('|')})$/`;
+const stepKindMessage = 'Do not compare a step kind with a kind name outside src/steps: ask the step definition from the registry (produces, units, onFail, checks, lint…).';
+const kindMember = "MemberExpression[property.name='kind']";
+const stepKindSyntax = [
+  ...['left', 'right'].flatMap((side) => {
+    const other = side === 'left' ? 'right' : 'left';
+    return [
+      { selector: `BinaryExpression[operator=/^[!=]==?$/][${side}.type='MemberExpression'][${side}.property.name='kind'][${other}.value=${stepKindValue}]`, message: stepKindMessage },
+      { selector: `BinaryExpression[operator=/^[!=]==?$/][${side}.type='ChainExpression'][${side}.expression.property.name='kind'][${other}.value=${stepKindValue}]`, message: stepKindMessage },
+    ];
+  }),
+  { selector: `SwitchStatement:has(> ${kindMember}.discriminant) > SwitchCase > Literal.test[value=${stepKindValue}]`, message: stepKindMessage },
+  { selector: `SwitchStatement:has(> ChainExpression.discriminant > ${kindMember}) > SwitchCase > Literal.test[value=${stepKindValue}]`, message: stepKindMessage },
+  { selector: `CallExpression[callee.property.name=/^(includes|has)$/][arguments.0.property.name='kind'] > MemberExpression.callee > ArrayExpression > Literal[value=${stepKindValue}]`, message: stepKindMessage },
+];
+const stepKindExempt = ['src/steps/**', 'src/testing/**', 'src/export/**', 'src/inspect/consumer-prompt.ts', '**/*.test.ts', '**/*.test.tsx'];
+
+const srcSyntax = [...noCodeFromData,
+  {
+    selector: `ImportExpression[source.value=/${uiLibraries}/]`,
+    message: 'src/ is the headless core: no UI or storage libraries, not even through import().',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist', 'dist-cli', 'node_modules', 'test-results', 'playwright-report', 'public'] },
   {
@@ -93,6 +126,11 @@ export default tseslint.config(
       'no-implied-eval': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: stepKindExempt,
+    rules: { 'no-restricted-syntax': ['error', ...noCodeFromData, ...stepKindSyntax] },
   },
   {
     files: ['app/**/*.{ts,tsx}'],
@@ -111,7 +149,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [{ group: ['*'], allowTypeImports: true, message: 'Selectors are pure reads: type imports only (see app/designer/analysis-subscriber.ts).' }],
       }],
-      'no-restricted-syntax': ['error', ...noCodeFromData,
+      'no-restricted-syntax': ['error', ...noCodeFromData, ...stepKindSyntax,
         { selector: 'ImportExpression', message: 'Selectors are pure reads: no import().' },
         { selector: "CallExpression[callee.name=/^(setTimeout|setInterval|queueMicrotask|requestAnimationFrame|requestIdleCallback|fetch|postMessage)$/]", message: 'Selectors are pure reads: they schedule and send nothing.' },
         { selector: "Identifier[name=/^(localStorage|sessionStorage|indexedDB|Worker)$/]", message: 'Selectors are pure reads: no storage, no workers.' },
@@ -149,12 +187,12 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [{ regex: uiLibraries, message: 'src/ is the headless core: no UI or storage libraries (see DESIGN.md).' }],
       }],
-      'no-restricted-syntax': ['error', ...noCodeFromData,
-        {
-          selector: `ImportExpression[source.value=/${uiLibraries}/]`,
-          message: 'src/ is the headless core: no UI or storage libraries, not even through import().',
-        },
-      ],
+      'no-restricted-syntax': ['error', ...srcSyntax],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: stepKindExempt,
+    rules: { 'no-restricted-syntax': ['error', ...srcSyntax, ...stepKindSyntax] },
   },
 );

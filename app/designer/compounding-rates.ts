@@ -1,5 +1,5 @@
 import type { StepRate } from '../../src/chain/index.ts';
-import { chainEdges } from '../../src/chain/index.ts';
+import { chainEdges, parseStep } from '../../src/chain/index.ts';
 import type { Chain } from '../../src/chain/index.ts';
 import type { RunInspection } from '../../src/inspect/index.ts';
 import type { StepMetrics } from '../../src/inspect/index.ts';
@@ -57,10 +57,11 @@ export function defaultRates(chain: Chain, metrics?: ReadonlyMap<string, StepMet
     if (e.kind === 'data' && reader && registry.get(reader.kind)?.group === 'Check') gates.set(e.source, [...(gates.get(e.source) ?? []), reader.name || reader.id]);
   }
   return chain.steps.flatMap((step): RateRow[] => {
-    const def = registry.get(step.kind);
-    if (def?.group !== 'Model') return [];
-    const parsed = def.config.safeParse(step.config);
-    const config = (parsed.success ? parsed.data : {}) as { retries?: number; outputSchema?: unknown };
+    const parsed = parseStep(step, registry);
+    const produces = parsed?.def ?? registry.get(step.kind);
+    if (produces?.produces.by !== 'model') return [];
+    // A config that does not parse (mid-edit) claims no schema and no retries.
+    const config = parsed?.def.produces.by === 'model' ? parsed.def.produces.contract(parsed.config) : { retries: 0, outputSchema: null };
     const observed = metrics?.get(step.id);
     const checkedBy = [...(config.outputSchema ? ['JSON Schema'] : []), ...(gates.get(step.id) ?? []).map((g) => `gate "${g}"`)];
     const catchRate = gates.has(step.id) ? ASSUMED.gateCatch : config.outputSchema ? ASSUMED.schemaCatch : 0;

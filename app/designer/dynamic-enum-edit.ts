@@ -35,7 +35,10 @@ export function stringFields(schema: unknown, path: string[] = [], label = '', d
 }
 
 function update(node: unknown, path: readonly string[], fn: (n: Node) => Node): unknown {
-  if (!isNode(node)) return node;
+  return isNode(node) ? updateNode(node, path, fn) : node;
+}
+
+function updateNode(node: Node, path: readonly string[], fn: (n: Node) => Node): Node {
   const [key, ...rest] = path;
   if (key === undefined) return fn(node);
   if (key === '__proto__' || key === 'constructor' || key === 'prototype') return node;
@@ -44,8 +47,8 @@ function update(node: unknown, path: readonly string[], fn: (n: Node) => Node): 
 
 /** Sets (or with null, removes) the dynamic enum on the string node at `path`; a static enum there is replaced. */
 export function setDynamicEnum(schema: Record<string, unknown>, path: readonly string[], spec: DynamicEnumSpec | null): Record<string, unknown> {
-  return update(schema, path, (n) => {
+  return updateNode(schema, path, (n) => {
     const { enum: _static, 'x-dynamicEnum': _dynamic, ...rest } = n;
     return spec ? { ...rest, 'x-dynamicEnum': { binding: spec.binding, from: spec.from } } : spec === null && _dynamic === undefined ? n : rest;
-  }) as Record<string, unknown>;
+  });
 }

@@ -1,3 +1,4 @@
+import { propertyOf } from '../../src/files/index.ts';
 import { bindingsKey } from '../../src/chain/index.ts';
 import type { Chain, StepDef } from '../../src/chain/index.ts';
 import { stepRegistry, type FieldSpec } from '../../src/steps/index.ts';
@@ -37,8 +38,8 @@ export function FieldEditor({ chain, step, field }: Props) {
   const control = (() => {
     switch (field.kind) {
       case 'text': {
-        const defaults = stepRegistry.get(step.kind)?.defaults() as Record<string, unknown> | undefined;
-        return <TextField id={id} testId={testId} value={value} placeholder={field.placeholder} nullable={defaults?.[field.key] === null} onChange={set} />;
+        const defaults = stepRegistry.get(step.kind)?.defaults();
+        return <TextField id={id} testId={testId} value={value} placeholder={field.placeholder} nullable={propertyOf(defaults, field.key) === null} onChange={set} />;
       }
       case 'textarea': {
         const key = field.template ? bindingsKey(step, stepRegistry) : null;

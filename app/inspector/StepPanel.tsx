@@ -8,12 +8,13 @@ import { bindingsKey } from '../../src/chain/index.ts';
 import '../designer/designer.css';
 import { StepRunStatus } from './StepRunStatus.tsx';
 import { StepIdField } from './StepIdField.tsx';
+import { modelContractOf } from '../designer/model-contract.ts';
 
-const hasBudget = (defaults: unknown) => !!defaults && typeof defaults === 'object' && 'inputBudget' in defaults;
 
 /** The selected step: its name, then the registry's fields in the registry's order. */
 export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
   const def = stepRegistry.get(step.kind);
+  const contract = modelContractOf(step);
   const renameStep = useEditorStore((s) => s.renameStep);
   return (
     <div className="panel-body" key={step.id}>
@@ -35,13 +36,13 @@ export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
       ) : (
         <div className="field-error">Unknown step kind "{step.kind}": this build cannot edit it.</div>
       )}
-      {/* Kinds whose config has an input budget (from their defaults, not by name) get the budget editor. */}
-      {def && hasBudget(def.defaults()) && (
+      {/* Steps that call a model (their definition says so, not their kind's name) get the budget editor. */}
+      {contract && (
         <BudgetField
           chain={chain}
           step={step}
-          budget={typeof step.config.inputBudget === 'number' ? step.config.inputBudget : 0}
-          truncate={(step.config.truncate as { binding: string; from: 'end' | 'start' } | null | undefined) ?? null}
+          budget={contract.inputBudget}
+          truncate={contract.truncate}
           bindings={Object.keys(asRecord(readConfig(step, bindingsKey(step, stepRegistry) ?? '')))}
         />
       )}

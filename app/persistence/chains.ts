@@ -1,3 +1,4 @@
+import { isContainer } from '../../src/files/index.ts';
 import { chainEndpointProblem } from '../profiles/chain-endpoint.ts';
 import { Dexie } from 'dexie';
 import { hashValue } from '../../src/chain/index.ts';
@@ -237,10 +238,10 @@ export async function loadDemoChains(db: SeamscopeDb): Promise<{ loaded: number;
  */
 export async function loadInputFiles(chain: Chain): Promise<Record<string, string>> {
   const files = chain.meta?.inputFiles;
-  if (!files || typeof files !== 'object') return {};
+  if (!isContainer(files)) return {};
   const out: Record<string, string> = {};
   await Promise.all(
-    Object.entries(files as Record<string, unknown>).map(async ([name, file]) => {
+    Object.entries(files).map(async ([name, file]) => {
       const check = checkRelativePath(file);
       if (!check.ok) return;
       const response = await fetch(demoUrl(check.path));

@@ -1,3 +1,4 @@
+import { isRecord } from '../../src/files/index.ts';
 import type { Chain } from '../../src/chain/index.ts';
 import type { EndpointProfile } from '../../src/providers/index.ts';
 
@@ -23,7 +24,7 @@ function text(value: unknown, max = 2000): string | null {
  */
 export function chainEndpointProblem(chain: Chain): { path: string; message: string } | null {
   const raw = chain.meta?.endpoint;
-  const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const obj = isRecord(raw) ? raw : null;
   const key = obj ? (typeof obj.url === 'string' ? 'url' : 'baseUrl') : null;
   const url = obj && key ? obj[key] : raw;
   if (typeof url !== 'string') return null;
@@ -38,7 +39,7 @@ export function chainEndpointProblem(chain: Chain): { path: string; message: str
 
 export function chainEndpoint(chain: Chain): ChainEndpoint | null {
   const raw = chain.meta?.endpoint;
-  const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const obj = isRecord(raw) ? raw : null;
   const url = text(obj ? (obj.url ?? obj.baseUrl) : raw);
   if (!url) return null;
   let parsed: URL;

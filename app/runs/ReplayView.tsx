@@ -12,14 +12,15 @@ import { ReplayHeader } from './ReplayHeader.tsx';
 import { StepOnlyPanes } from './StepOnlyPanes.tsx';
 import { Timeline } from './Timeline.tsx';
 import { useReplayKeys } from './use-replay-keys.ts';
+import { modelContractOf } from '../designer/model-contract.ts';
 
 // The fork dialog brings the engine (validator, providers); it loads when first opened.
 const ForkDialog = lazy(() => import('./fork/ForkDialog.tsx').then((m) => ({ default: m.ForkDialog })));
 
 /** A step's input budget in tokens from the chain the run used (0: none set). */
 function budgetOf(chain: Chain, stepId: string): number {
-  const config = chain.steps?.find((s) => s.id === stepId)?.config as { inputBudget?: unknown } | undefined;
-  return typeof config?.inputBudget === 'number' ? config.inputBudget : 0;
+  const step = chain.steps?.find((s) => s.id === stepId);
+  return (step && modelContractOf(step)?.inputBudget) ?? 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
 import type { RunView, StepView } from '../../src/trace/index.ts';
 import { formatCost, formatMs, formatTokens } from '../ui/format.ts';
-import { failureLabel, plannedUnitIds, reusedSteps, stepUsage, unitsOf } from './run-figures.ts';
+import { failureLabel, fansOut, plannedUnitIds, reusedSteps, stepUsage, unitsOf } from './run-figures.ts';
 
 interface Props {
   meta: RunMeta;
@@ -29,7 +29,7 @@ interface CardProps {
 
 function StepCard({ meta, view, step, events, role, reused, onPick, onFork }: CardProps) {
   const { tokens, costUsd } = stepUsage(step);
-  const units = step.kind === 'map' ? unitsOf(events, step.stepId, plannedUnitIds(meta, view, step.stepId)) : [];
+  const units = fansOut(step.kind) ? unitsOf(events, step.stepId, plannedUnitIds(meta, view, step.stepId)) : [];
   const failedUnits = units.filter((u) => u.status === 'error').length;
   const figures = [
     step.latencyMs !== undefined && !reused ? formatMs(step.latencyMs) : '',

@@ -1,4 +1,4 @@
-import { getPath, resolveRef } from '../../src/chain/index.ts';
+import { parseStep, resolveRef } from '../../src/chain/index.ts';
 import type { Chain } from '../../src/chain/index.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
@@ -53,28 +53,30 @@ export interface UnitView {
   error?: string;
 }
 
+/** Whether steps of this kind fan out into units (a map): the timeline shows their units. */
+export function fansOut(kind: string): boolean {
+  return stepRegistry.get(kind)?.units !== undefined;
+}
+
 /**
- * The unit ids a map step will produce, from the collection it reads and its unit id field
- * (as the map step names them), so units not yet attempted show too. Empty when unknown.
+ * The unit ids a fan-out step will produce, from what it reads, as its kind names them (a map:
+ * its collection and unit id field), so units not yet attempted show too. Empty when unknown.
  */
 export function plannedUnitIds(meta: RunMeta, view: RunView, stepId: string): string[] {
   const step = (meta.chain as Chain).steps?.find((s) => s.id === stepId);
-  const parsed = step?.kind === 'map' ? stepRegistry.get('map')?.config.safeParse(step.config) : undefined;
-  if (!parsed?.success) return [];
-  const config = parsed.data as { bindings: Record<string, string>; unitIdField?: string };
-  const ref = config.bindings.items;
-  let items: unknown;
-  try {
-    items = ref ? resolveRef(ref, { inputs: meta.inputs, outputs: new Map(view.steps.map((s) => [s.stepId, s.output])) }) : undefined;
-  } catch {
-    return [];
+  const parsed = step ? parseStep(step, stepRegistry) : null;
+  const units = parsed?.def.units;
+  if (!parsed || !units) return [];
+  const sources = { inputs: meta.inputs, outputs: new Map(view.steps.map((s) => [s.stepId, s.output])) };
+  const values: Record<string, unknown> = {};
+  for (const [name, ref] of Object.entries(parsed.def.bindings(parsed.config))) {
+    try {
+      values[name] = resolveRef(ref, sources);
+    } catch {
+      // Not produced yet (or not resolvable): the kind sees it as missing.
+    }
   }
-  if (!Array.isArray(items)) return [];
-  const field = config.unitIdField ? config.unitIdField.split('.') : null;
-  return items.map((item, i) => {
-    const raw = field ? getPath(item, field) : undefined;
-    return raw === undefined || raw === null ? String(i + 1) : String(raw);
-  });
+  return units.ids(parsed.config, values) ?? [];
 }
 
 /** A map step's units in unit order: finished ones from `step.unit`, the rest from their attempts or the plan. */

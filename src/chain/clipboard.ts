@@ -37,7 +37,7 @@ export function pasteSteps(chain: Chain, fragment: ChainFragment, offset: XY = {
   const inputs = new Set(chain.inputs.map((i) => i.name));
   const exists = (id: string) => existing.has(id);
   const pasted = fragment.steps.map((step): StepDef => {
-    const config = remapStepTargets(step.config, ids, exists) as Record<string, unknown>;
+    const config = remapStepTargets(step.config, ids, exists);
     const key = bindingsKey(step, registry);
     if (key && config[key] && typeof config[key] === 'object') {
       const bindings: Record<string, string> = {};

@@ -1,7 +1,9 @@
 import type { StepRegistry } from '../steps/index.ts';
 import { chainEdges, type ChainEdge } from './graph.ts';
 import { parseRef } from './refs.ts';
+import { parseStep, type ParsedStep } from './parsed-step.ts';
 import type { Chain, StepDef } from './schema.ts';
+import { isRecord, propertyOf } from '../files/json-value.ts';
 
 /**
  * The boundary contract card (seed 000's four decisions at every handoff), derived from the
@@ -22,87 +24,92 @@ export interface ContractCard {
 
 const provenanceField = /^(section_ids?|sections?|quote|quotes|citations?|source_ids?|chunk_ids?|clause_ids?|evidence|line|page)$/;
 
-function cfg(step: StepDef): Record<string, unknown> {
-  return step.config as Record<string, unknown>;
-}
-
 function fieldNames(schema: unknown, prefix = ''): string[] {
-  const s = schema as { properties?: Record<string, unknown>; items?: unknown } | null;
-  if (!s || typeof s !== 'object') return [];
+  const properties = propertyOf(schema, 'properties');
+  if (!isRecord(schema) || !isRecord(properties)) return [];
   const out: string[] = [];
-  for (const [name, child] of Object.entries(s.properties ?? {})) {
+  for (const [name, child] of Object.entries(properties)) {
     out.push(`${prefix}${name}`);
     out.push(...fieldNames(child, `${prefix}${name}.`));
-    const items = (child as { items?: unknown }).items;
+    const items = propertyOf(child, 'items');
     if (items) out.push(...fieldNames(items, `${prefix}${name}[].`));
   }
   return out;
 }
 
-function inputsRead(step: StepDef, registry: StepRegistry): string[] {
-  const def = registry.get(step.kind);
-  if (!def) return [];
-  const parsed = def.config.safeParse(step.config);
-  if (!parsed.success) return [];
-  return Object.values(def.bindings(parsed.data)).map(parseRef).filter((r) => r.root === 'inputs').map((r) => r.name);
+function inputsRead(parsed: ParsedStep | null): string[] {
+  if (!parsed) return [];
+  return Object.values(parsed.def.bindings(parsed.config)).map(parseRef).filter((r) => r.root === 'inputs').map((r) => r.name);
 }
 
 /**
- * What every card of one chain needs, derived once: steps by id and, per producer, the gates
- * that read it. Building this per card made contractCards() quadratic (~12 s at 1,000 steps).
+ * What every card of one chain needs, derived once: each step parsed by its kind, and, per
+ * producer, the checks that read it. Building this per card made contractCards() quadratic
+ * (~12 s at 1,000 steps).
  */
 export interface ContractIndex {
   edges: ChainEdge[];
   byId: Map<string, StepDef>;
-  gatesReading: Map<string, StepDef[]>;
+  parsed: Map<string, ParsedStep | null>;
+  checksReading: Map<string, ParsedStep[]>;
 }
 
 export function contractIndex(chain: Chain, registry: StepRegistry): ContractIndex {
   const edges = chainEdges(chain, registry);
   const byId = new Map(chain.steps.map((s) => [s.id, s]));
-  const gatesReading = new Map<string, StepDef[]>();
+  const parsed = new Map(chain.steps.map((s) => [s.id, parseStep(s, registry)]));
+  const checksReading = new Map<string, ParsedStep[]>();
   for (const e of edges) {
-    const target = byId.get(e.target);
-    if (e.kind !== 'data' || target?.kind !== 'gate') continue;
-    const list = gatesReading.get(e.source) ?? [];
+    const target = parsed.get(e.target);
+    if (e.kind !== 'data' || !target?.def.checks) continue;
+    const list = checksReading.get(e.source) ?? [];
     list.push(target);
-    gatesReading.set(e.source, list);
+    checksReading.set(e.source, list);
   }
-  return { edges, byId, gatesReading };
+  return { edges, byId, parsed, checksReading };
+}
+
+/** How a check names itself on a card: `gate "quotes" (quoteContainment)`. */
+function checkLabel(check: ParsedStep): string {
+  return `${check.kind} "${check.step.name || check.id}" (${check.def.checks?.(check.config) ?? 'check'})`;
 }
 
 export function contractCard(chain: Chain, edge: ChainEdge, registry: StepRegistry, index: ContractIndex = contractIndex(chain, registry)): ContractCard {
-  const { byId } = index;
-  const producer = byId.get(edge.source) as StepDef;
-  const consumer = byId.get(edge.target) as StepDef;
-  const def = registry.get(producer.kind);
-  const schema = def?.outputSchema(def.config.safeParse(producer.config).success ? def.config.parse(producer.config) : def.defaults());
+  const producerStep = index.byId.get(edge.source);
+  const consumerStep = index.byId.get(edge.target);
+  if (!producerStep || !consumerStep) throw new Error(`the edge ${edge.id} joins steps the chain does not have`);
+  const producer = index.parsed.get(edge.source) ?? null;
+  const consumer = index.parsed.get(edge.target) ?? null;
+  const def = producer?.def ?? registry.get(producerStep.kind);
+  const schema = producer ? producer.def.outputSchema(producer.config) : def?.outputSchema(def.defaults());
   const fields = fieldNames(schema);
   const provenance = fields.filter((f) => provenanceField.test(f.split(/[.[\]]+/).filter(Boolean).pop() ?? ''));
-  const isModel = ['model', 'map', 'reduce'].includes(producer.kind);
+  const isModel = def?.produces.by === 'model';
+  const contract = producer?.def.produces.by === 'model' ? producer.def.produces.contract(producer.config) : null;
   const carries: ContractCard['carries'] = !isModel
-    ? { kind: 'code', fields, provenance, summary: `Computed in code by a ${producer.kind} step.` }
+    ? { kind: 'code', fields, provenance, summary: `Computed in code by a ${producerStep.kind} step.` }
     : schema
       ? { kind: 'typed', fields, provenance, summary: provenance.length ? `Typed fields with provenance (${provenance.join(', ')}).` : `Typed fields (${fields.slice(0, 6).join(', ') || 'none declared'}) without provenance.` }
       : { kind: 'prose', fields: [], provenance: [], summary: 'Free prose of unspecified length.' };
 
   const validators: string[] = [];
-  if (isModel && schema) validators.push(`JSON Schema, with ${String(cfg(producer).retries ?? 1)} retr${cfg(producer).retries === 1 ? 'y' : 'ies'} on failure`);
-  if (consumer.kind === 'gate') validators.push(`gate "${consumer.name || consumer.id}" (${String((cfg(consumer).check as { type?: string } | undefined)?.type ?? 'check')})`);
-  for (const gate of index.gatesReading.get(producer.id) ?? []) {
-    if (gate.id !== consumer.id) validators.push(`gate "${gate.name || gate.id}" (${String((cfg(gate).check as { type?: string } | undefined)?.type ?? 'check')})`);
+  const retries = contract?.retries ?? 1;
+  if (isModel && schema) validators.push(`JSON Schema, with ${retries} retr${retries === 1 ? 'y' : 'ies'} on failure`);
+  if (consumer?.def.checks) validators.push(checkLabel(consumer));
+  for (const check of index.checksReading.get(producerStep.id) ?? []) {
+    if (check.id !== consumerStep.id) validators.push(checkLabel(check));
   }
   const validated = { by: validators, summary: validators.length ? `Validated by ${validators.join('; ')}.` : 'Not validated: whatever comes back is passed on.' };
 
-  const producerSources = inputsRead(producer, registry);
-  const consumerSources = inputsRead(consumer, registry);
+  const producerSources = inputsRead(producer);
+  const consumerSources = inputsRead(consumer);
   const shared = producerSources.filter((s) => consumerSources.includes(s));
   const consumerHoldsSource = {
     holds: shared.length > 0, sources: shared,
-    summary: shared.length ? `Yes: ${consumer.id} also reads ${shared.map((s) => `inputs.${s}`).join(', ')}.` : producerSources.length ? `No: ${consumer.id} never sees ${producerSources.map((s) => `inputs.${s}`).join(', ')}.` : 'There is no source document upstream.',
+    summary: shared.length ? `Yes: ${consumerStep.id} also reads ${shared.map((s) => `inputs.${s}`).join(', ')}.` : producerSources.length ? `No: ${consumerStep.id} never sees ${producerSources.map((s) => `inputs.${s}`).join(', ')}.` : 'There is no source document upstream.',
   };
 
-  const policy = String(cfg(producer).onFail ?? (isModel ? 'abort' : 'n/a'));
+  const policy = (producer && producer.def.onFail?.(producer.config)) ?? (isModel ? 'abort' : 'n/a');
   const whenWrong = {
     policy,
     summary: policy === 'abort' ? 'Undefined for the consumer: the run aborts.' : policy === 'n/a' ? 'Computed in code; failures stop the run.' : policy.startsWith('fallback:') ? `Falls back to ${policy.slice(9)}.` : `The run ${policy === 'abstain' ? 'abstains and says why' : 'escalates to a person'}.`,
@@ -113,7 +120,7 @@ export function contractCard(chain: Chain, edge: ChainEdge, registry: StepRegist
   if (isModel && validators.length === 0) unanswered.push('The intermediate is not validated.');
   if (isModel && !consumerHoldsSource.holds && producerSources.length > 0 && carries.provenance.length === 0) unanswered.push('The consumer cannot check the intermediate against the source: it neither holds the source nor gets provenance.');
   if (isModel && policy === 'abort') unanswered.push('No defined behaviour when the intermediate arrives wrong (abstain, escalate or fall back).');
-  return { edgeId: edge.id, producer: producer.id, consumer: consumer.id, carries, validated, consumerHoldsSource, whenWrong, unanswered };
+  return { edgeId: edge.id, producer: producerStep.id, consumer: consumerStep.id, carries, validated, consumerHoldsSource, whenWrong, unanswered };
 }
 
 /** Cards for every data edge, in time linear in the chain. */

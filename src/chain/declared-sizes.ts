@@ -53,8 +53,8 @@ type Path = (string | number)[];
 function checkSchema(root: unknown, rootPath: Path, limits: ChainLimits, format: (p: Path) => string): ChainProblem[] {
   const problems: ChainProblem[] = [];
   const stack: { schema: unknown; path: Path; depth: number }[] = [{ schema: root, path: rootPath, depth: 0 }];
-  while (stack.length > 0 && problems.length < 50) {
-    const { schema, path, depth } = stack.pop() as { schema: unknown; path: Path; depth: number };
+  for (let item = stack.pop(); item !== undefined && problems.length < 50; item = stack.pop()) {
+    const { schema, path, depth } = item;
     if (!isObject(schema)) continue;
     if (depth > limits.maxSchemaDepth) {
       problems.push({ path: format(path), message: `the schema nests deeper than ${limits.maxSchemaDepth} levels of subschemas` });
@@ -95,8 +95,8 @@ function checkSchema(root: unknown, rootPath: Path, limits: ChainLimits, format:
 function configSchemas(config: Record<string, unknown>, schemaKeys: ReadonlySet<string>): { schema: unknown; path: Path }[] {
   const found: { schema: unknown; path: Path }[] = [];
   const stack: { value: unknown; path: Path }[] = [{ value: config, path: [] }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop() as { value: unknown; path: Path };
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path } = item;
     if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
     else if (isObject(value)) {
       for (const [key, v] of Object.entries(value)) {

@@ -3,6 +3,7 @@ import { parseRef } from './refs.ts';
 import { remapStepTargets } from './step-targets.ts';
 import { findPlaceholders, renamePlaceholders } from './template.ts';
 import type { Chain, ChainInput, RunBudget, StepDef } from './schema.ts';
+import { isContainer, isRecord } from '../files/json-value.ts';
 
 /**
  * Pure edits of a chain: each takes a chain and returns a new one (or the same object when
@@ -47,24 +48,41 @@ export function bindingsKey(step: StepDef, registry: StepRegistry): string | nul
 function getIn(value: unknown, path: readonly string[]): unknown {
   let current = value;
   for (const key of path) {
-    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
+    if (!isContainer(current) || !Object.hasOwn(current, key)) return undefined;
+    current = Reflect.get(current, key);
   }
   return current;
+}
+
+function writableKey(key: string): string {
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new Error(`Refusing to write the key "${key}"`);
+  return key;
 }
 
 /** Immutable set along a dotted path; creates plain objects on the way, copies arrays. */
 function setIn(value: unknown, path: readonly string[], next: unknown): unknown {
   const [key, ...rest] = path;
   if (key === undefined) return next;
-  if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new Error(`Refusing to write the key "${key}"`);
+  writableKey(key);
   if (Array.isArray(value)) {
     const copy = [...value];
     copy[Number(key)] = setIn(copy[Number(key)], rest, next);
     return copy;
   }
-  const base = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  return { ...base, [key]: setIn(base[key], rest, next) };
+  return setConfigIn(isRecord(value) ? value : {}, path, next);
+}
+
+/** `setIn` on a step config (an object), so the result is one too. */
+function setConfigIn(config: Record<string, unknown>, path: readonly string[], next: unknown): Record<string, unknown> {
+  const [key, ...rest] = path;
+  if (key === undefined) throw new Error('An empty key path');
+  return { ...config, [writableKey(key)]: setIn(config[key], rest, next) };
+}
+
+/** A config a kind produced (its defaults, a connectTo result): configs are objects. */
+function configRecord(value: unknown, kind: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new Error(`The step kind "${kind}" made a config that is not an object`);
+  return value;
 }
 
 function readBindings(step: StepDef, registry: StepRegistry): { key: string; bindings: Record<string, string> } | null {
@@ -76,7 +94,7 @@ function readBindings(step: StepDef, registry: StepRegistry): { key: string; bin
 }
 
 function writeBindings(step: StepDef, key: string, bindings: Record<string, string>): StepDef {
-  return { ...step, config: setIn(step.config, key.split('.'), bindings) as Record<string, unknown> };
+  return { ...step, config: setConfigIn(step.config, key.split('.'), bindings) };
 }
 
 /** Adds a step of `kind` with the registry's defaults and a fresh id such as `model_2`. */
@@ -91,7 +109,7 @@ export function addStep(chain: Chain, kind: string, position: XY, registry: Step
     kind,
     name: `${def.title} ${number}`,
     position: { x: Math.round(position.x), y: Math.round(position.y) },
-    config: structuredClone(def.defaults()) as Record<string, unknown>,
+    config: configRecord(structuredClone(def.defaults()), kind),
   };
   return { chain: { ...chain, steps: [...chain.steps, step] }, stepId };
 }
@@ -121,14 +139,14 @@ function dropAt(config: Record<string, unknown>, path: string[]): Record<string,
     const array = getIn(config, arrayPath);
     if (Array.isArray(array)) {
       const index = Number(path[i]);
-      candidates.push(setIn(config, arrayPath, array.filter((_, j) => j !== index)) as Record<string, unknown>);
+      candidates.push(setConfigIn(config, arrayPath, array.filter((_, j) => j !== index)));
       break;
     }
   }
   // Candidate 2: null the value (an optional target such as "otherwise go to").
-  candidates.push(setIn(config, path, null) as Record<string, unknown>);
+  candidates.push(setConfigIn(config, path, null));
   // Candidate 3: "fallback:<id>" style policies fall back to the safe default.
-  candidates.push(setIn(config, path, 'abort') as Record<string, unknown>);
+  candidates.push(setConfigIn(config, path, 'abort'));
   return candidates;
 }
 
@@ -240,7 +258,7 @@ export function updateStepConfig(chain: Chain, stepId: string, keyPath: string, 
   const path = keyPath.split('.').filter(Boolean);
   if (path.length === 0) throw new Error('An empty key path');
   return mapStep(chain, stepId, (step) =>
-    Object.is(getIn(step.config, path), value) ? step : { ...step, config: setIn(step.config, path, value) as Record<string, unknown> },
+    Object.is(getIn(step.config, path), value) ? step : { ...step, config: setConfigIn(step.config, path, value) },
   );
 }
 
@@ -276,7 +294,7 @@ function renameBindingOf(step: StepDef, from: string, to: string, registry: Step
   for (const field of registry.get(step.kind)?.fields ?? []) {
     if (field.kind !== 'textarea' || !field.template) continue;
     const text = getIn(next.config, field.key.split('.'));
-    if (typeof text === 'string') next = { ...next, config: setIn(next.config, field.key.split('.'), renamePlaceholders(text, from, to)) as Record<string, unknown> };
+    if (typeof text === 'string') next = { ...next, config: setConfigIn(next.config, field.key.split('.'), renamePlaceholders(text, from, to)) };
   }
   return next;
 }
@@ -305,7 +323,7 @@ export function renameStepId(chain: Chain, from: string, to: string, registry: S
   const steps = chain.steps.map((step) => {
     // Steps that never mention the id keep their identity (caches keyed by config stay warm).
     if (step.id !== from && !JSON.stringify(step.config).includes(from)) return step;
-    let next: StepDef = { ...step, id: step.id === from ? to : step.id, config: remapStepTargets(step.config, ids, exists) as Record<string, unknown> };
+    let next: StepDef = { ...step, id: step.id === from ? to : step.id, config: remapStepTargets(step.config, ids, exists) };
     const read = readBindings(next, registry);
     if (read) {
       const rewired = Object.fromEntries(Object.entries(read.bindings).map(([name, ref]) => [name, readsStep(ref, from) ? ['steps', to, ...parseRef(ref).path].join('.') : ref]));
@@ -345,7 +363,7 @@ function bindingForEdge(target: StepDef, bindings: Record<string, string>, sourc
     if (typeof text !== 'string' || !dangling) continue;
     if (text !== getIn(def.defaults(), path)) return { name: dangling.binding, step: target };
     const name = uniqueName(sourceName, bindings);
-    return { name, step: { ...target, config: setIn(target.config, path, renamePlaceholders(text, dangling.binding, name)) as Record<string, unknown> } };
+    return { name, step: { ...target, config: setConfigIn(target.config, path, renamePlaceholders(text, dangling.binding, name)) } };
   }
   return { name: uniqueName(sourceName, bindings), step: target };
 }
@@ -376,7 +394,7 @@ export function connect(chain: Chain, sourceId: string, targetId: string, bindin
     const next = def.connectTo(parsed.data, targetId);
     // Unchanged (already a branch to the target): the same chain, so history records nothing.
     if (next === parsed.data) return chain;
-    return mapStep(chain, sourceId, (step) => ({ ...step, config: next as Record<string, unknown> }));
+    return mapStep(chain, sourceId, (step) => ({ ...step, config: configRecord(next, step.kind) }));
   }
   return connectRef(chain, `steps.${sourceId}`, sourceId, bindingName, targetId, registry);
 }

@@ -30,6 +30,8 @@ export {
   setBudgetLimit, stepIdProblem, updateInput, updateStepConfig, type XY,
 } from './edit.ts';
 export { chainEdges, type ChainEdge } from './graph.ts';
+export { asRunId, asStepId, type RunId, type StepId } from './ids.ts';
+export { parseStep, type ParsedStep } from './parsed-step.ts';
 export { hashValue, stableStringify } from './hash.ts';
 export { canRedo, canUndo, createHistory, record, redo, undo, type History } from './history.ts';
 export { getPath, parseRef, resolveRef } from './refs.ts';

@@ -1,11 +1,13 @@
-import type { StepRegistry } from '../steps/index.ts';
+import type { ModelContract, StepRegistry } from '../steps/index.ts';
 import { contractCards } from './contract-card.ts';
 import { chainEdges } from './graph.ts';
 import { formatPath } from './parse.ts';
 import { parseRef } from './refs.ts';
 import { chainSchemaFindings } from './schema-check.ts';
-import type { Chain, StepDef } from './schema.ts';
+import { parseStep, type ParsedStep } from './parsed-step.ts';
+import type { Chain } from './schema.ts';
 import { findPlaceholders } from './template.ts';
+import { isRecord, propertyOf } from '../files/json-value.ts';
 
 /**
  * Design lint from the source articles: what a reviewer of a prompt chain would flag before
@@ -20,128 +22,127 @@ export interface LintFinding {
   stepId?: string;
 }
 
-const modelKinds = new Set(['model', 'map', 'reduce']);
 const abstainFlag = /^(insufficient_evidence|abstain|cannot_answer|no_answer|needs_human|escalate)$/;
-
-function config(step: StepDef): Record<string, unknown> {
-  return step.config as Record<string, unknown>;
-}
 
 /** Every array node of a JSON Schema without a maxItems cap, with its path. */
 function unboundedArrays(schema: unknown, path = '$'): string[] {
-  if (!schema || typeof schema !== 'object') return [];
-  const s = schema as Record<string, unknown>;
+  if (!isRecord(schema)) return [];
+  const s = schema;
   const found: string[] = [];
   if ((s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'))) && typeof s.maxItems !== 'number') found.push(path);
-  for (const [name, child] of Object.entries((s.properties as Record<string, unknown>) ?? {})) found.push(...unboundedArrays(child, `${path}.${name}`));
+  for (const [name, child] of Object.entries(isRecord(s.properties) ? s.properties : {})) found.push(...unboundedArrays(child, `${path}.${name}`));
   if (s.items) found.push(...unboundedArrays(s.items, `${path}[]`));
   return found;
 }
 
 function booleanFlags(schema: unknown): string[] {
-  const props = (schema as { properties?: Record<string, { type?: unknown }> } | null)?.properties ?? {};
-  return Object.entries(props).filter(([name, p]) => p?.type === 'boolean' && abstainFlag.test(name)).map(([name]) => name);
+  const props = propertyOf(schema, 'properties');
+  return Object.entries(isRecord(props) ? props : {}).filter(([name, p]) => propertyOf(p, 'type') === 'boolean' && abstainFlag.test(name)).map(([name]) => name);
 }
 
 /**
  * A required binding the step's kind reads by name that nothing is bound to: the step would
  * look up nothing at run time (a router drawn to read `model_2` and branching on undefined).
  */
-function missingBindings(step: StepDef, registry: StepRegistry): string[] {
-  const def = registry.get(step.kind);
-  const parsed = def?.config.safeParse(step.config);
-  if (!def?.expectedBindings || !parsed?.success) return [];
-  const bound = def.bindings(parsed.data);
-  return def.expectedBindings(parsed.data)
+function missingBindings(parsed: ParsedStep): string[] {
+  const { def, config } = parsed;
+  if (!def.expectedBindings) return [];
+  const bound = def.bindings(config);
+  return def.expectedBindings(config)
     .filter((b) => b.required && !Object.hasOwn(bound, b.name))
     .map((b) => `${def.title} reads "${b.name}" but nothing is bound to it: connect ${b.connect}`);
 }
 
+/** The model contract of a step that calls a model, else null. */
+function contractOf(parsed: ParsedStep | undefined): ModelContract | null {
+  return parsed?.def.produces.by === 'model' ? parsed.def.produces.contract(parsed.config) : null;
+}
+
+/**
+ * Design lint from the source articles. The rules every model call gets live here and ask the
+ * step's definition what it produces; a kind's own rules are its definition's `lint`.
+ */
 export function lintChain(chain: Chain, registry: StepRegistry): LintFinding[] {
   const findings: LintFinding[] = [];
   const add = (f: LintFinding) => findings.push(f);
   const edges = chainEdges(chain, registry);
-  const byId = new Map(chain.steps.map((s) => [s.id, s]));
+  const parsedById = new Map<string, ParsedStep>();
+  for (const step of chain.steps) {
+    const parsed = parseStep(step, registry);
+    if (parsed) parsedById.set(step.id, parsed);
+  }
   const untrusted = new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name));
-  const allRefs = chain.steps.flatMap((s) => Object.values((config(s).bindings as Record<string, string>) ?? {}));
-  // A gate passes its value through, so reading a gate is reading what it checked.
-  const throughGates = (ref: string): string => {
+  const producerOf = (ref: string) => {
+    const { root, name } = parseRef(ref);
+    return root === 'steps' ? parsedById.get(name)?.def : undefined;
+  };
+  const readsUntrusted = (ref: string) => {
+    const { root, name } = parseRef(ref);
+    return root === 'inputs' && untrusted.has(name);
+  };
+  // A step that passes its value through (a gate) is read as what it checked.
+  const throughPassing = (ref: string): string => {
     for (let hops = 0; hops < 16; hops++) {
       const { root, name, path } = parseRef(ref);
-      const step = root === 'steps' ? byId.get(name) : undefined;
-      const inner = step?.kind === 'gate' ? (config(step).bindings as Record<string, string> | undefined)?.value : undefined;
+      const parsed = root === 'steps' ? parsedById.get(name) : undefined;
+      const produces = parsed?.def.produces;
+      const inner = produces?.by === 'passThrough' ? parsed?.def.bindings(parsed.config)[produces.binding] : undefined;
       if (!inner) return ref;
       ref = [inner, ...path].join('.');
     }
     return ref;
   };
-  const routedFields = new Set(chain.steps.filter((s) => s.kind === 'router').map((s) => {
-    const value = (config(s).bindings as Record<string, string> | undefined)?.value;
-    return value ? `${throughGates(value)}.${String(config(s).field ?? '')}` : '';
-  }));
+  const consumed = new Set([...parsedById.values()].flatMap(({ def, config }) => [...Object.values(def.bindings(config)), ...(def.consumes?.(config) ?? [])]).map(throughPassing));
 
   for (const step of chain.steps) {
-    const cfg = config(step);
-    const bindings = (cfg.bindings as Record<string, string>) ?? {};
-    const schema = cfg.outputSchema;
-    if (modelKinds.has(step.kind)) {
+    const parsed = parsedById.get(step.id);
+    if (!parsed) continue;
+    const { def, config } = parsed;
+    const bindings = def.bindings(config);
+    const contract = contractOf(parsed);
+    if (contract) {
+      const schema = contract.outputSchema;
       if (!schema) add({ code: 'no-output-schema', severity: 'warning', stepId: step.id, message: 'This model step has no output schema: its output is free prose that nothing validates.' });
       for (const path of unboundedArrays(schema)) add({ code: 'unbounded-array', severity: 'warning', stepId: step.id, message: `The array at ${path} has no maxItems: a selection step drifts towards returning most of the document.` });
-      if (cfg.onFail === 'abort' && step.kind !== 'map') add({ code: 'no-failure-path', severity: 'info', stepId: step.id, message: 'No failure path: when retries are spent the run aborts. Consider abstain, escalate or a fallback to the single-call path.' });
-      const system = typeof cfg.system === 'string' ? cfg.system : '';
-      for (const p of findPlaceholders(system)) {
+      // A fan-out's units fail one by one, as data: the step itself does not abort on them.
+      if ((def.onFail?.(config) ?? 'abort') === 'abort' && !def.units) add({ code: 'no-failure-path', severity: 'info', stepId: step.id, message: 'No failure path: when retries are spent the run aborts. Consider abstain, escalate or a fallback to the single-call path.' });
+      for (const p of findPlaceholders(contract.system)) {
         const ref = bindings[p.binding];
-        if (ref && parseRef(ref).root === 'inputs' && untrusted.has(parseRef(ref).name)) add({ code: 'untrusted-in-system', severity: 'warning', stepId: step.id, message: `The untrusted input "${parseRef(ref).name}" is placed in the system message, where instructions live. Put it in the prompt, where it is framed as data.` });
+        if (ref && readsUntrusted(ref)) add({ code: 'untrusted-in-system', severity: 'warning', stepId: step.id, message: `The untrusted input "${parseRef(ref).name}" is placed in the system message, where instructions live. Put it in the prompt, where it is framed as data.` });
       }
       for (const flag of booleanFlags(schema)) {
-        const consumed = routedFields.has(`steps.${step.id}.${flag}`) || allRefs.some((r) => throughGates(r) === `steps.${step.id}.${flag}`);
-        if (!consumed) add({ code: 'unconsumed-abstain-flag', severity: 'warning', stepId: step.id, message: `The flag "${flag}" is produced but no router or step reads it: an abstention nobody consumes is an answer anyway.` });
+        if (!consumed.has(`steps.${step.id}.${flag}`)) add({ code: 'unconsumed-abstain-flag', severity: 'warning', stepId: step.id, message: `The flag "${flag}" is produced but no router or step reads it: an abstention nobody consumes is an answer anyway.` });
       }
-      if (typeof cfg.inputBudget === 'number' && cfg.inputBudget > 0 && !cfg.truncate) {
+      if (contract.inputBudget > 0 && !contract.truncate) {
         const declared = Object.values(bindings).map((ref) => {
           const { root, name } = parseRef(ref);
           const input = root === 'inputs' ? chain.inputs.find((i) => i.name === name) : undefined;
-          const max = (input?.schema as { maxLength?: unknown } | undefined)?.maxLength;
+          const max = input?.schema.maxLength;
           return typeof max === 'number' ? Math.ceil(max / 4) : null;
         });
         const sized = declared.filter((d): d is number => d !== null).reduce((a, b) => a + b, 0);
         const unsized = declared.some((d) => d === null);
-        if (unsized || sized > cfg.inputBudget) add({ code: 'budget-may-overflow', severity: 'warning', stepId: step.id, message: unsized ? `Some inputs have no declared size, so the prompt can exceed its ${cfg.inputBudget}-token budget and there is no truncation policy.` : `At the declared input sizes the prompt can reach ~${sized} tokens, over its ${cfg.inputBudget}-token budget, with no truncation policy.` });
+        if (unsized || sized > contract.inputBudget) add({ code: 'budget-may-overflow', severity: 'warning', stepId: step.id, message: unsized ? `Some inputs have no declared size, so the prompt can exceed its ${contract.inputBudget}-token budget and there is no truncation policy.` : `At the declared input sizes the prompt can reach ~${sized} tokens, over its ${contract.inputBudget}-token budget, with no truncation policy.` });
       }
     }
-    if (step.kind === 'reduce') {
-      const source = bindings.collection ? parseRef(bindings.collection) : null;
-      const producer = source?.root === 'steps' ? byId.get(source.name) : undefined;
-      if (!producer || producer.kind !== 'map' || (source?.path.length ?? 0) > 0) add({ code: 'reduce-reads-raw-units', severity: 'error', stepId: step.id, message: 'The integration step must read a map step’s typed collection (bind "collection" to steps.<map>), never the raw units.' });
-    }
-    if (step.kind === 'model') {
-      for (const ref of Object.values(bindings)) {
-        const { root, name } = parseRef(ref);
-        if (root === 'steps' && byId.get(name)?.kind === 'map') add({ code: 'map-read-without-reduce', severity: 'warning', stepId: step.id, message: `This step reads the map "${name}" directly; a reduce step integrates only the ok units and names the failed ones.` });
-      }
-    }
-    if (step.kind === 'router') {
-      const value = bindings.value ? parseRef(bindings.value) : null;
-      if (value?.root === 'inputs' && untrusted.has(value.name)) add({ code: 'route-on-untrusted-text', severity: 'error', stepId: step.id, message: 'This router branches on untrusted input directly: control flow must change only through a schema field a model step produced.' });
-    }
-    const def = registry.get(step.kind);
-    for (const message of missingBindings(step, registry)) add({ code: 'missing-binding', severity: 'error', stepId: step.id, message });
-    if (def?.terminal && edges.some((e) => e.source === step.id)) {
-      add({ code: 'side-effect-before-end', severity: step.kind === 'webhook' ? 'error' : 'warning', stepId: step.id, message: 'A terminal step has steps after it: side effects belong at the end of the chain.' });
+    for (const f of def.lint?.({ step, config, chain, producerOf, readsUntrusted }) ?? []) add({ ...f, stepId: step.id });
+    for (const message of missingBindings(parsed)) add({ code: 'missing-binding', severity: 'error', stepId: step.id, message });
+    if (def.terminal && edges.some((e) => e.source === step.id)) {
+      // Sending data out (a webhook) before the end is worse than ending early.
+      add({ code: 'side-effect-before-end', severity: def.egress ? 'error' : 'warning', stepId: step.id, message: 'A terminal step has steps after it: side effects belong at the end of the chain.' });
     }
   }
   // A schema edited into the chain after import is checked here too (Problems in the app).
   for (const f of chainSchemaFindings(chain, registry)) {
     add({ code: f.severity === 'error' ? 'invalid-schema' : 'format-not-enforced', severity: f.severity === 'error' ? 'error' : 'warning', ...(f.stepId ? { stepId: f.stepId } : {}), message: `${formatPath(f.path)}: ${f.message}` });
   }
-  // Seed 000's four decisions at every handoff between model steps: an unanswered one is a warning.
+  // Seed 000's four decisions at every handoff into a model call: an unanswered one is a warning.
   for (const card of contractCards(chain, registry)) {
-    const consumer = byId.get(card.consumer);
-    if (!consumer || !modelKinds.has(consumer.kind)) continue;
+    if (!contractOf(parsedById.get(card.consumer))) continue;
     for (const question of card.unanswered) add({ code: 'boundary-unanswered', severity: 'warning', stepId: card.consumer, message: `${card.producer} → ${card.consumer}: ${question}` });
   }
-  const modelSteps = chain.steps.filter((s) => modelKinds.has(s.kind));
-  const hasFallback = chain.steps.some((s) => String(config(s).onFail ?? '').startsWith('fallback:'));
+  const modelSteps = [...parsedById.values()].filter((p) => contractOf(p));
+  const hasFallback = [...parsedById.values()].some(({ def, config }) => def.onFail?.(config).startsWith('fallback:'));
   if (modelSteps.length >= 2 && !hasFallback && !chain.meta?.baseline) {
     add({ code: 'no-single-prompt-baseline', severity: 'info', message: 'This chain has no single-prompt baseline to compare against (a fallback step or meta.baseline naming one): a chain can score below the prompt it replaced.' });
   }

@@ -5,10 +5,11 @@ import { checkRelativePath } from '../files/relative-path.ts';
 import { parseStrictJson } from '../files/strict-json.ts';
 import { checkDeclaredSizes, DEFAULT_CHAIN_LIMITS, type ChainLimits } from './declared-sizes.ts';
 import { migrateChain } from './migrate.ts';
-import { parseRef } from './refs.ts';
+import { getPath, parseRef } from './refs.ts';
 import { CHAIN_FORMAT, CHAIN_VERSION, chainSchema, type Chain } from './schema.ts';
 import { chainSchemaFindings } from './schema-check.ts';
 import { findPlaceholders } from './template.ts';
+import { isContainer, isRecord } from '../files/json-value.ts';
 
 /**
  * Reads a chain file. Every problem comes back with a JSON path and a plain message — never a
@@ -43,14 +44,14 @@ export function formatPath(path: readonly PropertyKey[]): string {
 function checkShape(root: unknown): ChainProblem[] {
   const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
   let nodes = 0;
-  while (stack.length > 0) {
-    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
-    if (value === null || typeof value !== 'object') continue;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path } = item;
+    if (!isContainer(value)) continue;
     if (++nodes > MAX_NODES) return [{ path: '$', message: `the file has more than ${MAX_NODES} values` }];
     if (path.length > MAX_DEPTH) return [{ path: formatPath(path), message: `nesting is deeper than ${MAX_DEPTH} levels` }];
     for (const key of Object.keys(value)) {
       if (key === '__proto__') return [{ path: formatPath([...path, key]), message: 'the key "__proto__" is not allowed' }];
-      stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, Array.isArray(value) ? Number(key) : key] });
+      stack.push({ value: Reflect.get(value, key), path: [...path, Array.isArray(value) ? Number(key) : key] });
     }
   }
   return [];
@@ -88,11 +89,13 @@ function checkReferences(chain: Chain, registry: StepRegistry): ChainProblem[] {
       if (!stepIds.has(branch.to)) problems.push({ path: `$.steps[${i}].config`, message: `the branch "${branch.label}" goes to "${branch.to}", which does not exist` });
     });
     const names = new Set([...Object.keys(bindings), ...(def.templateNames?.(step.config) ?? [])]);
-    for (const key of ['system', 'prompt'] as const) {
-      const template = (step.config as Record<string, unknown>)[key];
+    // Every text the kind's editor marks as a template (a prompt, a system message, a template step's text).
+    for (const field of def.fields) {
+      if (field.kind !== 'textarea' || !field.template) continue;
+      const template = getPath(step.config, field.key.split('.'));
       if (typeof template !== 'string') continue;
       for (const p of findPlaceholders(template)) {
-        if (!names.has(p.binding)) problems.push({ path: `$.steps[${i}].config.${key}`, message: `the placeholder {${p.name}} names nothing: bind "${p.binding}" in the step's reads` });
+        if (!names.has(p.binding)) problems.push({ path: `$.steps[${i}].config.${field.key}`, message: `the placeholder {${p.name}} names nothing: bind "${p.binding}" in the step's reads` });
       }
     }
   });
@@ -141,8 +144,8 @@ export function restoreChain(input: string | unknown, registry: StepRegistry, li
   }
   const shape = checkShape(raw);
   if (shape.length > 0) return { ok: false, problems: shape };
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, problems: [{ path: '$', message: 'a chain file is a JSON object' }] };
-  const record = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return { ok: false, problems: [{ path: '$', message: 'a chain file is a JSON object' }] };
+  const record = raw;
   if (record.format !== CHAIN_FORMAT) return { ok: false, problems: [{ path: '$.format', message: `must be "${CHAIN_FORMAT}" (this is not a Seamscope chain file)` }] };
   const migrated = migrateChain(record);
   if (!migrated.ok) return { ok: false, problems: [{ path: '$.version', message: migrated.message }] };
@@ -162,7 +165,12 @@ export function restoreChain(input: string | unknown, registry: StepRegistry, li
       problems.push(...zodProblems(config.error, ['steps', i, 'config']));
       return step;
     }
-    return { ...step, config: config.data as Record<string, unknown> };
+    // Stored with its defaults filled in; consumers get it typed through parseStep.
+    if (!isRecord(config.data)) {
+      problems.push({ path: `$.steps[${i}].config`, message: `the step kind "${step.kind}" parsed its config to something other than an object` });
+      return step;
+    }
+    return { ...step, config: config.data };
   });
   const found = (list: ChainProblem[]): RestoreChainResult => ({ ok: true, chain, problems: list });
   if (problems.length > 0) return found(problems);

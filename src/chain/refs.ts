@@ -1,4 +1,5 @@
 import type { Ref } from './schema.ts';
+import { isContainer } from '../files/json-value.ts';
 
 /** A parsed reference: `inputs.question` or `steps.select.relevant_sections.0.quote`. */
 export interface ParsedRef {
@@ -26,9 +27,8 @@ export function refStep(ref: Ref): string | null {
 export function getPath(value: unknown, path: readonly string[]): unknown {
   let current: unknown = value;
   for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
+    if (!isContainer(current) || !Object.hasOwn(current, key)) return undefined;
+    current = Reflect.get(current, key);
   }
   return current;
 }

@@ -15,10 +15,14 @@ function remapId(value: string, ids: ReadonlyMap<string, string>, exists: (id: s
  * A copy of `config` whose step targets are mapped through `ids`; a target neither mapped nor
  * existing is dropped (a default route becomes null, a fallback becomes abort).
  */
-export function remapStepTargets(config: unknown, ids: ReadonlyMap<string, string>, exists: (id: string) => boolean, key = ''): unknown {
-  if (Array.isArray(config)) return config.map((v) => remapStepTargets(v, ids, exists, key));
+export function remapStepTargets(config: Record<string, unknown>, ids: ReadonlyMap<string, string>, exists: (id: string) => boolean): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, remapValue(v, ids, exists, k)]));
+}
+
+function remapValue(config: unknown, ids: ReadonlyMap<string, string>, exists: (id: string) => boolean, key: string): unknown {
+  if (Array.isArray(config)) return config.map((v) => remapValue(v, ids, exists, key));
   if (config && typeof config === 'object') {
-    return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, remapStepTargets(v, ids, exists, k)]));
+    return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, remapValue(v, ids, exists, k)]));
   }
   if (typeof config === 'string' && (key === 'to' || key === 'defaultTo' || (key === 'onFail' && config.startsWith('fallback:')))) {
     return remapId(config, ids, exists) ?? (key === 'defaultTo' ? null : config);

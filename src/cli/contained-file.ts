@@ -30,8 +30,8 @@ export async function readContainedFile(namingFile: string, label: string, file:
     throw new ContainedFileError(`${namingFile}: ${label} names ${JSON.stringify(file)}, which ${why}; only files inside the folder of ${namingFile} can be read`);
   };
   const check = checkRelativePath(file);
-  if (!check.ok) refuse(`is refused: ${check.reason}`);
-  const name = (check as { path: string }).path;
+  if (!check.ok) return refuse(`is refused: ${check.reason}`);
+  const name = check.path;
   const folder = await realpath(resolve(dirname(namingFile)));
   let real: string;
   try {

@@ -15,6 +15,7 @@ import { budgetFromArgs, budgetOptions } from './budget-args.ts';
 import { readContainedFile } from './contained-file.ts';
 import { loadChain, type Io } from './load-chain.ts';
 import { terminalLine } from './terminal-text.ts';
+import { isRecord, propertyOf } from '../files/json-value.ts';
 
 export const runOptions: OptionTable = {
   inputs: 'string', endpoint: 'string', model: 'string', protocol: 'string', 'no-structured-output': 'flag',
@@ -26,8 +27,8 @@ async function readInputsFile(path: string): Promise<Record<string, unknown>> {
   const read = parseStrictJson(await readFile(path, 'utf8'));
   if (!read.ok) throw new Error(`${path}: ${formatJsonPath(read.path)}  ${read.message}`);
   const value = read.value;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${path}: an inputs file is a JSON object of input values`);
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw new Error(`${path}: an inputs file is a JSON object of input values`);
+  return value;
 }
 
 /**
@@ -56,10 +57,10 @@ export async function completeInputs(chain: Chain, chainPath: string, given: Rec
     return text;
   };
   for (const [name, value] of Object.entries(given)) {
-    const ref = value !== null && typeof value === 'object' && Object.hasOwn(value, '$file') ? (value as { $file: unknown }).$file : undefined;
+    const ref = propertyOf(value, '$file');
     inputs.set(name, ref !== undefined ? await contained(namingFile, formatJsonPath([name, '$file']), ref) : value);
   }
-  const inputFiles = (chain.meta?.inputFiles ?? {}) as Record<string, unknown>;
+  const inputFiles = isRecord(chain.meta?.inputFiles) ? chain.meta.inputFiles : {};
   for (const input of chain.inputs) {
     if (inputs.has(input.name)) continue;
     if (Object.hasOwn(inputFiles, input.name)) inputs.set(input.name, await contained(chainPath, formatJsonPath(['meta', 'inputFiles', input.name]), inputFiles[input.name]));

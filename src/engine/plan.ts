@@ -1,9 +1,11 @@
 import { chainEdges } from '../chain/graph.ts';
+import { asStepId, type StepId } from '../chain/ids.ts';
 import type { Chain, StepDef } from '../chain/schema.ts';
 import type { AnyStepDefinition, StepRegistry } from '../steps/registry.ts';
 
 /** What the scheduler needs to know about each step, computed once per run. */
 export interface PlannedStep {
+  id: StepId;
   step: StepDef;
   def: AnyStepDefinition;
   config: unknown;
@@ -21,7 +23,7 @@ export function planChain(chain: Chain, registry: StepRegistry): Map<string, Pla
   for (const step of chain.steps) {
     const def = registry.get(step.kind);
     if (!def) throw new Error(`unknown step kind "${step.kind}"`);
-    plan.set(step.id, { step, def, config: def.config.parse(step.config), dataPreds: [], routePreds: [], standby: false });
+    plan.set(step.id, { id: asStepId(step.id), step, def, config: def.config.parse(step.config), dataPreds: [], routePreds: [], standby: false });
   }
   for (const edge of edges) {
     const target = plan.get(edge.target);

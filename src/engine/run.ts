@@ -22,6 +22,7 @@ import { checkInputs } from './inputs.ts';
 import { restoreFromEvents } from './restore.ts';
 import { planChain, type PlannedStep } from './plan.ts';
 import { createSchemaValidator, type SchemaValidator } from './validate.ts';
+import { asRunId, type RunId } from '../chain/ids.ts';
 
 /** The model settings a run takes from its endpoint profile. */
 export interface RunModelSettings {
@@ -139,7 +140,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const now = opts.now ?? Date.now;
   const registry = opts.registry ?? stepRegistry;
   const cancel = opts.signal ?? new AbortController().signal;
-  const runId = opts.runId ?? globalThis.crypto.randomUUID();
+  const runId = asRunId(opts.runId ?? globalThis.crypto.randomUUID());
   const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const prepared = prepare(opts.chain, registry);
   const budget = new BudgetGuard(tighterBudget(prepared.parsed.ok ? prepared.parsed.chain.budget : undefined, opts.budget), now);
@@ -237,7 +238,7 @@ function prepare(chain: Chain, registry: StepRegistry): PreparedChain {
 let defaultValidator: SchemaValidator | null = null;
 
 interface ExecDeps {
-  runId: string;
+  runId: RunId;
   budget: BudgetGuard;
   registry: StepRegistry;
   signal: AbortSignal;
@@ -312,8 +313,9 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     const name = namedProfile(config);
     return (name ? endpoints.get(name) : undefined) ?? { deps: callDeps, model: opts.model };
   };
-  let halt: { status: RunStatus; error: string } | null = null;
-  let terminal: { stepId: string; output: unknown; kind: 'output' | 'abstain' | 'escalate' } | null = null;
+  // Set from inside the step callbacks; a holder object, so TypeScript does not narrow them to
+  // their initial null at the end of the loop.
+  const ended: { halt: { status: RunStatus; error: string } | null; terminal: { stepId: string; output: unknown; ending: 'output' | 'abstain' | 'escalate' } | null } = { halt: null, terminal: null };
 
   const runOne = async (planned: PlannedStep): Promise<{ outcome: StepOutcome; latencyMs: number }> => {
     const { step, def, config } = planned;
@@ -335,7 +337,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (untrusted.size > 0) tainted.add(step.id);
     const endpoint = endpointFor(config);
     const outcome = await def.run({
-      runId: deps.runId, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: endpoint.model,
+      runId: deps.runId, stepId: planned.id, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: endpoint.model,
       callModel: (request, onDelta) => callModelWithRetries(endpoint.deps, step.id, request, onDelta),
       onDelta: opts.onDelta ? (text, unit) => opts.onDelta?.(step.id, text, unit) : undefined,
       validate: (schema, value) => validator.validate(schema, value),
@@ -351,10 +353,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (outcome.status === 'succeeded') {
       deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'succeeded', output: outcome.output, latencyMs });
       if (outcome.chosen) chosen.set(id, new Set(outcome.chosen));
-      if (outcome.terminal && !terminal) terminal = { stepId: id, output: outcome.output, kind: outcome.terminal };
+      if (outcome.terminal && !ended.terminal) ended.terminal = { stepId: id, output: outcome.output, ending: outcome.terminal };
       return { output: outcome.output };
     }
-    const onFail = String((planned.config as { onFail?: unknown }).onFail ?? 'abort');
+    const onFail = planned.def.onFail?.(planned.config) ?? 'abort';
     const fallback = fallbackTarget(onFail);
     const target = fallback ? plan.get(fallback) : undefined;
     deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'failed', failure: outcome.failure, latencyMs, fallbackTo: target ? fallback ?? undefined : undefined });
@@ -382,10 +384,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     state.set(id, 'running');
     const task = settle(planned).then(async (result) => {
       // A spent budget ends the run even when the step got by (a map whose later units were refused).
-      if (deps.budget.stopReason) halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
+      if (deps.budget.stopReason) ended.halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
       if (result.failure) {
         state.set(id, 'failed');
-        halt ??= { status: HALT_STATUS[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
+        ended.halt ??= { status: HALT_STATUS[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
       } else {
         state.set(id, 'done');
         outputs.set(id, result.output);
@@ -400,7 +402,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (deps.signal.aborted) throw new ProviderError('aborted');
     // A skip can settle a step whose readers come earlier in this pass: pass again until a
     // pass settles nothing new (or the concurrency limit is reached).
-    for (let again = true; again && !halt && !terminal; ) {
+    for (let again = true; again && !ended.halt && !ended.terminal; ) {
       const settledBefore = settledCount;
       let full = false;
       // In plan order, as a scan of the whole plan would visit them.
@@ -435,7 +437,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
         }
         const refused = deps.budget.beforeStep();
         if (refused) {
-          halt ??= { status: 'failed', error: budgetError(refused) };
+          ended.halt ??= { status: 'failed', error: budgetError(refused) };
           break;
         }
         candidates.delete(id);
@@ -445,7 +447,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     }
     if (running.size === 0) {
       // Skips can unlock further skips; loop until nothing pending can be decided.
-      const pendingDecidable = !halt && !terminal && [...candidates].some((id) => {
+      const pendingDecidable = !ended.halt && !ended.terminal && [...candidates].some((id) => {
         const p = plan.get(id) as PlannedStep;
         return state.get(id) === 'pending' && [...p.dataPreds, ...p.routePreds].every(isSettled);
       });
@@ -456,11 +458,11 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   }
 
   if (deps.signal.aborted) throw new ProviderError('aborted');
-  const h = halt as { status: RunStatus; error: string } | null;
+  const h = ended.halt;
   if (h) return { status: h.status, error: h.error };
-  const t = terminal as { stepId: string; output: unknown; kind: 'output' | 'abstain' | 'escalate' } | null;
+  const t = ended.terminal;
   if (t) {
-    const status: RunStatus = t.kind === 'abstain' ? 'abstained' : t.kind === 'escalate' ? 'escalated' : 'succeeded';
+    const status: RunStatus = t.ending === 'abstain' ? 'abstained' : t.ending === 'escalate' ? 'escalated' : 'succeeded';
     return { status, output: t.output, terminalStep: t.stepId };
   }
   const last = chain.steps.map((s) => s.id).filter((id) => state.get(id) === 'done').pop();

@@ -33,8 +33,7 @@ function viewSteps(chain: Chain, registry: StepRegistry): Map<string, StepView> 
     const parsed = def?.config.safeParse(step.config);
     if (!def || !parsed?.success) continue;
     const config = parsed.data as Record<string, unknown>;
-    // The palette's Model group is what calls a model (model, map, reduce).
-    views.set(step.id, { step, config, bindings: def.bindings(config), callsModel: def.group === 'Model' });
+    views.set(step.id, { step, config, bindings: def.bindings(config), callsModel: def.produces.by === 'model' });
   }
   return views;
 }

@@ -35,7 +35,7 @@ export function estimateEval(
     const models = order.map((id) => chain.steps.find((s) => s.id === id)).filter((s) => s !== undefined).flatMap((step) => {
       const def = registry.get(step.kind);
       const parsed = def?.config.safeParse(step.config);
-      if (!def || !parsed?.success || def.group !== 'Model') return [];
+      if (!def || !parsed?.success || def.produces.by !== 'model') return [];
       const config = parsed.data as Record<string, unknown>;
       const cap = typeof config.maxTokens === 'number' && config.maxTokens > 0 ? config.maxTokens : defaultMaxTokens;
       return [{ step, config, cap, bindings: def.bindings(config) }];

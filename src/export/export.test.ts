@@ -18,7 +18,9 @@ import { createZip } from './zip.ts';
 
 describe('the emitter table', () => {
   it('has a Python emitter for every step kind in the registry (TypeScript needs none: it runs on the engine)', () => {
-    for (const def of stepRegistry.all()) {
+    // Kinds the Python exporter refuses by name until they get an emitter (src/steps/template.test.ts checks the refusal).
+    const pending = new Set(['template']);
+    for (const def of stepRegistry.all().filter((d) => !pending.has(d.kind))) {
       const emitter = kindEmitters[def.kind];
       expect(emitter, `no emitter for "${def.kind}": add one to src/export/emit/kinds.ts`).toBeDefined();
       expect(typeof emitter?.py).toBe('function');

@@ -39,7 +39,7 @@ export function idGroups(values: readonly unknown[]): IdGroup[] {
       for (const item of value) walk(item, path, depth + 1);
       return;
     }
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(v, [...path, k], depth + 1);
+    for (const [k, v] of Object.entries(value)) walk(v, [...path, k], depth + 1);
   };
   for (const v of values) walk(v, [], 0);
   return groups;
@@ -73,7 +73,7 @@ export function textsById(values: readonly unknown[]): Map<string, string> {
   const walk = (value: unknown, depth: number) => {
     if (depth > 12 || !value || typeof value !== 'object') return;
     if (Array.isArray(value)) return value.forEach((v) => walk(v, depth + 1));
-    const entries = Object.entries(value as Record<string, unknown>);
+    const entries = Object.entries(value);
     const id = entries.find(([k, v]) => isIdKey(k) && idValue(v) !== null);
     const text = entries.find(([k, v]) => textKey.test(k) && typeof v === 'string');
     if (id && text && !out.has(idValue(id[1]) as string)) out.set(idValue(id[1]) as string, text[1] as string);

@@ -1,3 +1,4 @@
+import { isRecord } from '../files/json-value.ts';
 /**
  * Finds JSON values embedded in a prompt (an earlier step's output rendered as pretty JSON)
  * and turns their quote-like strings into evidence, keeping a sibling `section_id` as the
@@ -33,8 +34,8 @@ function matchBracket(text: string, start: number): number {
 }
 
 function looksLikeSchema(value: unknown): boolean {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
+  if (!isRecord(value)) return false;
+  const v = value;
   return '$schema' in v || ((typeof v.type === 'string' || Array.isArray(v.type)) && ('properties' in v || 'items' in v));
 }
 
@@ -49,7 +50,7 @@ function collect(value: unknown, key: string, siblingId: string | null, out: Jso
     return;
   }
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
+    const entries = Object.entries(value);
     const id = entries.find(([k, v]) => idKey.test(k) && (typeof v === 'string' || typeof v === 'number'));
     const ownId = id ? String(id[1]) : siblingId;
     for (const [k, v] of entries) collect(v, k, ownId, out, depth + 1);

@@ -5,6 +5,7 @@
  */
 
 import { compilePattern } from '../schema/index.ts';
+import { isRecord } from '../files/json-value.ts';
 
 export type Schema = Record<string, unknown>;
 
@@ -94,8 +95,8 @@ export function conforms(schemaIn: unknown, value: unknown, root: Schema, depth 
       if (!check(i < prefix.length ? prefix[i] : s.items, value[i])) return false;
     }
   }
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const obj = value as Record<string, unknown>;
+  if (isRecord(value)) {
+    const obj = value;
     const props = asSchema(s.properties) ?? {};
     if (Array.isArray(s.required) && !s.required.every((k) => typeof k === 'string' && Object.prototype.hasOwnProperty.call(obj, k))) return false;
     for (const [k, v] of Object.entries(obj)) {

@@ -1,3 +1,4 @@
+import { isRecord } from '../files/json-value.ts';
 import { ProviderError, parseRetryAfter } from './errors.ts';
 import type { CallContext } from './types.ts';
 
@@ -6,9 +7,7 @@ import type { CallContext } from './types.ts';
  * Response) are used, so this runs unchanged in a tab, in Node tests and in the CLI.
  */
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord };
 
 /** Joins a base URL and a path with exactly one slash, whatever the user typed. */
 export function joinUrl(base: string, path: string): string {

@@ -109,7 +109,7 @@ function resolve(root: Schema, ref: string): Schema {
     const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (!isObject(node) && !Array.isArray(node)) throw new Error(`$ref "${ref}" does not resolve`);
     if (!has(node, part)) throw new Error(`$ref "${ref}" does not resolve`);
-    node = (node as Record<string, unknown>)[part];
+    node = Reflect.get(node, part);
   }
   return node as Schema;
 }

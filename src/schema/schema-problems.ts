@@ -51,7 +51,7 @@ function lookup(root: unknown, parts: string[]): { found: boolean; value: unknow
   let node = root;
   for (const part of parts) {
     if ((!isObject(node) && !Array.isArray(node)) || !Object.prototype.hasOwnProperty.call(node, part)) return { found: false, value: undefined };
-    node = (node as Record<string, unknown>)[part];
+    node = Reflect.get(node, part);
   }
   return { found: true, value: node };
 }
@@ -162,8 +162,8 @@ function refLoops(root: unknown, refs: Map<string, string>): SchemaProblem[] {
     // Depth-first from each ref site along same-value edges; a path back to the start is a loop.
     const stack: { at: string; trail: string[] }[] = [{ at: start, trail: [start] }];
     const seen = new Set<string>();
-    while (stack.length > 0) {
-      const { at, trail } = stack.pop() as { at: string; trail: string[] };
+    for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+      const { at, trail } = item;
       const node = lookup(root, decodePointer(at)).value;
       for (const next of sameValue(node, at)) {
         if (next === start) {

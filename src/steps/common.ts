@@ -7,6 +7,11 @@ export const bindingsSchema = z.record(
   refSchema,
 );
 
+const noBindings = (): Record<string, string> => ({});
+
+/** A config's `bindings`, empty by default. */
+export const bindingsField = () => bindingsSchema.default(noBindings);
+
 /**
  * What a step does once its retries are spent. The default is `abort`: never continue on
  * output known to be bad. `fallback:<stepId>` runs that step in its place (e.g. the

@@ -1,6 +1,7 @@
 import { hashString } from '../chain/hash.ts';
 import { selectAll } from './select-path.ts';
 import { splitSections } from './sections.ts';
+import { isRecord } from '../files/json-value.ts';
 
 /**
  * Dynamic enums: a schema node carrying `"x-dynamicEnum": { "binding": "document", "from": "sectionIds" }`
@@ -29,6 +30,11 @@ export function sectionIdsOf(text: string): string[] {
   return ids;
 }
 
+function asDynamicEnumSpec(value: unknown): DynamicEnumSpec | null {
+  if (!isRecord(value) || typeof value.binding !== 'string' || (value.from !== 'sectionIds' && value.from !== 'values')) return null;
+  return { binding: value.binding, from: value.from, ...(typeof value.path === 'string' ? { path: value.path } : {}) };
+}
+
 function enumValues(spec: DynamicEnumSpec, values: Record<string, unknown>): string[] | string {
   // Own keys only: a binding named "constructor" that is not bound is unbound, not Object.
   const bound = Object.hasOwn(values, spec.binding) ? values[spec.binding] : undefined;
@@ -55,12 +61,13 @@ export function hasDynamicEnums(schema: unknown): boolean {
 /** Returns the schema with every dynamic enum filled in, or the problem that stopped it. */
 export function resolveDynamicEnums(schema: Record<string, unknown>, values: Record<string, unknown>): { schema: Record<string, unknown> } | { error: string } {
   let error: string | null = null;
-  const walk = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(walk);
-    if (!node || typeof node !== 'object') return node;
+  const walk = (node: unknown): unknown => (Array.isArray(node) ? node.map(walk) : isRecord(node) ? walkObject(node) : node);
+  const walkObject = (node: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) if (k !== 'x-dynamicEnum') out[k] = walk(v);
-    const spec = (node as Record<string, unknown>)['x-dynamicEnum'] as DynamicEnumSpec | undefined;
+    const raw = node['x-dynamicEnum'];
+    const spec = asDynamicEnumSpec(raw);
+    if (raw && !spec) error ??= 'the dynamic enum must be {"binding": <name>, "from": "sectionIds" | "values", "path"?: <path>}';
     if (spec) {
       const list = enumValues(spec, values);
       if (typeof list === 'string') error ??= list;
@@ -69,6 +76,6 @@ export function resolveDynamicEnums(schema: Record<string, unknown>, values: Rec
     }
     return out;
   };
-  const resolved = walk(schema) as Record<string, unknown>;
+  const resolved = walkObject(schema);
   return error ? { error } : { schema: resolved };
 }

@@ -3,6 +3,7 @@ import { getPath } from '../chain/refs.ts';
 import { normaliseForContainment } from './gate-text.ts';
 import { splitSections } from './sections.ts';
 import { selectAll } from './select-path.ts';
+import { isContainer } from '../files/json-value.ts';
 
 /**
  * The deterministic checks a gate can run. Each returns its problems as plain sentences;
@@ -24,8 +25,8 @@ function ownVar(data: unknown, path?: unknown, fallback?: unknown): unknown {
   let current: unknown = data;
   for (const key of String(path).split('.')) {
     if (current === null || current === undefined) return notFound;
-    const holder = typeof current === 'object' || typeof current === 'string' ? Object(current) as Record<string, unknown> : null;
-    current = holder && Object.hasOwn(holder, key) ? holder[key] : undefined;
+    const holder: unknown = typeof current === 'object' || typeof current === 'string' ? Object(current) : null;
+    current = isContainer(holder) && Object.hasOwn(holder, key) ? Reflect.get(holder, key) : undefined;
     if (current === undefined) return notFound;
   }
   return current;

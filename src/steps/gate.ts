@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
-import { bindingsSchema, fallbackTarget, onFailSchema } from './common.ts';
+import { bindingsField, fallbackTarget, onFailSchema } from './common.ts';
 import { defineStep, type ExpectedBinding } from './types.ts';
 
 /**
@@ -49,7 +49,7 @@ const checkSchema = z.discriminatedUnion('type', [
 export type GateCheck = z.infer<typeof checkSchema>;
 
 export const gateConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   check: checkSchema,
   onFail: onFailSchema,
 });
@@ -97,6 +97,9 @@ export const gateStep = defineStep<'gate', GateConfig>({
     return target ? [{ label: 'on fail', to: target, kind: 'fallback' as const }] : [];
   },
   terminal: false,
+  produces: { by: 'passThrough', binding: 'value' },
+  onFail: (cfg) => cfg.onFail,
+  checks: (cfg) => cfg.check.type,
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (value, source, expected)' },
     { kind: 'json', key: 'check', label: 'Check' },

@@ -1,12 +1,16 @@
+import { parseStep, type ParsedStep } from '../chain/parsed-step.ts';
+import type { Chain, StepDef } from '../chain/schema.ts';
 import { gateStep } from './gate.ts';
 import { modelStep } from './model.ts';
 import { mapStep } from './map.ts';
 import { outputStep } from './output.ts';
 import { reduceStep } from './reduce.ts';
 import { retrieveStep } from './retrieve.ts';
-import { createStepRegistry } from './registry.ts';
+import { createStepRegistry, type StepRegistry } from './registry.ts';
+import type { StepDefinition } from './types.ts';
 import { routerStep } from './router.ts';
 import { splitStep } from './split.ts';
+import { templateStep } from './template.ts';
 import { abstainStep, escalateStep } from './terminals.ts';
 import { webhookStep } from './webhook.ts';
 
@@ -20,13 +24,51 @@ import { webhookStep } from './webhook.ts';
  * const config = model?.config.parse({ prompt: 'Summarise {inputs.doc}' });
  */
 /** Every built-in step kind. Adding a kind: one file in this folder plus one entry here. */
-export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep, webhookStep] as const;
+export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep, webhookStep, templateStep] as const;
 export type StepKind = (typeof builtInSteps)[number]['kind'];
+
+type TypedStepOf<D> = D extends StepDefinition<infer K, infer C> ? ParsedStep<K, C> : never;
+/**
+ * A built-in step with its config parsed once by its kind, as a union derived from the list
+ * above: `{ kind: 'model'; config: ModelConfig; … } | { kind: 'map'; config: MapConfig; … } | …`,
+ * each with its branded `id: StepId` and its `def`. Narrowing on `kind` belongs in this folder;
+ * elsewhere ask `def` (what it produces, fans out to, fails to).
+ */
+export type TypedStep = TypedStepOf<(typeof builtInSteps)[number]>;
+/** The config type of one built-in kind: `StepConfig<'map'>` is MapConfig. */
+export type StepConfig<K extends StepKind> = Extract<TypedStep, { kind: K }>['config'];
 
 export const stepRegistry = createStepRegistry(builtInSteps);
 
+/**
+ * The step with its config parsed by its built-in kind, or null (an unknown kind, a config
+ * that does not parse).
+ *
+ * @example
+ * const typed = typedStep(chain.steps[0]);
+ * if (typed?.kind === 'map') console.log(typed.config.concurrency); // MapConfig, no cast
+ */
+export function typedStep(step: StepDef): TypedStep | null {
+  const parsed = parseStep(step, stepRegistry);
+  // The registry holds exactly builtInSteps, each keyed by its own kind, and the config came
+  // from that kind's own schema: the one place the erased registry type meets the union.
+  return parsed as TypedStep | null;
+}
+
+/**
+ * Whether a run of the chain counts tokens exactly somewhere (a budget, a split by size), as
+ * each step's definition says: an export then ships the tokenizer. (src/export still decides
+ * this by kind name until it moves onto the engine.)
+ */
+export function chainNeedsTokenizer(chain: Pick<Chain, 'steps'>, registry: StepRegistry = stepRegistry): boolean {
+  return chain.steps.some((step) => {
+    const parsed = parseStep(step, registry);
+    return parsed?.def.needsTokenizer?.(parsed.config) ?? false;
+  });
+}
+
 export type { StepRegistry } from './registry.ts';
-export type { ConfigSchema, ExpectedBinding, StepDefinition, FieldSpec, StepGroup, StepOutcome, StepRunContext } from './types.ts';
+export type { ConfigSchema, ExpectedBinding, ModelContract, StepDefinition, FieldSpec, StepGroup, StepLintFinding, StepLintSubject, StepOutcome, StepProduces, StepRunContext } from './types.ts';
 export { stepGroups } from './types.ts';
 export { resolveDynamicEnums, sectionIdsOf } from './dynamic-enum.ts';
 export { stepsNamingProfiles, type ModelConfig } from './model.config.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { getPath } from '../chain/refs.ts';
-import { bindingsSchema } from './common.ts';
-import { modelConfigSchema, type ModelConfig } from './model.config.ts';
+import { bindingsField } from './common.ts';
+import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import { defineStep } from './types.ts';
 
 /**
@@ -10,7 +10,7 @@ import { defineStep } from './types.ts';
  * aborts the batch (seed 003). An empty collection stops the run: never invent the batch.
  */
 export const mapConfigSchema = modelConfigSchema.extend({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   /** The name the template uses for the current unit, e.g. `{unit}`. */
   itemName: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).default('unit'),
   /** Dotted path to a unit's id inside each item; blank numbers the units from 1. */
@@ -46,6 +46,12 @@ export function mapOutputSchema(unitSchema: Record<string, unknown> | null): Rec
   };
 }
 
+/** A unit's id: the item's `unitIdField` when it has one, else its position from 1. */
+export function unitIdOf(item: unknown, index: number, unitIdField: string): string {
+  const raw = unitIdField ? getPath(item, unitIdField.split('.')) : undefined;
+  return raw === undefined || raw === null ? String(index + 1) : String(raw);
+}
+
 /** Runs `task` over `items` with at most `limit` in flight, keeping results in input order. */
 export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -75,10 +81,15 @@ export const mapStep = defineStep<'map', MapConfig>({
   branches: () => [],
   templateNames: (cfg) => [cfg.itemName],
   terminal: false,
+  produces: { by: 'model', contract: modelContract },
+  units: { ids: (cfg, values) => (Array.isArray(values.items) ? values.items.map((item, i) => unitIdOf(item, i, cfg.unitIdField)) : null) },
+  onFail: (cfg) => cfg.onFail,
+  needsTokenizer: budgetNeedsTokenizer,
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (items = the collection)' },
     { kind: 'text', key: 'itemName', label: 'Unit name in the template' },
     { kind: 'text', key: 'unitIdField', label: 'Unit id field' },
+    { kind: 'textarea', key: 'system', label: 'System message', rows: 3, template: true },
     { kind: 'textarea', key: 'prompt', label: 'Prompt per unit', rows: 6, template: true },
     { kind: 'json', key: 'outputSchema', label: 'Output schema per unit', schemaHint: 'jsonSchema' },
     { kind: 'number', key: 'concurrency', label: 'Units at once', min: 1, max: 64 },
@@ -101,8 +112,7 @@ export const mapStep = defineStep<'map', MapConfig>({
     const unitConfig: ModelConfig = ctx.config;
 
     const results = await mapWithConcurrency(items, concurrency, async (item, index): Promise<UnitResult> => {
-      const rawId = unitIdField ? getPath(item, unitIdField.split('.')) : undefined;
-      const unitId = rawId === undefined || rawId === null ? String(index + 1) : String(rawId);
+      const unitId = unitIdOf(item, index, unitIdField);
       const done = ctx.completedUnits?.get(unitId);
       if (done) return { unit_id: unitId, status: done.status, output: done.output ?? null, error_detail: done.error ?? null };
       const outcome = await runContractCall(ctx, { config: unitConfig, values: { ...shared, [itemName]: item }, untrusted, unit: unitId });

@@ -3,6 +3,7 @@ import { getPath } from '../chain/refs.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { PromptSegment } from '../trace/events.ts';
 import type { ModelConfig } from './model.config.ts';
+import { isRecord } from '../files/json-value.ts';
 
 /**
  * Assembles a model step's messages from its templates and bound values, and splits what was
@@ -109,12 +110,12 @@ export function parseModelJson(text: string): { ok: true; value: unknown } | { o
  * required and forbids extra keys; anything else is sent non-strict and validated after.
  */
 export function isStrictCompatible(schema: unknown): boolean {
-  if (schema === null || typeof schema !== 'object') return true;
   if (Array.isArray(schema)) return schema.every(isStrictCompatible);
-  const s = schema as Record<string, unknown>;
+  if (!isRecord(schema)) return true;
+  const s = schema;
   if (s.type === 'object' || s.properties) {
-    const props = Object.keys((s.properties as Record<string, unknown>) ?? {});
-    const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+    const props = Object.keys(isRecord(s.properties) ? s.properties : {});
+    const required: unknown[] = Array.isArray(s.required) ? s.required : [];
     if (s.additionalProperties !== false) return false;
     if (!props.every((p) => required.includes(p))) return false;
   }

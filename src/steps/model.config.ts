@@ -1,10 +1,12 @@
 import * as z from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
-import { bindingsSchema, onFailSchema } from './common.ts';
+import { bindingsField, onFailSchema } from './common.ts';
+import type { ModelContract } from './types.ts';
+import { propertyOf } from '../files/json-value.ts';
 
 /** Config of a `model` step: a prompt template, an output contract and the call parameters. */
 export const modelConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   /** Optional system message; placeholders allowed. */
   system: z.string().max(200_000).default(''),
   /** The user message template: `{binding}` or `{binding.field}` placeholders, replaced (never formatted). */
@@ -36,9 +38,17 @@ export const modelConfigSchema = z.object({
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
+/** What lint and contract cards read of a model, map or reduce step's call. */
+export function modelContract(cfg: ModelConfig): ModelContract {
+  return { outputSchema: cfg.outputSchema, system: cfg.system, retries: cfg.retries, inputBudget: cfg.inputBudget, truncate: cfg.truncate };
+}
+
+/** A model call counts tokens exactly only to keep a budget. */
+export const budgetNeedsTokenizer = (cfg: ModelConfig): boolean => cfg.inputBudget > 0;
+
 /** The endpoint profile a step's config names, or null for the run's profile. Any kind, valid or not. */
 export function namedProfile(config: unknown): string | null {
-  const name = (config as { profile?: unknown } | null)?.profile;
+  const name = propertyOf(config, 'profile');
   return typeof name === 'string' && name !== '' ? name : null;
 }
 

@@ -1,5 +1,6 @@
 import { fallbackTarget } from './common.ts';
-import { modelConfigSchema, type ModelConfig } from './model.config.ts';
+import { parseRef } from '../chain/refs.ts';
+import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import { defineStep } from './types.ts';
 
 /** A model call with a prompt template and an output contract (see model-call.ts). */
@@ -27,6 +28,13 @@ export const modelStep = defineStep<'model', ModelConfig>({
     return target ? [{ label: 'fallback', to: target, kind: 'fallback' as const }] : [];
   },
   terminal: false,
+  produces: { by: 'model', contract: modelContract },
+  onFail: (cfg) => cfg.onFail,
+  needsTokenizer: budgetNeedsTokenizer,
+  // A map's raw collection holds failed units too; a reduce step integrates the ok ones and names the rest.
+  lint: ({ config, producerOf }) => Object.values(config.bindings).flatMap((ref) => (producerOf(ref)?.units
+    ? [{ code: 'map-read-without-reduce', severity: 'warning' as const, message: `This step reads the map "${parseRef(ref).name}" directly; a reduce step integrates only the ok units and names the failed ones.` }]
+    : [])),
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads' },
     { kind: 'textarea', key: 'system', label: 'System message', rows: 3, template: true },

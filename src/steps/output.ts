@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { bindingsSchema } from './common.ts';
+import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
 /** A terminal: the run's result is whatever `value` reads. */
-export const outputConfigSchema = z.object({ bindings: bindingsSchema.default(() => ({}) as Record<string, string>) });
+export const outputConfigSchema = z.object({ bindings: bindingsField() });
 export type OutputConfig = z.infer<typeof outputConfigSchema>;
 
 export const outputStep = defineStep<'output', OutputConfig>({
@@ -17,6 +17,7 @@ export const outputStep = defineStep<'output', OutputConfig>({
   expectedBindings: () => [{ name: 'value', required: true, connect: 'the step whose result the run returns' }],
   branches: () => [],
   terminal: true,
+  produces: { by: 'code' },
   fields: [{ kind: 'bindings', key: 'bindings', label: 'Returns (value)' }],
   summary: (cfg) => [cfg.bindings.value ? `returns ${cfg.bindings.value}` : 'returns nothing yet'],
   outputSchema: () => null,

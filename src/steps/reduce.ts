@@ -1,7 +1,9 @@
-import { modelConfigSchema, type ModelConfig } from './model.config.ts';
+import { parseRef } from '../chain/refs.ts';
+import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import type { UnitResult } from './map.ts';
 import { fallbackTarget } from './common.ts';
 import { defineStep } from './types.ts';
+import { propertyOf } from '../files/json-value.ts';
 
 /**
  * Integration over a map's typed collection: the template's `{collection}` is the ok units'
@@ -13,8 +15,10 @@ export type ReduceConfig = ModelConfig;
 
 /** What `{collection}` renders as: typed summaries and the failures, named, so nothing is silently missing. */
 export function typedCollection(value: unknown): { units: unknown[]; failed_units: { unit_id: string; error: string }[]; total: number } | null {
-  if (!value || typeof value !== 'object' || !Array.isArray((value as { results?: unknown }).results)) return null;
-  const results = (value as { results: UnitResult[] }).results;
+  const list = propertyOf(value, 'results');
+  if (!Array.isArray(list)) return null;
+  // A map's own output: the engine validated it against mapOutputSchema when the map ran.
+  const results: UnitResult[] = list;
   return {
     units: results.filter((r) => r.status === 'ok').map((r) => ({ unit_id: r.unit_id, ...(r.output && typeof r.output === 'object' ? r.output : { output: r.output }) })),
     failed_units: results.filter((r) => r.status === 'error').map((r) => ({ unit_id: r.unit_id, error: r.error_detail?.message ?? 'failed' })),
@@ -39,8 +43,17 @@ export const reduceStep = defineStep<'reduce', ReduceConfig>({
     return target ? [{ label: 'fallback', to: target, kind: 'fallback' as const }] : [];
   },
   terminal: false,
+  produces: { by: 'model', contract: modelContract },
+  onFail: (cfg) => cfg.onFail,
+  needsTokenizer: budgetNeedsTokenizer,
+  lint: ({ config, producerOf }) => {
+    const ref = config.bindings.collection;
+    const typed = ref !== undefined && producerOf(ref)?.units !== undefined && parseRef(ref).path.length === 0;
+    return typed ? [] : [{ code: 'reduce-reads-raw-units', severity: 'error', message: 'The integration step must read a map step’s typed collection (bind "collection" to steps.<map>), never the raw units.' }];
+  },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (collection = a map step)' },
+    { kind: 'textarea', key: 'system', label: 'System message', rows: 3, template: true },
     { kind: 'textarea', key: 'prompt', label: 'Prompt template', rows: 6, template: true },
     { kind: 'json', key: 'outputSchema', label: 'Output schema', schemaHint: 'jsonSchema' },
     { kind: 'number', key: 'maxTokens', label: 'Max output tokens', min: 1 },

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { stringifyForPrompt } from '../chain/template.ts';
-import { bindingsSchema } from './common.ts';
+import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
 /**
@@ -8,7 +8,7 @@ import { defineStep } from './types.ts';
  * select whole sections in code, then hand them to the original single prompt). No model call.
  */
 export const retrieveConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   topK: z.number().int().min(1).max(50).default(4),
 });
 export type RetrieveConfig = z.infer<typeof retrieveConfigSchema>;
@@ -35,6 +35,7 @@ export const retrieveStep = defineStep<'retrieve', RetrieveConfig>({
   ],
   branches: () => [],
   terminal: false,
+  produces: { by: 'code' },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (document, query)' },
     { kind: 'number', key: 'topK', label: 'Sections to select', min: 1, max: 50 },

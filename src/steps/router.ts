@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { getPath } from '../chain/refs.ts';
-import { bindingsSchema } from './common.ts';
+import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
 /** Branches in code on a structured label from an earlier step: never a model call. */
 export const routerConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   /** Dotted path into `value` holding the label, e.g. `category` or `insufficient_evidence`. */
   field: z.string().max(200).default(''),
   routes: z.array(z.object({ equals: z.unknown(), to: z.string().min(1), label: z.string().max(100).default('') })).max(100).default([]),
@@ -48,6 +48,12 @@ export const routerStep = defineStep<'router', RouterConfig>({
     ...(cfg.defaultTo ? [{ label: 'otherwise', to: cfg.defaultTo, kind: 'route' as const }] : []),
   ],
   terminal: false,
+  produces: { by: 'code' },
+  consumes: (cfg) => (cfg.bindings.value ? [cfg.field ? `${cfg.bindings.value}.${cfg.field}` : cfg.bindings.value] : []),
+  // Control flow changes only through a schema field a model step produced, never raw input.
+  lint: ({ config, readsUntrusted }) => (config.bindings.value !== undefined && readsUntrusted(config.bindings.value)
+    ? [{ code: 'route-on-untrusted-text', severity: 'error', message: 'This router branches on untrusted input directly: control flow must change only through a schema field a model step produced.' }]
+    : []),
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (value)' },
     { kind: 'text', key: 'field', label: 'Label field', placeholder: 'category' },

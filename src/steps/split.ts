@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { hashString } from '../chain/hash.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
-import { bindingsSchema } from './common.ts';
+import { bindingsField } from './common.ts';
 import { splitSections, topLevelOf } from './sections.ts';
 import { defineStep } from './types.ts';
+import { isRecord } from '../files/json-value.ts';
 
 /**
  * Partitions units (clauses, sections) into groups sized from the output cap, the window and
@@ -12,7 +13,7 @@ import { defineStep } from './types.ts';
  * failed group can be re-run on its own.
  */
 export const splitConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   /** Output cap per call in tokens; 0 takes the profile's cap. */
   outputCap: z.number().int().min(0).default(0),
   /** Context window in tokens; 0 takes the profile's window. */
@@ -52,9 +53,9 @@ export function toUnits(value: unknown): Unit[] | string {
   if (!Array.isArray(value)) return 'split needs "units" bound to a document or an array of {id, text}';
   const units: Unit[] = [];
   for (const [i, item] of value.entries()) {
-    if (!item || typeof item !== 'object' || typeof (item as Unit).text !== 'string') return `unit ${i + 1} has no text`;
-    const id = String((item as { id?: unknown }).id ?? i + 1);
-    units.push({ id, text: (item as Unit).text, section: String((item as { section?: unknown }).section ?? topLevelOf(id)) });
+    if (!isRecord(item) || typeof item.text !== 'string') return `unit ${i + 1} has no text`;
+    const id = String(item.id ?? i + 1);
+    units.push({ id, text: item.text, section: String(item.section ?? topLevelOf(id)) });
   }
   return units;
 }
@@ -123,6 +124,8 @@ export const splitStep = defineStep<'split', SplitConfig>({
   ],
   branches: () => [],
   terminal: false,
+  produces: { by: 'code' },
+  needsTokenizer: () => true,
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (units, shared)' },
     { kind: 'number', key: 'outputCap', label: 'Output cap (0: profile)', min: 0 },

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { bindingsSchema } from './common.ts';
+import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
 /**
@@ -8,7 +8,7 @@ import { defineStep } from './types.ts';
  * escalations are counted apart from failures.
  */
 export const reasonTerminalConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   /** Shown to whoever reads the result, e.g. "No section of the policy answers this." */
   reason: z.string().max(2000).default(''),
 });
@@ -24,6 +24,7 @@ function reasonTerminal<K extends 'abstain' | 'escalate'>(kind: K, title: string
     expectedBindings: () => [{ name: 'value', required: false, connect: 'what to hand over with the reason' }],
     branches: () => [],
     terminal: true,
+    produces: { by: 'code' },
     fields: [
       { kind: 'text', key: 'reason', label: 'Reason' },
       { kind: 'bindings', key: 'bindings', label: 'Carries (value)' },

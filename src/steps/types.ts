@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RunId, StepId } from '../chain/ids.ts';
 import type { Chain, Ref, StepDef } from '../chain/schema.ts';
 import type { ChatMessage, ModelRequest, ModelResponse } from '../providers/types.ts';
 import type { TraceEvent } from '../trace/events.ts';
@@ -67,7 +68,9 @@ export interface ExpectedBinding {
 
 export interface StepRunContext<C> {
   /** The run's id: stable across retries and resumes, so side effects can derive idempotency keys from it. */
-  runId: string;
+  runId: RunId;
+  /** `step.id`, branded: what a side effect keys on beside the run's id. */
+  stepId: StepId;
   /** The run's injected fetch, for steps with side effects (webhooks). */
   fetch: typeof fetch;
   chain: Chain;
@@ -94,6 +97,50 @@ export interface StepRunContext<C> {
   /** Counts tokens with the run's real tokenizer. */
   countTokens(text: string): number;
   now(): number;
+}
+
+/**
+ * What lint and contract cards know of a step that calls a model: its contract, how often it
+ * retries and how big its prompt may get. Read from the config by the kind, so no consumer
+ * reads a model config's fields by name.
+ */
+export interface ModelContract {
+  outputSchema: Record<string, unknown> | null;
+  /** The system message template ('' when none). */
+  system: string;
+  /** Validation retries after the first attempt. */
+  retries: number;
+  /** Input budget in tokens; 0 means none. */
+  inputBudget: number;
+  /** How an over-budget prompt is cut (one binding, from its end or start); null: it fails instead. */
+  truncate: { binding: string; from: 'end' | 'start' } | null;
+}
+
+/**
+ * Where a step's output comes from: a model call (with its contract), code, or the value one
+ * binding reads, passed on unchanged once checked (a gate): reading the step is then reading it.
+ */
+export type StepProduces<C> =
+  | { by: 'model'; contract(config: C): ModelContract }
+  | { by: 'code' }
+  | { by: 'passThrough'; binding: string };
+
+/** A finding one kind's own lint rule reports about one step (lint adds the step id). */
+export interface StepLintFinding {
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+}
+
+/** What a kind's lint rule may look at besides its own parsed config. */
+export interface StepLintSubject<C> {
+  step: StepDef;
+  config: C;
+  chain: Chain;
+  /** The definition of the step a ref reads (`steps.<id>…`), when it names one of a known kind. */
+  producerOf(ref: Ref): StepDefinition<string, unknown> | undefined;
+  /** Whether the ref reads an input the chain marks untrusted. */
+  readsUntrusted(ref: Ref): boolean;
 }
 
 export interface StepDefinition<K extends string = string, C = unknown> {
@@ -127,6 +174,24 @@ export interface StepDefinition<K extends string = string, C = unknown> {
   egress?(config: C): string[];
   /** Whether the step ends the run when reached. */
   terminal: boolean;
+  /** Where the output comes from (lint, contract cards and the exporters read this, not the kind). */
+  produces: StepProduces<C>;
+  /**
+   * A fan-out: the output is a typed collection of units, each ok or error on its own, so one
+   * failed unit is data rather than the step's failure. `ids` names the units the step will
+   * produce from the values it reads (the timeline shows the ones not attempted yet).
+   */
+  units?: { ids(config: C, values: Record<string, unknown>): string[] | null };
+  /** What happens once retries are spent (abort when absent). The engine and contract cards read it. */
+  onFail?(config: C): string;
+  /** Whether a run of this step counts tokens exactly (budgets, splits by size): the tokenizer ships with an export. */
+  needsTokenizer?(config: C): boolean;
+  /** Refs to the exact fields the step reads, when narrower than its bindings (a router's label field). */
+  consumes?(config: C): Ref[];
+  /** A check's short name for contract cards ("jsonSchema", "quotesContained"): present on steps that validate what they read. */
+  checks?(config: C): string;
+  /** The kind's own design lint, beside the rules every step gets. Pure. */
+  lint?(subject: StepLintSubject<C>): StepLintFinding[];
   fields: readonly FieldSpec[];
   /** Lines shown on the canvas node body (model, schema fields, routes…). */
   summary(config: C): string[];

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { hashString } from '../chain/hash.ts';
 import { shapeScrubber } from '../providers/scrub.ts';
-import { bindingsSchema } from './common.ts';
+import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
+import type { RunId, StepId } from '../chain/ids.ts';
 
 /**
  * A terminal with a side effect: POSTs the result to a URL. It carries an idempotency key
@@ -69,14 +70,14 @@ export function webhookRequestUrl(url: string): string {
 }
 
 export const webhookConfigSchema = z.object({
-  bindings: bindingsSchema.default(() => ({}) as Record<string, string>),
+  bindings: bindingsField(),
   url: webhookUrl.default('http://127.0.0.1:9000/hook'),
   /** Plain headers (never secrets: chain files are shared and exported). */
   headers: headersSchema.default(() => ({}) as Record<string, string>),
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 
-export function idempotencyKey(runId: string, stepId: string): string {
+export function idempotencyKey(runId: RunId, stepId: StepId): string {
   return `seamscope-${hashString(`${runId}:${stepId}`)}`;
 }
 
@@ -92,6 +93,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   branches: () => [],
   egress: (cfg) => [cfg.url],
   terminal: true,
+  produces: { by: 'code' },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Sends (value)' },
     { kind: 'text', key: 'url', label: 'URL' },
@@ -100,7 +102,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   summary: (cfg) => [`POST ${cfg.url}`, 'idempotent per run'],
   outputSchema: () => ({ type: 'object', properties: { status: { type: 'integer' }, idempotency_key: { type: 'string' } } }),
   async run(ctx) {
-    const key = idempotencyKey(ctx.runId, ctx.step.id);
+    const key = idempotencyKey(ctx.runId, ctx.stepId);
     const body = JSON.stringify({ idempotency_key: key, run_id: ctx.runId, step_id: ctx.step.id, value: ctx.values.value ?? null });
     let lastError = '';
     for (let attempt = 1; attempt <= 3; attempt++) {

@@ -1,6 +1,7 @@
 import { formatJsonPath, parseStrictJson } from '../files/strict-json.ts';
 import { TRACE_VERSION, type RunMeta, type TraceEvent } from './events.ts';
 import { restoreRun } from './restore.ts';
+import { isRecord } from '../files/json-value.ts';
 
 /**
  * A stored run as one JSON file (`*.run.json`): what `seamscope run` writes and
@@ -26,8 +27,8 @@ export function parseRunFile(text: string): { ok: true; file: RunFile } | { ok: 
   const read = parseStrictJson(text);
   if (!read.ok) return { ok: false, message: `the file is not valid JSON: ${formatJsonPath(read.path)}: ${read.message}` };
   const raw = read.value;
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, message: '$: a run file is a JSON object' };
-  const record = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return { ok: false, message: '$: a run file is a JSON object' };
+  const record = raw;
   if (record.format !== RUN_FILE_FORMAT) return { ok: false, message: `$.format: must be "${RUN_FILE_FORMAT}" (this is not a Seamscope run file)` };
   const restored = restoreRun({ run: record.run, events: record.events }, record.version);
   if (!restored.ok) return restored;

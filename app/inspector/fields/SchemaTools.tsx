@@ -1,3 +1,4 @@
+import { isRecord } from '../../../src/files/index.ts';
 import { useMemo, useState } from 'react';
 import type { Chain, StepDef } from '../../../src/chain/index.ts';
 import { setDynamicEnum, stringFields } from '../../designer/dynamic-enum-edit.ts';
@@ -30,7 +31,7 @@ export function SchemaTools({ chain, step, keyPath, schema, bindings }: Props) {
 
   const write = (next: Record<string, unknown>) => useEditorStore.getState().updateStepConfig(step.id, keyPath, next);
   const apply = () => {
-    if (field && chosenBinding && schema && typeof schema === 'object') write(setDynamicEnum(schema as Record<string, unknown>, field.path, { binding: chosenBinding, from: 'sectionIds' }));
+    if (field && chosenBinding && isRecord(schema)) write(setDynamicEnum(schema, field.path, { binding: chosenBinding, from: 'sectionIds' }));
   };
 
   if (!example) return null;
@@ -47,7 +48,7 @@ export function SchemaTools({ chain, step, keyPath, schema, bindings }: Props) {
             <div key={f.label} className="row small" data-testid="schema.dynamicEnum.marked">
               <span className="mono">{f.label}</span>
               <span className="muted">← section ids of {f.dynamic?.binding}</span>
-              <button type="button" className="link-button" onClick={() => schema && write(setDynamicEnum(schema as Record<string, unknown>, f.path, null))}>
+              <button type="button" className="link-button" onClick={() => isRecord(schema) && write(setDynamicEnum(schema, f.path, null))}>
                 remove
               </button>
             </div>

@@ -1,3 +1,4 @@
+import { isRecord } from '../../../src/files/index.ts';
 import { schemaPointer, schemaProblems } from '../../../src/schema/index.ts';
 
 /**
@@ -8,7 +9,7 @@ import { schemaPointer, schemaProblems } from '../../../src/schema/index.ts';
  */
 export function checkJsonSchema(value: unknown): string[] {
   if (value === null) return [];
-  if (typeof value !== 'object' || Array.isArray(value)) return ['an output schema is a JSON object (or null for free text)'];
-  const { $schema: _ignored, ...schema } = value as Record<string, unknown>;
+  if (!isRecord(value)) return ['an output schema is a JSON object (or null for free text)'];
+  const { $schema: _ignored, ...schema } = value;
   return schemaProblems(schema).filter((p) => p.severity === 'error').map((p) => `${schemaPointer(p.path)}: ${p.message}`);
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../../../src/files/index.ts';
 import type { TruncationRecord } from '../../../src/trace/index.ts';
 
 /**
@@ -28,8 +29,8 @@ const ordinal = (n: number) => {
 function elementLabel(raw: string, index: number): string {
   try {
     const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const v = value as Record<string, unknown>;
+    if (isRecord(value)) {
+      const v = value;
       const id = [v.section_id, v.id, v.chunk_id, v.doc_id].find((x) => typeof x === 'string' || typeof x === 'number');
       const title = [v.heading, v.title, v.name].find((x) => typeof x === 'string');
       const parts = [id !== undefined ? String(id) : '', typeof title === 'string' ? `"${title.slice(0, 60)}"` : ''].filter(Boolean);

@@ -1,3 +1,4 @@
+import { isRecord } from '../../../src/files/index.ts';
 import { create } from 'zustand';
 import type { PaneState } from './pane-size.ts';
 
@@ -63,7 +64,7 @@ export function readPaneSizes(raw: string | null): PaneSizes {
   const { panes, replayColumns } = stored as Partial<Record<keyof PaneSizes, unknown>>;
   const out: PaneSizes = { panes: { ...base.panes }, replayColumns: null };
   for (const id of Object.keys(base.panes) as PaneId[]) {
-    const p = panes && typeof panes === 'object' ? (panes as Record<string, unknown>)[id] : undefined;
+    const p = isRecord(panes) ? panes[id] : undefined;
     if (p && typeof p === 'object' && isSize((p as PaneState).size)) {
       out.panes[id] = { size: Math.round((p as PaneState).size), collapsed: (p as PaneState).collapsed === true };
     }

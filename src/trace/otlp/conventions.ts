@@ -1,4 +1,5 @@
 import type { ChatMessage, FinishReason, TokenUsage } from '../../providers/types.ts';
+import { isRecord, propertyOf, prototypeFreeRecord } from '../../files/json-value.ts';
 import { parseJsonValue } from './guard.ts';
 import { chatMessagesFrom, finishFromRecorded, messagesFromRoleText, outputFrom, systemMessageFrom, type GenAiMessage, type GenAiPart } from './messages.ts';
 
@@ -57,7 +58,7 @@ export function indexed(attrs: Record<string, unknown>, prefix: string): Record<
     const match = /^(\d{1,6})\.(.+)$/.exec(key.slice(prefix.length));
     if (!match) continue;
     const n = Number(match[1]);
-    const group = groups.get(n) ?? (Object.create(null) as Record<string, unknown>);
+    const group = groups.get(n) ?? prototypeFreeRecord();
     group[match[2] as string] = value;
     groups.set(n, group);
   }
@@ -93,10 +94,10 @@ function indexedGenAiMessage(f: Record<string, unknown>): GenAiMessage {
 function completionValue(value: string, notes: Set<string>): { text: string; finish?: string } {
   const parsed = parseJsonValue(value);
   if (Array.isArray(parsed)) return outputFrom(parsed, notes) ?? { text: value };
-  if (parsed && typeof parsed === 'object' && typeof (parsed as { text?: unknown }).text === 'string'
+  if (isRecord(parsed) && typeof parsed.text === 'string'
     && Object.keys(parsed).every((k) => ['text', 'finish_reason', 'role'].includes(k))) {
-    const { text, finish_reason: finish } = parsed as { text: string; finish_reason?: unknown };
-    return { text, ...(typeof finish === 'string' ? { finish } : {}) };
+    const finish = parsed.finish_reason;
+    return { text: parsed.text, ...(typeof finish === 'string' ? { finish } : {}) };
   }
   return { text: value };
 }
@@ -104,7 +105,7 @@ function completionValue(value: string, notes: Set<string>): { text: string; fin
 /** A prompt given as JSON (messages, or a request body with `messages`) or as plain text. */
 function promptValue(value: string, notes: Set<string>): ChatMessage[] {
   const parsed = parseJsonValue(value);
-  const list = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as { messages?: unknown }).messages : parsed;
+  const list = isRecord(parsed) ? parsed.messages : parsed;
   return chatMessagesFrom(list, notes) ?? [{ role: 'user', content: value }];
 }
 
@@ -117,7 +118,7 @@ function promptValue(value: string, notes: Set<string>): ChatMessage[] {
 export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: readonly SpanEventLike[] = [], wrapper: Record<string, unknown> = {}): LlmCall | null {
   // The current convention may carry the content in an event instead of span attributes.
   const details = events.find((e) => e.name === 'gen_ai.client.inference.operation.details')?.attrs ?? {};
-  const attrs: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, details, spanAttrs);
+  const attrs: Record<string, unknown> = Object.assign(prototypeFreeRecord(), details, spanAttrs);
   const vercelOp = attrs['ai.operationId'];
   const oiKind = attrs['openinference.span.kind'];
   const operation = attrs['gen_ai.operation.name'];
@@ -153,7 +154,7 @@ export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: rea
     return typeof v === 'string' ? v : undefined;
   };
   const params = json('llm.invocation_parameters');
-  const invocation = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
+  const invocation = isRecord(params) ? params : {};
 
   // Input messages, newest convention first.
   let messages: ChatMessage[] | null = chatMessagesFrom(json('gen_ai.input.messages'), notes);
@@ -186,7 +187,7 @@ export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: rea
   if (!messages && !out && !explicit) return null;
 
   const finishList = get('gen_ai.response.finish_reasons');
-  const oiFinish = (parseJsonValue(attrs['output.value']) as { finish_reason?: unknown } | undefined)?.finish_reason;
+  const oiFinish = propertyOf(parseJsonValue(attrs['output.value']), 'finish_reason');
   const rawFinish = out?.finish ?? (Array.isArray(finishList) && typeof finishList[0] === 'string' ? finishList[0] : undefined)
     ?? str('ai.response.finishReason') ?? (typeof oiFinish === 'string' ? oiFinish : undefined);
   const inputTokens = num('gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.usage.prompt_tokens', 'llm.token_count.prompt', 'ai.usage.inputTokens', 'ai.usage.promptTokens');
@@ -220,7 +221,7 @@ export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: rea
     ...(Number.isInteger(maxTokens) && maxTokens > 0 ? { maxTokens } : {}),
     ...(Number.isFinite(temperature) ? { temperature } : {}),
     stream,
-    ...(schema && typeof schema === 'object' && !Array.isArray(schema) ? { outputSchema: schema as Record<string, unknown> } : {}),
+    ...(isRecord(schema) ? { outputSchema: schema } : {}),
     notes: [...notes],
   };
 }

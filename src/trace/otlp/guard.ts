@@ -25,15 +25,15 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function checkShape(root: unknown): string | null {
   const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
   let nodes = 0;
-  while (stack.length > 0) {
-    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path } = item;
     if (value === null || typeof value !== 'object') continue;
     if (++nodes > MAX_NODES) return `the file has more than ${MAX_NODES} values`;
     if (path.length > MAX_DEPTH) return `${formatPath(path.slice(0, 6))}… is nested deeper than ${MAX_DEPTH} levels`;
     const isArray = Array.isArray(value);
     for (const key of Object.keys(value)) {
       if (key === '__proto__') return `${formatPath([...path, key])}: the key "__proto__" is not allowed`;
-      stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, isArray ? Number(key) : key] });
+      stack.push({ value: Reflect.get(value, key), path: [...path, isArray ? Number(key) : key] });
     }
   }
   return null;

@@ -8,6 +8,7 @@ import { parseJsonValue } from './guard.ts';
 import { recordFromCall, type ImportedAttempt, type ImportedStep } from './assemble.ts';
 import type { FlatSpan } from './spans.ts';
 import type { StepRegistry } from '../../steps/index.ts';
+import { isRecord } from '../../files/json-value.ts';
 
 /**
  * Seamscope's own exports carry `seamscope.*` keys next to the GenAI ones, so their import
@@ -156,7 +157,7 @@ export function importSeamscope(root: FlatSpan, spans: readonly FlatSpan[], warn
     steps, calls, chain, rootEvents,
     info: {
       chainId: str(r['seamscope.chain.id']), chainName: str(r['gen_ai.workflow.name']), chainRevision: str(r['seamscope.chain.revision']),
-      inputs: inputs && typeof inputs === 'object' && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : {},
+      inputs: isRecord(inputs) ? inputs : {},
       provider: str(r['seamscope.provider']), model: str(r['seamscope.model']),
       ...(status.success ? { status: status.data } : {}),
       output: jsonOf(r['seamscope.run.output']), error: str(r['seamscope.run.error']), terminalStep: str(r['seamscope.run.terminal_step']),

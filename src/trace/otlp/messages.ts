@@ -101,9 +101,10 @@ export function messageText(message: Record<string, unknown>, notes: Set<string>
     pieces.push(message.tool_call_id !== undefined ? { type: 'tool_call_response', id: message.tool_call_id, response: message.content } : message.content);
   }
   if (Array.isArray(message.tool_calls)) {
-    for (const call of message.tool_calls as Record<string, unknown>[]) {
-      const fn = isRecord(call?.function) ? call.function : {};
-      pieces.push({ type: 'tool_call', id: call?.id, name: fn.name, arguments: fn.arguments });
+    for (const item of message.tool_calls) {
+      const call = isRecord(item) ? item : {};
+      const fn = isRecord(call.function) ? call.function : {};
+      pieces.push({ type: 'tool_call', id: call.id, name: fn.name, arguments: fn.arguments });
     }
   }
   return pieces.map((p) => partText(p, notes)).filter((t) => t !== '').join('\n');
@@ -111,8 +112,10 @@ export function messageText(message: Record<string, unknown>, notes: Set<string>
 
 /** A recorded message list → ours, or null when the value is not a list of messages. */
 export function chatMessagesFrom(value: unknown, notes: Set<string>): ChatMessage[] | null {
-  if (!Array.isArray(value) || value.length === 0 || !value.every((m) => isRecord(m) && 'role' in m)) return null;
-  return (value as Record<string, unknown>[]).map((m) => ({ role: roleOf(m.role, notes), content: messageText(m, notes) }));
+  if (!Array.isArray(value) || value.length === 0) return null;
+  const messages = value.filter(isRecord);
+  if (messages.length !== value.length || !messages.every((m) => 'role' in m)) return null;
+  return messages.map((m) => ({ role: roleOf(m.role, notes), content: messageText(m, notes) }));
 }
 
 /** System instructions (a list of parts, or a plain string) → one system message. */

@@ -1,3 +1,4 @@
+import { prototypeFreeRecord } from '../../files/json-value.ts';
 /**
  * OTLP/JSON trace payload types (what `POST /v1/traces` carries) and the AnyValue codec.
  * OTLP/JSON rules: lowerCamelCase keys, hex ids, integer enums, int64 as decimal strings.
@@ -103,7 +104,7 @@ export function fromAnyValue(value: OtlpAnyValue | undefined): unknown {
  * repeats, but a hostile file may have them).
  */
 export function attributeRecord(list: readonly OtlpKeyValue[] | undefined): Record<string, unknown> {
-  const out = Object.create(null) as Record<string, unknown>;
+  const out = prototypeFreeRecord();
   for (const kv of list ?? []) {
     if (!(kv.key in out)) out[kv.key] = fromAnyValue(kv.value);
   }

@@ -2,6 +2,7 @@ import { CHAIN_FORMAT, CHAIN_VERSION, type Chain } from '../../chain/schema.ts';
 import { stringifyForPrompt } from '../../chain/template.ts';
 import type { StepRegistry } from '../../steps/index.ts';
 import type { LlmCall } from './conventions.ts';
+import { isRecord } from '../../files/json-value.ts';
 
 /**
  * The chain an imported trace never had: one `model` step per LLM call, in time order. A call
@@ -43,9 +44,9 @@ function readsOf(producer: ImportedCallStep, consumer: ImportedCallStep): Read[]
   const text = producer.call.text?.trim();
   if (text && has(text)) return [{ binding: producer.id, ref: `steps.${producer.id}`, needle: text }];
   const output = producer.call.output;
-  if (!output || typeof output !== 'object' || Array.isArray(output)) return [];
+  if (!isRecord(output)) return [];
   const reads: Read[] = [];
-  for (const [field, value] of Object.entries(output as Record<string, unknown>)) {
+  for (const [field, value] of Object.entries(output)) {
     if (!/^[A-Za-z0-9_]{1,32}$/.test(field)) continue;
     const needle = stringifyForPrompt(value).trim();
     if (has(needle)) reads.push({ binding: `${producer.id}_${field}`, ref: `steps.${producer.id}.${field}`, needle });
@@ -92,7 +93,8 @@ export function buildSyntheticChain(steps: readonly ImportedCallStep[], registry
       stream: call.stream,
     });
     const config = parsed.success ? parsed.data : modelConfigSchema.parse({ prompt: '' });
-    return { id: step.id, kind: 'model', name: step.name.slice(0, 200), position: { x: index * 280, y: 0 }, config: config as Record<string, unknown> };
+    if (!isRecord(config)) throw new Error('buildSyntheticChain: the model kind parsed its config to something other than an object');
+    return { id: step.id, kind: 'model', name: step.name.slice(0, 200), position: { x: index * 280, y: 0 }, config };
   });
   return {
     format: CHAIN_FORMAT,
