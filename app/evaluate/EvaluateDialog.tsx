@@ -3,22 +3,14 @@ import type { EvalTable, ItemResult, VariantRow } from '../../src/eval/index.ts'
 import { openReplay } from '../runs/run-actions.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { Dialog } from '../ui/Dialog.tsx';
+import { downloadBlob } from '../ui/download.ts';
 import { formatCost, formatMs, formatTokens } from '../ui/format.ts';
 import { cancelEval, estimate, importDataset, refreshEvalLists, resumeEval, showEval, startEval } from './eval-actions.ts';
 import { useEvalStore } from './eval-store.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+const download = (name: string, text: string, type: string) => downloadBlob(name, new Blob([text], { type }));
 
 /** A CSV field: quoted, quotes doubled, and a leading = + - @ neutralised so a spreadsheet never runs it as a formula. */
 const csvField = (v: unknown) => {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { downloadBlob } from '../ui/download.ts';
 import type { Chain } from '../../src/chain/index.ts';
 import { createZip, exportChain, exportChainFiles, exportProgram, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ProgramExport } from '../../src/export/index.ts';
 import { programFileNameOf } from './file-names.ts';
@@ -79,14 +80,7 @@ function CodePreview({ path, text }: { path: string; text: string }) {
 }
 
 function download(name: string, bytes: Uint8Array): void {
-  const url = URL.createObjectURL(new Blob([bytes.slice().buffer], { type: 'application/zip' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBlob(name, new Blob([bytes.slice().buffer], { type: 'application/zip' }));
 }
 
 function exportOf(chain: Chain, lang: ExportLanguage, endpoint: EndpointDefaults | undefined): { result: ProgramExport } | { error: string } {

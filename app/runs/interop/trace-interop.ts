@@ -1,4 +1,5 @@
 import { parseChain } from '../../../src/chain/parse.ts';
+import { downloadBlob } from '../../ui/download.ts';
 import type { Chain } from '../../../src/chain/index.ts';
 import { exportRunToOtlp, importOtlpTrace, MAX_TRACE_BYTES } from '../../../src/trace/otlp/index.ts';
 import { parseRunFile, toRunFile, type RunMeta, type TraceEvent } from '../../../src/trace/index.ts';
@@ -26,15 +27,7 @@ export function otlpFileName(meta: RunMeta): string {
 }
 
 function download(name: string, value: unknown): void {
-  const blob = new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadBlob(name, new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' }));
 }
 
 async function storedRun(runId: string): Promise<{ meta: RunMeta; events: TraceEvent[] }> {
