@@ -26,6 +26,9 @@ test('compare two designs with their controls over a dataset, then open a run be
   await page.getByTestId('eval.chain.demo-select-quotes-then-answer').click();
   await page.getByTestId('eval.controls').click();
   await expect(page.getByTestId('eval.estimate')).toContainText(/model calls, .* input tokens, at most .* output tokens/);
+  await expect(page.getByTestId('eval.notes')).toContainText('no ablation of answer: it reads 2 values');
+  // Two chains, each with its baseline and the one stage that can be ablated.
+  await expect(page.getByTestId('eval.estimate')).toContainText('Before it runs: 5 variants');
   await app.screenshot('evaluate-setup');
 
   await page.getByTestId('eval.start').click();

@@ -31,7 +31,7 @@ function tableCsv(table: EvalTable): string {
  */
 export default function EvaluateDialog({ onClose }: { onClose(): void }) {
   const library = useEditorStore((s) => s.library);
-  const { datasets, evals, estimate: bill, running, shown, volume } = useEvalStore();
+  const { datasets, evals, estimate: bill, running, shown, volume, notes } = useEvalStore();
   const [picked, setDatasetId] = useState<string>('');
   // The newest dataset until one is picked.
   const datasetId = picked || datasets[0]?.id || '';
@@ -124,6 +124,13 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
           {totals.cost === null ? ' (the profile has no prices: cost unknown)' : `, at most ${formatCost(totals.cost)}`}. Retries add at most one call each.
         </p>
       )}
+      {notes.length > 0 && (
+        <ul className="eval-notes muted small" data-testid="eval.notes">
+          {notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
       <div className="eval-actions">
         {running ? (
           <>
@@ -186,7 +193,7 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
                   <tr key={v.name} className={open === v.name ? 'is-open' : ''} data-testid={`eval.row.${v.name}`}>
                     <td>{i + 1}</td>
                     <td>
-                      <button type="button" className="link-button" title={v.differs ?? 'Show the items and open their runs'} onClick={() => setOpen(open === v.name ? null : v.name)}>
+                      <button type="button" className="link-button" title={`${v.name}${v.differs ? `: ${v.differs}` : ""} (show the items and open their runs)`} onClick={() => setOpen(open === v.name ? null : v.name)}>
                         {v.name}
                       </button>
                     </td>

@@ -82,18 +82,24 @@ async function itemsFor(variant: EvalVariant, source: Chain, dataset: Dataset): 
   };
 }
 
+let estimates = 0;
+
+/** The bill for what is ticked; an estimate overtaken by a newer one (the ticks changed) is dropped. */
 export async function estimate(datasetId: string, chainIds: readonly string[], controls: boolean): Promise<void> {
+  const mine = ++estimates;
   const db = await openDb();
   const dataset = await loadDataset(db, datasetId);
   const profile = activeProfile();
   if (!dataset || !profile) return useEvalStore.getState().setEstimate(null);
-  const { variants } = await planVariants(chainIds, controls);
+  const { variants, notes } = await planVariants(chainIds, controls);
   const countTokens = await loadTokenCounter();
   const out = [];
   for (const v of variants) {
     const items = await itemsFor(v, sourceOf(v, variants), dataset);
     out.push(...estimateEval([v], items.items, stepRegistry, countTokens, profile.prices.input || profile.prices.output ? profile.prices : null, profile.maxOutputTokens));
   }
+  if (mine !== estimates) return;
+  useEvalStore.getState().setNotes(notes);
   useEvalStore.getState().setEstimate(out);
 }
 
@@ -119,7 +125,7 @@ export async function startEval(datasetId: string, chainIds: readonly string[], 
     datasetId, variants, profileId: profile.id, concurrency, status: 'running', startedAt: Date.now(),
   };
   await (await openDb()).evals.put(record);
-  for (const note of notes) toast('info', note);
+  useEvalStore.getState().setNotes(notes);
   await go(record);
 }
 

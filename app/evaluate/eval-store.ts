@@ -14,6 +14,9 @@ export interface EvalState {
   estimate: readonly EvalEstimate[] | null;
   running: { evalId: string; progress: EvalProgress } | null;
   shown: { evalId: string; table: EvalTable; results: readonly ItemResult[] } | null;
+  /** Controls that cannot be built and chains left out, with the reason (shown in the dialog). */
+  notes: readonly string[];
+  setNotes(notes: readonly string[]): void;
   /** Items a month, for the spend column (0: not stated). */
   volume: number;
   setVolume(volume: number): void;
@@ -30,6 +33,8 @@ export const useEvalStore = create<EvalState>()((set) => ({
   estimate: null,
   running: null,
   shown: null,
+  notes: [],
+  setNotes: (notes) => set({ notes }),
   volume: 0,
   setVolume: (volume) => set({ volume }),
   setDatasets: (datasets) => set({ datasets }),
