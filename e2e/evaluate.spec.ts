@@ -27,8 +27,8 @@ test('compare two designs with their controls over a dataset, then open a run be
   await page.getByTestId('eval.controls').click();
   await expect(page.getByTestId('eval.estimate')).toContainText(/model calls, .* input tokens, at most .* output tokens/);
   await expect(page.getByTestId('eval.notes')).toContainText('no ablation of answer: it reads 2 values');
-  // Two chains, each with its baseline and the one stage that can be ablated.
-  await expect(page.getByTestId('eval.estimate')).toContainText('Before it runs: 5 variants');
+  // Two chains, each with its baseline, and the summary stage's identity control and ablation.
+  await expect(page.getByTestId('eval.estimate')).toContainText('Before it runs: 6 variants');
   await app.screenshot('evaluate-setup');
 
   await page.getByTestId('eval.start').click();
@@ -39,6 +39,7 @@ test('compare two designs with their controls over a dataset, then open a run be
   await expect(page.getByTestId('eval.row.demo-summarise-then-answer')).toContainText('0.0%');
   await expect(page.getByTestId('eval.row.demo-summarise-then-answer:ablate-summarise')).toContainText('ablation');
   await expect(page.getByTestId('eval.row.demo-summarise-then-answer:baseline')).toContainText('baseline');
+  await expect(page.getByTestId('eval.row.demo-summarise-then-answer:identity-summarise')).toContainText('identity');
   await app.screenshot('evaluate-table');
   await page.setViewportSize({ width: 1280, height: 720 });
   await app.screenshot('evaluate-table-1280');
@@ -84,8 +85,11 @@ test('cancel an evaluation and resume it: finished items are not run again', asy
   const requestsBefore = (await mock.requests()).length;
   await page.getByTestId('eval.resume').click();
   await expect(page.getByTestId('eval.row.demo-summarise-then-answer').locator('td').nth(3)).toHaveText('8', { timeout: 60_000 });
-  // Two calls per item, and only for the items the cancelled batch had not finished.
-  expect((await mock.requests()).length - requestsBefore).toBe(2 * (8 - finishedBefore));
+  // Two calls per item, and only for the items the cancelled batch had not finished; the item
+  // cut short continues its run, so a summary it had finished is not called again (one fewer).
+  const calls = (await mock.requests()).length - requestsBefore;
+  expect(calls).toBeLessThanOrEqual(2 * (8 - finishedBefore));
+  expect(calls).toBeGreaterThanOrEqual(2 * (8 - finishedBefore) - 1);
   await page.getByLabel('Volume a month').click();
   await page.keyboard.type('400000');
   await expect(page.getByTestId('eval.row.demo-summarise-then-answer')).toContainText('$');

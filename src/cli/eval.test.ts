@@ -56,13 +56,16 @@ describe('seamscope eval', () => {
     expect((await readFile(join(out, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(4);
   });
 
-  it('adds the controls: the generated baseline and an ablation per stage, and says which cannot be built', async () => {
+  it('adds the controls: the generated baseline, an identity control and an ablation per stage, and says which cannot be built', async () => {
     const io = captureIo();
     expect(await main(['eval', chains()[0] as string, '--controls', '--dataset', join(dir, 'q.dataset.jsonl'), '--out', join(dir, 'out-controls'), '--json'], io.io)).toBe(0);
     const report = JSON.parse(io.out.at(-1) ?? '{}') as { variants: { name: string; kind: string; accuracy: number; calls: number }[] };
     expect(report.variants.map((v) => [v.name, v.kind])).toEqual([
-      ['demo-summarise-then-answer', 'chain'], ['demo-summarise-then-answer:baseline', 'baseline'], ['demo-summarise-then-answer:ablate-summarise', 'ablation'],
+      ['demo-summarise-then-answer', 'chain'], ['demo-summarise-then-answer:baseline', 'baseline'],
+      ['demo-summarise-then-answer:identity-summarise', 'identity'], ['demo-summarise-then-answer:ablate-summarise', 'ablation'],
     ]);
+    // The identity control makes no call in the summary step: one call per item.
+    expect(report.variants.find((v) => v.kind === 'identity')).toMatchObject({ accuracy: 1, calls: 1 });
     // Without the summary in the way, the demo model finds the day counts: the stage is what loses them.
     expect(report.variants.find((v) => v.kind === 'ablation')).toMatchObject({ accuracy: 1, calls: 1 });
     expect(io.err.some((l) => l.includes('control not applicable: demo-summarise-then-answer ablation of answer: it reads 2 values'))).toBe(true);

@@ -6,7 +6,7 @@ import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { ablate, buildControls, generatedBaseline } from './controls.ts';
+import { ablate, buildControls, generatedBaseline, identity } from './controls.ts';
 
 async function demoChain(file: string): Promise<Chain> {
   const parsed = parseChain(await readFile(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8'), stepRegistry);
@@ -50,12 +50,34 @@ describe('controls', () => {
     expect(run.output).toHaveProperty('answer');
   });
 
+  it('builds an identity control: the step returns its input, fitted to its one string field, and the chain still runs', async () => {
+    const chain = await demoChain('summarise-then-answer.chain.json');
+    const same = identity(chain, 'summarise', stepRegistry);
+    if (!same.ok) throw new Error(same.reason);
+    expect(parseChain(same.chain, stepRegistry).ok).toBe(true);
+    expect(same.chain.steps.map((s) => [s.id, s.kind])).toEqual([['summarise', 'template'], ['answer', 'model'], ['final', 'output']]);
+    expect((same.chain.steps[1]?.config as { bindings: Record<string, string> }).bindings.summary).toBe('steps.summarise');
+    const document = await readFile(new URL('../../public/demo/documents/42-USC-1395ff.md', import.meta.url), 'utf8');
+    const repo = createMemoryRunRepository();
+    const run = await runChain({ chain: same.chain, inputs: { document, question: 'How many days do I have to request a reconsideration?' }, provider: createDemoProvider(), model: { name: 'seamscope-demo-1', maxOutputTokens: 4096, structuredOutput: true }, repo });
+    expect(run.status).toBe('succeeded');
+    const events = await repo.getEvents(run.id);
+    expect(events.filter((e) => e.type === 'step.attempt').map((e) => (e as { stepId: string }).stepId)).toEqual(['answer']);
+    // The summary step's output is the document itself.
+    expect(events.find((e) => e.type === 'step.finished' && e.stepId === 'summarise')).toMatchObject({ output: document });
+    // The answer's output is read whole by the output step: no one field to fill.
+    expect(identity(chain, 'answer', stepRegistry)).toMatchObject({ ok: false });
+  });
+
   it('lists every control with what differs, and the ones that cannot be built with why', async () => {
     const chain = await demoChain('summarise-then-answer.chain.json');
     const plan = buildControls(chain, stepRegistry, { name: 'summarise' });
-    expect(plan.variants.map((v) => [v.name, v.kind])).toEqual([['summarise:baseline', 'baseline'], ['summarise:ablate-summarise', 'ablation']]);
+    expect(plan.variants.map((v) => [v.name, v.kind])).toEqual([['summarise:baseline', 'baseline'], ['summarise:identity-summarise', 'identity'], ['summarise:ablate-summarise', 'ablation']]);
     expect(plan.variants[0]?.differs).toMatch(/^GENERATED/);
-    expect(plan.notApplicable).toEqual([{ kind: 'ablation', step: 'answer', reason: 'it reads 2 values, so there is no single value for its consumers to read instead' }]);
+    expect(plan.notApplicable).toEqual([
+      { kind: 'identity', step: 'answer', reason: 'it reads 2 values, so there is no one input to return' },
+      { kind: 'ablation', step: 'answer', reason: 'it reads 2 values, so there is no single value for its consumers to read instead' },
+    ]);
     const named = buildControls(chain, stepRegistry, { name: 'summarise', baseline: await demoChain('bm25-then-single-prompt.chain.json') });
     expect(named.variants[0]).toMatchObject({ kind: 'baseline', differs: expect.stringContaining('meta.baseline: demo-bm25-then-single-prompt') });
   });

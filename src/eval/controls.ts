@@ -10,6 +10,7 @@ import type { EvalVariant } from './run-eval.ts';
  * The controls seed 001 and seed 000 measured a chain against, built from the chain itself:
  * - the single-prompt **baseline** (the chain's `meta.baseline`, or one generated from its
  *   prompts and its final output schema, labelled as generated);
+ * - an **identity** control per model step: the step returns its input unchanged;
  * - an **ablation** per model stage: the step removed, its consumers reading what it read.
  * Everything else (items, model, parameters) is the same run for run; each variant says what
  * differs. A control that cannot be built is listed with the reason, never silently skipped.
@@ -74,6 +75,39 @@ export function ablate(chain: Chain, stepId: string, registry: StepRegistry): { 
   for (const c of consumers) next = setBinding(next, c.consumer, c.binding, reads[0] as string, registry);
   next = removeStep(next, stepId, registry);
   return { ok: true, chain: { ...next, id: `${chain.id}--ablate-${stepId}`, name: `${chain.name} (without ${stepId})` } };
+}
+
+/**
+ * The step replaced by one that returns its input unchanged (a `template` step rendering the
+ * one value it reads), fitted to the output schema: consumers that read the schema's one
+ * string field now read that text. Where the schema has no single string field to hold the
+ * input, or a consumer reads the whole object, the control does not apply, and says why.
+ */
+export function identity(chain: Chain, stepId: string, registry: StepRegistry): { ok: true; chain: Chain } | { ok: false; reason: string } {
+  const views = viewSteps(chain, registry);
+  const view = views.get(stepId);
+  const passThrough = registry.get('template');
+  if (!view) return { ok: false, reason: `no step "${stepId}" with a valid config` };
+  if (!passThrough) return { ok: false, reason: 'the registry has no template kind to pass the input through' };
+  const reads = Object.entries(view.bindings);
+  if (reads.length !== 1) return { ok: false, reason: `it reads ${reads.length} values, so there is no one input to return` };
+  const schema = view.config.outputSchema as { type?: unknown; properties?: Record<string, { type?: unknown }> } | undefined;
+  const fields = Object.entries(schema?.properties ?? {});
+  const strings = fields.filter(([, s]) => s?.type === 'string');
+  if (schema?.type !== 'object' || fields.length !== 1 || strings.length !== 1) {
+    return { ok: false, reason: 'its output schema is not an object with one string field that could hold its input' };
+  }
+  const field = strings[0]?.[0] as string;
+  const consumers = consumersOf(views, stepId);
+  const whole = consumers.find((c) => c.path[0] !== field);
+  if (whole) return { ok: false, reason: `${whole.consumer} reads ${whole.path.length ? `"${whole.path.join('.')}"` : 'the whole output'}, not the "${field}" field the input would fill` };
+  const [name, ref] = reads[0] as [string, string];
+  let next: Chain = {
+    ...chain,
+    steps: chain.steps.map((s) => (s.id === stepId ? { ...s, kind: passThrough.kind, name: `${s.name || s.id} (identity)`, config: { bindings: { [name]: ref }, text: `{${name}}` } } : s)),
+  };
+  for (const c of consumers) next = setBinding(next, c.consumer, c.binding, ['steps', stepId, ...c.path.slice(1)].join('.'), registry);
+  return { ok: true, chain: { ...next, id: `${chain.id}--identity-${stepId}`, name: `${chain.name} (${stepId} returns its input)` } };
 }
 
 /**
@@ -159,6 +193,9 @@ export function buildControls(chain: Chain, registry: StepRegistry, opts: { name
   for (const id of ordered(chain, registry)) {
     const view = views.get(id);
     if (!view?.callsModel) continue;
+    const same = identity(chain, id, registry);
+    if (same.ok) variants.push({ name: `${opts.name}:identity-${id}`, kind: 'identity', chain: same.chain, step: id, differs: `step "${id}" returns its input unchanged (no model call); everything else is the same` });
+    else notApplicable.push({ kind: 'identity', step: id, reason: same.reason });
     const ablated = ablate(chain, id, registry);
     if (ablated.ok) variants.push({ name: `${opts.name}:ablate-${id}`, kind: 'ablation', chain: ablated.chain, step: id, differs: `step "${id}" removed; its consumers read ${Object.values(view.bindings)[0]} instead` });
     else notApplicable.push({ kind: 'ablation', step: id, reason: ablated.reason });

@@ -18,5 +18,5 @@ export { defaultScorers, scoreItem, scorerName, valueAt, type RunOutcome, type S
 export { outcomeOf, resultKey, runEval, type EvalOptions, type EvalProgress, type EvalVariant, type ItemResult, type StepOutcome, type VariantKind } from './run-eval.ts';
 export { shareRateLimit, type SharedLimit } from './shared-limit.ts';
 export { evalTable, formatEvalTable, TIE_RULE, withinNoise, type EvalTable, type Pricing, type StepRow, type VariantRow } from './table.ts';
-export { ablate, buildControls, generatedBaseline, type ControlPlan } from './controls.ts';
+export { ablate, buildControls, generatedBaseline, identity, type ControlPlan } from './controls.ts';
 export { estimateEval, type EvalEstimate } from './estimate.ts';
