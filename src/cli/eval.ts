@@ -24,7 +24,7 @@ import { terminalLine } from './terminal-text.ts';
 export const evalUsage = `Usage: seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N]
                        [--volume N] [--price-in USD_PER_M] [--price-out USD_PER_M] [--endpoint URL --model M [--protocol openai|anthropic]]
                        [--controls] [--min-accuracy X] [--json] [--out DIR]
-       --controls adds, per chain, the single-prompt baseline (meta.baseline, else one generated from its prompts) and an ablation per model stage.
+       --controls adds, per chain, the single-prompt baseline (meta.baseline, else one generated from its prompts), an identity control and an ablation per model stage.
        Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain
        (default: the dataset's, else those its expected keys choose). Rerun the same command to resume an interrupted eval.`;
 export const evalOptions: OptionTable = {
