@@ -71,6 +71,16 @@ describe('seamscope eval', () => {
     expect(io.err.some((l) => l.includes('control not applicable: demo-summarise-then-answer ablation of answer: it reads 2 values'))).toBe(true);
   });
 
+  it('finds the baseline a chain names by id in its own folder, and skips files that could not be a chain', async () => {
+    for (const f of ['select-quotes-enum.chain.json', 'bm25-then-single-prompt.chain.json']) await cp(new URL(f, demo), join(dir, f));
+    await writeFile(join(dir, 'huge.chain.json'), Buffer.alloc(11 * 1024 * 1024, 0x20));
+    const io = captureIo();
+    expect(await main(['eval', join(dir, 'select-quotes-enum.chain.json'), '--controls', '--dataset', join(dir, 'q.dataset.jsonl'), '--out', join(dir, 'out-named'), '--json'], io.io)).toBe(0);
+    const report = JSON.parse(io.out.at(-1) ?? '{}') as { variants: { name: string; kind: string; chainId: string }[] };
+    expect(report.variants.find((v) => v.kind === 'baseline')).toMatchObject({ name: 'demo-select-quotes-enum:baseline', chainId: 'demo-bm25-then-single-prompt' });
+    await rm(join(dir, 'huge.chain.json'));
+  });
+
   it('refuses to mix results of a different eval in one --out', async () => {
     const out = join(dir, 'out');
     const other = captureIo();

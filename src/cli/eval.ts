@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { MAX_CHAIN_BYTES } from '../chain/parse.ts';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildControls } from '../eval/controls.ts';
 import type { Chain } from '../chain/schema.ts';
@@ -216,6 +217,9 @@ async function findBaseline(id: string, chainPath: string, given: readonly { cha
   const names = (await readdir(folder).catch(() => [] as string[])).filter((f) => f.endsWith('.chain.json')).slice(0, 500);
   for (const file of names) {
     const path = join(folder, file);
+    // Only plain files a chain could be: a giant file or a device in the folder is never read.
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile() || info.size > MAX_CHAIN_BYTES) continue;
     const text = await readFile(path, 'utf8').catch(() => '');
     if (!text.includes(id)) continue;
     const chain = await loadChain(path, { ...io, err: () => undefined });
