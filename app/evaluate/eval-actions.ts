@@ -11,7 +11,7 @@ import { importDatasetFile, listDatasets, loadDataset } from '../persistence/dat
 import { getApiKey } from '../persistence/profiles.ts';
 import { refreshRuns } from '../runs/run-actions.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { selectChain } from '../stores/selectors.ts';
+import { selectActiveProfile, selectChain } from '../stores/selectors.ts';
 import { useEvalStore } from './eval-store.ts';
 
 /**
@@ -103,10 +103,7 @@ export async function estimate(datasetId: string, chainIds: readonly string[], c
   useEvalStore.getState().setEstimate(out);
 }
 
-function activeProfile() {
-  const s = useEditorStore.getState();
-  return s.profiles.find((p) => p.id === s.activeProfileId) ?? s.profiles[0] ?? null;
-}
+const activeProfile = () => selectActiveProfile(useEditorStore.getState());
 
 /** A control completes its inputs from the chain it controls (a generated baseline carries no input files). */
 function sourceOf(variant: EvalVariant, variants: readonly EvalVariant[]): Chain {

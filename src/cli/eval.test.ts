@@ -2,16 +2,12 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from '../testing/capture-io.ts';
 import { main } from './main.ts';
 
 let dir: string;
 const demo = new URL('../../public/demo/', import.meta.url);
 
-function captureIo() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), env: {} } };
-}
 
 const items = [
   { id: 'redetermination', inputs: { question: 'How many days do I have to ask for a redetermination?' }, expected: { facts: ['120-day period'] } },

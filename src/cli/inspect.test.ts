@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIo } from '../testing/capture-io.ts';
 import { runChain } from '../engine/run.ts';
 import { seedQuestion, seedSource, seedSummary } from '../testing/seed-example.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
@@ -13,11 +14,6 @@ import { inspectCommand } from './inspect.ts';
 let dir: string;
 let runPath: string;
 
-function captureIo() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), env: {} } };
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'seamscope-inspect-'));
