@@ -37,6 +37,22 @@ export type FinishReason = 'stop' | 'length' | 'refusal' | 'content_filter' | 't
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens served from the provider's prompt cache, when it reports them. */
+  cachedInputTokens?: number;
+  /** Output tokens spent on hidden reasoning, when the provider reports them. */
+  reasoningTokens?: number;
+}
+
+/**
+ * A tool call the model made, normalised across protocols: OpenAI `tool_calls`
+ * (arguments arrive as a JSON string) and Anthropic `tool_use` blocks (input arrives as an
+ * object, or as `input_json_delta` fragments when streaming). `arguments` is always the JSON
+ * text as the model wrote it, so a malformed call is kept for the trace rather than lost.
+ */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
 
 export interface ModelResponse {
@@ -45,6 +61,10 @@ export interface ModelResponse {
   /** The provider's own word for it (`finish_reason` or `stop_reason`), for the trace. */
   rawFinishReason: string | null;
   usage: TokenUsage;
+  /** Tool calls in the reply, in order; absent when there were none. */
+  toolCalls?: ToolCall[];
+  /** Reasoning text the provider returned beside the answer (e.g. DeepSeek `reasoning_content`). */
+  reasoning?: string;
   /** The exact JSON body sent to the endpoint (never includes the key: it travels in a header). */
   requestBody: unknown;
   /** The parsed response body, or for streams the list of event payloads. */

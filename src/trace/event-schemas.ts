@@ -12,7 +12,10 @@ import type { AttemptRecord, BoundaryLabel, RunMeta, TraceEvent } from './events
 
 const count = z.number().int().nonnegative();
 const time = z.number().finite();
-const usage = z.object({ inputTokens: z.number(), outputTokens: z.number() }).loose();
+const usage = z.object({
+  inputTokens: z.number(), outputTokens: z.number(), cachedInputTokens: z.number().optional(), reasoningTokens: z.number().optional(),
+}).loose();
+const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() }).loose();
 const failure = z.object({ code: z.string(), message: z.string() }).loose();
 const runStatus = z.enum(['running', 'succeeded', 'failed', 'abstained', 'escalated', 'interrupted', 'cancelled']);
 const stepStatus = z.enum(['succeeded', 'failed', 'skipped', 'abstained', 'escalated']);
@@ -32,6 +35,8 @@ export const attemptRecordSchema = z.object({
   text: z.string().optional(),
   finishReason: z.enum(['stop', 'length', 'refusal', 'content_filter', 'tool_calls', 'other']).optional(),
   rawFinishReason: z.string().nullable().optional(),
+  toolCalls: z.array(toolCall).optional(),
+  reasoning: z.string().optional(),
   output: z.unknown().optional(),
   errors: z.array(z.string()),
   failure: z.string().optional(),
@@ -86,7 +91,7 @@ export const runMetaSchema = z.object({
   finishedAt: time.optional(),
   output: z.unknown().optional(),
   error: z.string().optional(),
-  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number().optional() }).loose().optional(),
+  usage: usage.extend({ costUsd: z.number().optional() }).optional(),
   forkedFrom: z.object({ runId: z.string(), stepId: z.string(), editedOutput: z.boolean(), reused: z.array(z.string()) }).loose().optional(),
   // One per boundary: a second label for the same boundary is a damaged file, not a revision.
   labels: z.array(boundaryLabelSchema).max(10_000).refine((list) => new Set(list.map((l) => l.boundaryId)).size === list.length, 'two labels for the same boundary').optional(),

@@ -1,4 +1,4 @@
-import type { ChatMessage, FinishReason, TokenUsage } from '../providers/types.ts';
+import type { ChatMessage, FinishReason, TokenUsage, ToolCall } from '../providers/types.ts';
 
 /**
  * The run trace: an append-only list of events, recorded as they happen. Every attempt of
@@ -41,6 +41,10 @@ export interface AttemptRecord {
   text?: string;
   finishReason?: FinishReason;
   rawFinishReason?: string | null;
+  /** Tool calls the model made in this attempt (name, JSON arguments, id). */
+  toolCalls?: ToolCall[];
+  /** Reasoning text returned beside the answer, kept for the replay. */
+  reasoning?: string;
   output?: unknown;
   /** Empty when the attempt passed. */
   errors: string[];
