@@ -106,7 +106,7 @@ const stepKindSyntax = [
   { selector: `SwitchStatement:has(> ChainExpression.discriminant > ${kindMember}) > SwitchCase > Literal.test[value=${stepKindValue}]`, message: stepKindMessage },
   { selector: `CallExpression[callee.property.name=/^(includes|has)$/][arguments.0.property.name='kind'] > MemberExpression.callee > ArrayExpression > Literal[value=${stepKindValue}]`, message: stepKindMessage },
 ];
-const stepKindExempt = ['src/steps/**', 'src/testing/**', 'src/export/**', 'src/inspect/consumer-prompt.ts', '**/*.test.ts', '**/*.test.tsx'];
+const stepKindExempt = ['src/steps/**', 'src/testing/**', 'src/inspect/consumer-prompt.ts', '**/*.test.ts', '**/*.test.tsx'];
 
 const srcSyntax = [...noCodeFromData,
   {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { addInput, addStep, connect, connectInput, createEmptyChain, renameStep, updateStepConfig } from '../chain/edit.ts';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
+import { templateChain } from '../testing/chain-fixtures.ts';
 import { faultChains } from '../testing/fault-chains.ts';
 import type { MockReply } from '../testing/mock-server.ts';
 import { API_KEY, callsAreSequential, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runExported, stepOutcomes, type Capture, type Settings } from '../testing/conformance-harness.ts';
@@ -118,6 +119,25 @@ const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
       { name: 'a cut stream is retried', replies: [{ fault: 'cut_stream', afterChunks: 2 }], shows: ['talk transport retry 1'] },
       { name: 'a stream error, then a refusal', replies: [{ fault: 'stream_error', afterChunks: 1 }, { fault: 'refusal', message: 'I will not.' }], shows: ['talk attempt 1: refusal'] },
     ],
+  },
+  {
+    // Template steps: text from bindings with no model call (a context built once, a final message).
+    chain: templateChain(),
+    scenarios: [
+      { name: 'both templates render', replies: [] },
+      { name: 'a schema violation, retried with feedback', replies: [{ content: { answer: 'Within 180 calendar days.' } }], shows: ['attempt 1: schema_violation', '+feedback'] },
+    ],
+  },
+  {
+    chain: {
+      format: 'seamscope.chain', version: 1, id: 'fixture-template-missing', name: 'A template naming a field the input lacks',
+      inputs: [{ name: 'ticket', schema: { type: 'object' }, trust: 'untrusted', required: true, example: { body: 'Refund order 12' } }],
+      steps: [
+        { id: 'note', kind: 'template', name: 'Note', position: { x: 0, y: 0 }, config: { bindings: { t: 'inputs.ticket' }, text: 'Ticket {t.id}: {t.body}' } },
+        { id: 'final', kind: 'output', name: 'Out', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.note' } } },
+      ],
+    },
+    scenarios: [{ name: 'the missing placeholder fails the step, named', replies: [], shows: ['note failed missing_input: the template has no value for {t.id}'] }],
   },
 ];
 

@@ -3,7 +3,7 @@ import { hashValue } from '../chain/hash.ts';
 import { stepsNamingProfiles } from '../steps/model.config.ts';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
-import { stepRegistry } from '../steps/index.ts';
+import { chainNeedsTokenizer, stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import { emitPyProgram } from './emit/program-py.ts';
 import { emitTsProgram } from './emit/program-ts.ts';
@@ -101,10 +101,6 @@ function packageJson(chain: Chain, fileName: string): ExportedFile {
   return { path: 'package.json', contents: `${JSON.stringify(pkg, null, 2)}\n`, role: 'package' };
 }
 
-export function chainNeedsTokenizer(chain: Chain): boolean {
-  return chain.steps.some((s) => s.kind === 'split' || (typeof s.config.inputBudget === 'number' && s.config.inputBudget > 0));
-}
-
 /** The program alone: what `exportChain` emits before it adds the runtime (nothing to load, so synchronous). */
 export interface ProgramExport {
   lang: ExportLanguage;
@@ -144,7 +140,7 @@ export function exportProgram(chain: Chain, options: ExportOptions): ProgramExpo
   const revision = hashValue(chain);
   const plan = planExport(parsed.chain, registry);
   // The program embeds the chain exactly as given, so importing it back restores it.
-  const programOptions = { fileName, runtimeDir: RUNTIME_DIR[lang], revision, endpoint, needsTokenizer: chainNeedsTokenizer(parsed.chain), embedded: chain };
+  const programOptions = { fileName, runtimeDir: RUNTIME_DIR[lang], revision, endpoint, needsTokenizer: chainNeedsTokenizer(parsed.chain, registry), embedded: chain };
   const contents = lang === 'ts' ? emitTsProgram(plan, programOptions) : emitPyProgram(plan, programOptions);
   return { lang, revision, program: { path: fileName, contents, role: 'program' }, notes: profileNotes(parsed.chain), needsTokenizer: programOptions.needsTokenizer };
 }

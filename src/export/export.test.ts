@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
-import { stepRegistry } from '../steps/index.ts';
+import { builtInSteps, stepRegistry } from '../steps/index.ts';
+import { createStepRegistry } from '../steps/registry.ts';
+import { defineStep } from '../steps/types.ts';
+import { templateStep } from '../steps/template.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
-import { runProcess } from '../testing/conformance-harness.ts';
-import { kindEmitters } from './emit/kinds.ts';
+import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { claimStepNames } from './emit/names.ts';
 import { exportChain, exportChainFiles, exportProgram, programFileName } from './export-chain.ts';
 import { camelCase, createNameScope, isSafeIdentifier, snakeCase, upperSnakeCase } from './identifiers.ts';
@@ -16,14 +18,34 @@ import { commentText, pyLiteral, pyString, safeJson, textLines, tsKey, tsLiteral
 import { fallbackChain, planExport } from './plan.ts';
 import { createZip } from './zip.ts';
 
-describe('the emitter table', () => {
-  it('has a Python emitter for every step kind in the registry (TypeScript needs none: it runs on the engine)', () => {
-    // Kinds the Python exporter refuses by name until they get an emitter (src/steps/template.test.ts checks the refusal).
-    const pending = new Set(['template']);
-    for (const def of stepRegistry.all().filter((d) => !pending.has(d.kind))) {
-      const emitter = kindEmitters[def.kind];
-      expect(emitter, `no emitter for "${def.kind}": add one to src/export/emit/kinds.ts`).toBeDefined();
-      expect(typeof emitter?.py).toBe('function');
+describe('a step kind exports from its definition alone', () => {
+  it('writes a kind src/export has never heard of to Python through its `python` form', () => {
+    // A kind defined outside the built-ins, in one object and one registry line: nothing in src/export names it.
+    const shout = defineStep({ ...templateStep, kind: 'shout', title: 'Shout', python: { form: 'call', spec: 'TemplateSpec', method: 'template', fields: (cfg) => ({ text: `${cfg.text}!` }) } });
+    const registry = createStepRegistry([...builtInSteps, shout]);
+    const chain: Chain = {
+      format: 'seamscope.chain', version: 1, id: 'shouted', name: 'Shouted',
+      inputs: [{ name: 'who', schema: { type: 'string' }, trust: 'trusted', required: true }],
+      steps: [
+        { id: 'hello', kind: 'shout', name: 'Hello', position: { x: 0, y: 0 }, config: { bindings: { who: 'inputs.who' }, text: 'Hello {who}' } },
+        { id: 'final', kind: 'output', name: 'Out', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.hello' } } },
+      ],
+    };
+    const py = exportProgram(chain, { lang: 'py', registry }).program.contents;
+    expect(py).toContain('HELLO = rt.TemplateSpec(');
+    expect(py).toContain('text="Hello {who}!",');
+    expect(py).toContain('return run.template(HELLO, reads)');
+  });
+
+  it('every built-in kind names a spec class and a method the Python runtime has', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const runtime = join(REPO_ROOT, 'src/export/runtime/py/seamscope_runtime');
+    const [specs, run] = await Promise.all([readFile(join(runtime, 'specs.py'), 'utf8'), readFile(join(runtime, 'run.py'), 'utf8')]);
+    for (const def of stepRegistry.all()) {
+      const form = def.python;
+      expect(specs, `${def.kind}: no class ${form.spec} in specs.py`).toMatch(new RegExp(`^class ${form.spec}\\b`, 'm'));
+      const method = form.form === 'call' ? form.method : form.form === 'map' ? 'unit' : 'route';
+      expect(run, `${def.kind}: no Run.${method} in run.py`).toMatch(new RegExp(`^    def ${method}\\(self`, 'm'));
     }
   });
 });

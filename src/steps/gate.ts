@@ -98,6 +98,7 @@ export const gateStep = defineStep<'gate', GateConfig>({
   },
   terminal: false,
   produces: { by: 'passThrough', binding: 'value' },
+  python: { form: 'call', spec: 'GateSpec', method: 'gate', fields: (cfg) => ({ check: cfg.check }) },
   onFail: (cfg) => cfg.onFail,
   checks: (cfg) => cfg.check.type,
   fields: [

@@ -57,8 +57,7 @@ export function typedStep(step: StepDef): TypedStep | null {
 
 /**
  * Whether a run of the chain counts tokens exactly somewhere (a budget, a split by size), as
- * each step's definition says: an export then ships the tokenizer. (src/export still decides
- * this by kind name until it moves onto the engine.)
+ * each step's definition says: an export then ships the tokenizer.
  */
 export function chainNeedsTokenizer(chain: Pick<Chain, 'steps'>, registry: StepRegistry = stepRegistry): boolean {
   return chain.steps.some((step) => {

@@ -82,6 +82,7 @@ export const mapStep = defineStep<'map', MapConfig>({
   templateNames: (cfg) => [cfg.itemName],
   terminal: false,
   produces: { by: 'model', contract: modelContract },
+  python: { form: 'map', spec: 'MapSpec', fields: (cfg) => ({ itemName: cfg.itemName, unitIdField: cfg.unitIdField, concurrency: cfg.concurrency }) },
   units: { ids: (cfg, values) => (Array.isArray(values.items) ? values.items.map((item, i) => unitIdOf(item, i, cfg.unitIdField)) : null) },
   onFail: (cfg) => cfg.onFail,
   needsTokenizer: budgetNeedsTokenizer,

@@ -29,6 +29,7 @@ export const modelStep = defineStep<'model', ModelConfig>({
   },
   terminal: false,
   produces: { by: 'model', contract: modelContract },
+  python: { form: 'call', spec: 'ModelSpec', method: 'model', model: true },
   onFail: (cfg) => cfg.onFail,
   needsTokenizer: budgetNeedsTokenizer,
   // A map's raw collection holds failed units too; a reduce step integrates the ok ones and names the rest.

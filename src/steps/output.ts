@@ -18,6 +18,7 @@ export const outputStep = defineStep<'output', OutputConfig>({
   branches: () => [],
   terminal: true,
   produces: { by: 'code' },
+  python: { form: 'call', spec: 'StepSpec', method: 'output' },
   fields: [{ kind: 'bindings', key: 'bindings', label: 'Returns (value)' }],
   summary: (cfg) => [cfg.bindings.value ? `returns ${cfg.bindings.value}` : 'returns nothing yet'],
   outputSchema: () => null,

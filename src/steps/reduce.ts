@@ -44,6 +44,7 @@ export const reduceStep = defineStep<'reduce', ReduceConfig>({
   },
   terminal: false,
   produces: { by: 'model', contract: modelContract },
+  python: { form: 'call', spec: 'ModelSpec', method: 'reduce', model: true },
   onFail: (cfg) => cfg.onFail,
   needsTokenizer: budgetNeedsTokenizer,
   lint: ({ config, producerOf }) => {

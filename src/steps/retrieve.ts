@@ -36,6 +36,7 @@ export const retrieveStep = defineStep<'retrieve', RetrieveConfig>({
   branches: () => [],
   terminal: false,
   produces: { by: 'code' },
+  python: { form: 'call', spec: 'RetrieveSpec', method: 'retrieve', fields: (cfg) => ({ topK: cfg.topK }) },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (document, query)' },
     { kind: 'number', key: 'topK', label: 'Sections to select', min: 1, max: 50 },

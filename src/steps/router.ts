@@ -49,6 +49,10 @@ export const routerStep = defineStep<'router', RouterConfig>({
   ],
   terminal: false,
   produces: { by: 'code' },
+  python: {
+    form: 'branch', spec: 'RouterSpec',
+    branch: (cfg) => ({ field: cfg.field, routes: cfg.routes, defaultTo: cfg.defaultTo, failOnMissing: cfg.onMissingLabel !== 'otherwise' }),
+  },
   consumes: (cfg) => (cfg.bindings.value ? [cfg.field ? `${cfg.bindings.value}.${cfg.field}` : cfg.bindings.value] : []),
   // Control flow changes only through a schema field a model step produced, never raw input.
   lint: ({ config, readsUntrusted }) => (config.bindings.value !== undefined && readsUntrusted(config.bindings.value)

@@ -125,6 +125,7 @@ export const splitStep = defineStep<'split', SplitConfig>({
   branches: () => [],
   terminal: false,
   produces: { by: 'code' },
+  python: { form: 'call', spec: 'SplitSpec', method: 'split', fields: (cfg) => ({ outputCap: cfg.outputCap, window: cfg.window, expansion: cfg.expansion, headroom: cfg.headroom }) },
   needsTokenizer: () => true,
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (units, shared)' },

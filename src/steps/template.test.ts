@@ -4,6 +4,7 @@ import { addStep, updateStepConfig } from '../chain/edit.ts';
 import { lintChain } from '../chain/lint.ts';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
+import { templateChain } from '../testing/chain-fixtures.ts';
 import { runChain } from '../engine/run.ts';
 import { exportProgram } from '../export/export-chain.ts';
 import { createScriptedProvider } from '../testing/scripted-provider.ts';
@@ -15,31 +16,6 @@ import type { StepRunContext } from './types.ts';
 function render(config: Partial<TemplateConfig>, values: Record<string, unknown>) {
   const ctx = { config: templateConfigSchema.parse(config), values } as unknown as StepRunContext<TemplateConfig>;
   return templateStep.run(ctx);
-}
-
-/** A template builds the context once; a model answers from it; the output returns a message made by another template. */
-function templateChain(): Chain {
-  return {
-    format: 'seamscope.chain', version: 1, id: 'templated', name: 'Templated',
-    inputs: [
-      { name: 'document', schema: { type: 'string', maxLength: 4000 }, trust: 'trusted', required: true },
-      { name: 'question', schema: { type: 'string', maxLength: 400 }, trust: 'untrusted', required: true },
-    ],
-    steps: [
-      { id: 'context', kind: 'template', name: 'Context', position: { x: 0, y: 0 }, config: { bindings: { document: 'inputs.document' }, text: 'Policy text:\n{document}' } },
-      {
-        id: 'answer', kind: 'model', name: 'Answer', position: { x: 280, y: 0 },
-        config: {
-          bindings: { context: 'steps.context', question: 'inputs.question' },
-          prompt: '{context}\n\nQuestion: {question}',
-          outputSchema: { type: 'object', properties: { answer: { type: 'string' }, days: { type: 'integer' } }, required: ['answer', 'days'], additionalProperties: false },
-          onFail: 'abstain',
-        },
-      },
-      { id: 'message', kind: 'template', name: 'Message', position: { x: 560, y: 0 }, config: { bindings: { a: 'steps.answer' }, text: '{a.answer} (deadline: {a.days} days)' } },
-      { id: 'final', kind: 'output', name: 'Final', position: { x: 840, y: 0 }, config: { bindings: { value: 'steps.message' } } },
-    ],
-  };
 }
 
 describe('template step', () => {
@@ -90,10 +66,14 @@ describe('template step', () => {
     expect(card?.unanswered).toEqual([]);
   });
 
-  it('exports to TypeScript, which runs the kind on the engine, and is refused by the Python exporter until it has an emitter', () => {
+  it('exports to TypeScript, which runs the kind on the engine, and to Python through its definition\'s `python` form', () => {
     const { program } = exportProgram(templateChain(), { lang: 'ts' });
     expect(program.contents).toContain('"kind": "template"');
     expect(program.contents).toMatch(/export function contextStep\(/);
-    expect(() => exportProgram(templateChain(), { lang: 'py' })).toThrow('no Python emitter for the step kind "template"');
+    const py = exportProgram(templateChain(), { lang: 'py' }).program.contents;
+    expect(py).toContain('CONTEXT = rt.TemplateSpec(');
+    expect(py).toContain('text="Policy text:\\n{document}",');
+    expect(py).toContain('return run.template(CONTEXT, reads)');
+    // (src/export/conformance.test.ts runs both programs against the engine on this chain.)
   });
 });

@@ -36,6 +36,7 @@ export const templateStep = defineStep<'template', TemplateConfig>({
   branches: () => [],
   terminal: false,
   produces: { by: 'code' },
+  python: { form: 'call', spec: 'TemplateSpec', method: 'template', fields: (cfg) => ({ text: cfg.text }) },
   lint: ({ config }) => {
     if (config.text.trim() === '') return [{ code: 'empty-template', severity: 'warning', message: 'This template renders no text: whatever reads it gets an empty string.' }];
     if (findPlaceholders(config.text).length === 0) return [{ code: 'template-reads-nothing', severity: 'info', message: 'This template has no {placeholder}: it renders the same text on every run.' }];

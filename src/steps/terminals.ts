@@ -25,6 +25,7 @@ function reasonTerminal<K extends 'abstain' | 'escalate'>(kind: K, title: string
     branches: () => [],
     terminal: true,
     produces: { by: 'code' },
+    python: { form: 'call', spec: 'ReasonSpec', method: kind, fields: (cfg) => ({ reason: cfg.reason }) },
     fields: [
       { kind: 'text', key: 'reason', label: 'Reason' },
       { kind: 'bindings', key: 'bindings', label: 'Carries (value)' },

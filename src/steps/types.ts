@@ -125,6 +125,31 @@ export type StepProduces<C> =
   | { by: 'code' }
   | { by: 'passThrough'; binding: string };
 
+/** A router's branches as plain data: what the Python export writes as if/else on a label. */
+export interface BranchTable {
+  /** Dotted path into the value bound as `value`; empty reads the value itself. */
+  field: string;
+  routes: { equals?: unknown; to: string; label?: string }[];
+  defaultTo: string | null;
+  /** A missing label fails the step (as the engine does) unless the chain chose "otherwise". */
+  failOnMissing: boolean;
+}
+
+/**
+ * How the Python export writes a kind's function; the export reads this, never the kind's name.
+ * (A TypeScript export runs on the engine itself, so it needs nothing per kind.) The spec is an
+ * instance of the runtime class `spec` (seamscope_runtime/specs.py) holding the fields every
+ * step has, the prompt, system and schema constants when `model`, and `fields(config)` as
+ * literals, in that order:
+ * - `call`: the function is `return run.<method>(SPEC, reads)`;
+ * - `map`: the runtime's bounded-concurrency loop of `run.unit` over the items it reads;
+ * - `branch`: plain if/else over `branch(config)`, calling `run.route`.
+ */
+export type PythonExport<C> =
+  | { form: 'call'; spec: string; method: string; model?: boolean; fields?(config: C): Record<string, unknown> }
+  | { form: 'map'; spec: string; fields(config: C): { concurrency: number } & Record<string, unknown> }
+  | { form: 'branch'; spec: string; branch(config: C): BranchTable };
+
 /** A finding one kind's own lint rule reports about one step (lint adds the step id). */
 export interface StepLintFinding {
   code: string;
@@ -190,6 +215,8 @@ export interface StepDefinition<K extends string = string, C = unknown> {
   consumes?(config: C): Ref[];
   /** A check's short name for contract cards ("jsonSchema", "quotesContained"): present on steps that validate what they read. */
   checks?(config: C): string;
+  /** How the Python export writes the kind (see PythonExport). */
+  python: PythonExport<C>;
   /** The kind's own design lint, beside the rules every step gets. Pure. */
   lint?(subject: StepLintSubject<C>): StepLintFinding[];
   fields: readonly FieldSpec[];

@@ -94,6 +94,8 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   egress: (cfg) => [cfg.url],
   terminal: true,
   produces: { by: 'code' },
+  // The URL as the engine's fetch sends it, so both programs post to the same place.
+  python: { form: 'call', spec: 'WebhookSpec', method: 'webhook', fields: (cfg) => ({ url: webhookRequestUrl(cfg.url), headers: cfg.headers }) },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Sends (value)' },
     { kind: 'text', key: 'url', label: 'URL' },

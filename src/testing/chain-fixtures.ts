@@ -52,3 +52,28 @@ export function routedChain(): Chain {
     ],
   };
 }
+
+/** A template builds the context once; a model answers from it; the output returns a message made by another template. */
+export function templateChain(): Chain {
+  return {
+    format: 'seamscope.chain', version: 1, id: 'templated', name: 'Templated',
+    inputs: [
+      { name: 'document', schema: { type: 'string', maxLength: 4000 }, trust: 'trusted', required: true, example: '1. A request for review is filed within 180 calendar days.' },
+      { name: 'question', schema: { type: 'string', maxLength: 400 }, trust: 'untrusted', required: true, example: 'How long do I have to appeal?' },
+    ],
+    steps: [
+      { id: 'context', kind: 'template', name: 'Context', position: { x: 0, y: 0 }, config: { bindings: { document: 'inputs.document' }, text: 'Policy text:\n{document}' } },
+      {
+        id: 'answer', kind: 'model', name: 'Answer', position: { x: 280, y: 0 },
+        config: {
+          bindings: { context: 'steps.context', question: 'inputs.question' },
+          prompt: '{context}\n\nQuestion: {question}',
+          outputSchema: { type: 'object', properties: { answer: { type: 'string' }, days: { type: 'integer' } }, required: ['answer', 'days'], additionalProperties: false },
+          onFail: 'abstain',
+        },
+      },
+      { id: 'message', kind: 'template', name: 'Message', position: { x: 560, y: 0 }, config: { bindings: { a: 'steps.answer' }, text: '{a.answer} (deadline: {a.days} days)' } },
+      { id: 'final', kind: 'output', name: 'Final', position: { x: 840, y: 0 }, config: { bindings: { value: 'steps.message' } } },
+    ],
+  };
+}

@@ -368,7 +368,7 @@ NO_ANSWER = rt.StepSpec(
 
 def no_answer_step(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:
     # No answer in the document: Returns the selection with insufficient_evidence set, so the caller can say the document does not answer the question instead of guessing.
-    return run.output(reads)
+    return run.output(NO_ANSWER, reads)
 
 
 # ── answer · Answer with the source (model)
@@ -432,7 +432,7 @@ FINAL = rt.StepSpec(
 
 def final_step(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:
     # Answer
-    return run.output(reads)
+    return run.output(FINAL, reads)
 
 
 def flow(run: rt.Run) -> rt.RunEnd:

@@ -251,7 +251,7 @@ FINAL = rt.StepSpec(
 
 def final_step(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:
     # Answer
-    return run.output(reads)
+    return run.output(FINAL, reads)
 
 
 def flow(run: rt.Run) -> rt.RunEnd:

@@ -711,7 +711,7 @@ REPLY = rt.StepSpec(
 
 def reply_step(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:
     # Send the reply: The side effect belongs at the end, behind an idempotency key derived from the run.
-    return run.output(reads)
+    return run.output(REPLY, reads)
 
 
 def flow(run: rt.Run) -> rt.RunEnd:

@@ -1,5 +1,5 @@
 import type { CodeWriter } from '../code-writer.ts';
-import { commentText, pyInline, pyString, textLines, tsLiteral, tsString } from '../literals.ts';
+import { commentText, pyInline, pyString, textLines, tsString } from '../literals.ts';
 import type { ExportStep } from '../plan.ts';
 
 /** The identifiers one step gets in the generated file, all claimed from the file's scope. */
@@ -21,14 +21,6 @@ export interface StepNames {
 export interface EmitStep {
   planned: ExportStep;
   names: StepNames;
-}
-
-/**
- * Writes one step kind's constants and function in Python. (A TypeScript program runs on the
- * engine itself, so it needs nothing per kind: see program-ts.ts.)
- */
-export interface KindEmitter {
-  py(w: CodeWriter, s: EmitStep): void;
 }
 
 /** A spec field: a literal value or a reference to a constant already written. */
@@ -86,15 +78,14 @@ export function pyText(w: CodeWriter, name: string, text: string): void {
   w.block(`${name} = (`, () => lines.forEach((line) => w.line(pyString(line))), ')');
 }
 
-/** The prompt, system and schema constants of a model-like step, and its spec fields. */
-export function modelConstants(w: CodeWriter, s: EmitStep, lang: 'ts' | 'py'): SpecField[] {
+/** The prompt, system and schema constants of a model-like step in Python, and its spec fields. */
+export function modelConstants(w: CodeWriter, s: EmitStep): SpecField[] {
   const cfg = s.planned.config;
-  const text = lang === 'ts' ? tsText : pyText;
   const system = str(s, 'system');
-  if (system) text(w, s.names.system, system);
-  text(w, s.names.prompt, str(s, 'prompt'));
+  if (system) pyText(w, s.names.system, system);
+  pyText(w, s.names.prompt, str(s, 'prompt'));
   const schema = cfg.outputSchema as Record<string, unknown> | null;
-  if (schema) w.lines(lang === 'ts' ? `export const ${s.names.schema} = ${tsLiteral(schema)};` : `${s.names.schema} = ${pyInline(schema)}`);
+  if (schema) w.lines(`${s.names.schema} = ${pyInline(schema)}`);
   return [
     ['system', system ? { ref: s.names.system } : { json: '' }],
     ['prompt', { ref: s.names.prompt }],
@@ -108,9 +99,4 @@ export function modelConstants(w: CodeWriter, s: EmitStep, lang: 'ts' | 'py'): S
     ['inputBudget', { json: cfg.inputBudget }],
     ['truncate', { json: cfg.truncate ?? null }],
   ];
-}
-
-/** Plain config fields copied into the spec as literals. */
-export function configFields(s: EmitStep, keys: readonly string[]): SpecField[] {
-  return keys.map((k) => [k, { json: s.planned.config[k] }]);
 }

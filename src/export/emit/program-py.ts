@@ -4,8 +4,8 @@ import { commentText, pyInline, pyString, safeJson } from '../literals.ts';
 import type { ExportPlan } from '../plan.ts';
 import { stepTitle } from './context.ts';
 import { writePyFlow } from './flow.ts';
-import { kindEmitters } from './kinds.ts';
 import { claimStepNames } from './names.ts';
+import { writePyStep } from './python-forms.ts';
 
 export interface ProgramOptions {
   fileName: string;
@@ -72,13 +72,13 @@ export function emitPyProgram(plan: ExportPlan, opts: ProgramOptions): string {
   w.line(`Inputs = TypedDict("Inputs", {${fields}}${total ? '' : ', total=False'})`);
   for (const id of [...plan.steps.keys()]) {
     const planned = plan.steps.get(id);
-    const emitter = planned && kindEmitters[planned.step.kind];
-    if (!planned || !emitter) throw new Error(`no Python emitter for the step kind "${planned?.step.kind}"`);
-    const s = { planned, names: names.get(id) as NonNullable<ReturnType<typeof names.get>> };
+    const stepNames = names.get(id);
+    if (!planned || !stepNames) throw new Error(`the step "${id}" is not in the export plan`);
+    const s = { planned, names: stepNames };
     w.line();
     w.line();
     w.line(`# ── ${stepTitle(s)}`);
-    emitter.py(w, s);
+    writePyStep(w, s);
   }
   w.line();
   w.line();

@@ -18,9 +18,9 @@ from .jsjson import UNDEFINED, js_string, stringify
 from .model_call import CallContext, contract_call
 from .openai import ProviderError
 from .scrub import Scrubber
-from .specs import GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, SplitSpec, StepResult, StepSpec, WebhookSpec
+from .specs import GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, SplitSpec, StepResult, StepSpec, TemplateSpec, WebhookSpec
 from .steps import idempotency_key, map_items, map_output, retrieve, split, typed_collection
-from .text import get_path, hash_value, resolve_ref
+from .text import get_path, hash_value, render_template, resolve_ref, string_for_prompt
 from .tokens import load_token_counter
 from .transport import TransportPolicy, call_with_retries
 from .validate import Validator
@@ -313,7 +313,21 @@ class Run:
         shown = stringify(label)
         return {"status": "failed", "failure": {"code": "no_route", "message": f"No route for {spec.field or 'value'} = {'undefined' if shown is UNDEFINED else shown}"}}
 
-    def output(self, reads: dict) -> dict:
+    def template(self, spec: TemplateSpec, reads: dict) -> dict:
+        """Text rendered from the bindings without a model call; a placeholder with no value fails the step."""
+        def lookup(_name: str, binding: str, path: list[str]) -> Any:
+            if binding not in reads:
+                return UNDEFINED
+            value = get_path(reads[binding], path) if path else reads[binding]
+            return UNDEFINED if value is UNDEFINED else string_for_prompt(value)
+
+        text, missing = render_template(spec.text, lookup)
+        if missing:
+            names = ", ".join("{" + m + "}" for m in missing)
+            return {"status": "failed", "failure": {"code": "missing_input", "message": f"the template has no value for {names}"}}
+        return {"status": "succeeded", "output": text}
+
+    def output(self, _spec: StepSpec, reads: dict) -> dict:
         return {"status": "succeeded", "output": reads.get("value", UNDEFINED), "terminal": "output"}
 
     def abstain(self, spec: ReasonSpec, reads: dict) -> dict:

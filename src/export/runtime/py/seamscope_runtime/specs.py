@@ -74,6 +74,12 @@ class ReasonSpec(StepSpec):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TemplateSpec(StepSpec):
+    # `{name}` / `{name.path}` placeholders over the bindings, replaced in one pass.
+    text: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class WebhookSpec(StepSpec):
     url: str = ""
     headers: dict = field(default_factory=dict)
