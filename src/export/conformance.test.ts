@@ -332,6 +332,12 @@ describe.concurrent('exported programs conform to the engine', () => {
     expect(chains.length).toBeGreaterThanOrEqual(index.length);
   });
 
+  it('runs every step kind in the registry somewhere (a new kind must join a conformance chain)', () => {
+    const covered = new Set([...chains.map((c) => c.chain), ...synthetic.map((c) => c.chain), ...faultChains.map((c) => c.chain)].flatMap((c) => c.steps.map((s) => s.kind)));
+    covered.add('webhook'); // its own test below, with a receiving server
+    expect(stepRegistry.all().map((d) => d.kind).filter((k) => !covered.has(k))).toEqual([]);
+  });
+
   for (const { file, chain } of chains) {
     const sequential = callsAreSequential(chain);
     for (const scenario of scenariosFor(file, chain)) {
