@@ -12,9 +12,9 @@ export function ExportButton() {
   const profile = useEditorStore(selectActiveProfile);
   const [open, setOpen] = useState(false);
   if (!chain) return null;
-  // Only an OpenAI-compatible profile's endpoint goes into the program; never its key.
-  const endpoint: EndpointDefaults | undefined = profile?.kind === 'openai'
-    ? { baseUrl: profile.baseUrl, model: profile.model, maxOutputTokens: profile.maxOutputTokens, contextWindow: profile.contextWindow, structuredOutput: profile.structuredOutput }
+  // A real endpoint's address and settings go into the program (the demo model has none); never its key.
+  const endpoint: EndpointDefaults | undefined = profile && profile.kind !== 'demo'
+    ? { protocol: profile.kind, baseUrl: profile.baseUrl, model: profile.model, maxOutputTokens: profile.maxOutputTokens, contextWindow: profile.contextWindow, structuredOutput: profile.structuredOutput }
     : undefined;
   return (
     <>

@@ -6,6 +6,7 @@ import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import { createAnthropicProvider } from '../providers/anthropic.ts';
 import { stepRegistry } from '../steps/index.ts';
+import { exportProgram } from './export-chain.ts';
 import { decisions, DEFAULT_SETTINGS, REPO_ROOT, runProcess, writeExport } from '../testing/conformance-harness.ts';
 import { createMockModelServer, type MockReply } from '../testing/mock-server.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
@@ -77,4 +78,23 @@ describe('an exported TypeScript program against an Anthropic endpoint', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('an Anthropic profile exported from the app', () => {
+  const endpoint = { protocol: 'anthropic' as const, baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-5', maxOutputTokens: 8192 };
+
+  it('writes its protocol, address and model into the TypeScript program, so it calls Anthropic by default', async () => {
+    const { program, notes } = exportProgram(chain, { lang: 'ts', endpoint });
+    expect(program.contents).toMatch(/export const ENDPOINT: Partial<rt\.EndpointSettings> = \{[^}]*protocol: 'anthropic'[^}]*baseUrl: 'https:\/\/api\.anthropic\.com'[^}]*model: 'claude-sonnet-4-5'/);
+    expect(notes).toEqual([]);
+    const { resolveSettings } = await import('../runtime/run.ts');
+    expect(resolveSettings({ protocol: 'anthropic', baseUrl: 'https://api.anthropic.com' }, {}, {})).toMatchObject({ protocol: 'anthropic', baseUrl: 'https://api.anthropic.com' });
+  });
+
+  it('leaves it out of a Python program, which speaks OpenAI-compatible only, and says so', () => {
+    const { program, notes } = exportProgram(chain, { lang: 'py', endpoint });
+    expect(program.contents).not.toContain('api.anthropic.com');
+    expect(program.contents).not.toContain('claude-sonnet-4-5');
+    expect(notes.join(' ')).toContain('The Python runtime calls OpenAI-compatible endpoints only');
+  });
 });

@@ -16,6 +16,8 @@ export type ExportLanguage = 'ts' | 'py';
 
 /** Endpoint defaults written into the program. There is deliberately no place for a key. */
 export interface EndpointDefaults {
+  /** The protocol the endpoint speaks (OpenAI-compatible when absent). Python programs speak only that one. */
+  protocol?: 'openai' | 'anthropic';
   baseUrl?: string;
   model?: string;
   maxOutputTokens?: number;
@@ -52,6 +54,8 @@ export interface ExportResult {
 }
 
 /** Steps that name an endpoint profile: the exported program calls its one endpoint for all of them. */
+const PYTHON_OPENAI_ONLY = 'The Python runtime calls OpenAI-compatible endpoints only, and this profile speaks Anthropic: its address and model are not written into the program. Set SEAMSCOPE_BASE_URL and SEAMSCOPE_MODEL to an OpenAI-compatible endpoint, or export TypeScript, which speaks both.';
+
 function profileNotes(chain: Chain): string[] {
   const named = stepsNamingProfiles(chain);
   if (named.length === 0) return [];
@@ -125,24 +129,30 @@ export function exportProgram(chain: Chain, options: ExportOptions): ProgramExpo
   const registry = options.registry ?? stepRegistry;
   const parsed = parseChain(chain, registry);
   if (!parsed.ok) throw new Error(`the chain is not valid: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
+  const { lang } = options;
+  // The Python runtime calls OpenAI-compatible endpoints only: an Anthropic profile's address is
+  // not written there (it would be called with the wrong protocol), and the notes say so.
+  const anthropic = options.endpoint?.protocol === 'anthropic';
+  const pythonCannotSpeak = anthropic && lang === 'py';
   const endpoint: Record<string, unknown> = {
-    ...(options.endpoint?.baseUrl ? { baseUrl: options.endpoint.baseUrl } : {}),
+    ...(anthropic && !pythonCannotSpeak ? { protocol: 'anthropic' } : {}),
+    ...(options.endpoint?.baseUrl && !pythonCannotSpeak ? { baseUrl: options.endpoint.baseUrl } : {}),
     model: options.endpoint?.model || 'gpt-4.1-mini',
     maxOutputTokens: options.endpoint?.maxOutputTokens ?? 4096,
     contextWindow: options.endpoint?.contextWindow ?? 128_000,
     structuredOutput: options.endpoint?.structuredOutput ?? true,
   };
+  if (pythonCannotSpeak) delete endpoint.model;
   for (const key of Object.keys(options.endpoint ?? {})) if (KEY_LIKE.test(key)) throw new Error(`refusing to write "${key}" into exported code: keys come from the environment`);
   const urlProblem = options.endpoint?.baseUrl ? baseUrlProblem(options.endpoint.baseUrl) : null;
   if (urlProblem) throw new Error(`refusing to write the base URL into exported code: it ${urlProblem}`);
-  const { lang } = options;
   const fileName = options.fileName ?? programFileName(chain.id, lang);
   const revision = hashValue(chain);
   const plan = planExport(parsed.chain, registry);
   // The program embeds the chain exactly as given, so importing it back restores it.
   const programOptions = { fileName, runtimeDir: RUNTIME_DIR[lang], revision, endpoint, needsTokenizer: chainNeedsTokenizer(parsed.chain, registry), embedded: chain };
   const contents = lang === 'ts' ? emitTsProgram(plan, programOptions) : emitPyProgram(plan, programOptions);
-  return { lang, revision, program: { path: fileName, contents, role: 'program' }, notes: profileNotes(parsed.chain), needsTokenizer: programOptions.needsTokenizer };
+  return { lang, revision, program: { path: fileName, contents, role: 'program' }, notes: [...profileNotes(parsed.chain), ...(pythonCannotSpeak ? [PYTHON_OPENAI_ONLY] : [])], needsTokenizer: programOptions.needsTokenizer };
 }
 
 /**
