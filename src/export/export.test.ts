@@ -182,6 +182,34 @@ describe('exporting', () => {
   });
 });
 
+describe('the Python token counter', () => {
+  it('counts as the engine does, long runs of one word included (cut into the same pieces)', async () => {
+    const budget = twoStepChain();
+    (budget.steps[0] as { config: Record<string, unknown> }).config.inputBudget = 500;
+    const { files } = await exportChainFiles(budget, { lang: 'py' });
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-tokens-'));
+    const { mkdir } = await import('node:fs/promises');
+    for (const f of files) {
+      await mkdir(join(dir, f.path, '..'), { recursive: true });
+      await writeFile(join(dir, f.path), f.contents);
+    }
+    const texts = [
+      'Appeals are filed within 180 calendar days of the notice.',
+      'a'.repeat(2000),
+      `id: ${'ab'.repeat(700)} tail`,
+      `wide ${'😀'.repeat(700)}!`, // astral characters: the pieces are cut by UTF-16 units, a pair may split
+      `${'x'.repeat(511)} ${'y'.repeat(512)}\n${'z'.repeat(1025)}`,
+    ];
+    await writeFile(join(dir, 'texts.json'), JSON.stringify(texts));
+    const script = 'import json, sys\nfrom seamscope_runtime.tokens import load_token_counter\ncount, exact = load_token_counter(False)\nassert exact\nsys.stdout.write(json.dumps([count(t) for t in json.load(open("texts.json", encoding="utf-8"))]))';
+    const { stdout, stderr } = await runProcess('python3', ['-c', script], dir, {});
+    expect(stderr).toBe('');
+    const { loadTokenCounter } = await import('../providers/tokenizer.ts');
+    const count = await loadTokenCounter();
+    expect(JSON.parse(stdout)).toEqual(texts.map(count));
+  }, 60_000);
+});
+
 describe('importing an exported program', () => {
   it('restores the chain from TypeScript and from Python, and passes chain files through', () => {
     const chain = twoStepChain();

@@ -3,7 +3,7 @@ import { defaultTransportPolicy } from '../engine/call-model.ts';
 import { HALT_STATUS } from '../engine/run.ts';
 import { PROVIDER_ERROR_MESSAGES, RETRYABLE_CODES } from '../providers/errors.ts';
 import { KEY_SHAPES, MAX_DEPTH, MIN_KEY_LENGTH, REDACTED } from '../providers/scrub.ts';
-import { ESTIMATE_UNITS_PER_TOKEN } from '../providers/tokenizer.ts';
+import { ESTIMATE_UNITS_PER_TOKEN, LONG_RUN } from '../providers/tokenizer.ts';
 import { FORMAT_SHAPES } from '../schema/format-names.ts';
 import { BASE_CHECKS, CHECKS_PER_VALUE } from '../schema/interpret.ts';
 import { UNSUPPORTED_KEYWORDS } from '../schema/schema-problems.ts';
@@ -43,7 +43,8 @@ export function sharedTables() {
     },
     schema: { unsupportedKeywords: [...UNSUPPORTED_KEYWORDS], formats: { ...FORMAT_SHAPES }, baseChecks: BASE_CHECKS, checksPerValue: CHECKS_PER_VALUE },
     // The engine counts with gpt-tokenizer's o200k_base; its rough estimate is this many UTF-16 units a token.
-    tokenizer: { encoding: 'o200k_base', estimateUnitsPerToken: ESTIMATE_UNITS_PER_TOKEN },
+    // Runs of non-space characters at least this many UTF-16 units long are counted in pieces of this size.
+    tokenizer: { encoding: 'o200k_base', estimateUnitsPerToken: ESTIMATE_UNITS_PER_TOKEN, longRun: LONG_RUN },
   };
 }
 

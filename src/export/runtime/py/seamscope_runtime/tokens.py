@@ -6,15 +6,44 @@ units per token, so budgets and split groups can differ from the engine's by a f
 The runtime says so on stderr when it estimates."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Callable
 
 from .shared import SHARED
-from .text import utf16_length
+from .text import NOT_WS, js_slice, utf16_length
 
 _ENCODING: str = SHARED["tokenizer"]["encoding"]
 _UNITS_PER_TOKEN: int = SHARED["tokenizer"]["estimateUnitsPerToken"]
+_LONG_RUN: int = SHARED["tokenizer"]["longRun"]
+_RUN = re.compile(f"{NOT_WS}+")
+
+
+def bounded_pieces(text: str) -> list[str]:
+    """The engine's boundedPieces: a run of non-space characters of at least longRun UTF-16 units
+    is cut into pieces of that many units (BPE merging is quadratic in a word's length, so a
+    hostile 200,000-letter word would otherwise take minutes); other text stays whole."""
+    pieces: list[str] = []
+    at = 0
+    for match in _RUN.finditer(text):
+        run = match.group(0)
+        units = utf16_length(run)
+        if units < _LONG_RUN:
+            continue
+        if match.start() > at:
+            pieces.append(text[at:match.start()])
+        pieces.extend(js_slice(run, i, i + _LONG_RUN) for i in range(0, units, _LONG_RUN))
+        at = match.end()
+    if not pieces:
+        return [text]
+    if at < len(text):
+        pieces.append(text[at:])
+    return pieces
+
+
+def _bounded(count: Callable[[str], int]) -> Callable[[str], int]:
+    return lambda text: sum(count(piece) for piece in bounded_pieces(text)) if text else 0
 
 
 def estimate_tokens(text: str) -> int:
@@ -27,12 +56,12 @@ def load_token_counter(warn: bool = True) -> tuple[Callable[[str], int], bool]:
     if ranks.exists():
         from .bpe import BpeCounter
 
-        return BpeCounter(ranks).count, True
+        return _bounded(BpeCounter(ranks).count), True
     try:
         import tiktoken  # type: ignore[import-not-found]
 
         encoding = tiktoken.get_encoding(_ENCODING)
-        return (lambda text: len(encoding.encode(text, disallowed_special=())) if text else 0), True
+        return _bounded(lambda text: len(encoding.encode(text, disallowed_special=()))), True
     except Exception:  # noqa: BLE001 - no tiktoken, or no cached encoding offline: estimate instead
         if warn:
             sys.stderr.write("seamscope: tiktoken is not available, so token counts (budgets, split groups) are estimates\n")
