@@ -4,7 +4,7 @@ import type { TokenCounter } from '../providers/tokenizer.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import type { RunMeta, TraceEvent } from '../trace/events.ts';
 import type { RunRepository } from '../trace/repository.ts';
-import { inspectRun } from '../inspect/boundary.ts';
+import { runSufficiency } from '../inspect/boundary.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import type { Dataset, DatasetItem } from './dataset.ts';
 import type { ScorerSpec } from './scorer-spec.ts';
@@ -158,8 +158,8 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
       const scored = scoreItem(item, scorers, outcome);
       // Gold for a boundary: the item's facts for that boundary, else the facts the answer needs.
       const gold = item.labels?.boundaries ?? item.expected.facts;
-      const inspection = inspectRun(meta, events, { ...(opts.registry ? { registry: opts.registry } : {}), ...(gold ? { gold } : {}) });
-      const boundaries = inspection.sufficiency.map((b) => ({ id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, ...(b.label ? { label: b.label.verdict } : {}) }));
+      const sufficiency = runSufficiency(meta, events, { ...(opts.registry ? { registry: opts.registry } : {}), ...(gold ? { gold } : {}) });
+      const boundaries = sufficiency.map((b) => ({ id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, ...(b.label ? { label: b.label.verdict } : {}) }));
       const result: ItemResult = {
         variant: variant.name, itemId: item.id, runId: meta.id, status: meta.status, pass: scored.pass,
         abstained: meta.status === 'abstained' || meta.status === 'escalated', scores: scored.scores,

@@ -1,4 +1,4 @@
-import { goldFactSurvives } from '../inspect/sufficiency.ts';
+import { goldFactsMissing, goldFactSurvives } from '../inspect/sufficiency.ts';
 import { compilePattern } from '../schema/pattern.ts';
 import { deepEqual } from '../schema/interpret.ts';
 import type { DatasetItem, Expected } from './dataset.ts';
@@ -80,7 +80,7 @@ function scoreOne(spec: ScorerSpec, expected: Expected, outcome: RunOutcome): Om
     case 'facts': {
       const facts = expected.facts ?? [];
       if (facts.length === 0) return { pass: false, detail: 'the item has no expected.facts' };
-      const missing = facts.filter((f) => !goldFactSurvives(f, got));
+      const missing = goldFactsMissing(facts, got);
       return missing.length === 0 ? { pass: true, detail: `all ${facts.length} facts present` } : { pass: false, detail: `missing: ${missing.join('; ')}` };
     }
     case 'exact':

@@ -6,7 +6,7 @@ import { findQuestion, instructionText, receivedSources } from './consumer-promp
 import { askedKinds } from './question-kinds.ts';
 import { askedFacts, questionForm, type AskedFact } from './relevance.ts';
 import { factSurvival, type SurvivalFact, type SurvivalReport } from './survival.ts';
-import { estimateSufficiency, goldFor, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencySummary } from './sufficiency.ts';
+import { estimateSufficiency, goldFor, goldSufficiency, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencySummary } from './sufficiency.ts';
 import { labelOf } from '../trace/labels.ts';
 
 /**
@@ -202,4 +202,28 @@ export function inspectRun(meta: RunMeta, events: readonly TraceEvent[], opts: I
     estimate: estimateSufficiency(b, boundaries[i] as BoundaryReport, goldFor(opts.gold, b)), label: labelOf(meta, b.id),
   }));
   return { runId: meta.id, chainName: meta.chainName, status: meta.status, boundaries, sufficiency, sufficiencySummary: summarizeSufficiency(sufficiency) };
+}
+
+/**
+ * Each boundary's sufficiency alone, for batch runs: where gold facts are known for a boundary
+ * the estimate rests on them and skips the full inspection (the source's facts, the question's
+ * relevance); elsewhere it is the estimate inspectRun gives.
+ *
+ * @example
+ * const sufficiency = runSufficiency(meta, events, { gold: ['180 calendar days'] });
+ */
+export function runSufficiency(meta: RunMeta, events: readonly TraceEvent[], opts: { registry?: StepRegistry; gold?: GoldFacts } = {}): BoundarySufficiency[] {
+  const view = buildRunView(meta, events, opts.registry ?? stepRegistry);
+  const cache = new Map<string, SurvivalReport>();
+  return view.boundaries.map((b): BoundarySufficiency => {
+    const gold = goldFor(opts.gold, b);
+    let estimate;
+    if (gold?.some((f) => f.trim() !== '')) estimate = goldSufficiency(b.intermediate, b.consumer, gold);
+    else {
+      let survival = cache.get(b.producer);
+      if (!survival) cache.set(b.producer, (survival = factSurvival(b.sources, b.intermediate)));
+      estimate = estimateSufficiency(b, inspectBoundary(b, {}, survival));
+    }
+    return { boundaryId: b.id, producer: b.producer, consumer: b.consumer, estimate, label: labelOf(meta, b.id) };
+  });
 }

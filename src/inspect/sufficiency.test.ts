@@ -5,8 +5,8 @@ import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { seedQuestion, seedQuotes, seedSource, seedSummary } from '../testing/seed-example.ts';
 import { setBoundaryLabel } from '../trace/labels.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { inspectRun } from './boundary.ts';
-import { goldFactSurvives, summarizeSufficiency, type BoundarySufficiency } from './sufficiency.ts';
+import { inspectRun, runSufficiency } from './boundary.ts';
+import { goldFactsMissing, goldFactSurvives, summarizeSufficiency, type BoundarySufficiency } from './sufficiency.ts';
 
 async function seedRun(facts: string[]) {
   const repo = createMemoryRunRepository();
@@ -31,6 +31,26 @@ describe('goldFactSurvives', () => {
     expect(goldFactSurvives('180 calendar days', 'File within 72 hours.')).toBe(false);
     expect(goldFactSurvives('Qualified Independent Contractor', ['the  qualified independent contractor decides'])).toBe(true);
     expect(goldFactSurvives('Qualified Independent Contractor', 'an outside reviewer decides')).toBe(false);
+  });
+});
+
+describe('goldFactsMissing', () => {
+  it('judges each fact as goldFactSurvives does, in order, indexing the intermediate once', () => {
+    const facts = ['180 calendar days', '72 hours', 'Qualified Independent Contractor', '$1,500', 'the ALJ'];
+    const text = 'File within 180 calendar days; a qualified independent contractor reviews claims over $1,500.';
+    expect(goldFactsMissing(facts, text)).toEqual(facts.filter((f) => !goldFactSurvives(f, text)));
+    expect(goldFactsMissing(facts, text)).toEqual(['72 hours', 'the ALJ']);
+    expect(goldFactsMissing([], text)).toEqual([]);
+  });
+});
+
+describe('runSufficiency (the batch path)', () => {
+  it('gives the estimates inspectRun gives, with gold facts and without', async () => {
+    const { meta, events } = await seedRun(['Reconsideration may be requested within 180 calendar days.']);
+    for (const gold of [undefined, ['180 calendar days', '72 hours'], { extract: ['180 calendar days'] }]) {
+      const opts = gold ? { gold } : {};
+      expect(runSufficiency(meta, events, opts)).toEqual(inspectRun(meta, events, opts).sufficiency);
+    }
   });
 });
 

@@ -59,10 +59,32 @@ function strings(value: unknown, out: string[], depth = 0): string[] {
  * appear as text, case and spacing aside.
  */
 export function goldFactSurvives(fact: string, intermediate: unknown): boolean {
-  const report = factSurvival([{ name: 'gold', text: fact }], intermediate);
-  if (report.facts.length > 0) return report.dropped.length === 0;
-  const wanted = looseText(fact);
-  return wanted === '' || looseText(strings(intermediate, []).join('\n')).includes(wanted);
+  return goldFactsMissing([fact], intermediate).length === 0;
+}
+
+/**
+ * The gold facts that did not reach the intermediate, judged as goldFactSurvives judges each,
+ * with the intermediate indexed once for all of them (an eval scores every item this way).
+ */
+export function goldFactsMissing(facts: readonly string[], intermediate: unknown): string[] {
+  const report = factSurvival(facts.map((text, i) => ({ name: String(i), text })), intermediate);
+  let loose: string | undefined;
+  return facts.filter((fact, i) => {
+    const own = report.facts.filter((f) => f.source === String(i));
+    if (own.length > 0) return own.some((f) => !f.survived);
+    const wanted = looseText(fact);
+    loose ??= looseText(strings(intermediate, []).join('\n'));
+    return wanted !== '' && !loose.includes(wanted);
+  });
+}
+
+/** The estimate on gold facts alone: what reached `consumer` of what the answer needs. */
+export function goldSufficiency(intermediate: unknown, consumer: string, gold: readonly string[]): SufficiencyEstimate {
+  const wanted = gold.map((f) => f.trim()).filter(Boolean);
+  const missing = goldFactsMissing(wanted, intermediate);
+  return missing.length === 0
+    ? { verdict: 'sufficient', basis: 'gold', missing, reason: `all ${wanted.length} gold fact${wanted.length === 1 ? '' : 's'} reached ${consumer}` }
+    : { verdict: 'insufficient', basis: 'gold', missing, reason: `${missing.length} of ${wanted.length} gold facts did not reach ${consumer}: ${missing.join('; ')}` };
 }
 
 export function goldFor(gold: GoldFacts | undefined, boundary: Pick<Boundary, 'id' | 'producer'>): readonly string[] | undefined {
@@ -78,13 +100,7 @@ export function goldFor(gold: GoldFacts | undefined, boundary: Pick<Boundary, 'i
  * if (estimate.verdict === 'insufficient') console.log(estimate.missing);
  */
 export function estimateSufficiency(boundary: Pick<Boundary, 'intermediate'>, report: BoundaryReport, gold?: readonly string[]): SufficiencyEstimate {
-  const wanted = (gold ?? []).map((f) => f.trim()).filter(Boolean);
-  if (wanted.length > 0) {
-    const missing = wanted.filter((f) => !goldFactSurvives(f, boundary.intermediate));
-    return missing.length === 0
-      ? { verdict: 'sufficient', basis: 'gold', missing, reason: `all ${wanted.length} gold fact${wanted.length === 1 ? '' : 's'} reached ${report.consumer}` }
-      : { verdict: 'insufficient', basis: 'gold', missing, reason: `${missing.length} of ${wanted.length} gold facts did not reach ${report.consumer}: ${missing.join('; ')}` };
-  }
+  if (gold?.some((f) => f.trim() !== '')) return goldSufficiency(boundary.intermediate, report.consumer, gold);
   if (report.lossy) return { verdict: 'insufficient', basis: 'asked', missing: [], reason: report.reasons.join('; ') };
   // The facts the question is about (ranked by relevance): one of them reaching the consumer whole is enough to answer.
   const keptAsked = report.askedFacts.filter((a) => a.status === 'survived' && !report.sourcesAlsoReceived.includes(a.fact.source));

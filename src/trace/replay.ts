@@ -107,10 +107,26 @@ function stepOf(e: TraceEvent): string | null {
 
 const ran = (s: StepView | undefined) => s !== undefined && s.status !== 'skipped' && s.status !== 'pending';
 
+/**
+ * The chain's data edges and input closures, per chain snapshot and registry. Every run of one
+ * chain object shares its snapshot (the engine makes one per chain), so a batch of a thousand
+ * runs parses the step configs once, not once per run; snapshots are never edited.
+ */
+const shapeCache = new WeakMap<object, WeakMap<StepRegistry, { edges: ChainEdge[]; closureOf: (stepId: string) => string[] }>>();
+
+function chainShape(chain: Chain, registry: StepRegistry) {
+  if (typeof chain !== 'object' || chain === null) return { edges: chainEdges(chain, registry).filter((e) => e.kind === 'data'), closureOf: inputClosures(chain, registry) };
+  let byRegistry = shapeCache.get(chain);
+  if (!byRegistry) shapeCache.set(chain, (byRegistry = new WeakMap()));
+  let shape = byRegistry.get(registry);
+  if (!shape) byRegistry.set(registry, (shape = { edges: chainEdges(chain, registry).filter((e) => e.kind === 'data'), closureOf: inputClosures(chain, registry) }));
+  return shape;
+}
+
 /** What the boundary views of one run share: the chain's data edges and the sources each producer read. */
 function boundaryContext(meta: RunMeta, registry: StepRegistry) {
   const chain = meta.chain as Chain;
-  const closureOf = inputClosures(chain, registry);
+  const { edges, closureOf } = chainShape(chain, registry);
   const texts = new Map<string, string>();
   const inputText = (name: string) => {
     let text = texts.get(name);
@@ -123,7 +139,6 @@ function boundaryContext(meta: RunMeta, registry: StepRegistry) {
     if (!list) sources.set(producer, (list = closureOf(producer).map((name) => ({ name, text: inputText(name) }))));
     return list;
   };
-  const edges = chainEdges(chain, registry).filter((e) => e.kind === 'data');
   const boundary = (edge: ChainEdge, producer: StepView | undefined, consumer: StepView): Boundary => {
     const last = consumer.attempts[consumer.attempts.length - 1]?.record;
     return {
