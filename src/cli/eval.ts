@@ -190,7 +190,7 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
         abstained: v.abstained, p50Ms: v.p50Ms, p95Ms: v.p95Ms, inputTokens: v.inputTokens, outputTokens: v.outputTokens, calls: v.calls,
         spendPerMonth: v.spendPerMonth, spendFormula: v.spendFormula,
       })),
-      steps: table.steps, boundaries: table.boundaries, tieRule: table.tieRule,
+      steps: table.steps, boundaries: table.boundaries, compounding: table.compounding.map((c) => ({ variant: c.variant, predicted: c.predicted, measured: c.measured, rates: c.rates, explanation: c.estimate.explanation })), tieRule: table.tieRule,
       failures: failures.map((r) => ({ variant: r.variant, item: r.itemId, runId: r.runId, error: r.error ?? r.status })),
       out: outDir,
     }));

@@ -4,7 +4,10 @@ import type { TokenCounter } from '../providers/tokenizer.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import type { RunMeta, TraceEvent } from '../trace/events.ts';
 import type { RunRepository } from '../trace/repository.ts';
-import { runSufficiency } from '../inspect/boundary.ts';
+import { boundarySufficiency } from '../inspect/boundary.ts';
+import { stageRecall, type StageRecall } from '../inspect/stage-recall.ts';
+import { buildRunView } from '../trace/replay.ts';
+import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import type { Dataset, DatasetItem } from './dataset.ts';
 import type { ScorerSpec } from './scorer-spec.ts';
@@ -53,7 +56,19 @@ export interface ItemResult {
   error?: string;
   steps: StepOutcome[];
   /** Each boundary's sufficiency in this run: estimated (on the item's gold facts when it has them) and labelled. */
-  boundaries: { id: string; producer: string; consumer: string; estimate: 'sufficient' | 'insufficient' | 'unknown'; label?: string }[];
+  boundaries: ItemBoundary[];
+}
+
+export interface ItemBoundary {
+  id: string;
+  producer: string;
+  consumer: string;
+  estimate: 'sufficient' | 'insufficient' | 'unknown';
+  label?: string;
+  /** What the estimate rested on: the item's gold facts, the question's asked facts, or nothing. */
+  basis?: 'gold' | 'asked' | 'none';
+  /** Recall against the item's gold section and chunk ids, on the stage's output and on the text sent (id stages only). */
+  recall?: StageRecall;
 }
 
 export interface EvalProgress {
@@ -158,8 +173,16 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
       const scored = scoreItem(item, scorers, outcome);
       // Gold for a boundary: the item's facts for that boundary, else the facts the answer needs.
       const gold = item.labels?.boundaries ?? item.expected.facts;
-      const sufficiency = runSufficiency(meta, events, { ...(opts.registry ? { registry: opts.registry } : {}), ...(gold ? { gold } : {}) });
-      const boundaries = sufficiency.map((b) => ({ id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, ...(b.label ? { label: b.label.verdict } : {}) }));
+      const view = buildRunView(meta, events, opts.registry ?? stepRegistry);
+      const sufficiency = boundarySufficiency(meta, view.boundaries, gold);
+      const goldIds = [...(item.labels?.sections ?? []), ...(item.labels?.chunks ?? [])];
+      const boundaries = sufficiency.map((b, i): ItemBoundary => {
+        const recall = goldIds.length ? stageRecall(view.boundaries[i] as (typeof view.boundaries)[number], goldIds) : null;
+        return {
+          id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, basis: b.estimate.basis,
+          ...(b.label ? { label: b.label.verdict } : {}), ...(recall ? { recall } : {}),
+        };
+      });
       const result: ItemResult = {
         variant: variant.name, itemId: item.id, runId: meta.id, status: meta.status, pass: scored.pass,
         abstained: meta.status === 'abstained' || meta.status === 'escalated', scores: scored.scores,

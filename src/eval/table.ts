@@ -1,5 +1,9 @@
+import { estimateCompounding, type CompoundingEstimate, type StepRate } from '../chain/compounding.ts';
+import { parseStep } from '../chain/parsed-step.ts';
 import { percentile } from '../inspect/metrics.ts';
+import { stepRegistry } from '../steps/index.ts';
 import type { EvalVariant, ItemResult } from './run-eval.ts';
+import { seamQuestions, type SeamQuestions } from './seam-questions.ts';
 
 /**
  * The comparison table: one row per variant (accuracy with its noise, abstention, latency,
@@ -65,6 +69,25 @@ export interface BoundaryRow {
   /** sufficient ÷ decided estimates: seed 000's 78 %, the ceiling of what the consumer can answer. */
   sufficiencyRate: number | null;
   labelled: { derivable: number; notDerivable: number; unsure: number; rate: number | null };
+  /** Items with gold facts for this boundary (what the sufficiency estimate rested on). */
+  goldFacts: number;
+  /**
+   * Recall@k against the items' gold section and chunk ids, averaged over the items that carry
+   * them: on the stage's output and on the text the consumer was sent (seed 001's 0.79 against
+   * 0.74). Null for a stage that outputs no ids.
+   */
+  recall: { items: number; k: number; output: number; sent: number | null; lostInPrompt: number } | null;
+  /** Seed 001's three questions for the stage at this seam, answered from the chain and the labels. */
+  questions: SeamQuestions;
+}
+
+/** Seed 002's arithmetic on measured rates: the end-to-end success the steps predict, next to the one measured. */
+export interface CompoundingRow {
+  variant: string;
+  rates: StepRate[];
+  estimate: CompoundingEstimate;
+  predicted: number;
+  measured: number;
 }
 
 export interface EvalTable {
@@ -72,6 +95,7 @@ export interface EvalTable {
   variants: VariantRow[];
   steps: StepRow[];
   boundaries: BoundaryRow[];
+  compounding: CompoundingRow[];
   /** How "tie" is decided, for the reader. */
   tieRule: string;
 }
@@ -146,15 +170,26 @@ export function evalTable(variants: readonly EvalVariant[], results: readonly It
   const boundaries: BoundaryRow[] = [];
   for (const v of variants) {
     const perBoundary = new Map<string, BoundaryRow>();
-    for (const r of byVariant.get(v.name) ?? []) {
+    const recalls = new Map<string, NonNullable<ItemResult['boundaries'][number]['recall']>[]>();
+    const rs = byVariant.get(v.name) ?? [];
+    for (const r of rs) {
       for (const b of r.boundaries) {
         let row = perBoundary.get(b.id);
-        if (!row) perBoundary.set(b.id, (row = { variant: v.name, boundary: b.id, producer: b.producer, consumer: b.consumer, runs: 0, sufficient: 0, insufficient: 0, unknown: 0, sufficiencyRate: null, labelled: { derivable: 0, notDerivable: 0, unsure: 0, rate: null } }));
+        if (!row) {
+          row = {
+            variant: v.name, boundary: b.id, producer: b.producer, consumer: b.consumer, runs: 0, sufficient: 0, insufficient: 0, unknown: 0,
+            sufficiencyRate: null, labelled: { derivable: 0, notDerivable: 0, unsure: 0, rate: null }, goldFacts: 0, recall: null,
+            questions: { input: { answer: 'no', why: '' }, verdict: { answer: 'no', why: '' }, groundTruth: { answer: 'no', why: '' } },
+          };
+          perBoundary.set(b.id, row);
+        }
         row.runs++;
         row[b.estimate]++;
+        if (b.basis === 'gold') row.goldFacts++;
         if (b.label === 'derivable') row.labelled.derivable++;
         else if (b.label === 'not-derivable') row.labelled.notDerivable++;
         else if (b.label === 'unsure') row.labelled.unsure++;
+        if (b.recall) recalls.set(b.id, [...(recalls.get(b.id) ?? []), b.recall]);
       }
     }
     for (const row of perBoundary.values()) {
@@ -162,11 +197,63 @@ export function evalTable(variants: readonly EvalVariant[], results: readonly It
       row.sufficiencyRate = decided ? row.sufficient / decided : null;
       const labelled = row.labelled.derivable + row.labelled.notDerivable;
       row.labelled.rate = labelled ? row.labelled.derivable / labelled : null;
+      const rc = recalls.get(row.boundary) ?? [];
+      const sent = rc.filter((x) => x.sent !== null);
+      row.recall = rc.length
+        ? { items: rc.length, k: mean(rc.map((x) => x.k)), output: mean(rc.map((x) => x.output)), sent: sent.length ? mean(sent.map((x) => x.sent ?? 0)) : null, lostInPrompt: rc.filter((x) => x.lostInPrompt.length > 0).length }
+        : null;
+      row.questions = seamQuestions(v.chain, row, rs.length);
       boundaries.push(row);
     }
   }
+  const compounding = variants.map((v) => compoundingOf(v, byVariant.get(v.name) ?? [], rows.find((r) => r.name === v.name)?.accuracy ?? 0));
   const items = Math.max(0, ...rows.map((r) => r.n));
-  return { items, variants: rows, steps, boundaries, tieRule: TIE_RULE };
+  return { items, variants: rows, steps, boundaries, compounding, tieRule: TIE_RULE };
+}
+
+/**
+ * Per-step rates as seed 002's arithmetic takes them, measured: a step's error rate is the share
+ * of its runs whose output failed its contract at least once (the schema check sees every one of
+ * those, so its catch rate is 1), its retry success the share of those that still succeeded;
+ * a gate's failures are errors it caught upstream and no retry fixes; a handoff the sufficiency
+ * estimate found insufficient is an error no check saw (uncaught). The product predicts the
+ * end-to-end rate; the measured accuracy stands next to it, and the gap is what the arithmetic
+ * leaves out (correlated errors, wrong-but-valid outputs).
+ */
+function compoundingOf(v: EvalVariant, rs: readonly ItemResult[], measured: number): CompoundingRow {
+  // Checking steps (gates): their failures are upstream errors they caught.
+  const parsed = v.chain.steps.map((st) => parseStep(st, stepRegistry));
+  const gates = new Set(parsed.filter((p) => p?.def.checks?.(p.config) !== undefined).map((p) => String(p?.id)));
+  // A step that passes its input on (a gate) hands over what its producer made: a loss there is the producer's, counted once.
+  const passThrough = new Set(parsed.filter((p) => p?.def.produces.by === 'passThrough').map((p) => String(p?.id)));
+  const perStep = new Map<string, { runs: number; invalid: number; recovered: number; failed: number; uncaught: number }>();
+  for (const r of rs) {
+    for (const st of r.steps) {
+      let m = perStep.get(st.stepId);
+      if (!m) perStep.set(st.stepId, (m = { runs: 0, invalid: 0, recovered: 0, failed: 0, uncaught: 0 }));
+      if (st.status === 'skipped') continue;
+      m.runs++;
+      if (st.invalid > 0) m.invalid++;
+      if (st.invalid > 0 && st.status === 'succeeded') m.recovered++;
+      if (st.status === 'failed' || st.status === 'escalated' || st.status === 'abstained') m.failed++;
+    }
+    const lossy = new Set(r.boundaries.filter((b) => b.estimate === 'insufficient' && !passThrough.has(b.producer)).map((b) => b.producer));
+    for (const id of lossy) { const m = perStep.get(id); if (m) m.uncaught++; }
+  }
+  const rates: StepRate[] = [];
+  for (const [stepId, m] of perStep) {
+    if (m.runs === 0) continue;
+    const gate = gates.has(stepId);
+    const errors = gate ? m.failed : m.invalid;
+    if (errors === 0 && m.uncaught === 0) continue;
+    rates.push({
+      stepId, errorRate: errors / m.runs, catchRate: 1,
+      retrySuccess: gate || m.invalid === 0 ? 0 : m.recovered / m.invalid,
+      ...(m.uncaught > 0 ? { uncaughtRate: m.uncaught / m.runs } : {}),
+    });
+  }
+  const estimate = estimateCompounding(rates);
+  return { variant: v.name, rates, estimate, predicted: estimate.gated, measured };
 }
 
 /** The table as text, for the terminal: fixed columns, most accurate first, ties named. */
@@ -190,6 +277,30 @@ export function formatEvalTable(table: EvalTable): string[] {
       const label = b.labelled.rate !== null ? `; labelled ${pct(b.labelled.rate)} derivable of ${b.labelled.derivable + b.labelled.notDerivable}` : '';
       lines.push(`  ${b.variant}: ${b.producer} → ${b.consumer}  ${pct(b.sufficiencyRate ?? 0)} sufficient (${b.sufficient} of ${b.sufficient + b.insufficient}${b.unknown ? `, ${b.unknown} not estimated` : ''})${label}`);
     }
+  }
+  const measured = table.boundaries.filter((b) => b.recall);
+  if (measured.length) {
+    lines.push('', 'recall@k on gold ids, on the stage output and on the text sent to the consumer:');
+    for (const b of measured) {
+      const rc = b.recall as NonNullable<BoundaryRow['recall']>;
+      const sent = rc.sent === null ? 'no prompt' : rc.sent.toFixed(2);
+      const lost = rc.lostInPrompt ? `; the prompt lost gold in ${rc.lostInPrompt} of ${rc.items} items` : '';
+      lines.push(`  ${b.variant}: ${b.producer} → ${b.consumer}  recall@${rc.k.toFixed(1)} output ${rc.output.toFixed(2)}, sent ${sent}${lost}`);
+    }
+  }
+  const firstVariant = table.variants[0]?.name;
+  const seams = table.boundaries.filter((b) => b.variant === firstVariant);
+  if (seams.length) {
+    lines.push('', `seams of ${firstVariant} (input built alone? · output admits a verdict? · ground truth affordable?):`);
+    for (const b of seams) {
+      const q = b.questions;
+      lines.push(`  ${b.producer} → ${b.consumer}: ${q.input.answer} · ${q.verdict.answer} · ${q.groundTruth.answer}  (${q.input.why}; ${q.verdict.why}; ${q.groundTruth.why})`);
+    }
+  }
+  const compounded = table.compounding.filter((c) => c.rates.length > 0);
+  if (compounded.length) {
+    lines.push('', 'compounding (seed 002), predicted from measured step rates against measured:');
+    for (const c of compounded) lines.push(`  ${c.variant}: predicted ${pct(c.predicted)}, measured ${pct(c.measured)}  (${c.estimate.explanation})`);
   }
   for (const r of ordered) {
     if (r.spendPerMonth !== null) lines.push(`spend ${r.name}: ${r.spendFormula}`);

@@ -213,10 +213,14 @@ export function inspectRun(meta: RunMeta, events: readonly TraceEvent[], opts: I
  * const sufficiency = runSufficiency(meta, events, { gold: ['180 calendar days'] });
  */
 export function runSufficiency(meta: RunMeta, events: readonly TraceEvent[], opts: { registry?: StepRegistry; gold?: GoldFacts } = {}): BoundarySufficiency[] {
-  const view = buildRunView(meta, events, opts.registry ?? stepRegistry);
+  return boundarySufficiency(meta, buildRunView(meta, events, opts.registry ?? stepRegistry).boundaries, opts.gold);
+}
+
+/** runSufficiency over boundaries already built (a caller that measures more on them builds the view once). */
+export function boundarySufficiency(meta: RunMeta, boundaries: readonly Boundary[], goldFacts?: GoldFacts): BoundarySufficiency[] {
   const cache = new Map<string, SurvivalReport>();
-  return view.boundaries.map((b): BoundarySufficiency => {
-    const gold = goldFor(opts.gold, b);
+  return boundaries.map((b): BoundarySufficiency => {
+    const gold = goldFor(goldFacts, b);
     let estimate;
     if (gold?.some((f) => f.trim() !== '')) estimate = goldSufficiency(b.intermediate, b.consumer, gold);
     else {

@@ -11,7 +11,8 @@ export { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './f
 export { factSurvival, type FactStatus, type Occurrence, type SurvivalFact, type SurvivalReport } from './survival.ts';
 export { askedFacts, questionForm, type AskedFact, type QuestionForm } from './relevance.ts';
 export { askedKinds } from './question-kinds.ts';
-export { inspectBoundary, inspectRun, type BoundaryReport, type InspectOptions, type RunInspection } from './boundary.ts';
+export { boundarySufficiency, inspectBoundary, inspectRun, runSufficiency, type BoundaryReport, type InspectOptions, type RunInspection } from './boundary.ts';
 export { estimateSufficiency, goldFactSurvives, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencyEstimate, type SufficiencySummary } from './sufficiency.ts';
+export { containsId, stageRecall, type StageRecall } from './stage-recall.ts';
 export { stepMetrics, percentile, type StepMetrics } from './metrics.ts';
 export { diffRuns, type RunDiff, type StepDiff } from './run-diff.ts';
