@@ -50,7 +50,20 @@ test('compare two designs with their controls over a dataset, then open a run be
   const text = await readFile(await (await csv).path(), 'utf8');
   expect(text.split('\r\n')[0]).toContain('"variant","kind","n","accuracy"');
 
+  // A row opens what moved its number: the steps, the boundaries with their stage metrics, the compounding arithmetic.
+  await page.getByTestId('eval.row.demo-select-quotes-then-answer').getByRole('button').click();
+  const details = page.getByTestId('eval.details');
+  await expect(details.getByTestId('eval.steps')).toContainText('select');
+  const selectSeam = details.locator('[data-testid^="eval.boundary.select."]').first();
+  await expect(selectSeam).toContainText('100.0%');
+  // The selection outputs section ids: recall on the gold sections is measured there.
+  await expect(selectSeam.locator('td').nth(3)).toHaveText(/^\d\.\d\d$/);
+  await expect(selectSeam.locator('.seam-answer').first()).toHaveText('✓');
+  await app.screenshot('evaluate-details');
+
   await page.getByTestId('eval.row.demo-summarise-then-answer').getByRole('button').click();
+  await expect(details.getByTestId('eval.boundary.summarise.answer')).toContainText('0.0%');
+  await expect(details.getByTestId('eval.compounding')).toContainText(/predict \d+\.\d% end to end; measured 0\.0%/);
   await expect(page.getByTestId('eval.items')).toContainText('missing: 120-day period');
   await page.getByTestId('eval.openRun.redetermination-filing').click();
   await expect(page.getByTestId('replay')).toBeVisible();

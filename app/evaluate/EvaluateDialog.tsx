@@ -6,6 +6,7 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { downloadBlob } from '../ui/download.ts';
 import { formatCost, formatMs, formatTokens } from '../ui/format.ts';
 import { cancelEval, estimate, importDataset, refreshEvalLists, resumeEval, showEval, startEval } from './eval-actions.ts';
+import { EvalDetails } from './EvalDetails.tsx';
 import { useEvalStore } from './eval-store.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -215,6 +216,7 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
             </table>
           </div>
           <p className="muted small">{shown.table.tieRule}.</p>
+          {open && <EvalDetails table={shown.table} variant={open} />}
           {open && <ItemList results={shown.results.filter((r) => r.variant === open)} onOpen={(runId) => { onClose(); void openReplay(runId); }} />}
           <div className="eval-exports">
             <button type="button" className="button small" onClick={() => download(`${shown.evalId}.csv`, tableCsv(shown.table), 'text/csv')} data-testid="eval.exportCsv">

@@ -1,0 +1,84 @@
+import type { BoundaryRow, CompoundingRow, EvalTable, StepRow } from '../../src/eval/index.ts';
+import { formatMs } from '../ui/format.ts';
+
+const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
+const mark = { yes: '✓', no: '✗', conditional: '~' } as const;
+
+/**
+ * What moved the number, for one variant: per step (validation failures, retries, escalations,
+ * abstentions, latency), per boundary (sufficiency estimated and labelled, recall on gold ids
+ * at the stage's output and in the text sent, seed 001's three questions), and seed 002's
+ * compounding: the end-to-end rate the measured step rates predict, beside the measured one.
+ */
+export function EvalDetails({ table, variant }: { table: EvalTable; variant: string }) {
+  const steps = table.steps.filter((s) => s.variant === variant);
+  const boundaries = table.boundaries.filter((b) => b.variant === variant);
+  const compounding = table.compounding.find((c) => c.variant === variant);
+  return (
+    <div className="eval-details" data-testid="eval.details">
+      {compounding && <Compounding row={compounding} />}
+      <h4>Steps</h4>
+      <div className="table-scroll">
+        <table className="data-table eval-table" data-testid="eval.steps">
+          <thead>
+            <tr>
+              <th>Step</th><th className="num">Runs</th><th className="num">Invalid output</th><th className="num">Retried</th>
+              <th className="num">Escalated</th><th className="num">Abstained</th><th className="num">Failed</th><th className="num">p50</th><th className="num">p95</th>
+            </tr>
+          </thead>
+          <tbody>
+            {steps.map((s: StepRow) => (
+              <tr key={s.stepId}>
+                <td className="mono">{s.stepId}</td><td className="num">{s.runs}</td><td className="num">{pct(s.validationFailureRate)}</td><td className="num">{pct(s.retryRate)}</td>
+                <td className="num">{pct(s.escalationRate)}</td><td className="num">{pct(s.abstentionRate)}</td><td className="num">{pct(s.failureRate)}</td>
+                <td className="num">{formatMs(s.p50Ms)}</td><td className="num">{formatMs(s.p95Ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h4>Boundaries</h4>
+      <div className="table-scroll">
+        <table className="data-table eval-table" data-testid="eval.boundaries">
+          <thead>
+            <tr>
+              <th>Boundary</th>
+              <th className="num" title="Estimated: the gold facts (or the facts the question asks for) reached the consumer">Sufficient</th>
+              <th className="num" title="Labelled by people in the replay view: derivable ÷ labelled">Labelled</th>
+              <th className="num" title="Recall against the items' gold section and chunk ids, on what the stage output">Recall out</th>
+              <th className="num" title="The same recall on the text the consumer was actually sent, after its input budget">Recall sent</th>
+              <th title="Seed 001: can the stage's input be built alone · does its output admit a verdict · is ground truth affordable">Seam questions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {boundaries.map((b: BoundaryRow) => (
+              <tr key={b.boundary} data-testid={`eval.boundary.${b.producer}.${b.consumer}`}>
+                <td className="mono">{b.producer} → {b.consumer}</td>
+                <td className="num" title={`${b.sufficient} sufficient, ${b.insufficient} insufficient, ${b.unknown} not estimated of ${b.runs} runs`}>{pct(b.sufficiencyRate)}</td>
+                <td className="num" title={`${b.labelled.derivable} derivable, ${b.labelled.notDerivable} not, ${b.labelled.unsure} unsure`}>{pct(b.labelled.rate)}</td>
+                <td className="num" title={b.recall ? `recall@${b.recall.k.toFixed(1)} over ${b.recall.items} items with gold ids` : 'the stage outputs no ids, or no item has gold ids'}>{b.recall ? b.recall.output.toFixed(2) : '–'}</td>
+                <td className={`num${b.recall && b.recall.sent !== null && b.recall.sent < b.recall.output ? ' is-bad' : ''}`} title={b.recall?.lostInPrompt ? `the text sent lost gold ids in ${b.recall.lostInPrompt} of ${b.recall.items} items` : 'nothing lost between the output and the prompt'}>
+                  {b.recall && b.recall.sent !== null ? b.recall.sent.toFixed(2) : '–'}
+                </td>
+                <td className="eval-seam">
+                  {(['input', 'verdict', 'groundTruth'] as const).map((q) => (
+                    <span key={q} className={`seam-answer is-${b.questions[q].answer}`} title={b.questions[q].why}>{mark[b.questions[q].answer]}</span>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function Compounding({ row }: { row: CompoundingRow }) {
+  if (row.rates.length === 0) return <p className="muted small" data-testid="eval.compounding">No step failed its contract and no handoff lost a fact: nothing for the compounding arithmetic to multiply.</p>;
+  return (
+    <p className="small" data-testid="eval.compounding" title={row.estimate.explanation}>
+      Compounding (seed 002): measured step rates predict <strong>{pct(row.predicted)}</strong> end to end; measured <strong>{pct(row.measured)}</strong>. <span className="muted">{row.estimate.explanation}</span>
+    </p>
+  );
+}
