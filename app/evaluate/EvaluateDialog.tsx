@@ -73,7 +73,7 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
             <input
               ref={fileInput}
               type="file"
-              accept=".jsonl,.ndjson,application/x-ndjson"
+              accept=".jsonl,.ndjson,.csv,application/x-ndjson,text/csv"
               className="visually-hidden"
               data-testid="eval.import"
               onChange={(e) => {

@@ -44,6 +44,19 @@ describe('datasets in IndexedDB', () => {
   });
 });
 
+describe('CSV datasets in IndexedDB', () => {
+  it('imports a spreadsheet export by its headers, and refuses a bad row with its line number, storing nothing', async () => {
+    const db = fresh();
+    const csv = 'id,question,facts,sections\r\nq1,"How long, in days?",180 calendar days | 72 hours,(a)(3)\r\nq2,Who decides?,Qualified Independent Contractor,\r\n';
+    const imported = await importDatasetFile(db, new File([csv], 'appeals sheet.csv', { type: 'text/csv' }));
+    expect(imported).toMatchObject({ ok: true, dataset: { id: 'appeals-sheet', name: 'appeals sheet', items: 2 } });
+    expect((await loadDataset(db, 'appeals-sheet'))?.items[0]).toEqual({ id: 'q1', inputs: { question: 'How long, in days?' }, expected: { facts: ['180 calendar days', '72 hours'] }, labels: { sections: ['(a)(3)'] } });
+    const bad = await importDatasetFile(db, new File(['id,question\nq9,a\nq9,b\n'], 'dup.csv', { type: 'text/csv' }));
+    expect(bad).toEqual({ ok: false, message: 'dup.csv, line 3: $.id: "q9" is used by an earlier line' });
+    expect(await db.datasets.count()).toBe(1);
+  });
+});
+
 describe('database version 3 (datasets and evaluations)', () => {
   it('opens a version-2 database keeping what it held, with the new stores empty', async () => {
     const name = `datasets-${++counter}`;

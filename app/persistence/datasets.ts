@@ -1,4 +1,4 @@
-import { readDataset, textLines, type Dataset } from '../../src/eval/index.ts';
+import { readCsvDataset, readDataset, textLines, type Dataset } from '../../src/eval/index.ts';
 import type { DatasetRecord, SeamscopeDb } from './db.ts';
 
 /**
@@ -27,14 +27,15 @@ async function* decoded(stream: ReadableStream<Uint8Array>): AsyncGenerator<stri
 }
 
 const idFor = (name: string, taken: ReadonlySet<string>) => {
-  const base = name.replace(/\.dataset\.jsonl$|\.jsonl$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'dataset';
+  const base = name.replace(/\.dataset\.jsonl$|\.jsonl$|\.csv$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'dataset';
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
   return id;
 };
 
 export async function importDatasetFile(db: SeamscopeDb, file: Blob & { name: string }, now = Date.now()): Promise<DatasetImport> {
-  const read = await readDataset(textLines(decoded(file.stream())));
+  // A spreadsheet export maps its columns by header (id, question or inputs.question, facts, route, …).
+  const read = /\.csv$/i.test(file.name) ? await readCsvDataset(decoded(file.stream()), {}, file.name.replace(/\.csv$/i, '')) : await readDataset(textLines(decoded(file.stream())));
   if (!read.ok) return { ok: false, message: `${file.name}, line ${read.line}: ${read.message}` };
   return { ok: true, dataset: await storeDataset(db, file.name, read.dataset, now) };
 }

@@ -84,6 +84,20 @@ describe('seamscope eval', () => {
     expect(other.err[0]).toContain('holds the results of a different eval');
   });
 
+  it('reads a CSV dataset exported from a spreadsheet, its columns mapped by header and by --csv-map', async () => {
+    const csv = ['Question ID,Question,Needed facts,Reviewer', ...items.map((i) => `${i.id},"${i.inputs.question}",${i.expected.facts?.join(' | ')},ann`)].join('\r\n');
+    await writeFile(join(dir, 'q.csv'), `${csv}\r\n`);
+    const io = captureIo();
+    const args = ['eval', chains()[1] as string, '--dataset', join(dir, 'q.csv'), '--csv-map', 'Question ID=id', '--csv-map', 'Question=inputs.question', '--csv-map', 'Needed facts=facts', '--csv-map', 'Reviewer=-', '--out', join(dir, 'out-csv'), '--json'];
+    expect(await main(args, io.io)).toBe(0);
+    const report = JSON.parse(io.out.at(-1) ?? '{}') as { dataset: { items: number }; variants: { accuracy: number }[] };
+    expect(report.dataset.items).toBe(2);
+    expect(report.variants[0]?.accuracy).toBe(1);
+    const bad = captureIo();
+    expect(await main(['eval', chains()[1] as string, '--dataset', join(dir, 'q.csv'), '--out', join(dir, 'out-csv-bad')], bad.io)).toBe(2);
+    expect(bad.err.join('\n')).toMatch(/q\.csv:1: no column maps to "id"; nothing was run/);
+  });
+
   it('exits 1 below --min-accuracy', async () => {
     const io = captureIo();
     expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'q.dataset.jsonl'), '--out', join(dir, 'out-min'), '--min-accuracy', '0.5'], io.io)).toBe(1);

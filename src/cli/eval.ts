@@ -4,7 +4,7 @@ import { MAX_CHAIN_BYTES } from '../chain/parse.ts';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildControls } from '../eval/controls.ts';
 import type { Chain } from '../chain/schema.ts';
-import { evalTable, formatEvalTable, parseScorerArg, readDataset, resultKey, runEval, shareRateLimit, textLines, type EvalVariant, type ItemResult, type ScorerSpec } from '../eval/index.ts';
+import { evalTable, formatEvalTable, parseScorerArg, readCsvDataset, readDataset, resultKey, runEval, shareRateLimit, textLines, type EvalVariant, type ItemResult, type ScorerSpec } from '../eval/index.ts';
 import { hashValue } from '../chain/hash.ts';
 import { createProviderForProfile, runModelSettings } from '../providers/profiles.ts';
 import { stepRegistry } from '../steps/index.ts';
@@ -24,12 +24,14 @@ import { terminalLine } from './terminal-text.ts';
  */
 export const evalUsage = `Usage: seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N]
                        [--volume N] [--price-in USD_PER_M] [--price-out USD_PER_M] [--endpoint URL --model M [--protocol openai|anthropic]]
-                       [--controls] [--min-accuracy X] [--json] [--out DIR]
+                       [--controls] [--min-accuracy X] [--json] [--out DIR] [--csv-map COLUMN=FIELD]...
+       A .csv dataset maps its columns by header (id, inputs.<name> or a bare input name, facts, route, abstain, output,
+       sections, chunks); --csv-map "Gold facts=facts" maps another column, "notes=-" drops one.
        --controls adds, per chain, the single-prompt baseline (meta.baseline, else one generated from its prompts), an identity control and an ablation per model stage.
        Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain
        (default: the dataset's, else those its expected keys choose). Rerun the same command to resume an interrupted eval.`;
 export const evalOptions: OptionTable = {
-  dataset: 'string', scorer: 'list', concurrency: 'string', volume: 'string', 'price-in': 'string', 'price-out': 'string',
+  dataset: 'string', scorer: 'list', 'csv-map': 'list', concurrency: 'string', volume: 'string', 'price-in': 'string', 'price-out': 'string',
   endpoint: 'string', model: 'string', protocol: 'string', 'no-structured-output': 'flag', 'min-accuracy': 'string', json: 'flag', out: 'string', help: 'flag', controls: 'flag',
 };
 
@@ -79,7 +81,7 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (error instanceof ArgumentError) return io.err(`${error.message}\n${evalUsage}`), 2;
     throw error;
   }
-  const { chainPaths, datasetPath, scorers, concurrency, minAccuracy } = settings;
+  const { chainPaths, datasetPath, scorers, concurrency, minAccuracy, csvMap } = settings;
   const chains: { chain: Chain; path: string }[] = [];
   for (const path of chainPaths) {
     const chain = await loadChain(path, io);
@@ -88,7 +90,8 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (unconfirmedEgress(chain, stepRegistry, []).length > 0) return io.err(`${terminalLine(path)}: the chain posts to a webhook; eval does not run chains with side effects`), 2;
     chains.push({ chain, path });
   }
-  const read = await readDataset(textLines(createReadStream(datasetPath, { encoding: 'utf8', highWaterMark: 256 * 1024 })));
+  const stream = createReadStream(datasetPath, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const read = /\.csv$/i.test(datasetPath) ? await readCsvDataset(stream, csvMap) : await readDataset(textLines(stream));
   if (!read.ok) return io.err(`${terminalLine(datasetPath)}:${read.line}: ${terminalLine(read.message)}; nothing was run`), 2;
   const dataset = read.dataset;
 
@@ -240,8 +243,14 @@ function evalSettings(args: ParsedArgs) {
     if (!parsed.ok) throw new ArgumentError(parsed.message);
     scorers.push(parsed.spec);
   }
+  const csvMap: Record<string, string> = {};
+  for (const raw of args.lists['csv-map'] ?? []) {
+    const at = raw.indexOf('=');
+    if (at <= 0) throw new ArgumentError(`--csv-map takes COLUMN=FIELD, got "${raw}"`);
+    csvMap[raw.slice(0, at).trim()] = raw.slice(at + 1).trim();
+  }
   return {
-    chainPaths, datasetPath, scorers,
+    chainPaths, datasetPath, scorers, csvMap,
     concurrency: numberOption(args.options, 'concurrency', (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'a whole number from 1 to 256') ?? 4,
     volume: numberOption(args.options, 'volume', (n) => n >= 0, 'a number of items a month'),
     priceIn: numberOption(args.options, 'price-in', (n) => n >= 0, 'USD per million input tokens'),

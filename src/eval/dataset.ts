@@ -66,6 +66,16 @@ function issueText(error: z.ZodError): string {
   return `${formatJsonPath((issue?.path ?? []) as (string | number)[])}: ${issue?.message ?? 'invalid'}`;
 }
 
+/** Checks one item and adds it, or says what is wrong with it (every reader of a dataset format goes through this). */
+export function acceptItem(value: unknown, items: DatasetItem[], ids: Set<string>): string | null {
+  const parsed = datasetItemSchema.safeParse(value);
+  if (!parsed.success) return issueText(parsed.error);
+  if (ids.has(parsed.data.id)) return `$.id: "${parsed.data.id}" is used by an earlier line`;
+  ids.add(parsed.data.id);
+  items.push(parsed.data);
+  return null;
+}
+
 /** Splits streamed text into lines without holding more than one line (plus one chunk) at a time. */
 export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
   let rest = '';
@@ -112,11 +122,8 @@ export async function readDataset(lines: AsyncIterable<string>): Promise<Dataset
       header = parsed.data;
       continue;
     }
-    const parsed = datasetItemSchema.safeParse(value);
-    if (!parsed.success) return { ok: false, line: n, message: issueText(parsed.error) };
-    if (ids.has(parsed.data.id)) return { ok: false, line: n, message: `$.id: "${parsed.data.id}" is used by an earlier line` };
-    ids.add(parsed.data.id);
-    items.push(parsed.data);
+    const problem = acceptItem(value, items, ids);
+    if (problem) return { ok: false, line: n, message: problem };
   }
   if (items.length === 0) return { ok: false, line: n, message: 'the dataset has no items' };
   return { ok: true, dataset: { ...(header?.name ? { name: header.name } : {}), ...(header?.scorers ? { scorers: header.scorers } : {}), items } };

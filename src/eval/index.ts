@@ -21,3 +21,4 @@ export { evalTable, formatEvalTable, TIE_RULE, withinNoise, type BoundaryRow, ty
 export { seamQuestions, type SeamAnswer, type SeamQuestions } from './seam-questions.ts';
 export { ablate, buildControls, generatedBaseline, identity, type ControlPlan } from './controls.ts';
 export { estimateEval, type EvalEstimate } from './estimate.ts';
+export { csvRecords, csvTarget, readCsvDataset, type CsvRecord, type CsvTarget } from './dataset-csv.ts';
