@@ -111,3 +111,46 @@ test('cancel an evaluation and resume it: finished items are not run again', asy
   // Exactly one stored run per item: none of the finished ones ran twice.
   await expect(page.locator('.runs .section-title .count')).toHaveText('8');
 });
+
+/**
+ * Building a dataset from runs, as a person would: run the summarise demo, open the run, add it
+ * to a new dataset with the output corrected by typing, then evaluate on that dataset.
+ */
+test('add a run to a dataset with the corrected output, then evaluate on it', async ({ app, page }) => {
+  test.setTimeout(120_000);
+  await app.open();
+  await app.openChain('demo-summarise-then-answer');
+  await app.run();
+  await app.expectRunStatus('succeeded');
+  await app.openLatestRun();
+  await page.getByTestId('replay.addToDataset').click();
+  const dialog = page.getByTestId('addToDataset.dialog');
+  await expect(dialog).toBeVisible();
+  await app.typeInto(page.getByTestId('addToDataset.name'), 'Corrected appeals');
+  await app.typeInto(page.getByTestId('addToDataset.id'), 'appeal-days');
+  // The summary design answered vaguely; the person writes what it should have said.
+  await app.typeInto(page.getByTestId('addToDataset.output'), '{"answer": "Within 180 calendar days."}');
+  await page.getByTestId('addToDataset.facts').click();
+  await page.keyboard.type('180 calendar days');
+  await page.getByTestId('addToDataset.route').click();
+  await expect(page.getByTestId('addToDataset.route')).toHaveValue('final');
+  await app.screenshot('add-to-dataset');
+  await page.getByTestId('addToDataset.save').click();
+  await expect(dialog).toBeHidden();
+
+  // A second time with the same id is refused, saying why, and stores nothing.
+  await page.getByTestId('replay.addToDataset').click();
+  await page.getByTestId('addToDataset.dataset').selectOption({ label: 'Corrected appeals · 1 items' });
+  await app.typeInto(page.getByTestId('addToDataset.id'), 'appeal-days');
+  await page.getByTestId('addToDataset.save').click();
+  await expect(page.getByTestId('addToDataset.error')).toContainText('"appeal-days" is used by an earlier line');
+  await page.getByTestId('addToDataset.dialog').getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByTestId('eval.open').click();
+  await expect(page.getByTestId('eval.dataset')).toContainText('Corrected appeals');
+  await expect(page.getByTestId('eval.dataset')).toContainText('1 items');
+  await page.getByTestId('eval.chain.demo-summarise-then-answer').click();
+  await page.getByTestId('eval.start').click();
+  // The expected facts from the correction: the summary design misses them.
+  await expect(page.getByTestId('eval.row.demo-summarise-then-answer')).toContainText('0.0%', { timeout: 60_000 });
+});

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_VERSIONS, SeamscopeDb } from './db.ts';
-import { deleteDataset, importDatasetFile, listDatasets, loadDataset } from './datasets.ts';
+import { addItemToDataset, deleteDataset, importDatasetFile, listDatasets, loadDataset } from './datasets.ts';
 
 const names: string[] = [];
 let counter = 0;
@@ -54,6 +54,22 @@ describe('CSV datasets in IndexedDB', () => {
     const bad = await importDatasetFile(db, new File(['id,question\nq9,a\nq9,b\n'], 'dup.csv', { type: 'text/csv' }));
     expect(bad).toEqual({ ok: false, message: 'dup.csv, line 3: $.id: "q9" is used by an earlier line' });
     expect(await db.datasets.count()).toBe(1);
+  });
+});
+
+describe('adding a run to a dataset', () => {
+  it('appends to a stored dataset or starts a new one, checked like a line of a file; a refused item changes nothing', async () => {
+    const db = fresh();
+    await importDatasetFile(db, file('statute.dataset.jsonl', `${line('a')}\n${line('b')}\n`));
+    const item = { id: 'run-1', inputs: { question: 'How long?' }, expected: { output: { answer: 'Within 180 calendar days.' }, facts: ['180 calendar days'], abstain: false } };
+    expect(await addItemToDataset(db, { datasetId: 'statute' }, item)).toEqual({ ok: true, datasetId: 'statute', items: 3 });
+    expect((await loadDataset(db, 'statute'))?.items.map((i) => i.id)).toEqual(['a', 'b', 'run-1']);
+    expect((await listDatasets(db)).find((d) => d.id === 'statute')?.items).toBe(3);
+    expect(await addItemToDataset(db, { datasetId: 'statute' }, item)).toEqual({ ok: false, message: '$.id: "run-1" is used by an earlier line' });
+    expect(await addItemToDataset(db, { datasetId: 'statute' }, { ...item, id: 'x', expected: { route: 7 } })).toMatchObject({ ok: false, message: expect.stringContaining('$.expected.route') });
+    expect(await db.datasetItems.where('datasetId').equals('statute').count()).toBe(3);
+    expect(await addItemToDataset(db, { name: 'Corrections' }, item)).toEqual({ ok: true, datasetId: 'Corrections', items: 1 });
+    expect(await addItemToDataset(db, { name: '  ' }, item)).toEqual({ ok: false, message: 'name the new dataset' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { readCsvDataset, readDataset, textLines, type Dataset } from '../../src/eval/index.ts';
+import { acceptItem, readCsvDataset, readDataset, textLines, type Dataset, type DatasetItem } from '../../src/eval/index.ts';
 import type { DatasetRecord, SeamscopeDb } from './db.ts';
 
 /**
@@ -68,5 +68,35 @@ export async function deleteDataset(db: SeamscopeDb, id: string): Promise<void> 
   await db.transaction('rw', db.datasets, db.datasetItems, async () => {
     await db.datasetItems.where('datasetId').equals(id).delete();
     await db.datasets.delete(id);
+  });
+}
+
+export type AddItemResult = { ok: true; datasetId: string; items: number } | { ok: false; message: string };
+
+/**
+ * Appends one item (a run's inputs with the output a person corrected) to a stored dataset, or
+ * to a new one by name. Checked exactly as a line of a file is (the item's shape, an id unique
+ * in the dataset); a refused item changes nothing.
+ */
+export async function addItemToDataset(db: SeamscopeDb, target: { datasetId: string } | { name: string }, item: unknown, now = Date.now()): Promise<AddItemResult> {
+  return db.transaction('rw', db.datasets, db.datasetItems, async (): Promise<AddItemResult> => {
+    let record: DatasetRecord | undefined;
+    if ('datasetId' in target) {
+      record = await db.datasets.get(target.datasetId);
+      if (!record) return { ok: false, message: 'that dataset is no longer stored' };
+    } else {
+      const name = target.name.trim();
+      if (!name) return { ok: false, message: 'name the new dataset' };
+      const taken = new Set((await db.datasets.toCollection().primaryKeys()) as string[]);
+      record = { id: idFor(name, taken), name, fileName: `${name}.dataset.jsonl`, items: 0, importedAt: now };
+    }
+    const rows = await db.datasetItems.where('[datasetId+index]').between([record.id, -Infinity], [record.id, Infinity]).toArray();
+    const accepted: DatasetItem[] = [];
+    const problem = acceptItem(item, accepted, new Set(rows.map((r) => r.item.id)));
+    if (problem) return { ok: false, message: problem };
+    const index = rows.length ? Math.max(...rows.map((r) => r.index)) + 1 : 0;
+    await db.datasetItems.add({ datasetId: record.id, index, item: accepted[0] as DatasetItem });
+    await db.datasets.put({ ...record, items: rows.length + 1 });
+    return { ok: true, datasetId: record.id, items: rows.length + 1 };
   });
 }

@@ -12,7 +12,7 @@
  *   console.log(evalTable(variants, results, { volume: 400_000, priceIn: 0.4, priceOut: 1.6 }));
  * }
  */
-export { DATASET_FORMAT, MAX_DATASET_LINES, readDataset, readDatasetText, textLines, type Dataset, type DatasetItem, type DatasetResult, type Expected } from './dataset.ts';
+export { acceptItem, DATASET_FORMAT, MAX_DATASET_LINES, readDataset, readDatasetText, textLines, type Dataset, type DatasetItem, type DatasetResult, type Expected } from './dataset.ts';
 export { parseScorerArg, scorerSpecSchema, type ScorerSpec } from './scorer-spec.ts';
 export { defaultScorers, scoreItem, scorerName, valueAt, type RunOutcome, type ScoreResult } from './scorers.ts';
 export { outcomeOf, resultKey, runEval, type EvalOptions, type EvalProgress, type EvalVariant, type ItemBoundary, type ItemResult, type StepOutcome, type VariantKind } from './run-eval.ts';
