@@ -98,6 +98,28 @@ describe('seamscope eval', () => {
     expect(bad.err.join('\n')).toMatch(/q\.csv:1: no column maps to "id"; nothing was run/);
   });
 
+  it('freezes a boundary: reruns a stage against the run files of an earlier eval, calling nothing upstream', async () => {
+    const { createMockModelServer } = await import('../testing/mock-server.ts');
+    const mock = await createMockModelServer();
+    try {
+      const endpoint = ['--endpoint', `${mock.url}/v1`, '--model', 'mock-model'];
+      const first = join(dir, 'out-frozen-first');
+      expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'q.dataset.jsonl'), ...endpoint, '--out', first], captureIo().io)).toBe(0);
+      expect(mock.requests).toHaveLength(4);
+      const io = captureIo();
+      expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'q.dataset.jsonl'), ...endpoint, '--frozen', first, '--stage', 'answer', '--out', join(dir, 'out-frozen'), '--json'], io.io)).toBe(0);
+      // Two items, one call each: only the answering stage ran; the summaries came from the first eval's run files.
+      expect(mock.requests).toHaveLength(6);
+      const run = JSON.parse(await readFile(join(dir, 'out-frozen', 'runs', 'demo-summarise-then-answer', 'redetermination.run.json'), 'utf8')) as { run: { forkedFrom?: { stepId: string } } };
+      expect(run.run.forkedFrom?.stepId).toBe('answer');
+      const bad = captureIo();
+      expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'q.dataset.jsonl'), '--frozen', first], bad.io)).toBe(2);
+      expect(bad.err[0]).toContain('--frozen DIR and --stage STEP go together');
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('exits 1 below --min-accuracy', async () => {
     const io = captureIo();
     expect(await main(['eval', chains()[0] as string, '--dataset', join(dir, 'q.dataset.jsonl'), '--out', join(dir, 'out-min'), '--min-accuracy', '0.5'], io.io)).toBe(1);

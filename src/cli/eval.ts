@@ -10,7 +10,7 @@ import { createProviderForProfile, runModelSettings } from '../providers/profile
 import { stepRegistry } from '../steps/index.ts';
 import { unconfirmedEgress } from '../steps/egress.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { toRunFile } from '../trace/run-file.ts';
+import { parseRunFile, toRunFile } from '../trace/run-file.ts';
 import type { OptionTable, ParsedArgs } from './args.ts';
 import { loadChain, type Io } from './load-chain.ts';
 import { completeInputs, profileFromArgs } from './run.ts';
@@ -24,14 +24,16 @@ import { terminalLine } from './terminal-text.ts';
  */
 export const evalUsage = `Usage: seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N]
                        [--volume N] [--price-in USD_PER_M] [--price-out USD_PER_M] [--endpoint URL --model M [--protocol openai|anthropic]]
-                       [--controls] [--min-accuracy X] [--json] [--out DIR] [--csv-map COLUMN=FIELD]...
+                       [--controls] [--min-accuracy X] [--json] [--out DIR] [--csv-map COLUMN=FIELD]... [--frozen DIR --stage STEP]
        A .csv dataset maps its columns by header (id, inputs.<name> or a bare input name, facts, route, abstain, output,
        sections, chunks); --csv-map "Gold facts=facts" maps another column, "notes=-" drops one.
+       --frozen DIR --stage STEP freezes the boundary into STEP: each item's steps before it are restored from the run files
+       an earlier eval wrote under DIR (--out), so STEP and what follows rerun against exactly what they received, with no upstream call.
        --controls adds, per chain, the single-prompt baseline (meta.baseline, else one generated from its prompts), an identity control and an ablation per model stage.
        Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain
        (default: the dataset's, else those its expected keys choose). Rerun the same command to resume an interrupted eval.`;
 export const evalOptions: OptionTable = {
-  dataset: 'string', scorer: 'list', 'csv-map': 'list', concurrency: 'string', volume: 'string', 'price-in': 'string', 'price-out': 'string',
+  dataset: 'string', scorer: 'list', 'csv-map': 'list', frozen: 'string', stage: 'string', concurrency: 'string', volume: 'string', 'price-in': 'string', 'price-out': 'string',
   endpoint: 'string', model: 'string', protocol: 'string', 'no-structured-output': 'flag', 'min-accuracy': 'string', json: 'flag', out: 'string', help: 'flag', controls: 'flag',
 };
 
@@ -43,6 +45,18 @@ function numberOption(options: Record<string, string | true>, name: string, chec
   const n = typeof raw === 'string' ? Number(raw) : NaN;
   if (!Number.isFinite(n) || !check(n)) throw new ArgumentError(`--${name} must be ${what}, got "${String(raw)}"`);
   return n;
+}
+
+/** Run files are the tool's own output, but a folder may come from anyone: bounded, parsed and checked like any trace. */
+const MAX_FROZEN_RUN_BYTES = 64 * 1024 * 1024;
+
+/** The run an earlier eval wrote for this variant and item under `dir`, or null (that item then runs whole). */
+async function frozenRun(dir: string, variant: string, itemId: string) {
+  const path = join(dir, 'runs', fileSafe(variant), `${fileSafe(itemId)}.run.json`);
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile() || info.size > MAX_FROZEN_RUN_BYTES) return null;
+  const parsed = parseRunFile(await readFile(path, 'utf8'));
+  return parsed.ok ? { meta: parsed.file.run, events: parsed.file.events } : null;
 }
 
 /** A file name for an id; ids that had to change get a hash, so "a/b" and "a-b" never share a file. */
@@ -81,7 +95,7 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (error instanceof ArgumentError) return io.err(`${error.message}\n${evalUsage}`), 2;
     throw error;
   }
-  const { chainPaths, datasetPath, scorers, concurrency, minAccuracy, csvMap } = settings;
+  const { chainPaths, datasetPath, scorers, concurrency, minAccuracy, csvMap, frozen } = settings;
   const chains: { chain: Chain; path: string }[] = [];
   for (const path of chainPaths) {
     const chain = await loadChain(path, io);
@@ -128,7 +142,7 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
   const shared = shareRateLimit(createProviderForProfile(profile, { apiKey }));
   // The eval's identity: what it runs on. Results are reused on resume only for the very same eval.
-  const evalId = `eval-${hashValue({ chains: chains.map((c) => c.chain), items: [...itemsByVariant.values()].map((d) => d.items), scorers, model: profile.model, endpoint: profile.baseUrl }).slice(0, 12)}`;
+  const evalId = `eval-${hashValue({ chains: chains.map((c) => c.chain), items: [...itemsByVariant.values()].map((d) => d.items), scorers, model: profile.model, endpoint: profile.baseUrl, ...(frozen ? { frozen: [resolve(frozen.dir), frozen.stage] } : {}) }).slice(0, 12)}`;
   const outDir = resolve(typeof args.options.out === 'string' ? args.options.out : join('.evals', evalId));
   const resultsPath = join(outDir, 'results.jsonl');
   const manifestPath = join(outDir, 'eval.json');
@@ -153,6 +167,7 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
       await runEval({
         variants: [variant], dataset: itemsByVariant.get(variant.name) ?? dataset, scorers, provider: shared.provider, model: runModelSettings(profile), repo,
         concurrency, signal: controller.signal, done, registry: stepRegistry,
+        ...(frozen ? { frozen: { stage: frozen.stage, runFor: (v: EvalVariant, item: { id: string }) => frozenRun(frozen.dir, v.name, item.id) } } : {}),
         runIdFor: (v, item) => `${evalId}-${fileSafe(v.name)}-${fileSafe(item.id)}-${hashValue([v.name, item.id]).slice(0, 6)}`,
         onResult: async (result, run) => {
           const dir = join(outDir, 'runs', fileSafe(variant.name));
@@ -243,6 +258,10 @@ function evalSettings(args: ParsedArgs) {
     if (!parsed.ok) throw new ArgumentError(parsed.message);
     scorers.push(parsed.spec);
   }
+  const frozenDir = args.options.frozen;
+  const stage = args.options.stage;
+  if ((frozenDir === undefined) !== (stage === undefined)) throw new ArgumentError('--frozen DIR and --stage STEP go together');
+  const frozen = typeof frozenDir === 'string' && typeof stage === 'string' ? { dir: frozenDir, stage } : null;
   const csvMap: Record<string, string> = {};
   for (const raw of args.lists['csv-map'] ?? []) {
     const at = raw.indexOf('=');
@@ -250,7 +269,7 @@ function evalSettings(args: ParsedArgs) {
     csvMap[raw.slice(0, at).trim()] = raw.slice(at + 1).trim();
   }
   return {
-    chainPaths, datasetPath, scorers, csvMap,
+    chainPaths, datasetPath, scorers, csvMap, frozen,
     concurrency: numberOption(args.options, 'concurrency', (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'a whole number from 1 to 256') ?? 4,
     volume: numberOption(args.options, 'volume', (n) => n >= 0, 'a number of items a month'),
     priceIn: numberOption(args.options, 'price-in', (n) => n >= 0, 'USD per million input tokens'),

@@ -157,3 +157,56 @@ describe('shareRateLimit', () => {
     expect(shared.held).toBe(1);
   });
 });
+
+describe('a frozen boundary', () => {
+  it('reruns the stage (and what follows) against what it received in an earlier eval, with no upstream call (the mock’s request log)', async () => {
+    const { createMockModelServer } = await import('../testing/mock-server.ts');
+    const { createProviderForProfile } = await import('../providers/profiles.ts');
+    const mock = await createMockModelServer();
+    try {
+      const provider = createProviderForProfile({ id: 'mock', name: 'mock', kind: 'openai', baseUrl: `${mock.url}/v1`, model: 'mock-model', contextWindow: 128_000, maxOutputTokens: 256, structuredOutput: true, prices: { input: 0, output: 0 } });
+      const first = createMemoryRunRepository();
+      const runIds = new Map<string, string>();
+      await runEval({ variants: [variant()], dataset: dataset(4), provider, model, repo: first, concurrency: 2, onResult: async (r) => void runIds.set(r.itemId, r.runId) });
+      expect(mock.requests.length).toBe(8);
+      const extracted = new Map<string, unknown>();
+      for (const [itemId, runId] of runIds) {
+        const finished = (await first.getEvents(runId)).find((e) => e.type === 'step.finished' && e.stepId === 'extract');
+        extracted.set(itemId, finished?.type === 'step.finished' ? finished.output : undefined);
+      }
+
+      // A new version of the answering stage, measured against the frozen extractions.
+      const edited = twoStepChain();
+      const answer = edited.steps.find((s) => s.id === 'answer') as { config: Record<string, unknown> };
+      answer.config.prompt = `Answer tersely. ${String(answer.config.prompt)}`;
+      const before = mock.requests.length;
+      const second = createMemoryRunRepository();
+      const results: ItemResult[] = [];
+      await runEval({
+        variants: [{ name: 'two-step', kind: 'chain', chain: edited }], dataset: dataset(4), provider, model, repo: second, concurrency: 2,
+        frozen: {
+          stage: 'answer',
+          runFor: async (_v, item) => {
+            const runId = runIds.get(item.id);
+            const meta = runId ? await first.getRun(runId) : undefined;
+            return meta && runId ? { meta, events: await first.getEvents(runId) } : null;
+          },
+        },
+        onResult: async (r) => void results.push(r),
+      });
+      const sent = mock.requests.slice(before);
+      // One call per item, all of them the edited answering stage: the extraction is not called again.
+      expect(sent).toHaveLength(4);
+      expect(sent.every((r) => JSON.stringify(r.body).includes('Answer tersely.'))).toBe(true);
+      for (const r of results) {
+        const events = await second.getEvents(r.runId);
+        const reused = events.find((e) => e.type === 'step.finished' && e.stepId === 'extract');
+        expect(reused?.type === 'step.finished' && reused.reused).toBe(true);
+        expect(reused?.type === 'step.finished' && reused.output).toEqual(extracted.get(r.itemId));
+        expect((await second.getRun(r.runId))?.forkedFrom).toMatchObject({ runId: runIds.get(r.itemId), stepId: 'answer' });
+      }
+    } finally {
+      await mock.close();
+    }
+  });
+});

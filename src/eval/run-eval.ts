@@ -1,4 +1,5 @@
 import type { Chain } from '../chain/schema.ts';
+import { planFork } from '../engine/fork.ts';
 import { runChain, type RunModelSettings } from '../engine/run.ts';
 import type { TokenCounter } from '../providers/tokenizer.ts';
 import type { ModelProvider } from '../providers/types.ts';
@@ -99,6 +100,13 @@ export interface EvalOptions {
   countTokens?: TokenCounter;
   now?: () => number;
   registry?: StepRegistry;
+  /**
+   * A frozen boundary: each item's earlier run (from an eval already made), whose steps before
+   * `stage` are restored as they finished instead of run again, so the stage (and what follows)
+   * is measured against exactly what it received then, with no upstream call. An item with no
+   * earlier run runs whole.
+   */
+  frozen?: { stage: string; runFor(variant: EvalVariant, item: DatasetItem): Promise<{ meta: RunMeta; events: readonly TraceEvent[] } | null> };
 }
 
 export const resultKey = (variant: string, itemId: string) => `${variant}\u0000${itemId}`;
@@ -128,6 +136,12 @@ export function outcomeOf(meta: RunMeta, events: readonly TraceEvent[]): { outco
     else if (e.type === 'run.finished') terminalStep = e.terminalStep;
   }
   return { outcome: { status: meta.status, output: meta.output, ...(terminalStep ? { terminalStep } : {}), routes }, calls, steps: [...steps.values()] };
+}
+
+/** The fork that restores an earlier run's steps before `stage` (planFork's rule), so nothing upstream is called. */
+function frozenFork(chain: Chain, earlier: { meta: RunMeta; events: readonly TraceEvent[] }, stage: string, registry: StepRegistry) {
+  const plan = planFork(chain, earlier.events, stage, undefined, registry);
+  return { events: plan.restore, from: { runId: earlier.meta.id, stepId: stage, editedOutput: false, reused: plan.reused } };
 }
 
 /**
@@ -161,7 +175,10 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
       // A run a cancelled or crashed batch left unfinished continues where it stopped: its
       // finished steps are restored from its events, not called (or paid for) again.
       const earlier = runId ? await opts.repo.getRun(runId) : undefined;
-      const resume = earlier ? { resume: { events: await opts.repo.getEvents(runId as string) } } : {};
+      const frozen = !earlier && opts.frozen ? await opts.frozen.runFor(variant, item) : null;
+      const resume = earlier
+        ? { resume: { events: await opts.repo.getEvents(runId as string) } }
+        : frozen && opts.frozen ? { fork: frozenFork(variant.chain, frozen, opts.frozen.stage, opts.registry ?? stepRegistry) } : {};
       const meta = await runChain({
         chain: variant.chain, inputs: item.inputs, provider: opts.provider, model: opts.model, repo: opts.repo, ...resume,
         ...(runId ? { runId } : {}), ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now,
