@@ -68,18 +68,31 @@ const anyValue: z.ZodType<AnyValueIn> = anyValueBase.extend({
 const keyValue: z.ZodType<{ key: string; value?: AnyValueIn }> = z.object({ key: z.string(), value: anyValue.optional() }).loose();
 const attributeList = z.array(keyValue).optional();
 
-const kindMessage = 'must be an integer 0-5 (OTLP/JSON enums are integers)';
+// OTLP/JSON asks for integer enums, but protobuf's standard JSON mapping (Python MessageToJson,
+// Go protojson) writes the enum names, and real dumps carry them: both are read, as integers.
+const SPAN_KINDS = ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'] as const;
+const STATUS_CODES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'] as const;
+const kindMessage = `must be an integer 0-5 or a span kind name (${SPAN_KINDS.join(', ')})`;
+const statusMessage = `must be 0, 1 or 2 or a status code name (${STATUS_CODES.join(', ')})`;
+const kind = z.union([
+  z.number(kindMessage).int(kindMessage).min(0, kindMessage).max(5, kindMessage),
+  z.enum(SPAN_KINDS).transform((name) => SPAN_KINDS.indexOf(name)),
+], kindMessage);
+const statusCode = z.union([
+  z.literal(0), z.literal(1), z.literal(2),
+  z.enum(STATUS_CODES).transform((name) => STATUS_CODES.indexOf(name) as 0 | 1 | 2),
+], statusMessage);
 const span = z.object({
   traceId: hex(32),
   spanId: hex(16),
   parentSpanId: z.union([z.literal(''), hex(16)], 'must be empty or 16 hex characters').optional(),
   name: z.string(),
-  kind: z.number(kindMessage).int(kindMessage).min(0, kindMessage).max(5, kindMessage).optional(),
+  kind: kind.optional(),
   startTimeUnixNano: nanos,
   endTimeUnixNano: nanos,
   attributes: attributeList,
   events: z.array(z.object({ timeUnixNano: nanos.optional(), name: z.string().optional(), attributes: attributeList }).loose()).optional(),
-  status: z.object({ code: z.union([z.literal(0), z.literal(1), z.literal(2)], 'must be 0, 1 or 2').optional(), message: z.string().optional() }).loose().optional(),
+  status: z.object({ code: statusCode.optional(), message: z.string().optional() }).loose().optional(),
 }).loose();
 
 const tracesData = z.object({
