@@ -61,6 +61,11 @@ function findCalls(spans: readonly FlatSpan[], warnings: string[]): FoundCall[] 
   const inner = new Set(found.flatMap((f) => index.ancestors(f.span)));
   const calls = found.filter((f) => !inner.has(f.span));
   if (calls.length < found.length) warnings.push(`${found.length - calls.length} span(s) wrapping another LLM call were merged into the inner call`);
+  // An errored span often has no reply; any other call without one lost it in the recording.
+  const silent = calls.filter((c) => c.call.text === undefined && !c.call.toolCalls?.length && !spanError(c.span));
+  if (silent.length > 0) {
+    warnings.push(`no output text or tool call could be recovered from ${silent.length} LLM span(s): ${listNames(silent.map((c) => c.span.name))}; their steps have no output (was content capture switched off in the instrumentation?)`);
+  }
   const used = new Set([...calls.map((c) => c.span), ...wrappers]);
   const skipped = spans.filter((s) => !used.has(s) && !inner.has(s));
   if (skipped.length > 0) warnings.push(`${skipped.length} span(s) that are not LLM calls were skipped: ${listNames(skipped.map((s) => s.name))}`);
