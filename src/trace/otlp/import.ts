@@ -64,7 +64,7 @@ function findCalls(spans: readonly FlatSpan[], warnings: string[]): FoundCall[] 
   // An errored span often has no reply; any other call without one lost it in the recording.
   const silent = calls.filter((c) => c.call.text === undefined && !c.call.toolCalls?.length && !spanError(c.span));
   if (silent.length > 0) {
-    warnings.push(`no output text or tool call could be recovered from ${silent.length} LLM span(s): ${listNames(silent.map((c) => c.span.name))}; their steps have no output (was content capture switched off in the instrumentation?)`);
+    warnings.push(`no output text or tool call could be recovered from ${silent.length} LLM span(s): ${listNames(silent.map((c) => c.span.name))}; their steps have no output (content capture may be off, or the instrumentation sends content as log events, which a trace file does not hold)`);
   }
   const used = new Set([...calls.map((c) => c.span), ...wrappers]);
   const skipped = spans.filter((s) => !used.has(s) && !inner.has(s));
