@@ -9,7 +9,7 @@ import { chatMessagesFrom, toolCallFrom, finishFromRecorded, hasContent, message
  * maps in the corpus test it directly. Each read notes which convention the key belongs to,
  * so the import can say what it found.
  */
-export type Convention = 'otel-genai' | 'otel-genai-deprecated' | 'openlit' | 'openllmetry' | 'openinference' | 'vercel-ai-sdk';
+export type Convention = 'otel-genai' | 'otel-genai-deprecated' | 'openlit' | 'openllmetry' | 'openinference' | 'vercel-ai-sdk' | 'langfuse';
 
 export interface LlmCall {
   conventions: Convention[];
@@ -29,6 +29,8 @@ export interface LlmCall {
   usage?: TokenUsage;
   maxTokens?: number;
   temperature?: number;
+  /** What the recorder computed the call cost (Langfuse exports carry it). */
+  costUsd?: number;
   stream: boolean;
   outputSchema?: Record<string, unknown>;
   /** What could not be kept exactly (tool calls rendered as text, extra choices dropped). */

@@ -115,31 +115,45 @@ function issueText(issue: z.core.$ZodIssue): string {
   return `${where} is not valid (${issue.message})`;
 }
 
-export type ReadOtlpResult = { ok: true; data: OtlpTraceData } | { ok: false; message: string };
+export type ReadJsonResult = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** Text → a structurally valid OTLP/JSON payload, or one plain message. Never throws. */
-export function readOtlpJson(text: string): ReadOtlpResult {
+/**
+ * Text → a JSON value every trace reader can walk safely: within the size limit, strict
+ * (duplicate keys and numbers that overflow to Infinity refused with their path), at most
+ * MAX_DEPTH deep, MAX_NODES values and no `__proto__` key. Never throws.
+ */
+export function readTraceJson(text: string): ReadJsonResult {
   if (typeof text !== 'string') return { ok: false, message: 'the trace must be given as text' };
   if (text.length > MAX_TRACE_BYTES) {
     return { ok: false, message: `the file is ${(text.length / 1048576).toFixed(1)} MB; trace files are limited to ${MAX_TRACE_BYTES / 1048576} MB` };
   }
-  // Strict: duplicate keys and numbers that overflow to Infinity are refused with their path.
   // The reader stops at the depth checkShape allows, so hostile nesting costs nothing; the
   // message is the same one checkShape gives.
   const read = parseStrictJson(text, { maxDepth: MAX_DEPTH + 1 });
   if (!read.ok && read.code === 'depth') return { ok: false, message: `${formatPath(read.path.slice(0, 6))}… is nested deeper than ${MAX_DEPTH} levels` };
   if (!read.ok) return { ok: false, message: `the file is not valid JSON: ${formatPath(read.path)}: ${read.message}` };
-  const raw = read.value;
-  const shape = checkShape(raw);
+  const shape = checkShape(read.value);
   if (shape) return { ok: false, message: shape };
+  return { ok: true, value: read.value };
+}
+
+/** The first few zod issues as one sentence naming each place. */
+export function issuesText(prefix: string, issues: readonly z.core.$ZodIssue[]): string {
+  const more = issues.length > 5 ? ` (and ${issues.length - 5} more problems)` : '';
+  return `${prefix}: ${issues.slice(0, 5).map(issueText).join('; ')}${more}`;
+}
+
+export type ReadOtlpResult = { ok: true; data: OtlpTraceData } | { ok: false; message: string };
+
+/** Text → a structurally valid OTLP/JSON payload, or one plain message. Never throws. */
+export function readOtlpJson(text: string): ReadOtlpResult {
+  const read = readTraceJson(text);
+  if (!read.ok) return read;
+  const raw = read.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('resourceSpans' in raw)) {
     return { ok: false, message: 'this is not an OTLP/JSON trace: it needs a top-level "resourceSpans" list (export traces as OTLP JSON, not protobuf or a vendor format)' };
   }
   const parsed = tracesData.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues;
-    const more = issues.length > 5 ? ` (and ${issues.length - 5} more problems)` : '';
-    return { ok: false, message: `the trace is malformed: ${issues.slice(0, 5).map(issueText).join('; ')}${more}` };
-  }
+  if (!parsed.success) return { ok: false, message: issuesText('the trace is malformed', parsed.error.issues) };
   return { ok: true, data: parsed.data as unknown as OtlpTraceData };
 }

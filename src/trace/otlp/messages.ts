@@ -61,21 +61,28 @@ function stringify(value: unknown): string {
 function partText(part: unknown, notes: Set<string>): string {
   if (typeof part === 'string') return part;
   if (!isRecord(part)) return '';
+  if (typeof part.type !== 'string') {
+    // Gemini parts carry no type: `{function_call: {name, args}}`, `{function_response: {name, response}}`.
+    const call = isRecord(part.function_call) ? part.function_call : isRecord(part.functionCall) ? part.functionCall : undefined;
+    if (call) return partText({ type: 'tool_call', name: call.name, id: call.id, arguments: call.args ?? call.arguments }, notes);
+    const response = isRecord(part.function_response) ? part.function_response : isRecord(part.functionResponse) ? part.functionResponse : undefined;
+    if (response) return partText({ type: 'tool_call_response', id: response.id ?? response.name, response: response.response }, notes);
+  }
   const type = typeof part.type === 'string' ? part.type : 'text';
   if (type === 'text' || type === 'input_text' || type === 'output_text') {
     const content = part.content ?? part.text;
     return typeof content === 'string' ? content : stringify(content);
   }
-  if (type === 'tool_call' || type === 'tool-call' || type === 'function_call') {
+  if (type === 'tool_call' || type === 'tool-call' || type === 'function_call' || type === 'tool_use') {
     notes.add('tool calls were rendered as text lines');
     const name = part.name ?? part.toolName;
-    const id = part.id ?? part.toolCallId;
+    const id = part.call_id ?? part.id ?? part.toolCallId;
     return `[tool call ${String(name ?? '?')}${id !== undefined ? ` id=${String(id)}` : ''}] ${stringify(part.arguments ?? part.input ?? part.args ?? {})}`;
   }
-  if (type === 'tool_call_response' || type === 'tool-result') {
+  if (type === 'tool_call_response' || type === 'tool-result' || type === 'tool_result' || type === 'function_call_output') {
     notes.add('tool results were rendered as text lines');
-    const id = part.id ?? part.toolCallId;
-    const response = part.response ?? part.output ?? part.result;
+    const id = part.id ?? part.toolCallId ?? part.tool_use_id ?? part.call_id;
+    const response = part.response ?? part.output ?? part.result ?? part.content;
     return `[tool result${id !== undefined ? ` id=${String(id)}` : ''}] ${typeof response === 'string' ? response : stringify(response)}`;
   }
   if (type === 'reasoning' && typeof part.content === 'string') return `[reasoning] ${part.content}`;
@@ -86,6 +93,8 @@ function partText(part: unknown, notes: Set<string>): string {
 function roleOf(role: unknown, notes: Set<string>): ChatRole {
   if (role === 'system' || role === 'user' || role === 'assistant') return role;
   if (role === 'developer') return 'system';
+  // Gemini names the assistant "model".
+  if (role === 'model') return 'assistant';
   notes.add(`${String(role)} messages were imported as user messages`);
   return 'user';
 }
@@ -145,7 +154,7 @@ export function toolCallFrom(value: unknown): ToolCall | null {
   const fn = isRecord(value.function) ? value.function : isRecord(value.function_call) ? value.function_call : isRecord(value.functionCall) ? value.functionCall : value;
   const name = fn.name ?? value.name ?? value.toolName;
   if (typeof name !== 'string' || !name) return null;
-  const id = value.id ?? value.call_id ?? value.toolCallId ?? fn.id;
+  const id = value.call_id ?? value.id ?? value.toolCallId ?? fn.id;
   return { id: id === undefined || id === null ? '' : String(id), name, arguments: argumentsText(fn.arguments ?? fn.args ?? fn.input ?? value.arguments ?? value.input ?? value.args) };
 }
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metrics } from '@opentelemetry/api';
@@ -5,6 +6,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type OpenAIClient from 'openai-v6';
+import { corpusPath } from '../../testing/corpus.ts';
 import { createMockModelServer, type MockModelServer } from '../../testing/mock-server.ts';
 import { startTestCollector, type TestCollector } from '../../testing/otlp-collector.ts';
 import { stepRegistry } from '../../steps/index.ts';
@@ -59,6 +61,8 @@ beforeAll(async () => {
   }
   expect(collector.requests.map((r) => r.contentType)).toEqual(['application/json']);
   exported = collector.requests[0]?.body ?? '';
+  // How the corpus copy traces/otlp/otel-instrumentation-openai-0.22.otlp.json was made (a run with this set).
+  if (process.env.SEAMSCOPE_SAVE_CAPTURE === '1') writeFileSync(corpusPath('traces/otlp/otel-instrumentation-openai-0.22.otlp.json'), exported);
 });
 
 afterAll(async () => {
