@@ -122,13 +122,13 @@ function importOwn(root: FlatSpan, spans: readonly FlatSpan[], calls: readonly F
  * Any other trace: one model step per LLM call, in time order, on a synthetic chain. Also the
  * last stage of the Langfuse import, which hands its observations over as span-like records.
  */
-export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[], registry: StepRegistry): ImportOtlpResult {
+export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[], registry: StepRegistry, source?: string): ImportOtlpResult {
   const taken = new Set<string>();
   const suffixes = new Map<string, number>();
   const ids = calls.map((c) => uniqueStepId(c.span.name, taken, suffixes));
   const stepCalls: ImportedCallStep[] = calls.map((c, i) => ({ id: ids[i] as string, name: c.name, call: c.call }));
   const chainName = `Imported trace: ${serviceName(spans) ?? calls[0]?.span.name ?? 'LLM calls'}`;
-  const chain = buildSyntheticChain(stepCalls, registry, { id: runId, name: chainName, importedFrom: labelsOf(calls) });
+  const chain = buildSyntheticChain(stepCalls, registry, { id: runId, name: chainName, importedFrom: labelsOf(calls), ...(source ? { source } : {}) });
   const configHashes = new Map(chain.steps.map((s) => [s.id, hashValue(s.config)]));
   const steps = genericSteps(calls, configHashes, ids);
   const failed = steps.find((s) => s.status === 'failed');

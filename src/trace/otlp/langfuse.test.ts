@@ -28,6 +28,7 @@ describe('importLangfuseExport on real exports', () => {
     expect(warnings).toEqual(['1 generation(s) wrapping another generation were merged into the inner one', '1 observation(s) that are not generations were skipped: "getWeather (TOOL)"']);
     expect(run).toMatchObject({ provider: 'openai.responses', model: 'gpt-5', status: 'succeeded', chainName: 'Imported trace: ai.generateText', startedAt: Date.parse('2025-11-17T14:55:18.786Z') });
     expect((run.chain as Chain).meta?.importedFrom).toEqual(['Langfuse export']);
+    expect((run.chain as Chain).description).toMatch(/^Reconstructed from a Langfuse trace export: one model step per recorded LLM call\./);
   });
 
   it('OpenAI Agents SDK: Responses API items; instructions become the system message; the tool round trip is visible in the second call', () => {

@@ -139,7 +139,7 @@ function importUnchecked(text: string, registry: StepRegistry): ImportOtlpResult
   if (silent) warnings.push(silent);
   const notes = [...new Set(calls.flatMap((c) => c.call.notes))];
   if (notes.length > 0) warnings.push(`Seamscope messages are plain text, so: ${notes.join('; ')}`);
-  return importGeneric(spans, calls, `langfuse-${hashString(text)}`, warnings, registry);
+  return importGeneric(spans, calls, `langfuse-${hashString(text)}`, warnings, registry, 'a Langfuse trace export');
 }
 
 export function importLangfuseExport(text: string, registry: StepRegistry): ImportOtlpResult {
