@@ -22,6 +22,8 @@ const expected: Record<string, Row> = {
   'traces/otlp/openllmetry-0.33.9-openai-chat.otlp.json': { format: 'otlp-json', steps: [['LLM Observability (Logs, Metrics', 'stop', []]] },
   // Our own capture (otel-capture.test.ts): this instrumentation puts no content on spans.
   'traces/otlp/otel-instrumentation-openai-0.22.otlp.json': { format: 'otlp-json', steps: [[null, 'stop', []], [null, 'length', []], [null, 'stop', []]] },
+  // Our own capture (otel-capture-openllmetry.test.ts): content on the spans, current GenAI keys.
+  'traces/otlp/openllmetry-js-0.27-openai.otlp.json': { format: 'otlp-json', steps: [['Paris is the capital of France.', 'stop', []], ['Paris ist die Hauptstadt Frankreichs.', 'stop', []], ['Streamed answer.', 'stop', []]] },
   'traces/otlp/otlp-proto-example-trace.json': { refused: /^no LLM calls found: none of the 1 span\(s\)/, format: 'otlp-json' },
   'traces/otlp/otlp-traces.schema.json': NOT_A_TRACE,
   'traces/otlp/vercel-ai-sdk-v6-openai.otlp.json': {
