@@ -29,6 +29,8 @@ export type ImportTraceResult =
   | { ok: true; format: TraceFormat; run: RunMeta; events: TraceEvent[]; warnings: string[] }
   | { ok: false; format: TraceFormat | null; message: string };
 
+const RUN_FILE_START = /^\s*\{\s*"format"\s*:\s*"seamscope\.run"/;
+
 /** The format of a parsed file, from its top-level keys; null when it is none Seamscope reads. */
 export function traceFormatOf(value: unknown): TraceFormat | null {
   if (!isRecord(value)) return null;
@@ -41,7 +43,15 @@ export function traceFormatOf(value: unknown): TraceFormat | null {
 export function importTraceText(text: string, registry: StepRegistry): ImportTraceResult {
   // Read once with the trace limits to detect the format; each reader then checks its own shape.
   const read = readTraceJson(text);
-  if (!read.ok) return { ok: false, format: null, message: read.message };
+  if (!read.ok) {
+    // A damaged run file still says what it is at its start (toRunFile writes `format` first):
+    // its problems are then told by the run file reader, in its own words and paths ($.run.status).
+    if (read.message.startsWith('the file is not valid JSON') && RUN_FILE_START.test(text.slice(0, 2000))) {
+      const parsed = parseRunFile(text);
+      if (!parsed.ok) return { ok: false, format: 'seamscope-run', message: parsed.message };
+    }
+    return { ok: false, format: null, message: read.message };
+  }
   const format = traceFormatOf(read.value);
   if (format === null) {
     return { ok: false, format, message: `this is not a trace Seamscope reads: expected a Seamscope run file ("format": "${RUN_FILE_FORMAT}"), an OTLP/JSON trace (a top-level "resourceSpans" list; export as OTLP JSON, not protobuf) or a Langfuse trace export ("trace" and "observations")` };
