@@ -1,7 +1,7 @@
 import type { ChatMessage, FinishReason, TokenUsage, ToolCall } from '../../providers/types.ts';
 import { isRecord, propertyOf, prototypeFreeRecord } from '../../files/json-value.ts';
 import { parseJsonValue } from './guard.ts';
-import { chatMessagesFrom, toolCallFrom, finishFromRecorded, hasContent, messagesFromRoleText, outputFrom, outputMessage, systemMessageFrom, type GenAiMessage, type GenAiPart, type RecordedOutput } from './messages.ts';
+import { chatMessagesFrom, toolCallFrom, toolCallOutput, finishFromRecorded, hasContent, messagesFromRoleText, outputFrom, outputMessage, systemMessageFrom, type GenAiMessage, type GenAiPart, type RecordedOutput } from './messages.ts';
 
 /**
  * The attribute mapper: one LLM call out of a span's attributes, whichever generation of
@@ -139,11 +139,6 @@ function promptValue(value: string, notes: Set<string>): ChatMessage[] {
 function vercelToolCalls(value: unknown): ToolCall[] {
   if (!Array.isArray(value)) return [];
   return value.map(toolCallFrom).filter((c): c is ToolCall => c !== null);
-}
-
-/** A tool call as step output: arguments parsed when they are JSON, so the replay shows the values. */
-function toolCallOutput(call: ToolCall): { id: string; name: string; arguments: unknown } {
-  return { id: call.id, name: call.name, arguments: parseJsonValue(call.arguments) ?? call.arguments };
 }
 
 /**

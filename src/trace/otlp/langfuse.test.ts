@@ -148,6 +148,19 @@ describe('importLangfuseExport on odd but valid exports', () => {
     expect(result.warnings).toEqual(['no output text or tool call could be recovered from 1 generation(s): "chat"; their steps have no output (their output is empty or in a shape this import does not know)']);
   });
 
+  it('reads bodies given as JSON values as well as JSON text, and counts given as strings', () => {
+    const asValues = observation({
+      input: [{ role: 'user', content: 'Hi' }],
+      output: { choices: [{ finish_reason: 'length', message: { role: 'assistant', content: 'Hel' } }] },
+      usageDetails: { input: '3', output: '2', cache_read_input_tokens: '1' },
+    });
+    const result = importLangfuseExport(exportOf([asValues]), stepRegistry);
+    if (!result.ok) throw new Error(result.message);
+    expect(result.events.find((e) => e.type === 'step.attempt')).toMatchObject({
+      record: { messages: [{ role: 'user', content: 'Hi' }], text: 'Hel', finishReason: 'length', usage: { inputTokens: 3, outputTokens: 2, cachedInputTokens: 1 } },
+    });
+  });
+
   it('parent links that loop do not hang the wrapper search', () => {
     const a = observation({ id: 'a', parentObservationId: 'b' });
     const b = observation({ id: 'b', parentObservationId: 'a', startTime: '2025-01-01T00:00:02.000Z', endTime: '2025-01-01T00:00:03.000Z' });

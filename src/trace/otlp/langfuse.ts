@@ -5,7 +5,7 @@ import type { LlmCall } from './conventions.ts';
 import { parseJsonValue } from './guard.ts';
 import { importGeneric, listNames, silentOutputWarning, type FoundCall, type ImportOtlpResult } from './import.ts';
 import { readLangfuseExport, type LangfuseObservation } from './langfuse-read.ts';
-import { finishFromRecorded, hasContent } from './messages.ts';
+import { finishFromRecorded, hasContent, toolCallOutput } from './messages.ts';
 import type { FlatSpan } from './spans.ts';
 import { vendorMessages, vendorOutput } from './vendor-shapes.ts';
 
@@ -76,7 +76,7 @@ function callOf(o: LangfuseObservation): LlmCall {
     ...(provider ? { provider } : {}),
     ...(model ? { model } : {}),
     messages,
-    ...(text !== undefined ? { text, output: text === '' && toolCalls.length ? toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: parseJsonValue(c.arguments) ?? c.arguments })) : text } : {}),
+    ...(text !== undefined ? { text, output: text === '' && toolCalls.length ? toolCalls.map(toolCallOutput) : text } : {}),
     ...(toolCalls.length ? { toolCalls } : {}),
     ...(out?.reasoning ? { reasoning: out.reasoning } : {}),
     structured: false,

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRole, FinishReason, ToolCall } from '../../providers/types.ts';
+import { parseJsonValue } from './guard.ts';
 
 /**
  * Messages between Seamscope's shape (role + text) and the shapes instrumentations record:
@@ -156,6 +157,15 @@ export function toolCallFrom(value: unknown): ToolCall | null {
   if (typeof name !== 'string' || !name) return null;
   const id = value.call_id ?? value.id ?? value.toolCallId ?? fn.id;
   return { id: id === undefined || id === null ? '' : String(id), name, arguments: argumentsText(fn.arguments ?? fn.args ?? fn.input ?? value.arguments ?? value.input ?? value.args) };
+}
+
+/**
+ * A tool call as a step's output: arguments parsed when they are JSON, so the replay shows the
+ * values. A tool-only reply has no text; its output is its calls, so the step shows what the
+ * model did instead of an empty answer.
+ */
+export function toolCallOutput(call: ToolCall): { id: string; name: string; arguments: unknown } {
+  return { id: call.id, name: call.name, arguments: parseJsonValue(call.arguments) ?? call.arguments };
 }
 
 const TOOL_CALL_PARTS = new Set(['tool_call', 'tool-call', 'function_call', 'tool_use']);
