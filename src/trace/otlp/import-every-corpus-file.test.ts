@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, readCorpus } from '../../testing/corpus.ts';
 import { stepRegistry } from '../../steps/index.ts';
+import { parseChain } from '../../chain/parse.ts';
 import { buildRunView } from '../replay.ts';
 import { importTraceText, type TraceFormat } from './import-trace.ts';
 
@@ -81,5 +82,8 @@ describe('every trace corpus file, through importTraceText', () => {
     });
     expect(view.steps.every((s) => s.kind === 'model' && s.status === 'succeeded' && s.attempts.length === 1)).toBe(true);
     expect(result.events.at(-1)).toMatchObject({ type: 'run.finished', status: 'succeeded' });
+    // The app stores the chain beside the run: it must parse, with one step per replayed step.
+    const chain = parseChain(result.run.chain, stepRegistry);
+    expect(chain.ok ? chain.chain.steps.map((s) => s.id) : chain.problems).toEqual(view.steps.map((s) => s.stepId));
   });
 });
