@@ -1,6 +1,7 @@
 import type { ChatMessage, FinishReason, TokenUsage, ToolCall } from '../../providers/types.ts';
 import { isRecord, propertyOf, prototypeFreeRecord } from '../../files/json-value.ts';
 import { parseJsonValue } from './guard.ts';
+import { eventChoices, eventMessages } from './genai-events.ts';
 import { chatMessagesFrom, toolCallFrom, toolCallOutput, finishFromRecorded, hasContent, messagesFromRoleText, outputFrom, outputMessage, systemMessageFrom, type GenAiMessage, type GenAiPart, type RecordedOutput } from './messages.ts';
 
 /**
@@ -198,6 +199,9 @@ export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: rea
   if (!messages && oiInput.length > 0) { used.add('openinference'); messages = chatMessagesFrom(oiInput.map(openInferenceMessage), notes); }
   const promptN = indexed(attrs, 'gen_ai.prompt.');
   if (!messages && promptN.length > 0) { used.add('otel-genai-deprecated'); messages = chatMessagesFrom(promptN.map(indexedGenAiMessage), notes); }
+  // Message events (span events, or pydantic-ai's `events` attribute), conventions up to 1.36.
+  const messageEvents = messages ? null : eventMessages(attrs.events, events);
+  if (messageEvents) { used.add('otel-genai-deprecated'); messages = chatMessagesFrom(messageEvents, notes); }
   messages ??= chatMessagesFrom(json('ai.prompt.messages'), notes);
   if (!messages) { const v = str('gen_ai.prompt'); if (v) messages = promptValue(v, notes); }
   if (!messages) { const v = eventAttr('gen_ai.content.prompt', 'gen_ai.prompt'); if (v) messages = parseJsonValue(v) ? promptValue(v, notes) : messagesFromRoleText(v); }
@@ -210,6 +214,7 @@ export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: rea
     () => outputFrom(json('gen_ai.output.messages'), notes),
     () => { const list = indexed(attrs, 'llm.output_messages.'); if (list.length === 0) return null; used.add('openinference'); return outputFrom(list.map(openInferenceMessage), notes); },
     () => { const list = indexed(attrs, 'gen_ai.completion.'); if (list.length === 0) return null; used.add('otel-genai-deprecated'); return outputFrom(list.map(indexedGenAiMessage), notes); },
+    () => { const list = eventChoices(attrs.events, events); if (!list) return null; used.add('otel-genai-deprecated'); return outputFrom(list, notes); },
     () => { const v = str('ai.response.object') ?? str('ai.response.text'); return v !== undefined ? { text: v, toolCalls: vercelToolCalls(json('ai.response.toolCalls')) } : null; },
     () => { const calls = vercelToolCalls(json('ai.response.toolCalls')); return calls.length ? { text: '', toolCalls: calls } : null; },
     () => { const v = str('gen_ai.completion'); return v !== undefined ? completionValue(v, notes) : null; },

@@ -83,6 +83,19 @@ describe('importOtlpTrace on real traces', () => {
     expect(view.boundaries).toEqual([]);
   });
 
+  it('pydantic-ai 0.2.15: the messages and the choice in its `events` attribute (GenAI event bodies as JSON)', () => {
+    const { run, attempt, warnings, chain } = load('pydantic-ai-0.2.15-openai-chat.otlp.json');
+    expect(attempt(0)?.messages).toEqual([
+      { role: 'system', content: 'You are a helpful assistant that answers questions clearly and concisely.' },
+      { role: 'user', content: 'What is Langfuse?' },
+    ]);
+    expect(attempt(0)?.text).toMatch(/^Langfuse is a tool designed for observability and monitoring of applications that utilize large language models \(LLMs\)\./);
+    expect(attempt(0)).toMatchObject({ usage: { inputTokens: 31, outputTokens: 96 } });
+    expect(warnings).toEqual([]);
+    expect(run).toMatchObject({ provider: 'openai', model: 'gpt-4o' });
+    expect(chain.meta?.importedFrom).toEqual(['OpenTelemetry GenAI', 'OpenTelemetry GenAI (deprecated keys)']);
+  });
+
   it('the OTLP proto example has no LLM call: a clear refusal, not an empty run', () => {
     const result = importOtlpTrace(readCorpus('traces/otlp/otlp-proto-example-trace.json'), stepRegistry);
     expect(result).toEqual({ ok: false, message: expect.stringMatching(/^no LLM calls found: none of the 1 span\(s\) \("I'm a server span"\)/) });

@@ -25,6 +25,8 @@ const expected: Record<string, Row> = {
   'traces/otlp/otel-instrumentation-openai-0.22.otlp.json': { format: 'otlp-json', steps: [[null, 'stop', []], [null, 'length', []], [null, 'stop', []]] },
   // Our own capture (otel-capture-openllmetry.test.ts): content on the spans, current GenAI keys.
   'traces/otlp/openllmetry-js-0.27-openai.otlp.json': { format: 'otlp-json', steps: [['Paris is the capital of France.', 'stop', []], ['Paris ist die Hauptstadt Frankreichs.', 'stop', []], ['Streamed answer.', 'stop', []]] },
+  // Derived from the pydantic-ai Langfuse export: the span's own attributes, kept in its metadata.
+  'traces/otlp/pydantic-ai-0.2.15-openai-chat.otlp.json': { format: 'otlp-json', steps: [['Langfuse is a tool designed for observability', null, []]] },
   'traces/otlp/otlp-proto-example-trace.json': { refused: /^no LLM calls found: none of the 1 span\(s\)/, format: 'otlp-json' },
   'traces/otlp/otlp-traces.schema.json': NOT_A_TRACE,
   'traces/otlp/vercel-ai-sdk-v6-openai.otlp.json': {

@@ -116,3 +116,25 @@ describe('cached and reasoning token counts', () => {
     expect(record?.usage).toEqual({ inputTokens: 1, outputTokens: 2 });
   });
 });
+
+describe('GenAI message events (conventions up to 1.36) as span events', () => {
+  it('gen_ai.*.message events are the prompt, gen_ai.choice the reply with its finish reason and tool calls', () => {
+    const call = mapLlmAttributes({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o' }, [
+      { name: 'gen_ai.system.message', attrs: { content: 'Be brief.' } },
+      { name: 'gen_ai.user.message', attrs: { content: 'Weather in Paris?' } },
+      { name: 'gen_ai.choice', attrs: { index: 0, finish_reason: 'tool_calls', message: JSON.stringify({ role: 'assistant', tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] }) } },
+    ]);
+    expect(call).toMatchObject({
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Weather in Paris?' }],
+      text: '', toolCalls: [weatherCall], finishReason: 'tool_calls', conventions: ['otel-genai', 'otel-genai-deprecated'],
+    });
+  });
+
+  it('content that happens to be JSON-like text stays text', () => {
+    const call = mapLlmAttributes({ 'gen_ai.operation.name': 'chat' }, [
+      { name: 'gen_ai.user.message', attrs: { content: '42' } },
+      { name: 'gen_ai.choice', attrs: { message: JSON.stringify({ role: 'assistant', content: 'true' }) } },
+    ]);
+    expect(call).toMatchObject({ messages: [{ role: 'user', content: '42' }], text: 'true' });
+  });
+});
