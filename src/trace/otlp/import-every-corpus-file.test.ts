@@ -25,8 +25,10 @@ const expected: Record<string, Row> = {
   'traces/otlp/otel-instrumentation-openai-0.22.otlp.json': { format: 'otlp-json', steps: [[null, 'stop', []], [null, 'length', []], [null, 'stop', []]] },
   // Our own capture (otel-capture-openllmetry.test.ts): content on the spans, current GenAI keys.
   'traces/otlp/openllmetry-js-0.27-openai.otlp.json': { format: 'otlp-json', steps: [['Paris is the capital of France.', 'stop', []], ['Paris ist die Hauptstadt Frankreichs.', 'stop', []], ['Streamed answer.', 'stop', []]] },
-  // Derived from the pydantic-ai Langfuse export: the span's own attributes, kept in its metadata.
+  // Derived from Langfuse exports: the spans' own attributes, which Langfuse keeps in each observation's metadata.
   'traces/otlp/pydantic-ai-0.2.15-openai-chat.otlp.json': { format: 'otlp-json', steps: [['Langfuse is a tool designed for observability', null, []]] },
+  'traces/otlp/openinference-openai-agents-2025-09-30.otlp.json': { format: 'otlp-json', steps: [['', null, ['get_weather']], ['The weather in Tokyo is currently sunny.', null, []]] },
+  'traces/otlp/openinference-google-adk-2025-08-28.otlp.json': { format: 'otlp-json', steps: [['', 'stop', ['say_hello']], ['Hello Langfuse 👋!', 'stop', []]] },
   'traces/otlp/otlp-proto-example-trace.json': { refused: /^no LLM calls found: none of the 1 span\(s\)/, format: 'otlp-json' },
   'traces/otlp/otlp-traces.schema.json': NOT_A_TRACE,
   'traces/otlp/vercel-ai-sdk-v6-openai.otlp.json': {
