@@ -35,7 +35,7 @@ export function RunList() {
           <button type="button" className="button small" data-testid="runs.metrics" disabled={shown.length === 0} onClick={() => setMetricsOpen(true)}>
             Metrics
           </button>
-          <label className="button small" title="Import an OTLP/JSON trace or a seamscope .run.json file and replay it">
+          <label className="button small" title="Import an OTLP/JSON trace, a Langfuse trace export or a Seamscope .run.json file and replay it (the format is detected)">
             Import trace
             <input
               ref={fileInput}

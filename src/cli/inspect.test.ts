@@ -69,7 +69,7 @@ describe('seamscope inspect', () => {
     expect(await inspectCommand([garbage], {}, io)).toBe(1);
     expect(out).toEqual([]);
     expect(err).toHaveLength(1);
-    expect(err[0]).toContain('not a Seamscope run file');
+    expect(err[0]).toContain('not a Seamscope run file, an OTLP/JSON trace or a Langfuse trace export');
     expect(err[0]).not.toContain('\n');
 
     await writeFile(garbage, 'not json at all');

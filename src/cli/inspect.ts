@@ -1,16 +1,16 @@
-import { readFile } from 'node:fs/promises';
 import type { BoundaryReport, RunInspection } from '../inspect/boundary.ts';
 import type { BoundarySufficiency } from '../inspect/sufficiency.ts';
 import type { AskedFact } from '../inspect/relevance.ts';
 import type { SurvivalFact } from '../inspect/survival.ts';
-import { parseRunFile } from '../trace/run-file.ts';
 import type { OptionTable } from './args.ts';
+import type { LoadedTrace } from './load-trace.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /**
- * `seamscope inspect <run.json> [--json] [--question TEXT] [--gold-fact TEXT]... [--limit N] [--strict]`:
- * each boundary's dropped facts, lossy flag and sufficiency (estimated, and labelled by a person). Exits 0 whenever the file could be read, lossy
- * or not: a lossy handoff is a finding, not a failure of the command.
+ * `seamscope inspect <trace> [--json] [--question TEXT] [--gold-fact TEXT]... [--limit N] [--strict]`:
+ * each boundary's dropped facts, lossy flag and sufficiency (estimated, and labelled by a person). The trace is a
+ * `.run.json`, an OTLP/JSON trace or a Langfuse export; the format is detected and said first. Exits 0 whenever
+ * the file could be read, lossy or not: a lossy handoff is a finding, not a failure of the command.
  */
 interface Io {
   out: (text: string) => void;
@@ -18,7 +18,8 @@ interface Io {
   env: Record<string, string | undefined>;
 }
 
-export const inspectUsage = `Usage: seamscope inspect <run.json> [--json] [--question TEXT] [--gold-fact TEXT]... [--limit N (0 = all)] [--strict]
+export const inspectUsage = `Usage: seamscope inspect <trace> [--json] [--question TEXT] [--gold-fact TEXT]... [--limit N (0 = all)] [--strict]
+       <trace> is a .run.json, an OTLP/JSON trace or a Langfuse trace export (the format is detected from the content).
        --gold-fact names a fact the answer needs (repeat it): each boundary's sufficiency is then judged on those facts.`;
 export const inspectOptions: OptionTable = { json: 'flag', question: 'string', 'gold-fact': 'list', limit: 'string', strict: 'flag' };
 const defaultLimit = 40;
@@ -38,9 +39,10 @@ function askedFactJson(a: AskedFact) {
   return { ...compactFact(a.fact), score: a.score, matched: a.matched, kindMatch: a.kindMatch, why: a.why };
 }
 
-function jsonReport(report: RunInspection) {
+function jsonReport(report: RunInspection, trace: LoadedTrace) {
   return {
     format: 'seamscope.inspect', version: 1,
+    source: { format: trace.format, name: trace.formatName, warnings: trace.warnings },
     run: { id: report.runId, chainName: report.chainName, status: report.status },
     lossy: report.boundaries.filter((b) => b.lossy).map((b) => b.boundaryId),
     sufficiency: report.sufficiencySummary,
@@ -97,33 +99,27 @@ function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | und
 export async function inspectCommand(positionals: string[], options: Record<string, string | true>, io: Io, lists: Record<string, string[]> = {}): Promise<number> {
   const [path] = positionals;
   if (!path) return io.err(inspectUsage), 2;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    io.err(`Cannot read ${oneLine(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    return 1;
-  }
-  const parsed = parseRunFile(text);
-  if (!parsed.ok) {
-    io.err(`${oneLine(path)}: not a Seamscope run file (${oneLine(parsed.message)})`);
-    return 1;
-  }
+  // The trace importers load only for the commands that read traces.
+  const { formatPhrase, loadTrace } = await import('./load-trace.ts');
+  const trace = await loadTrace(path, io);
+  if (!trace) return 1;
   // Fact extraction loads only for this command.
   const { inspectRun } = await import('../inspect/boundary.ts');
   let report: RunInspection;
   try {
     const gold = lists['gold-fact'] ?? [];
     const opts = { question: typeof options.question === 'string' ? options.question : undefined, strict: options.strict !== undefined, ...(gold.length ? { gold } : {}) };
-    report = inspectRun(parsed.file.run, parsed.file.events, opts);
+    report = inspectRun(trace.run, trace.events, opts);
   } catch (error) {
     io.err(`${oneLine(path)}: cannot inspect this run (${oneLine((error as Error).message)})`);
     return 1;
   }
   if (options.json !== undefined) {
-    io.out(JSON.stringify(jsonReport(report), null, 2));
+    io.out(JSON.stringify(jsonReport(report, trace), null, 2));
     return 0;
   }
+  io.out(`${oneLine(path)}: read as ${formatPhrase(trace.format)}`);
+  for (const warning of trace.warnings) io.out(`  note: ${oneLine(warning)}`);
   const limit = typeof options.limit === 'string' && /^\d+$/.test(options.limit) ? Number(options.limit) : defaultLimit;
   const lossy = report.boundaries.filter((b) => b.lossy).length;
   io.out(`run ${oneLine(report.runId)} "${oneLine(report.chainName)}" (${oneLine(report.status)}): ${report.boundaries.length} boundar${report.boundaries.length === 1 ? 'y' : 'ies'}, ${lossy} likely lossy`);

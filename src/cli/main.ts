@@ -5,6 +5,7 @@ import { stepRegistry } from '../steps/index.ts';
 import { chainEgress } from '../steps/egress.ts';
 import { parseArgs } from './args.ts';
 import { budgetUsage } from './budget-args.ts';
+import { convertOptions, convertUsage } from './convert.ts';
 import { exportCommand, exportOptions, exportUsage } from './export.ts';
 import { inspectCommand, inspectOptions, inspectUsage } from './inspect.ts';
 import { labelOptions, labelUsage } from './label-usage.ts';
@@ -29,6 +30,7 @@ API keys are read from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, n
 A webhook step posts only to an origin named by --allow-webhook (e.g. --allow-webhook https://hooks.example.com);
 without it, a chain with a webhook does not run at all.
 ${inspectUsage}
+${convertUsage}
 ${labelUsage}
   seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N] [--volume N] [--json] [--out DIR]  (eval --help for all)
 ${exportUsage}`;
@@ -77,6 +79,11 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       case 'inspect': {
         const args = parseArgs(rest, inspectOptions, command);
         return await inspectCommand(args.positionals, args.options, io, args.lists);
+      }
+      case 'convert': {
+        const args = parseArgs(rest, convertOptions, command);
+        const { convertCommand } = await import('./convert.ts');
+        return await convertCommand(args.positionals, args.options, io);
       }
       case 'eval': {
         const { evalCommand, evalOptions } = await import('./eval.ts');

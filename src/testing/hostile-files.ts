@@ -21,7 +21,7 @@ import { PROTO_NAMES, protoNamesChain } from './proto-chain.ts';
  */
 
 /** Which command of the CLI reads the file. */
-export type HostileCommand = 'validate' | 'run' | 'inspect' | 'export';
+export type HostileCommand = 'validate' | 'run' | 'inspect' | 'export' | 'convert';
 
 export type HostileExpectation =
   /** Refused: the output names `path` and contains `message`; nothing is written. */
@@ -35,7 +35,7 @@ export interface HostileCase {
   /** The item of issue #11 the case proves. */
   item: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 11;
   /** What the main file is. */
-  kind: 'chain' | 'run' | 'otlp' | 'inputs' | 'program';
+  kind: 'chain' | 'run' | 'otlp' | 'langfuse' | 'inputs' | 'program';
   command: HostileCommand;
   /** The file the command reads, relative to the case folder. */
   file: string;
@@ -242,6 +242,45 @@ export function hostileOtlpTexts(): { id: string; text: string; message: string 
   ];
 }
 
+/**
+ * OTLP and Langfuse trace files as `inspect` and `convert` read them: the strict-JSON rules,
+ * the size, count and depth limits, `__proto__`, wrong types (item 6), and terminal payloads in
+ * every name and text the commands print (item 7, accepted and printed escaped).
+ */
+function traceFileCases(): HostileCase[] {
+  const span = { traceId: '0'.repeat(31) + '1', spanId: '1'.repeat(16), name: 'chat', kind: 'SPAN_KIND_CLIENT', startTimeUnixNano: '1', endTimeUnixNano: '2', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }, { key: 'gen_ai.completion', value: { stringValue: 'ok' } }] };
+  const otlp = json({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] });
+  const observation = { id: 'g1', type: 'GENERATION', name: 'chat', startTime: '2025-01-01T00:00:00Z', input: 'Hi', output: 'Hello', usageDetails: { input: 1, output: 1 } };
+  const langfuse = (observations: unknown[], trace: Record<string, unknown> = { id: 't', name: 'trace' }) => json({ trace, observations });
+  const base = langfuse([observation]);
+  const cases: HostileCase[] = [];
+  const refused = (id: string, kind: 'otlp' | 'langfuse', text: string, path: string, message: string) => {
+    for (const command of ['inspect', 'convert'] as const) {
+      cases.push({ id: `trace/${kind}/${id}/${command}`, item: 6, kind, command, file: kind === 'otlp' ? 'x.otlp.json' : 'x.trace.json', text, expect: { outcome: 'refused', path, message } });
+    }
+  };
+  refused('duplicate-key', 'otlp', otlp.replace('"name": "chat"', '"name": "chat", "name": "other"'), 'spans[0].name', 'appears twice');
+  refused('non-finite', 'otlp', otlp.replace('"endTimeUnixNano": "2"', '"endTimeUnixNano": 1e400'), 'spans[0].endTimeUnixNano', 'too large');
+  refused('enum-name', 'otlp', otlp.replace('SPAN_KIND_CLIENT', 'SPAN_KIND_BOGUS'), 'spans[0].kind', 'a span kind name');
+  refused('duplicate-key', 'langfuse', base.replace('"name": "chat"', '"name": "chat", "name": "other"'), 'observations[0].name', 'appears twice');
+  refused('non-finite', 'langfuse', base.replace('"output": 1', '"output": 1e400'), 'observations[0].usageDetails.output', 'too large');
+  refused('too-many', 'langfuse', langfuse(Array.from({ length: 10_001 }, (_, i) => ({ ...observation, id: `g${i}` }))), 'observations', 'at most 10000 observations');
+  refused('deep', 'langfuse', base.replace('"input": "Hi"', `"input": ${'['.repeat(100)}${']'.repeat(100)}`), 'observations[0].input', 'nested deeper than 64 levels');
+  refused('proto', 'langfuse', base.replace('"id": "g1"', '"__proto__": {"polluted": true}, "id": "g1"'), 'observations[0].__proto__', 'is not allowed');
+  refused('wrong-type', 'langfuse', base.replace('"startTime": "2025-01-01T00:00:00Z"', '"startTime": 5'), 'observations[0].startTime', 'must be a string');
+  refused('no-generation', 'langfuse', langfuse([{ ...observation, type: 'SPAN' }]), 'x.trace.json', 'no generations found');
+  const payloads = ['\u001b[2J\u001b[H', '\u001b]8;;http://evil.example\u0007link\u001b]8;;\u0007', '\u202eevil\u202c', 'line\nforged: ok'];
+  payloads.forEach((p, i) => {
+    const named = langfuse([{ ...observation, name: `chat ${p}`, output: `Hello ${p}`, model: `m${p}` }], { id: `t${p}`, name: `trace ${p}` });
+    const spanNamed = json({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: `svc ${p}` } }] }, scopeSpans: [{ spans: [{ ...span, name: `chat ${p}` }] }] }] });
+    for (const command of ['inspect', 'convert'] as const) {
+      cases.push({ id: `terminal/langfuse/${command}/${i}`, item: 7, kind: 'langfuse', command, file: 'term.trace.json', text: named, expect: { outcome: 'accepted' } });
+      cases.push({ id: `terminal/otlp/${command}/${i}`, item: 7, kind: 'otlp', command, file: 'term.otlp.json', text: spanNamed, expect: { outcome: 'accepted' } });
+    }
+  });
+  return cases;
+}
+
 /** Control and bidi characters in every name the CLI prints: accepted, printed escaped. */
 function terminalCases(): HostileCase[] {
   const payloads = ['\u001b[2J\u001b[H', '\u001b]0;owned\u0007', '\u001b]8;;http://evil.example\u0007link\u001b]8;;\u0007', '\r\rfake ok', '\u202eevil\u202c', '\u2066\u2067\u2068\u2069', '\u200e\u200f\u061c', '\u0085\u009b31m', '\u0000\u0007\u0008\u007f', 'line\nforged: ok'];
@@ -282,7 +321,7 @@ function protoCases(): HostileCase[] {
  * for (const c of hostileCases()) { const dir = await writeHostileCase(c); … }
  */
 export function hostileCases(): HostileCase[] {
-  const cases = [...pathCases(), ...markerCases(), ...sizeCases(), ...terminalCases(), ...protoCases(), ...schemaCases(), ...egressCases()];
+  const cases = [...pathCases(), ...markerCases(), ...sizeCases(), ...terminalCases(), ...protoCases(), ...schemaCases(), ...egressCases(), ...traceFileCases()];
   const ids = new Set<string>();
   for (const c of cases) {
     if (ids.has(c.id)) throw new Error(`two hostile cases are called ${c.id}`);
@@ -382,6 +421,7 @@ export function argvFor(c: HostileCase, file: string, root: string): string[] {
   switch (c.command) {
     case 'validate': return ['validate', file];
     case 'inspect': return ['inspect', file];
+    case 'convert': return ['convert', file, '--to', 'run', '--out', join(root, 'out', 'converted.run.json')];
     case 'export': return ['export', file, '--lang', 'ts', '--out', join(root, 'out', 'export')];
     case 'run': return ['run', file, '--out', join(root, 'out', 'run.json'), ...(c.inputs ? ['--inputs', join(root, 'case', c.inputs)] : [])];
   }

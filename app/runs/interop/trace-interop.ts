@@ -1,8 +1,8 @@
 import { parseChain } from '../../../src/chain/parse.ts';
 import { downloadBlob } from '../../ui/download.ts';
 import type { Chain } from '../../../src/chain/index.ts';
-import { exportRunToOtlp, importOtlpTrace, MAX_TRACE_BYTES } from '../../../src/trace/otlp/index.ts';
-import { parseRunFile, toRunFile, type RunMeta, type TraceEvent } from '../../../src/trace/index.ts';
+import { exportRunToOtlp, importTraceText, MAX_TRACE_BYTES, TRACE_FORMAT_NAMES } from '../../../src/trace/otlp/index.ts';
+import { toRunFile, type RunMeta, type TraceEvent } from '../../../src/trace/index.ts';
 import { markClean } from '../../persistence/autosave.ts';
 import { getAutosave } from '../../persistence/bootstrap.ts';
 import { listChainSummaries, saveChain } from '../../persistence/chains.ts';
@@ -15,10 +15,11 @@ import { stepRegistry } from '../../../src/steps/index.ts';
 
 /**
  * Runs in and out as files: OTLP/JSON (any OTel backend reads it) and the CLI's `.run.json`
- * (what `seamscope run` writes and `seamscope inspect` and `label` read). Import reads the whole
- * file through importOtlpTrace or parseRunFile (which never throw and store nothing), checks the
- * chain it carries, then writes the chain (when new), the run and its events in one
- * transaction: a file that is refused at any point leaves the database exactly as it was.
+ * (what `seamscope run` writes and `seamscope inspect` and `label` read); Langfuse trace exports
+ * come in too. Import reads the whole file through importTraceText (which detects the format
+ * from the content, never throws and stores nothing), checks the chain it carries, then writes
+ * the chain (when new), the run and its events in one transaction: a file that is refused at
+ * any point leaves the database exactly as it was.
  */
 const safeId = (meta: RunMeta) => meta.id.replace(/[^A-Za-z0-9._-]+/g, '-');
 
@@ -48,26 +49,21 @@ export async function exportRunFile(runId: string): Promise<void> {
   download(`${safeId(meta)}.run.json`, toRunFile(meta, events));
 }
 
-// toRunFile writes `format` first; a run file written by hand may put it later, and then reads as OTLP and is refused as such.
-const looksLikeRunFile = (text: string) => /^\s*\{\s*"format"\s*:\s*"seamscope\.run"/.test(text.slice(0, 200));
+const withArticle = (name: string) => `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 
-type Prepared = { ok: true; run: RunMeta; events: TraceEvent[]; chain: Chain; warnings: string[] } | { ok: false; message: string };
+type Prepared = { ok: true; run: RunMeta; events: TraceEvent[]; chain: Chain; warnings: string[]; formatName: string } | { ok: false; message: string };
 
 /** Everything that can refuse a file, before anything is written. */
 function prepare(text: string): Prepared {
-  let result: { ok: true; run: RunMeta; events: TraceEvent[]; warnings: string[] } | { ok: false; message: string };
-  if (looksLikeRunFile(text)) {
-    const read = parseRunFile(text);
-    result = read.ok ? { ok: true, run: read.file.run, events: read.file.events, warnings: [] } : read;
-  } else result = importOtlpTrace(text, stepRegistry);
-  if (!result.ok) return result;
+  const result = importTraceText(text, stepRegistry);
+  if (!result.ok) return { ok: false, message: result.format ? `read as ${withArticle(TRACE_FORMAT_NAMES[result.format])}, but ${result.message}` : result.message };
   const parsed = parseChain(result.run.chain, stepRegistry);
   if (!parsed.ok) {
     const first = parsed.problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ');
     return { ok: false, message: `the chain rebuilt from the trace is not valid: ${first}` };
   }
   if (parsed.chain.id !== result.run.chainId) return { ok: false, message: 'the trace names two different chains' };
-  return { ok: true, run: result.run, events: result.events, chain: parsed.chain, warnings: result.warnings };
+  return { ok: true, run: result.run, events: result.events, chain: parsed.chain, warnings: result.warnings, formatName: TRACE_FORMAT_NAMES[result.format] };
 }
 
 export async function importTraceFile(file: File): Promise<void> {
@@ -81,7 +77,7 @@ export async function importTraceFile(file: File): Promise<void> {
     toast('error', `Import failed: ${prepared.message}`);
     return;
   }
-  const { run, events, chain, warnings } = prepared;
+  const { run, events, chain, warnings, formatName } = prepared;
   const db = await openDb();
   await getAutosave()?.flush();
   // One transaction: the chain (only when the library has none with this id), the run, its events.
@@ -105,5 +101,5 @@ export async function importTraceFile(file: File): Promise<void> {
   const [stored, storedEvents] = await Promise.all([repo.getRun(run.id), repo.getEvents(run.id)]);
   if (stored) openRunData(stored, storedEvents);
   if (outcome === 'already') toast('info', 'This trace was imported before; opened it');
-  else toast('info', `Imported ${events.filter((e) => e.type === 'step.attempt').length} model call(s) from ${file.name}${warnings.length ? ` (${warnings.length} note${warnings.length === 1 ? '' : 's'}: ${warnings.join('; ')})` : ''}`);
+  else toast('info', `Imported ${events.filter((e) => e.type === 'step.attempt').length} model call(s) from ${file.name} (${formatName})${warnings.length ? ` (${warnings.length} note${warnings.length === 1 ? '' : 's'}: ${warnings.join('; ')})` : ''}`);
 }

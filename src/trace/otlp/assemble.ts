@@ -64,6 +64,8 @@ export function recordFromCall(call: LlmCall, span: FlatSpan, configHash: string
     segments: [],
     params: { model: call.model ?? call.responseModel ?? '', maxTokens: call.maxTokens ?? 0, ...(call.temperature !== undefined ? { temperature: call.temperature } : {}), structured: call.structured, stream: call.stream },
     ...(call.text !== undefined ? { text: call.text } : {}),
+    ...(call.toolCalls?.length ? { toolCalls: call.toolCalls } : {}),
+    ...(call.reasoning ? { reasoning: call.reasoning } : {}),
     ...(call.finishReason ? { finishReason: call.finishReason, rawFinishReason: call.rawFinishReason ?? null } : {}),
     ...(call.output !== undefined && !error ? { output: call.output } : {}),
     errors: error ? [error] : [],
@@ -81,6 +83,9 @@ function sumUsage(steps: readonly ImportedStep[]): (TokenUsage & { costUsd?: num
   for (const r of records) {
     total.inputTokens += r.usage?.inputTokens ?? 0;
     total.outputTokens += r.usage?.outputTokens ?? 0;
+    // The optional counts are summed only over the calls that report them, and stay absent when none does.
+    if (r.usage?.cachedInputTokens !== undefined) total.cachedInputTokens = (total.cachedInputTokens ?? 0) + r.usage.cachedInputTokens;
+    if (r.usage?.reasoningTokens !== undefined) total.reasoningTokens = (total.reasoningTokens ?? 0) + r.usage.reasoningTokens;
     if (r.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + r.costUsd;
   }
   return total;

@@ -76,7 +76,13 @@ function attemptSpan(meta: RunMeta, e: AttemptEvent, ids: { traceId: string; spa
   const r: AttemptRecord = e.record;
   const { system, input } = toGenAiInput(r.messages);
   const finish = r.finishReason || r.rawFinishReason ? toGenAiFinish(r.finishReason, r.rawFinishReason) : undefined;
-  const output = r.text !== undefined ? [{ role: 'assistant', parts: [{ type: 'text', content: r.text }], finish_reason: finish ?? 'other' }] : undefined;
+  // GenAI output parts: reasoning first (as it was produced), then the text, then each tool call.
+  const parts = [
+    ...(r.reasoning ? [{ type: 'reasoning', content: r.reasoning }] : []),
+    ...(r.text !== undefined && (r.text !== '' || !r.toolCalls?.length) ? [{ type: 'text', content: r.text }] : []),
+    ...(r.toolCalls ?? []).map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.arguments })),
+  ];
+  const output = parts.length > 0 ? [{ role: 'assistant', parts, finish_reason: finish ?? 'other' }] : undefined;
   const events: OtlpEvent[] = [];
   if (r.failure === 'provider_error') events.push(event(e.at, 'gen_ai.client.operation.exception', { 'exception.type': r.failure, 'exception.message': r.errors.join('; ') }));
   if (r.feedback) events.push(event(e.at, 'seamscope.retry_with_feedback', { 'seamscope.next_attempt': e.attempt + 1 }));
@@ -97,6 +103,8 @@ function attemptSpan(meta: RunMeta, e: AttemptEvent, ids: { traceId: string; spa
       'gen_ai.response.finish_reasons': finish !== undefined ? [finish] : undefined,
       'gen_ai.usage.input_tokens': r.usage?.inputTokens,
       'gen_ai.usage.output_tokens': r.usage?.outputTokens,
+      'gen_ai.usage.cache_read.input_tokens': r.usage?.cachedInputTokens,
+      'gen_ai.usage.reasoning.output_tokens': r.usage?.reasoningTokens,
       'gen_ai.system_instructions': system ? json(system) : undefined,
       'gen_ai.input.messages': json(input),
       'gen_ai.output.messages': json(output),

@@ -68,18 +68,31 @@ const anyValue: z.ZodType<AnyValueIn> = anyValueBase.extend({
 const keyValue: z.ZodType<{ key: string; value?: AnyValueIn }> = z.object({ key: z.string(), value: anyValue.optional() }).loose();
 const attributeList = z.array(keyValue).optional();
 
-const kindMessage = 'must be an integer 0-5 (OTLP/JSON enums are integers)';
+// OTLP/JSON asks for integer enums, but protobuf's standard JSON mapping (Python MessageToJson,
+// Go protojson) writes the enum names, and real dumps carry them: both are read, as integers.
+const SPAN_KINDS = ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'] as const;
+const STATUS_CODES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'] as const;
+const kindMessage = `must be an integer 0-5 or a span kind name (${SPAN_KINDS.join(', ')})`;
+const statusMessage = `must be 0, 1 or 2 or a status code name (${STATUS_CODES.join(', ')})`;
+const kind = z.union([
+  z.number(kindMessage).int(kindMessage).min(0, kindMessage).max(5, kindMessage),
+  z.enum(SPAN_KINDS).transform((name) => SPAN_KINDS.indexOf(name)),
+], kindMessage);
+const statusCode = z.union([
+  z.literal(0), z.literal(1), z.literal(2),
+  z.enum(STATUS_CODES).transform((name) => STATUS_CODES.indexOf(name) as 0 | 1 | 2),
+], statusMessage);
 const span = z.object({
   traceId: hex(32),
   spanId: hex(16),
   parentSpanId: z.union([z.literal(''), hex(16)], 'must be empty or 16 hex characters').optional(),
   name: z.string(),
-  kind: z.number(kindMessage).int(kindMessage).min(0, kindMessage).max(5, kindMessage).optional(),
+  kind: kind.optional(),
   startTimeUnixNano: nanos,
   endTimeUnixNano: nanos,
   attributes: attributeList,
   events: z.array(z.object({ timeUnixNano: nanos.optional(), name: z.string().optional(), attributes: attributeList }).loose()).optional(),
-  status: z.object({ code: z.union([z.literal(0), z.literal(1), z.literal(2)], 'must be 0, 1 or 2').optional(), message: z.string().optional() }).loose().optional(),
+  status: z.object({ code: statusCode.optional(), message: z.string().optional() }).loose().optional(),
 }).loose();
 
 const tracesData = z.object({
@@ -102,31 +115,45 @@ function issueText(issue: z.core.$ZodIssue): string {
   return `${where} is not valid (${issue.message})`;
 }
 
-export type ReadOtlpResult = { ok: true; data: OtlpTraceData } | { ok: false; message: string };
+export type ReadJsonResult = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** Text → a structurally valid OTLP/JSON payload, or one plain message. Never throws. */
-export function readOtlpJson(text: string): ReadOtlpResult {
+/**
+ * Text → a JSON value every trace reader can walk safely: within the size limit, strict
+ * (duplicate keys and numbers that overflow to Infinity refused with their path), at most
+ * MAX_DEPTH deep, MAX_NODES values and no `__proto__` key. Never throws.
+ */
+export function readTraceJson(text: string): ReadJsonResult {
   if (typeof text !== 'string') return { ok: false, message: 'the trace must be given as text' };
   if (text.length > MAX_TRACE_BYTES) {
     return { ok: false, message: `the file is ${(text.length / 1048576).toFixed(1)} MB; trace files are limited to ${MAX_TRACE_BYTES / 1048576} MB` };
   }
-  // Strict: duplicate keys and numbers that overflow to Infinity are refused with their path.
   // The reader stops at the depth checkShape allows, so hostile nesting costs nothing; the
   // message is the same one checkShape gives.
   const read = parseStrictJson(text, { maxDepth: MAX_DEPTH + 1 });
   if (!read.ok && read.code === 'depth') return { ok: false, message: `${formatPath(read.path.slice(0, 6))}… is nested deeper than ${MAX_DEPTH} levels` };
   if (!read.ok) return { ok: false, message: `the file is not valid JSON: ${formatPath(read.path)}: ${read.message}` };
-  const raw = read.value;
-  const shape = checkShape(raw);
+  const shape = checkShape(read.value);
   if (shape) return { ok: false, message: shape };
+  return { ok: true, value: read.value };
+}
+
+/** The first few zod issues as one sentence naming each place. */
+export function issuesText(prefix: string, issues: readonly z.core.$ZodIssue[]): string {
+  const more = issues.length > 5 ? ` (and ${issues.length - 5} more problems)` : '';
+  return `${prefix}: ${issues.slice(0, 5).map(issueText).join('; ')}${more}`;
+}
+
+export type ReadOtlpResult = { ok: true; data: OtlpTraceData } | { ok: false; message: string };
+
+/** Text → a structurally valid OTLP/JSON payload, or one plain message. Never throws. */
+export function readOtlpJson(text: string): ReadOtlpResult {
+  const read = readTraceJson(text);
+  if (!read.ok) return read;
+  const raw = read.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('resourceSpans' in raw)) {
     return { ok: false, message: 'this is not an OTLP/JSON trace: it needs a top-level "resourceSpans" list (export traces as OTLP JSON, not protobuf or a vendor format)' };
   }
   const parsed = tracesData.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues;
-    const more = issues.length > 5 ? ` (and ${issues.length - 5} more problems)` : '';
-    return { ok: false, message: `the trace is malformed: ${issues.slice(0, 5).map(issueText).join('; ')}${more}` };
-  }
+  if (!parsed.success) return { ok: false, message: issuesText('the trace is malformed', parsed.error.issues) };
   return { ok: true, data: parsed.data as unknown as OtlpTraceData };
 }

@@ -83,6 +83,36 @@ describe('importOtlpTrace on real traces', () => {
     expect(view.boundaries).toEqual([]);
   });
 
+  it('pydantic-ai 0.2.15: the messages and the choice in its `events` attribute (GenAI event bodies as JSON)', () => {
+    const { run, attempt, warnings, chain } = load('pydantic-ai-0.2.15-openai-chat.otlp.json');
+    expect(attempt(0)?.messages).toEqual([
+      { role: 'system', content: 'You are a helpful assistant that answers questions clearly and concisely.' },
+      { role: 'user', content: 'What is Langfuse?' },
+    ]);
+    expect(attempt(0)?.text).toMatch(/^Langfuse is a tool designed for observability and monitoring of applications that utilize large language models \(LLMs\)\./);
+    expect(attempt(0)).toMatchObject({ usage: { inputTokens: 31, outputTokens: 96 } });
+    expect(warnings).toEqual([]);
+    expect(run).toMatchObject({ provider: 'openai', model: 'gpt-4o' });
+    expect(chain.meta?.importedFrom).toEqual(['OpenTelemetry GenAI', 'OpenTelemetry GenAI (deprecated keys)']);
+  });
+
+  it('OpenInference (openai_agents): flattened messages with a tool call and its result, cached and reasoning token counts', () => {
+    const { attempt, view, warnings } = load('openinference-openai-agents-2025-09-30.otlp.json');
+    expect(view.steps.map((s) => s.stepId)).toEqual(['response', 'response_2']);
+    expect(attempt(0)).toMatchObject({
+      text: '', toolCalls: [{ id: 'call_Kud0j0DxWSmLzv9W5m6qVqXn', name: 'get_weather', arguments: '{"city":"Tokyo"}' }],
+      usage: { inputTokens: 55, outputTokens: 15, cachedInputTokens: 0, reasoningTokens: 0 },
+    });
+    expect(attempt(1)?.messages.at(-1)).toEqual({ role: 'user', content: '[tool result id=call_Kud0j0DxWSmLzv9W5m6qVqXn] The weather in Tokyo is sunny.' });
+    expect(warnings[0]).toBe('1 span(s) that are not LLM calls were skipped: "get_weather"');
+  });
+
+  it('OpenInference (google_adk): a Gemini function call with no id, and finish reasons', () => {
+    const { attempt } = load('openinference-google-adk-2025-08-28.otlp.json');
+    expect(attempt(0)).toMatchObject({ text: '', toolCalls: [{ id: '', name: 'say_hello', arguments: '{}' }], finishReason: 'stop', usage: { inputTokens: 28, outputTokens: 3 } });
+    expect(attempt(1)).toMatchObject({ text: 'Hello Langfuse 👋!\n', finishReason: 'stop' });
+  });
+
   it('the OTLP proto example has no LLM call: a clear refusal, not an empty run', () => {
     const result = importOtlpTrace(readCorpus('traces/otlp/otlp-proto-example-trace.json'), stepRegistry);
     expect(result).toEqual({ ok: false, message: expect.stringMatching(/^no LLM calls found: none of the 1 span\(s\) \("I'm a server span"\)/) });

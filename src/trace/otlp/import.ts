@@ -24,7 +24,8 @@ export type ImportOtlpResult =
   | { ok: true; run: RunMeta; events: TraceEvent[]; warnings: string[] }
   | { ok: false; message: string };
 
-interface FoundCall {
+/** One recorded LLM call and the span (or span-like record) it came from. */
+export interface FoundCall {
   span: FlatSpan;
   call: LlmCall;
   name: string;
@@ -32,15 +33,25 @@ interface FoundCall {
 
 const LABELS: Record<string, string> = {
   'otel-genai': 'OpenTelemetry GenAI', 'otel-genai-deprecated': 'OpenTelemetry GenAI (deprecated keys)', openlit: 'OpenLit content events',
-  openllmetry: 'OpenLLMetry (Traceloop)', openinference: 'OpenInference', 'vercel-ai-sdk': 'Vercel AI SDK', seamscope: 'Seamscope export',
+  openllmetry: 'OpenLLMetry (Traceloop)', openinference: 'OpenInference', 'vercel-ai-sdk': 'Vercel AI SDK', langfuse: 'Langfuse export', seamscope: 'Seamscope export',
 };
 
 const labelsOf = (calls: readonly FoundCall[]) => [...new Set(calls.flatMap((c) => c.call.conventions))].sort().map((c) => LABELS[c] ?? c);
 
-const listNames = (names: readonly string[]) => {
+export const listNames = (names: readonly string[]) => {
   const unique = [...new Set(names)];
   return unique.slice(0, 5).map((n) => `"${n}"`).join(', ') + (unique.length > 5 ? `, … (${unique.length - 5} more)` : '');
 };
+
+/** The warning for calls whose reply could not be read (an errored call often has none: not counted). */
+export function silentOutputWarning(
+  calls: readonly FoundCall[], noun = 'LLM span(s)',
+  why = 'content capture may be off, or the instrumentation sends content as log events, which a trace file does not hold',
+): string | null {
+  const silent = calls.filter((c) => c.call.text === undefined && !c.call.toolCalls?.length && !spanError(c.span));
+  if (silent.length === 0) return null;
+  return `no output text or tool call could be recovered from ${silent.length} ${noun}: ${listNames(silent.map((c) => c.span.name))}; their steps have no output (${why})`;
+}
 
 /** The LLM calls among the spans, nested wrappers collapsed onto the innermost call. */
 function findCalls(spans: readonly FlatSpan[], warnings: string[]): FoundCall[] {
@@ -61,6 +72,8 @@ function findCalls(spans: readonly FlatSpan[], warnings: string[]): FoundCall[] 
   const inner = new Set(found.flatMap((f) => index.ancestors(f.span)));
   const calls = found.filter((f) => !inner.has(f.span));
   if (calls.length < found.length) warnings.push(`${found.length - calls.length} span(s) wrapping another LLM call were merged into the inner call`);
+  const silent = silentOutputWarning(calls);
+  if (silent) warnings.push(silent);
   const used = new Set([...calls.map((c) => c.span), ...wrappers]);
   const skipped = spans.filter((s) => !used.has(s) && !inner.has(s));
   if (skipped.length > 0) warnings.push(`${skipped.length} span(s) that are not LLM calls were skipped: ${listNames(skipped.map((s) => s.name))}`);
@@ -76,6 +89,7 @@ function genericSteps(calls: readonly FoundCall[], configHashes: ReadonlyMap<str
   return calls.map((c, i) => {
     const id = ids[i] as string;
     const record = recordFromCall(c.call, c.span, configHashes.get(id) ?? '');
+    if (c.call.costUsd !== undefined) record.costUsd = c.call.costUsd;
     const error = spanError(c.span);
     return {
       id, startMs: c.span.startMs, endMs: c.span.endMs, status: error ? 'failed' : 'succeeded', latencyMs: record.latencyMs,
@@ -104,14 +118,17 @@ function importOwn(root: FlatSpan, spans: readonly FlatSpan[], calls: readonly F
   return { ok: true, run: meta, events, warnings };
 }
 
-/** Any other trace: one model step per LLM call, in time order, on a synthetic chain. */
-function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[], registry: StepRegistry): ImportOtlpResult {
+/**
+ * Any other trace: one model step per LLM call, in time order, on a synthetic chain. Also the
+ * last stage of the Langfuse import, which hands its observations over as span-like records.
+ */
+export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[], registry: StepRegistry, source?: string): ImportOtlpResult {
   const taken = new Set<string>();
   const suffixes = new Map<string, number>();
   const ids = calls.map((c) => uniqueStepId(c.span.name, taken, suffixes));
   const stepCalls: ImportedCallStep[] = calls.map((c, i) => ({ id: ids[i] as string, name: c.name, call: c.call }));
   const chainName = `Imported trace: ${serviceName(spans) ?? calls[0]?.span.name ?? 'LLM calls'}`;
-  const chain = buildSyntheticChain(stepCalls, registry, { id: runId, name: chainName, importedFrom: labelsOf(calls) });
+  const chain = buildSyntheticChain(stepCalls, registry, { id: runId, name: chainName, importedFrom: labelsOf(calls), ...(source ? { source } : {}) });
   const configHashes = new Map(chain.steps.map((s) => [s.id, hashValue(s.config)]));
   const steps = genericSteps(calls, configHashes, ids);
   const failed = steps.find((s) => s.status === 'failed');

@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatRole, FinishReason } from '../../providers/types.ts';
+import type { ChatMessage, ChatRole, FinishReason, ToolCall } from '../../providers/types.ts';
+import { parseJsonValue } from './guard.ts';
 
 /**
  * Messages between Seamscope's shape (role + text) and the shapes instrumentations record:
@@ -61,21 +62,28 @@ function stringify(value: unknown): string {
 function partText(part: unknown, notes: Set<string>): string {
   if (typeof part === 'string') return part;
   if (!isRecord(part)) return '';
+  if (typeof part.type !== 'string') {
+    // Gemini parts carry no type: `{function_call: {name, args}}`, `{function_response: {name, response}}`.
+    const call = isRecord(part.function_call) ? part.function_call : isRecord(part.functionCall) ? part.functionCall : undefined;
+    if (call) return partText({ type: 'tool_call', name: call.name, id: call.id, arguments: call.args ?? call.arguments }, notes);
+    const response = isRecord(part.function_response) ? part.function_response : isRecord(part.functionResponse) ? part.functionResponse : undefined;
+    if (response) return partText({ type: 'tool_call_response', id: response.id ?? response.name, response: response.response }, notes);
+  }
   const type = typeof part.type === 'string' ? part.type : 'text';
   if (type === 'text' || type === 'input_text' || type === 'output_text') {
     const content = part.content ?? part.text;
     return typeof content === 'string' ? content : stringify(content);
   }
-  if (type === 'tool_call' || type === 'tool-call' || type === 'function_call') {
+  if (type === 'tool_call' || type === 'tool-call' || type === 'function_call' || type === 'tool_use') {
     notes.add('tool calls were rendered as text lines');
     const name = part.name ?? part.toolName;
-    const id = part.id ?? part.toolCallId;
+    const id = part.call_id ?? part.id ?? part.toolCallId;
     return `[tool call ${String(name ?? '?')}${id !== undefined ? ` id=${String(id)}` : ''}] ${stringify(part.arguments ?? part.input ?? part.args ?? {})}`;
   }
-  if (type === 'tool_call_response' || type === 'tool-result') {
+  if (type === 'tool_call_response' || type === 'tool-result' || type === 'tool_result' || type === 'function_call_output') {
     notes.add('tool results were rendered as text lines');
-    const id = part.id ?? part.toolCallId;
-    const response = part.response ?? part.output ?? part.result;
+    const id = part.id ?? part.toolCallId ?? part.tool_use_id ?? part.call_id;
+    const response = part.response ?? part.output ?? part.result ?? part.content;
     return `[tool result${id !== undefined ? ` id=${String(id)}` : ''}] ${typeof response === 'string' ? response : stringify(response)}`;
   }
   if (type === 'reasoning' && typeof part.content === 'string') return `[reasoning] ${part.content}`;
@@ -86,6 +94,8 @@ function partText(part: unknown, notes: Set<string>): string {
 function roleOf(role: unknown, notes: Set<string>): ChatRole {
   if (role === 'system' || role === 'user' || role === 'assistant') return role;
   if (role === 'developer') return 'system';
+  // Gemini names the assistant "model".
+  if (role === 'model') return 'assistant';
   notes.add(`${String(role)} messages were imported as user messages`);
   return 'user';
 }
@@ -125,12 +135,89 @@ export function systemMessageFrom(value: unknown, notes: Set<string>): ChatMessa
   return { role: 'system', content: value.map((p) => partText(p, notes)).join('\n') };
 }
 
-/** The first output message (choice 0) → its text and finish word. */
-export function outputFrom(value: unknown, notes: Set<string>): { text: string; finish?: string } | null {
+/** What one recorded reply holds: its text, tool calls and reasoning, kept apart. */
+export interface RecordedOutput {
+  text: string;
+  finish?: string;
+  toolCalls: ToolCall[];
+  reasoning?: string;
+}
+
+/** A reply with neither text nor a tool call says nothing: the next source is tried instead. */
+export const hasContent = (out: RecordedOutput | null): out is RecordedOutput => out !== null && (out.text !== '' || out.toolCalls.length > 0);
+
+/** Arguments as the JSON text the model wrote: a string stays as it is, an object is serialised. */
+const argumentsText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? {}) ?? '{}');
+
+/** A tool call in any recorded shape (GenAI part, OpenAI tool_calls / function_call, Anthropic tool_use, Vercel tool-call, Gemini function_call). */
+export function toolCallFrom(value: unknown): ToolCall | null {
+  if (!isRecord(value)) return null;
+  const fn = isRecord(value.function) ? value.function : isRecord(value.function_call) ? value.function_call : isRecord(value.functionCall) ? value.functionCall : value;
+  const name = fn.name ?? value.name ?? value.toolName;
+  if (typeof name !== 'string' || !name) return null;
+  const id = value.call_id ?? value.id ?? value.toolCallId ?? fn.id;
+  return { id: id === undefined || id === null ? '' : String(id), name, arguments: argumentsText(fn.arguments ?? fn.args ?? fn.input ?? value.arguments ?? value.input ?? value.args) };
+}
+
+/**
+ * A tool call as a step's output: arguments parsed when they are JSON, so the replay shows the
+ * values. A tool-only reply has no text; its output is its calls, so the step shows what the
+ * model did instead of an empty answer.
+ */
+export function toolCallOutput(call: ToolCall): { id: string; name: string; arguments: unknown } {
+  return { id: call.id, name: call.name, arguments: parseJsonValue(call.arguments) ?? call.arguments };
+}
+
+const TOOL_CALL_PARTS = new Set(['tool_call', 'tool-call', 'function_call', 'tool_use']);
+
+/**
+ * One output message → text, tool calls and reasoning. Unlike an input message, whose tool
+ * calls can only be rendered as text, the attempt record has a place for each, so nothing
+ * is folded into the text here.
+ */
+export function outputMessage(message: Record<string, unknown>, notes: Set<string>): RecordedOutput {
+  const pieces: unknown[] = Array.isArray(message.parts) ? [...message.parts] : Array.isArray(message.content) ? [...message.content] : [];
+  if (typeof message.content === 'string') pieces.unshift(message.content);
+  const texts: string[] = [];
+  const reasoning: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  for (const piece of pieces) {
+    if (typeof piece === 'string') { if (piece) texts.push(piece); continue; }
+    if (!isRecord(piece)) continue;
+    const type = typeof piece.type === 'string' ? piece.type : isRecord(piece.function_call) ? 'function_call' : 'text';
+    if (TOOL_CALL_PARTS.has(type)) {
+      const call = toolCallFrom(piece);
+      if (call) toolCalls.push(call);
+    } else if (type === 'reasoning' || type === 'thinking') {
+      const content = piece.content ?? piece.thinking ?? piece.text;
+      if (typeof content === 'string' && content) reasoning.push(content);
+    } else {
+      const text = partText(piece, notes);
+      if (text) texts.push(text);
+    }
+  }
+  for (const item of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+    const call = toolCallFrom(item);
+    if (call) toolCalls.push(call);
+  }
+  // The legacy OpenAI shape: one function_call beside the content.
+  const legacy = toolCallFrom(message.function_call);
+  if (legacy) toolCalls.push(legacy);
+  const reasoningField = message.reasoning_content ?? message.reasoning;
+  if (typeof reasoningField === 'string' && reasoningField) reasoning.push(reasoningField);
+  const finish = message.finish_reason ?? message.finishReason;
+  return {
+    text: texts.join('\n'), toolCalls,
+    ...(reasoning.length ? { reasoning: reasoning.join('\n') } : {}),
+    ...(typeof finish === 'string' ? { finish } : {}),
+  };
+}
+
+/** The first output message (choice 0) → its text, tool calls and finish word. */
+export function outputFrom(value: unknown, notes: Set<string>): RecordedOutput | null {
   if (!Array.isArray(value) || value.length === 0 || !isRecord(value[0])) return null;
   if (value.length > 1) notes.add('only the first of several output choices was imported');
-  const first = value[0];
-  return { text: messageText(first, notes), ...(typeof first.finish_reason === 'string' ? { finish: first.finish_reason } : {}) };
+  return outputMessage(value[0], notes);
 }
 
 /**

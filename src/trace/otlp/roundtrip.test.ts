@@ -45,6 +45,19 @@ describe('export → import round trip', () => {
     expect((back.run.chain as { meta?: Record<string, unknown> }).meta).toMatchObject({ importedFrom: ['Seamscope export', 'OpenTelemetry GenAI'], importedRunId: meta.id });
   });
 
+  it('keeps tool calls, reasoning and cached/reasoning token counts', async () => {
+    const { meta, events } = await retried();
+    const attempt = events.find((e): e is Extract<TraceEvent, { type: 'step.attempt' }> => e.type === 'step.attempt' && e.stepId === 'answer');
+    if (!attempt) throw new Error('no answer attempt');
+    Object.assign(attempt.record, {
+      toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q": "appeal deadline"}' }], reasoning: 'The facts name 180 days.',
+      usage: { inputTokens: 50, outputTokens: 9, cachedInputTokens: 32, reasoningTokens: 4 },
+    });
+    const back = reimport(meta, events);
+    const record = buildRunView(back.run, back.events, stepRegistry).steps.find((s) => s.stepId === 'answer')?.attempts[0]?.record;
+    expect(record).toMatchObject({ text: attempt.record.text, toolCalls: attempt.record.toolCalls, reasoning: 'The facts name 180 days.', usage: attempt.record.usage });
+  });
+
   it('keeps routes, skipped steps and a failed run', async () => {
     const routed = await engineRun([{ category: 'billing' }], routedChain(), { ticket: 'I was charged twice' });
     const back = reimport(routed.meta, routed.events);

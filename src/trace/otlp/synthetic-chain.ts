@@ -64,7 +64,7 @@ function template(text: string, reads: readonly Read[]): string {
   return neutralise(marked).replace(/\uE000(\d+)\uE001/g, (_, i: string) => `{${reads[Number(i)]?.binding ?? ''}}`);
 }
 
-export function buildSyntheticChain(steps: readonly ImportedCallStep[], registry: StepRegistry, info: { id: string; name: string; importedFrom: string[] }): Chain {
+export function buildSyntheticChain(steps: readonly ImportedCallStep[], registry: StepRegistry, info: { id: string; name: string; importedFrom: string[]; source?: string }): Chain {
   // The model kind's own config schema fills the defaults, so the chain parses as a model chain.
   const modelConfigSchema = registry.get('model')?.config;
   if (!modelConfigSchema) throw new Error('buildSyntheticChain: the registry has no "model" step kind');
@@ -101,7 +101,7 @@ export function buildSyntheticChain(steps: readonly ImportedCallStep[], registry
     version: CHAIN_VERSION,
     id: info.id,
     name: info.name.slice(0, 200),
-    description: 'Reconstructed from an imported OTLP trace: one model step per recorded LLM call. Prompts are the recorded messages; reads were inferred where one call\'s output appears in a later call\'s input.',
+    description: `Reconstructed from ${info.source ?? 'an imported OTLP trace'}: one model step per recorded LLM call. Prompts are the recorded messages; reads were inferred where one call's output appears in a later call's input.`,
     inputs: [],
     steps: built,
     meta: { importedFrom: info.importedFrom },
