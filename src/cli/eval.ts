@@ -30,7 +30,8 @@ export const evalUsage = `Usage: seamscope eval <chain.json>... --dataset FILE.d
        --frozen DIR --stage STEP freezes the boundary into STEP: each item's steps before it are restored from the run files
        an earlier eval wrote under DIR (--out), so STEP and what follows rerun against exactly what they received, with no upstream call.
        --controls adds, per chain, the single-prompt baseline (meta.baseline, else one generated from its prompts), an identity control and an ablation per model stage.
-       Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain
+       Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain,
+       judge:CHAIN (a chain file or id run as scorer on the output; inputs output, expected and the item's; returns true/false or {pass, reason})
        (default: the dataset's, else those its expected keys choose). Rerun the same command to resume an interrupted eval.`;
 export const evalOptions: OptionTable = {
   dataset: 'string', scorer: 'list', 'csv-map': 'list', frozen: 'string', stage: 'string', concurrency: 'string', volume: 'string', 'price-in': 'string', 'price-out': 'string',
@@ -104,6 +105,15 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (unconfirmedEgress(chain, stepRegistry, []).length > 0) return io.err(`${terminalLine(path)}: the chain posts to a webhook; eval does not run chains with side effects`), 2;
     chains.push({ chain, path });
   }
+  // Judge scorers name a chain: one of the chains given, by id, or a chain file.
+  const judges = new Map<string, Chain>();
+  for (const spec of scorers) {
+    if (spec.type !== 'judge' || judges.has(spec.chain)) continue;
+    const given = chains.find((c) => c.chain.id === spec.chain)?.chain ?? (await loadChain(spec.chain, io));
+    if (!given) return io.err(`--scorer judge:${terminalLine(spec.chain)}: no such chain file or chain id among those given`), 2;
+    if (unconfirmedEgress(given, stepRegistry, []).length > 0) return io.err(`${terminalLine(spec.chain)}: the judge posts to a webhook; eval does not run chains with side effects`), 2;
+    judges.set(spec.chain, given);
+  }
   const stream = createReadStream(datasetPath, { encoding: 'utf8', highWaterMark: 256 * 1024 });
   const read = /\.csv$/i.test(datasetPath) ? await readCsvDataset(stream, csvMap) : await readDataset(textLines(stream));
   if (!read.ok) return io.err(`${terminalLine(datasetPath)}:${read.line}: ${terminalLine(read.message)}; nothing was run`), 2;
@@ -142,7 +152,7 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
   const shared = shareRateLimit(createProviderForProfile(profile, { apiKey }));
   // The eval's identity: what it runs on. Results are reused on resume only for the very same eval.
-  const evalId = `eval-${hashValue({ chains: chains.map((c) => c.chain), items: [...itemsByVariant.values()].map((d) => d.items), scorers, model: profile.model, endpoint: profile.baseUrl, ...(frozen ? { frozen: [resolve(frozen.dir), frozen.stage] } : {}) }).slice(0, 12)}`;
+  const evalId = `eval-${hashValue({ chains: chains.map((c) => c.chain), items: [...itemsByVariant.values()].map((d) => d.items), scorers, model: profile.model, endpoint: profile.baseUrl, ...(frozen ? { frozen: [resolve(frozen.dir), frozen.stage] } : {}), ...(judges.size ? { judges: [...judges.values()] } : {}) }).slice(0, 12)}`;
   const outDir = resolve(typeof args.options.out === 'string' ? args.options.out : join('.evals', evalId));
   const resultsPath = join(outDir, 'results.jsonl');
   const manifestPath = join(outDir, 'eval.json');
@@ -166,7 +176,7 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
       const repo = createMemoryRunRepository();
       await runEval({
         variants: [variant], dataset: itemsByVariant.get(variant.name) ?? dataset, scorers, provider: shared.provider, model: runModelSettings(profile), repo,
-        concurrency, signal: controller.signal, done, registry: stepRegistry,
+        concurrency, signal: controller.signal, done, registry: stepRegistry, judges,
         ...(frozen ? { frozen: { stage: frozen.stage, runFor: (v: EvalVariant, item: { id: string }) => frozenRun(frozen.dir, v.name, item.id) } } : {}),
         runIdFor: (v, item) => `${evalId}-${fileSafe(v.name)}-${fileSafe(item.id)}-${hashValue([v.name, item.id]).slice(0, 6)}`,
         onResult: async (result, run) => {

@@ -210,3 +210,52 @@ describe('a frozen boundary', () => {
     }
   });
 });
+
+describe('a judge scorer', () => {
+  const judge = {
+    format: 'seamscope.chain', version: 1, id: 'judge', name: 'Judge',
+    inputs: [{ name: 'output', schema: { type: 'string' }, trust: 'untrusted', required: true }, { name: 'expected', schema: { type: 'string' }, trust: 'trusted', required: true }],
+    steps: [
+      { id: 'verdict', kind: 'model', name: 'Verdict', position: { x: 0, y: 0 }, config: { bindings: { output: 'inputs.output', expected: 'inputs.expected' }, prompt: 'Judge: does {output} give {expected}?', outputSchema: { type: 'object', properties: { pass: { type: 'boolean' }, reason: { type: 'string' } }, required: ['pass', 'reason'] } } },
+      { id: 'final', kind: 'output', name: 'Out', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.verdict' } } },
+    ],
+  } as const;
+
+  it('runs its chain on each output, adds its verdict to the scores and counts its calls apart from the variant’s', async () => {
+    const inner = contentProvider();
+    const judgeCalls: string[] = [];
+    // The judge model: right when the answer carries the day count the expected facts name.
+    const provider: ModelProvider = {
+      kind: 'judging',
+      async call(request, ctx) {
+        const text = lastUser(request);
+        if (!text.startsWith('Judge:')) return inner.call(request, ctx);
+        judgeCalls.push(text);
+        const days = text.match(/"(\d+ days)"/)?.[1] ?? '∅';
+        const pass = text.split('give')[0]?.includes(days.replace(' days', '')) ?? false;
+        return { text: JSON.stringify({ pass, reason: pass ? `states ${days}` : `does not state ${days}` }), finishReason: 'stop', rawFinishReason: 'stop', usage: { inputTokens: 50, outputTokens: 5 }, requestBody: {}, rawResponse: {}, status: 200, model: 'm' };
+      },
+    };
+    const results: ItemResult[] = [];
+    await runEval({
+      variants: [variant()], dataset: dataset(4), scorers: [{ type: 'judge', chain: 'judge' }], provider, model, repo: createMemoryRunRepository(), concurrency: 2,
+      judges: new Map([['judge', judge as unknown as import('../chain/schema.ts').Chain]]), onResult: async (r) => void results.push(r),
+    });
+    expect(judgeCalls).toHaveLength(4);
+    const byId = Object.fromEntries(results.map((r) => [r.itemId, r]));
+    expect(byId.q0?.scores).toEqual([{ scorer: 'judge:judge', pass: true, detail: 'the judge says right: states 1 days' }]);
+    // q3's document says "promptly": the answer has no day count, and the judge says so.
+    expect(byId.q3).toMatchObject({ pass: false, scores: [{ pass: false, detail: 'the judge says wrong: does not state 4 days' }] });
+    // The variant's own calls stay 2 per item; the judge's are counted apart.
+    expect(results.every((r) => r.calls === 2 && r.judge?.calls === 1 && r.judge.inputTokens === 50)).toBe(true);
+    const table = evalTable([variant()], results);
+    expect(table.variants[0]).toMatchObject({ calls: 2, accuracy: 0.75, judge: { calls: 1, inputTokens: 50, outputTokens: 5 } });
+    expect(formatEvalTable(table).join('\n')).toContain("judge two-step: 1.0 calls, 50 in and 5 out tokens per item (not in the variant's calls or spend)");
+  });
+
+  it('fails the item, saying why, when the judge chain is missing or returns no verdict', async () => {
+    const results: ItemResult[] = [];
+    await runEval({ variants: [variant()], dataset: dataset(1), scorers: [{ type: 'judge', chain: 'absent' }], provider: contentProvider(), model, repo: createMemoryRunRepository(), onResult: async (r) => void results.push(r) });
+    expect(results[0]?.scores).toEqual([{ scorer: 'judge:absent', pass: false, detail: 'no judge chain "absent" was given' }]);
+  });
+});

@@ -3,7 +3,9 @@ import { planFork } from '../engine/fork.ts';
 import { runChain, type RunModelSettings } from '../engine/run.ts';
 import type { TokenCounter } from '../providers/tokenizer.ts';
 import type { ModelProvider } from '../providers/types.ts';
+import { getPath } from '../chain/refs.ts';
 import type { RunMeta, TraceEvent } from '../trace/events.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
 import type { RunRepository } from '../trace/repository.ts';
 import { boundarySufficiency } from '../inspect/boundary.ts';
 import { stageRecall, type StageRecall } from '../inspect/stage-recall.ts';
@@ -56,6 +58,8 @@ export interface ItemResult {
   costUsd?: number;
   error?: string;
   steps: StepOutcome[];
+  /** What the judges cost for this item, apart from the variant's own calls. */
+  judge?: { calls: number; inputTokens: number; outputTokens: number; costUsd?: number };
   /** Each boundary's sufficiency in this run: estimated (on the item's gold facts when it has them) and labelled. */
   boundaries: ItemBoundary[];
 }
@@ -106,6 +110,8 @@ export interface EvalOptions {
    * is measured against exactly what it received then, with no upstream call. An item with no
    * earlier run runs whole.
    */
+  /** The chains `judge` scorers name, by the name the scorer gives (a chain id or a file). */
+  judges?: ReadonlyMap<string, Chain>;
   frozen?: { stage: string; runFor(variant: EvalVariant, item: DatasetItem): Promise<{ meta: RunMeta; events: readonly TraceEvent[] } | null> };
 }
 
@@ -136,6 +142,53 @@ export function outcomeOf(meta: RunMeta, events: readonly TraceEvent[]): { outco
     else if (e.type === 'run.finished') terminalStep = e.terminalStep;
   }
   return { outcome: { status: meta.status, output: meta.output, ...(terminalStep ? { terminalStep } : {}), routes }, calls, steps: [...steps.values()] };
+}
+
+/**
+ * The judge scorers: each runs its chain (same engine, provider and model as the batch) with
+ * the output under judgement, the item's expected values and its inputs, and reads a verdict
+ * from what the chain returns: `true`/`false`, or an object's `pass` (or `correct`, `verdict`)
+ * with its `reason`. A judge that fails or returns no verdict fails the item, saying so. Its
+ * runs are not the item's: they are kept out of the stored runs, and their calls and tokens are
+ * counted apart.
+ */
+async function judgeItem(opts: EvalOptions, item: DatasetItem, scorers: readonly ScorerSpec[] | undefined, output: unknown, now: () => number) {
+  const judges = (scorers?.length ? scorers : []).filter((s): s is Extract<ScorerSpec, { type: 'judge' }> => s.type === 'judge');
+  if (judges.length === 0 || item.expected.abstain === true) return null;
+  const usage = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const scores: ScoreResult[] = [];
+  for (const spec of judges) {
+    const scorer = `judge:${spec.chain}${spec.path ? `:${spec.path}` : ''}`;
+    const chain = opts.judges?.get(spec.chain);
+    if (!chain) {
+      scores.push({ scorer, pass: false, detail: `no judge chain "${spec.chain}" was given` });
+      continue;
+    }
+    const judged = spec.path ? getPath(output, spec.path.split('.')) : output;
+    const values: Record<string, unknown> = { ...item.inputs, output: typeof judged === 'string' ? judged : JSON.stringify(judged ?? null, null, 2), expected: JSON.stringify(item.expected, null, 2) };
+    const inputs = Object.fromEntries(chain.inputs.filter((i) => Object.hasOwn(values, i.name)).map((i) => [i.name, values[i.name]]));
+    const repo = createMemoryRunRepository();
+    const meta = await runChain({ chain, inputs, provider: opts.provider, model: opts.model, repo, ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now });
+    usage.calls += (await repo.getEvents(meta.id)).filter((e) => e.type === 'step.attempt').length;
+    usage.inputTokens += meta.usage?.inputTokens ?? 0;
+    usage.outputTokens += meta.usage?.outputTokens ?? 0;
+    usage.costUsd += meta.usage?.costUsd ?? 0;
+    scores.push({ scorer, ...verdictOf(meta) });
+  }
+  return { scores, usage: usage.costUsd ? usage : { calls: usage.calls, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } };
+}
+
+function verdictOf(meta: RunMeta): { pass: boolean; detail: string } {
+  if (meta.status !== 'succeeded') return { pass: false, detail: `the judge run ${meta.status}${meta.error ? `: ${meta.error}` : ''}` };
+  const out = meta.output;
+  if (typeof out === 'boolean') return { pass: out, detail: out ? 'the judge says right' : 'the judge says wrong' };
+  if (out !== null && typeof out === 'object' && !Array.isArray(out)) {
+    const o = out as Record<string, unknown>;
+    const verdict = [o.pass, o.correct, o.verdict].find((v) => typeof v === 'boolean') as boolean | undefined;
+    const reason = [o.reason, o.explanation, o.why].find((v) => typeof v === 'string') as string | undefined;
+    if (verdict !== undefined) return { pass: verdict, detail: `the judge says ${verdict ? 'right' : 'wrong'}${reason ? `: ${reason.slice(0, 300)}` : ''}` };
+  }
+  return { pass: false, detail: 'the judge returned no verdict (true/false, or an object with "pass")' };
 }
 
 /** The fork that restores an earlier run's steps before `stage` (planFork's rule), so nothing upstream is called. */
@@ -188,6 +241,11 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
       const events = await opts.repo.getEvents(meta.id);
       const { outcome, calls, steps } = outcomeOf(meta, events);
       const scored = scoreItem(item, scorers, outcome);
+      const judged = await judgeItem(opts, item, scorers, outcome.status === 'succeeded' ? outcome.output : undefined, now);
+      if (judged) {
+        scored.scores.push(...judged.scores);
+        scored.pass = scored.pass && judged.scores.every((x) => x.pass);
+      }
       // Gold for a boundary: the item's facts for that boundary, else the facts the answer needs.
       const gold = item.labels?.boundaries ?? item.expected.facts;
       const view = buildRunView(meta, events, opts.registry ?? stepRegistry);
@@ -206,7 +264,7 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
         latencyMs: (meta.finishedAt ?? now()) - (meta.startedAt ?? t0),
         inputTokens: meta.usage?.inputTokens ?? 0, outputTokens: meta.usage?.outputTokens ?? 0, calls,
         ...(meta.usage?.costUsd !== undefined ? { costUsd: meta.usage.costUsd } : {}),
-        ...(meta.error ? { error: meta.error } : {}), steps, boundaries,
+        ...(meta.error ? { error: meta.error } : {}), steps, boundaries, ...(judged ? { judge: judged.usage } : {}),
       };
       await opts.onResult(result, { meta, events });
       ran++;

@@ -59,6 +59,8 @@ describe('scorers', () => {
   it('parses scorers as written on the command line', () => {
     expect(parseScorerArg('json-field:answer.days')).toEqual({ ok: true, spec: { type: 'json-field', path: 'answer.days' } });
     expect(parseScorerArg('regex:^\\d+ days$')).toEqual({ ok: true, spec: { type: 'regex', pattern: '^\\d+ days$' } });
+    expect(parseScorerArg('judge:judges/appeals.chain.json')).toEqual({ ok: true, spec: { type: 'judge', chain: 'judges/appeals.chain.json' } });
+    expect(parseScorerArg('judge').ok).toBe(false);
     expect(parseScorerArg('facts')).toEqual({ ok: true, spec: { type: 'facts' } });
     expect(parseScorerArg('judge')).toMatchObject({ ok: false, message: expect.stringContaining('scorers: facts') });
     expect(parseScorerArg('json-field')).toMatchObject({ ok: false });

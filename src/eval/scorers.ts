@@ -58,10 +58,11 @@ export function defaultScorers(expected: Expected): ScorerSpec[] {
 
 export function scorerName(spec: ScorerSpec): string {
   if (spec.type === 'regex') return `regex:${spec.pattern}`;
+  if (spec.type === 'judge') return `judge:${spec.chain}${spec.path ? `:${spec.path}` : ''}`;
   return 'path' in spec && spec.path ? `${spec.type}:${spec.path}` : spec.type;
 }
 
-function scoreOne(spec: ScorerSpec, expected: Expected, outcome: RunOutcome): Omit<ScoreResult, 'scorer'> {
+function scoreOne(spec: Exclude<ScorerSpec, { type: 'judge' }>, expected: Expected, outcome: RunOutcome): Omit<ScoreResult, 'scorer'> {
   if (spec.type === 'abstain') {
     const want = expected.abstain === true;
     return { pass: want === abstained(outcome), detail: want ? (abstained(outcome) ? 'abstained, as expected' : `expected an abstention, the run ${outcome.status}`) : abstained(outcome) ? `abstained (${outcome.status}) where an answer was expected` : 'answered, as expected' };
@@ -130,6 +131,7 @@ export function scoreItem(item: DatasetItem, specs: readonly ScorerSpec[] | unde
   let chosen = specs?.length ? [...specs] : defaultScorers(item.expected);
   if (item.expected.abstain === true) chosen = [{ type: 'abstain' }];
   if (chosen.length === 0) return { pass: false, scores: [{ scorer: 'none', pass: false, detail: 'no scorer named and the item has no expected keys' }] };
-  const scores = chosen.map((spec) => ({ scorer: scorerName(spec), ...scoreOne(spec, item.expected, outcome) }));
+  // A judge runs a chain, so it is scored where runs are made (runEval), not here.
+  const scores = chosen.filter((spec): spec is Exclude<ScorerSpec, { type: 'judge' }> => spec.type !== 'judge').map((spec) => ({ scorer: scorerName(spec), ...scoreOne(spec, item.expected, outcome) }));
   return { pass: scores.every((s) => s.pass), scores };
 }

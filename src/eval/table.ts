@@ -42,6 +42,8 @@ export interface VariantRow {
   spendPerMonth: number | null;
   /** The multiplication behind spendPerMonth, in words. */
   spendFormula: string;
+  /** Judge scorers' calls and tokens per item, counted apart from the variant's (null without a judge). */
+  judge: { calls: number; inputTokens: number; outputTokens: number } | null;
 }
 
 export interface StepRow {
@@ -148,6 +150,7 @@ export function evalTable(variants: readonly EvalVariant[], results: readonly It
       abstained: n ? rs.filter((r) => r.abstained).length / n : 0, failed: rs.filter((r) => r.status === 'failed').length,
       p50Ms: percentile(rs.map((r) => r.latencyMs), 50), p95Ms: percentile(rs.map((r) => r.latencyMs), 95),
       inputTokens, outputTokens, calls: mean(rs.map((r) => r.calls)), spendPerMonth: cost.value, spendFormula: cost.formula,
+      judge: rs.some((r) => r.judge) ? { calls: mean(rs.map((r) => r.judge?.calls ?? 0)), inputTokens: mean(rs.map((r) => r.judge?.inputTokens ?? 0)), outputTokens: mean(rs.map((r) => r.judge?.outputTokens ?? 0)) } : null,
     };
   });
   for (const row of rows) row.tiesWith = rows.filter((o) => o !== row && o.n > 0 && row.n > 0 && withinNoise(row, o)).map((o) => o.name);
@@ -301,6 +304,9 @@ export function formatEvalTable(table: EvalTable): string[] {
   if (compounded.length) {
     lines.push('', 'compounding (seed 002), predicted from measured step rates against measured:');
     for (const c of compounded) lines.push(`  ${c.variant}: predicted ${pct(c.predicted)}, measured ${pct(c.measured)}  (${c.estimate.explanation})`);
+  }
+  for (const r of ordered) {
+    if (r.judge) lines.push(`judge ${r.name}: ${r.judge.calls.toFixed(1)} calls, ${whole(r.judge.inputTokens)} in and ${whole(r.judge.outputTokens)} out tokens per item (not in the variant's calls or spend)`);
   }
   for (const r of ordered) {
     if (r.spendPerMonth !== null) lines.push(`spend ${r.name}: ${r.spendFormula}`);
