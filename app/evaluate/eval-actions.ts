@@ -167,6 +167,13 @@ async function go(record: EvalRecord): Promise<void> {
   const shared = shareRateLimit(createProviderForProfile(profile, { apiKey, browser: true }));
   const repo = await getRunRepository();
   const countTokens = await loadTokenCounter();
+  // A judge the dataset names is a chain in the library, by id.
+  const judges = new Map<string, Chain>();
+  for (const spec of dataset.scorers ?? []) {
+    if (spec.type !== 'judge' || judges.has(spec.chain)) continue;
+    const judge = (await db.chains.get(spec.chain))?.chain;
+    if (judge) judges.set(spec.chain, judge);
+  }
   let last = 0;
   try {
     for (const variant of record.variants) {
@@ -174,7 +181,7 @@ async function go(record: EvalRecord): Promise<void> {
       const items = await itemsFor(variant, sourceOf(variant, record.variants), dataset);
       await runEval({
         variants: [variant], dataset: items, provider: shared.provider, model: runModelSettings(profile), repo, registry: stepRegistry,
-        concurrency: record.concurrency, signal, done, countTokens,
+        concurrency: record.concurrency, signal, done, countTokens, judges,
         runIdFor: (v, item) => `${record.id}-${hashValue([v.name, item.id]).slice(0, 10)}`,
         onResult: async (result) => {
           await db.evalResults.put({ evalId: record.id, key: resultKey(result.variant, result.itemId), result });
