@@ -1,5 +1,7 @@
-import type { BoundaryRow, CompoundingRow, EvalTable, StepRow } from '../../src/eval/index.ts';
+import type { BoundaryRow, CompoundingRow, EvalTable, ItemResult, StepRow, VariantRow } from '../../src/eval/index.ts';
 import { formatMs } from '../ui/format.ts';
+import { reviewAbstention } from './eval-actions.ts';
+import { useEvalStore } from './eval-store.ts';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 const mark = { yes: '✓', no: '✗', conditional: '~' } as const;
@@ -10,13 +12,15 @@ const mark = { yes: '✓', no: '✗', conditional: '~' } as const;
  * at the stage's output and in the text sent, seed 001's three questions), and seed 002's
  * compounding: the end-to-end rate the measured step rates predict, beside the measured one.
  */
-export function EvalDetails({ table, variant }: { table: EvalTable; variant: string }) {
+export function EvalDetails({ evalId, table, variant, results }: { evalId: string; table: EvalTable; variant: string; results: readonly ItemResult[] }) {
+  const row = table.variants.find((v) => v.name === variant);
   const steps = table.steps.filter((s) => s.variant === variant);
   const boundaries = table.boundaries.filter((b) => b.variant === variant);
   const compounding = table.compounding.find((c) => c.variant === variant);
   return (
     <div className="eval-details" data-testid="eval.details">
       {compounding && <Compounding row={compounding} />}
+      {row && row.abstention.fired > 0 && <Abstention evalId={evalId} row={row} results={results} />}
       <h4>Steps</h4>
       <div className="table-scroll">
         <table className="data-table eval-table" data-testid="eval.steps">
@@ -80,5 +84,54 @@ function Compounding({ row }: { row: CompoundingRow }) {
     <p className="small" data-testid="eval.compounding" title={row.estimate.explanation}>
       Compounding (seed 002): measured step rates predict <strong>{pct(row.predicted)}</strong> end to end; measured <strong>{pct(row.measured)}</strong>. <span className="muted">{row.estimate.explanation}</span>
     </p>
+  );
+}
+
+/**
+ * Seed 000's abstention arithmetic and its review queue: each flagged item the dataset does not
+ * settle waits for a person to say whether it could have been answered; every mark updates the
+ * multiplications (fire rate × false share × volume × handling minutes).
+ */
+function Abstention({ evalId, row, results }: { evalId: string; row: VariantRow; results: readonly ItemResult[] }) {
+  const minutes = useEvalStore((s) => s.handlingMinutes);
+  const c = row.abstention;
+  const queue = results.filter((r) => c.toReview.includes(r.itemId)).slice(0, 50);
+  return (
+    <section className="eval-abstention" data-testid="eval.abstention">
+      <h4>Abstention</h4>
+      <ol className="small eval-steps" data-testid="eval.abstention.steps">
+        {c.steps.map((line) => <li key={line}>{line}</li>)}
+      </ol>
+      <label className="small">
+        Minutes a person spends on one escalation{' '}
+        <input
+          className="input small-input" type="number" min={0} step={0.5} value={minutes} aria-label="Handling minutes" data-testid="eval.handlingMinutes"
+          onChange={(e) => {
+            const n = Number(e.target.value);
+            if (!Number.isFinite(n) || n < 0) return;
+            useEvalStore.getState().setHandlingMinutes(n);
+            void import('./eval-actions.ts').then((m) => m.showEval(evalId));
+          }}
+        />
+      </label>
+      {queue.length > 0 && (
+        <>
+          <p className="small muted">Flagged items to review ({c.toReview.length}): could the chain have answered it?</p>
+          <ul className="eval-items" data-testid="eval.reviewQueue">
+            {queue.map((r) => (
+              <li key={r.itemId}>
+                <span className="eval-item-verdict">{r.status}</span>
+                <span className="mono">{r.itemId}</span>
+                <span className="muted">{r.error ?? ''}</span>
+                <span>
+                  <button type="button" className="button small" data-testid={`eval.review.answerable.${r.itemId}`} onClick={() => void reviewAbstention(evalId, r.variant, r.itemId, true)}>Answerable</button>{' '}
+                  <button type="button" className="button small" data-testid={`eval.review.noAnswer.${r.itemId}`} onClick={() => void reviewAbstention(evalId, r.variant, r.itemId, false)}>No answer</button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
   );
 }

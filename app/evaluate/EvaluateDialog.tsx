@@ -216,7 +216,7 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
             </table>
           </div>
           <p className="muted small">{shown.table.tieRule}.</p>
-          {open && <EvalDetails table={shown.table} variant={open} />}
+          {open && <EvalDetails evalId={shown.evalId} table={shown.table} variant={open} results={shown.results.filter((r) => r.variant === open)} />}
           {open && <ItemList results={shown.results.filter((r) => r.variant === open)} onOpen={(runId) => { onClose(); void openReplay(runId); }} />}
           <div className="eval-exports">
             <button type="button" className="button small" onClick={() => download(`${shown.evalId}.csv`, tableCsv(shown.table), 'text/csv')} data-testid="eval.exportCsv">

@@ -140,15 +140,27 @@ async function storedResults(evalId: string): Promise<ItemResult[]> {
   return (await (await openDb()).evalResults.where('evalId').equals(evalId).toArray()).map((r) => r.result);
 }
 
+/** A reviewer's mark on a flagged item: stored with its result, and the table recomputed. */
+export async function reviewAbstention(evalId: string, variant: string, itemId: string, answerable: boolean): Promise<void> {
+  const db = await openDb();
+  const key = resultKey(variant, itemId);
+  const row = await db.evalResults.get([evalId, key]);
+  if (!row) return;
+  await db.evalResults.put({ ...row, review: { answerable, at: Date.now() } });
+  await showEval(evalId);
+}
+
 /** The table of a stored batch; spend a month at `volume` items and the batch profile's prices. */
 export async function showEval(evalId: string, volume = useEvalStore.getState().volume): Promise<void> {
   const db = await openDb();
   const record = await db.evals.get(evalId);
   if (!record) return;
   const profile = useEditorStore.getState().profiles.find((p) => p.id === record.profileId);
-  const results = await storedResults(evalId);
+  const rows = await db.evalResults.where('evalId').equals(evalId).toArray();
+  const results = rows.map((r) => r.result);
+  const reviews = new Map(rows.filter((r) => r.review).map((r) => [r.key, r.review?.answerable === true]));
   const prices = profile && (profile.prices.input || profile.prices.output) ? { priceIn: profile.prices.input, priceOut: profile.prices.output } : {};
-  const table = evalTable(record.variants, results, { ...prices, ...(volume > 0 ? { volume } : {}) });
+  const table = evalTable(record.variants, results, { ...prices, ...(volume > 0 ? { volume } : {}), handlingMinutes: useEvalStore.getState().handlingMinutes, reviews });
   useEvalStore.getState().setShown({ evalId, table, results });
 }
 

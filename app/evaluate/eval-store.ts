@@ -20,6 +20,9 @@ export interface EvalState {
   /** Items a month, for the spend column (0: not stated). */
   volume: number;
   setVolume(volume: number): void;
+  /** Minutes a person spends on one escalation, for the abstention arithmetic. */
+  handlingMinutes: number;
+  setHandlingMinutes(minutes: number): void;
   setDatasets(datasets: readonly DatasetRecord[]): void;
   setEvals(evals: readonly EvalRecord[]): void;
   setEstimate(estimate: readonly EvalEstimate[] | null): void;
@@ -37,6 +40,8 @@ export const useEvalStore = create<EvalState>()((set) => ({
   setNotes: (notes) => set({ notes }),
   volume: 0,
   setVolume: (volume) => set({ volume }),
+  handlingMinutes: 4,
+  setHandlingMinutes: (handlingMinutes) => set({ handlingMinutes }),
   setDatasets: (datasets) => set({ datasets }),
   setEvals: (evals) => set({ evals }),
   setEstimate: (estimate) => set({ estimate }),

@@ -87,6 +87,8 @@ export interface EvalResultRecord {
   /** resultKey(variant, item id). */
   key: string;
   result: ItemResult;
+  /** A reviewer's mark on a flagged (abstained or escalated) item: could it have been answered? */
+  review?: { answerable: boolean; at: number };
 }
 
 /**

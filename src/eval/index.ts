@@ -17,6 +17,7 @@ export { parseScorerArg, scorerSpecSchema, type ScorerSpec } from './scorer-spec
 export { defaultScorers, scoreItem, scorerName, valueAt, type RunOutcome, type ScoreResult } from './scorers.ts';
 export { outcomeOf, resultKey, runEval, type EvalOptions, type EvalProgress, type EvalVariant, type ItemBoundary, type ItemResult, type StepOutcome, type VariantKind } from './run-eval.ts';
 export { shareRateLimit, type SharedLimit } from './shared-limit.ts';
+export { abstentionCalibration, type AbstentionCalibration, type AbstentionItem } from './abstention.ts';
 export { evalTable, formatEvalTable, TIE_RULE, withinNoise, type BoundaryRow, type CompoundingRow, type EvalTable, type Pricing, type StepRow, type VariantRow } from './table.ts';
 export { seamQuestions, type SeamAnswer, type SeamQuestions } from './seam-questions.ts';
 export { ablate, buildControls, generatedBaseline, identity, type ControlPlan } from './controls.ts';

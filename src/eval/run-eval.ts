@@ -58,6 +58,8 @@ export interface ItemResult {
   costUsd?: number;
   error?: string;
   steps: StepOutcome[];
+  /** The dataset's word on abstaining for this item (`expected.abstain`), for abstention calibration. */
+  expectedAbstain?: boolean;
   /** What the judges cost for this item, apart from the variant's own calls. */
   judge?: { calls: number; inputTokens: number; outputTokens: number; costUsd?: number };
   /** Each boundary's sufficiency in this run: estimated (on the item's gold facts when it has them) and labelled. */
@@ -265,6 +267,7 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
         inputTokens: meta.usage?.inputTokens ?? 0, outputTokens: meta.usage?.outputTokens ?? 0, calls,
         ...(meta.usage?.costUsd !== undefined ? { costUsd: meta.usage.costUsd } : {}),
         ...(meta.error ? { error: meta.error } : {}), steps, boundaries, ...(judged ? { judge: judged.usage } : {}),
+        ...(item.expected.abstain !== undefined ? { expectedAbstain: item.expected.abstain } : {}),
       };
       await opts.onResult(result, { meta, events });
       ran++;

@@ -66,3 +66,15 @@ describe('evalTable: stage metrics, seams and compounding', () => {
     expect(text).toContain('select → check: yes · yes · conditional');
   });
 });
+
+describe('evalTable: abstention calibration', () => {
+  it('counts the fire rate, takes reviews by result key over the dataset, and multiplies through volume and handling minutes', () => {
+    const base = item(0);
+    const results: ItemResult[] = Array.from({ length: 10 }, (_, i) => ({ ...base, itemId: `q${i}`, abstained: i < 4, status: i < 4 ? 'abstained' : 'succeeded', ...(i === 0 ? { expectedAbstain: true } : {}) }));
+    const reviews = new Map([['sel\u0000q1', true], ['sel\u0000q2', false]]);
+    const row = evalTable([variant], results, { volume: 100_000, handlingMinutes: 6, reviews }).variants[0];
+    expect(row?.abstention).toMatchObject({ fired: 4, fireRate: 0.4, judged: 3, answerable: 1, toReview: ['q3'] });
+    expect(row?.abstention.perMonth?.unnecessary).toBeCloseTo(100_000 * 0.4 / 3, 6);
+    expect(row?.abstention.steps.at(-1)).toBe('handling: 13,333 × 6 min = 1,333 hours a month');
+  });
+});

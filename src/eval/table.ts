@@ -2,7 +2,8 @@ import { estimateCompounding, type CompoundingEstimate, type StepRate } from '..
 import { parseStep } from '../chain/parsed-step.ts';
 import { percentile } from '../inspect/metrics.ts';
 import { stepRegistry } from '../steps/index.ts';
-import type { EvalVariant, ItemResult } from './run-eval.ts';
+import { abstentionCalibration, type AbstentionCalibration } from './abstention.ts';
+import { resultKey, type EvalVariant, type ItemResult } from './run-eval.ts';
 import { seamQuestions, type SeamQuestions } from './seam-questions.ts';
 
 /**
@@ -17,6 +18,10 @@ export interface Pricing {
   /** USD per million input and output tokens; absent prices leave spend unknown rather than zero. */
   priceIn?: number;
   priceOut?: number;
+  /** Minutes a person spends on one escalation (abstention calibration; 4 when absent). */
+  handlingMinutes?: number;
+  /** Reviewers' marks on flagged items, by resultKey(variant, itemId): could it have been answered? */
+  reviews?: ReadonlyMap<string, boolean>;
 }
 
 export interface VariantRow {
@@ -42,6 +47,8 @@ export interface VariantRow {
   spendPerMonth: number | null;
   /** The multiplication behind spendPerMonth, in words. */
   spendFormula: string;
+  /** Fire rate, false-abstention share and what it costs a month (seed 000's four multiplications). */
+  abstention: AbstentionCalibration;
   /** Judge scorers' calls and tokens per item, counted apart from the variant's (null without a judge). */
   judge: { calls: number; inputTokens: number; outputTokens: number } | null;
 }
@@ -150,6 +157,10 @@ export function evalTable(variants: readonly EvalVariant[], results: readonly It
       abstained: n ? rs.filter((r) => r.abstained).length / n : 0, failed: rs.filter((r) => r.status === 'failed').length,
       p50Ms: percentile(rs.map((r) => r.latencyMs), 50), p95Ms: percentile(rs.map((r) => r.latencyMs), 95),
       inputTokens, outputTokens, calls: mean(rs.map((r) => r.calls)), spendPerMonth: cost.value, spendFormula: cost.formula,
+      abstention: abstentionCalibration(rs.map((r) => {
+        const review = pricing.reviews?.get(resultKey(r.variant, r.itemId));
+        return { itemId: r.itemId, abstained: r.abstained, ...(r.expectedAbstain !== undefined ? { expectedAbstain: r.expectedAbstain } : {}), ...(review !== undefined ? { reviewedAnswerable: review } : {}) };
+      }), { ...(pricing.volume !== undefined ? { volume: pricing.volume } : {}), ...(pricing.handlingMinutes !== undefined ? { handlingMinutes: pricing.handlingMinutes } : {}) }),
       judge: rs.some((r) => r.judge) ? { calls: mean(rs.map((r) => r.judge?.calls ?? 0)), inputTokens: mean(rs.map((r) => r.judge?.inputTokens ?? 0)), outputTokens: mean(rs.map((r) => r.judge?.outputTokens ?? 0)) } : null,
     };
   });
@@ -304,6 +315,9 @@ export function formatEvalTable(table: EvalTable): string[] {
   if (compounded.length) {
     lines.push('', 'compounding (seed 002), predicted from measured step rates against measured:');
     for (const c of compounded) lines.push(`  ${c.variant}: predicted ${pct(c.predicted)}, measured ${pct(c.measured)}  (${c.estimate.explanation})`);
+  }
+  for (const r of ordered) {
+    if (r.abstention.fired > 0) lines.push(`abstention ${r.name}: ${r.abstention.steps.join('; ')}${r.abstention.toReview.length ? ` (${r.abstention.toReview.length} flagged items await a reviewer)` : ''}`);
   }
   for (const r of ordered) {
     if (r.judge) lines.push(`judge ${r.name}: ${r.judge.calls.toFixed(1)} calls, ${whole(r.judge.inputTokens)} in and ${whole(r.judge.outputTokens)} out tokens per item (not in the variant's calls or spend)`);
