@@ -1,6 +1,7 @@
 import { fallbackTarget } from './common.ts';
 import { parseRef } from '../chain/refs.ts';
 import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
+import { forcedToolSchema } from './model-tools.ts';
 import { defineStep } from './types.ts';
 
 /** A model call with a prompt template and an output contract (see model-call.ts). */
@@ -10,6 +11,12 @@ function schemaFields(schema: Record<string, unknown> | null): string[] {
   if (!props || typeof props !== 'object') return [];
   const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
   return Object.entries(props as Record<string, { type?: unknown }>).map(([name, s]) => `${name}${required.has(name) ? '' : '?'}: ${Array.isArray(s?.type) ? s.type.join('|') : String(s?.type ?? 'any')}`);
+}
+
+function outputSummary(cfg: ModelConfig): string[] {
+  const tool = forcedToolSchema(cfg);
+  if (tool) return [`forced tool call`, ...schemaFields(tool)];
+  return cfg.outputSchema ? schemaFields(cfg.outputSchema) : ['free text (no schema)'];
 }
 
 export const modelStep = defineStep<'model', ModelConfig>({
@@ -40,6 +47,8 @@ export const modelStep = defineStep<'model', ModelConfig>({
     { kind: 'textarea', key: 'system', label: 'System message', rows: 3, template: true },
     { kind: 'textarea', key: 'prompt', label: 'Prompt template', rows: 8, template: true },
     { kind: 'json', key: 'outputSchema', label: 'Output schema', schemaHint: 'jsonSchema' },
+    { kind: 'json', key: 'tools', label: 'Tools ([{name, description, parameters}]; the step runs none)', schemaHint: 'json' },
+    { kind: 'json', key: 'toolChoice', label: 'Tool choice ("auto", "required" or {"name": …}; forced: the call\'s arguments are the output)', schemaHint: 'json' },
     { kind: 'profile', key: 'profile', label: 'Endpoint profile' },
     { kind: 'text', key: 'model', label: 'Model (blank: the profile default)' },
     { kind: 'number', key: 'temperature', label: 'Temperature', min: 0, max: 2, step: 0.1 },
@@ -47,9 +56,13 @@ export const modelStep = defineStep<'model', ModelConfig>({
     { kind: 'number', key: 'retries', label: 'Retries with feedback', min: 0, max: 5 },
     { kind: 'onFail', key: 'onFail', label: 'When retries are spent' },
   ],
-  summary: (cfg) => [[cfg.profile ? `profile: ${cfg.profile}` : '', cfg.model ? `model: ${cfg.model}` : ''].filter(Boolean).join(' · ') || 'model: profile default', ...(cfg.outputSchema ? schemaFields(cfg.outputSchema) : ['free text (no schema)'])],
-  outputSchema: (cfg) => cfg.outputSchema,
-  schemas: (cfg) => (cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
+  summary: (cfg) => [[cfg.profile ? `profile: ${cfg.profile}` : '', cfg.model ? `model: ${cfg.model}` : ''].filter(Boolean).join(' · ') || 'model: profile default', ...outputSummary(cfg)],
+  // A forced tool's parameters are what the step outputs.
+  outputSchema: (cfg) => forcedToolSchema(cfg) ?? cfg.outputSchema,
+  schemas: (cfg) => [
+    ...(cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
+    ...(cfg.tools ?? []).map((t, i) => ({ path: ['tools', i, 'parameters'], schema: t.parameters })),
+  ],
   async run(ctx) {
     const { runContractCall } = await import('./model-call.ts');
     return runContractCall(ctx, { config: ctx.config, values: ctx.values, untrusted: ctx.untrusted });
