@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { lintChain } from '../chain/lint.ts';
 import type { Chain } from '../chain/schema.ts';
+import { stepRegistry } from './index.ts';
 import { runChain } from '../engine/run.ts';
 import { createAnthropicProvider } from '../providers/anthropic.ts';
 import { createOpenAIProvider } from '../providers/openai.ts';
@@ -99,5 +101,19 @@ describe.each(['openai', 'anthropic'])('model step with tools over %s', (protoco
     server.enqueue({ content: '', reasoning: 'The text says 180.', toolCalls: [{ name: 'record_deadline', arguments: { days: 180, basis: 'text' } }] });
     const { attempts } = await run(protocol, { toolChoice: { name: 'record_deadline' } }, true);
     expect(attempts[0]?.reasoning).toBe('The text says 180.');
+  });
+});
+
+describe('lint of a tool choice', () => {
+  it.each([
+    [{ toolChoice: { name: 'missing_tool' } }, 'tool-choice-unknown'],
+    [{ tools: [], toolChoice: 'required' }, 'tool-choice-without-tools'],
+  ])('a choice that forces nothing it names is an error (%j)', (config, code) => {
+    const findings = lintChain(chain(config), stepRegistry);
+    expect(findings.find((f) => f.code === code)).toMatchObject({ severity: 'error', stepId: 'deadline' });
+  });
+
+  it('a choice naming a declared tool lints clean of tool findings', () => {
+    expect(lintChain(chain({ toolChoice: { name: 'record_deadline' } }), stepRegistry).filter((f) => f.code.startsWith('tool-choice'))).toEqual([]);
   });
 });

@@ -13,6 +13,18 @@ function schemaFields(schema: Record<string, unknown> | null): string[] {
   return Object.entries(props as Record<string, { type?: unknown }>).map(([name, s]) => `${name}${required.has(name) ? '' : '?'}: ${Array.isArray(s?.type) ? s.type.join('|') : String(s?.type ?? 'any')}`);
 }
 
+/** A tool choice that forces nothing it means to: it would run as `auto` and fail on a tool-only reply. */
+function toolChoiceProblems(cfg: ModelConfig) {
+  const choice = cfg.toolChoice;
+  const tools = cfg.tools ?? [];
+  if (!choice || choice === 'auto') return [];
+  if (tools.length === 0) return [{ code: 'tool-choice-without-tools', severity: 'error' as const, message: 'The tool choice forces a tool call, but the step declares no tools.' }];
+  if (typeof choice === 'object' && !tools.some((t) => t.name === choice.name)) {
+    return [{ code: 'tool-choice-unknown', severity: 'error' as const, message: `The tool choice names "${choice.name}", which is not one of the step's tools (${tools.map((t) => t.name).join(', ')}).` }];
+  }
+  return [];
+}
+
 function outputSummary(cfg: ModelConfig): string[] {
   const tool = forcedToolSchema(cfg);
   if (tool) return [`forced tool call`, ...schemaFields(tool)];
@@ -39,9 +51,12 @@ export const modelStep = defineStep<'model', ModelConfig>({
   onFail: (cfg) => cfg.onFail,
   needsTokenizer: budgetNeedsTokenizer,
   // A map's raw collection holds failed units too; a reduce step integrates the ok ones and names the rest.
-  lint: ({ config, producerOf }) => Object.values(config.bindings).flatMap((ref) => (producerOf(ref)?.units
-    ? [{ code: 'map-read-without-reduce', severity: 'warning' as const, message: `This step reads the map "${parseRef(ref).name}" directly; a reduce step integrates only the ok units and names the failed ones.` }]
-    : [])),
+  lint: ({ config, producerOf }) => [
+    ...Object.values(config.bindings).flatMap((ref) => (producerOf(ref)?.units
+      ? [{ code: 'map-read-without-reduce', severity: 'warning' as const, message: `This step reads the map "${parseRef(ref).name}" directly; a reduce step integrates only the ok units and names the failed ones.` }]
+      : [])),
+    ...toolChoiceProblems(config),
+  ],
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads' },
     { kind: 'textarea', key: 'system', label: 'System message', rows: 3, template: true },

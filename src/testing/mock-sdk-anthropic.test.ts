@@ -125,6 +125,12 @@ describe('@anthropic-ai/sdk against the mock', () => {
     expect((err as Error).message).toContain('`tool_use` ids were found without `tool_result` blocks');
   });
 
+  it('extended thinking with a forced tool is refused, as the API does', async () => {
+    const err = await client.messages.create({ model, max_tokens: 2000, messages: ask, tools: [weather], tool_choice: { type: 'any' }, thinking: { type: 'enabled', budget_tokens: 1024 } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as Error).message).toContain('Thinking may not be enabled when tool_choice forces tool use');
+  });
+
   it('thinking and reasoning: a scripted thinking block reaches the SDK', async () => {
     server.enqueue({ content: 'Done.', reasoning: 'The text says 120 days.' });
     const message = await client.messages.stream({ model, max_tokens: 300, messages: ask }).finalMessage();
