@@ -35,6 +35,9 @@ describe('openai against the mock', () => {
     const three = await client.chat.completions.create({ model, messages: ask, n: 3 });
     expect(three.choices.map((c) => c.index)).toEqual([0, 1, 2]);
     await expect(client.chat.completions.create({ model, messages: ask, n: 129 })).rejects.toMatchObject({ status: 400, param: 'n' });
+    server.enqueue({ content: 'Two ways.' });
+    const streamed = await client.chat.completions.stream({ model, messages: ask, n: 2 }).finalChatCompletion();
+    expect(streamed.choices.map((c) => c.message.content)).toEqual(['Two ways.', 'Two ways.']);
   });
 
   it('max_completion_tokens caps the answer: finish_reason length, and parse refuses it', async () => {
