@@ -53,7 +53,10 @@ export function buildAnthropicBody(request: ModelRequest, opts: Pick<AnthropicPr
   return body;
 }
 
-/** Roles must alternate; adjacent turns of one role are joined rather than rejected. */
+/**
+ * Adjacent turns of one role are joined here. The API combines them itself (the SDK's `messages`
+ * doc); joining first makes the request body, and so the trace, show the turns the model saw.
+ */
 function mergeTurns(messages: ChatMessage[]): { role: 'user' | 'assistant'; content: string }[] {
   const out: { role: 'user' | 'assistant'; content: string }[] = [];
   for (const m of messages) {
