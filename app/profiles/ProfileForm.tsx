@@ -14,6 +14,7 @@ interface Props {
 const defaultBaseUrl = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
 
 type Kind = 'openai' | 'anthropic';
+type AnthropicVersion = NonNullable<EndpointProfile['anthropicVersion']>;
 
 /**
  * One profile. The key field is a password box that starts empty: a stored key is never read
@@ -27,6 +28,7 @@ export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
   const [contextWindow, setContextWindow] = useState(String(profile?.contextWindow ?? 128000));
   const [maxOutputTokens, setMaxOutputTokens] = useState(String(profile?.maxOutputTokens ?? 4096));
   const [structuredOutput, setStructuredOutput] = useState(profile?.structuredOutput ?? true);
+  const [anthropicVersion, setAnthropicVersion] = useState<AnthropicVersion>(profile?.anthropicVersion ?? '2026-10-21');
   const [priceIn, setPriceIn] = useState(String(profile?.prices.input ?? 0));
   const [priceOut, setPriceOut] = useState(String(profile?.prices.output ?? 0));
   const [apiKey, setApiKey] = useState('');
@@ -45,6 +47,8 @@ export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
       contextWindow: Number(contextWindow),
       maxOutputTokens: Number(maxOutputTokens),
       structuredOutput,
+      // Only Anthropic profiles carry a version; an OpenAI profile stays as it was saved before.
+      ...(kind === 'anthropic' ? { anthropicVersion } : {}),
       prices: { input: Number(priceIn), output: Number(priceOut) },
     });
     const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'profile'}: ${i.message}`);
@@ -105,6 +109,15 @@ export function ProfileForm({ profile, keyStored, onSave, onDelete }: Props) {
         {/* The servers in a line of their own: in the option they were cut off by the select's width. */}
         {kind === 'openai' && <span className="muted small">OpenAI, vLLM, llama.cpp server, Ollama, LM Studio and others that speak it.</span>}
       </label>
+      {kind === 'anthropic' && (
+        <label className="field">
+          <span className="field-label">API version</span>
+          <select className="input" data-testid="profile.form.anthropicVersion" value={anthropicVersion} onChange={(e) => setAnthropicVersion(e.target.value as AnthropicVersion)}>
+            <option value="2026-10-21">2026-10-21 (current; no temperature)</option>
+            <option value="2023-06-01">2023-06-01 (sends temperature)</option>
+          </select>
+        </label>
+      )}
       {text('Base URL', 'profile.form.baseUrl', baseUrl, setBaseUrl)}
       {text('Model', 'profile.form.model', model, setModel)}
       <div className="row">

@@ -1,5 +1,6 @@
 import type { StepView } from '../../src/trace/index.ts';
 import { formatCost, formatMs } from '../ui/format.ts';
+import { AttemptToolCalls } from './AttemptToolCalls.tsx';
 import { failureLabel, MALFORMED } from './run-figures.ts';
 
 const checkLabels: Record<string, string> = {
@@ -17,7 +18,8 @@ function pillClass(failure: string | undefined): string {
  * what came back. Then the gate checks and the step's end. All text is rendered as text.
  */
 export function AttemptList({ step }: { step: StepView }) {
-  const interesting = step.attempts.length > 1 || step.attempts.some((a) => a.record.failure) || step.failure || step.checks.length > 0 || step.transportRetries.length > 0;
+  // Tool calls and reasoning are only ever shown here, so an attempt that has them is shown.
+  const interesting = step.attempts.length > 1 || step.attempts.some((a) => a.record.failure || a.record.toolCalls?.length || a.record.reasoning) || step.failure || step.checks.length > 0 || step.transportRetries.length > 0;
   if (!interesting) return null;
   return (
     <div className="attempts" data-testid={`replay.attempts.${step.stepId}`}>
@@ -49,9 +51,10 @@ export function AttemptList({ step }: { step: StepView }) {
             {record.text !== undefined && (
               <details className="attempt-returned" open={Boolean(record.failure)}>
                 <summary className="muted small">What came back</summary>
-                <pre className="text-block">{record.text || '(empty)'}</pre>
+                <pre className="text-block">{record.text || (record.toolCalls?.length ? '(no text: tool calls only)' : '(empty)')}</pre>
               </details>
             )}
+            <AttemptToolCalls record={record} testId={`replay.attempt.${step.stepId}.${i + 1}`} />
             {record.feedback && (
               <div className="attempt-feedback">
                 <div className="muted small">Sent back as feedback for attempt {attempt + 1}</div>

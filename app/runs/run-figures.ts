@@ -10,13 +10,15 @@ import type { RunView, StepView } from '../../src/trace/index.ts';
  * attempt failed. Malformed (the output broke its contract) and endpoint failures (the call
  * itself failed) are named differently on purpose: neither is "lossy".
  */
-export const MALFORMED = new Set(['invalid_json', 'schema_violation', 'truncated', 'refusal']);
+export const MALFORMED = new Set(['invalid_json', 'schema_violation', 'truncated', 'refusal', 'no_tool_call', 'tool_call']);
 
 const failureWords: Record<string, string> = {
   invalid_json: 'malformed: not JSON',
   schema_violation: 'malformed: schema violation',
   truncated: 'malformed: cut off at the output cap',
   refusal: 'refused',
+  no_tool_call: 'malformed: no call to the required tool',
+  tool_call: 'malformed: called a tool instead of answering',
   provider_error: 'endpoint error',
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../providers/errors.ts';
 import type { CallContext, ModelProvider, ModelRequest, ModelResponse } from '../providers/types.ts';
+import { createScrubber } from '../providers/scrub.ts';
 import { callModelWithRetries, defaultTransportPolicy, type CallModelDeps } from './call-model.ts';
 
 const request: ModelRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }], maxTokens: 10 };
@@ -75,5 +76,19 @@ describe('callModelWithRetries: cancel and timeout', () => {
     expect(signals[1]?.aborted).toBe(false);
     release();
     expect((await other).response.text).toBe('ok');
+  });
+});
+
+describe('callModelWithRetries: the key never reaches a record', () => {
+  it('scrubs the key from tool call arguments and reasoning, as from the text', async () => {
+    const key = 'sk-echoed-key-1234567890';
+    const echoing: ModelProvider = {
+      kind: 'echo',
+      scrubber: createScrubber([key]),
+      call: async () => ({ ...response, text: `text ${key}`, reasoning: `thought ${key}`, toolCalls: [{ id: 'c', name: 't', arguments: JSON.stringify({ k: key }) }] }),
+    };
+    const { response: got } = await callModelWithRetries(deps(echoing, new AbortController().signal), 's', request);
+    expect(JSON.stringify([got.text, got.reasoning, got.toolCalls])).not.toContain(key);
+    expect(got.toolCalls?.[0]?.name).toBe('t');
   });
 });

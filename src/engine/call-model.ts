@@ -81,6 +81,9 @@ function scrubResponse(response: ModelResponse, scrub: Scrubber): ModelResponse 
   return {
     ...response,
     text: scrub.keysOnly.text(response.text),
+    // Tool arguments and reasoning are model output like the text: an endpoint that echoes the key can put it there too.
+    ...(response.toolCalls ? { toolCalls: response.toolCalls.map((c) => ({ ...c, arguments: scrub.keysOnly.text(c.arguments) })) } : {}),
+    ...(response.reasoning !== undefined ? { reasoning: scrub.keysOnly.text(response.reasoning) } : {}),
     requestBody: scrub.keysOnly.value(response.requestBody),
     rawResponse: scrub.value(response.rawResponse),
   };

@@ -141,6 +141,47 @@ const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
   },
 ];
 
+const routeTool = {
+  name: 'route_ticket', description: 'Send the ticket to a queue',
+  parameters: { type: 'object', properties: { queue: { type: 'string', enum: ['billing', 'tech'] }, note: { type: 'string' } }, required: ['queue', 'note'], additionalProperties: false },
+};
+
+/** A forced tool call: its arguments are the step output, retried with feedback like JSON. */
+synthetic.push({
+  chain: {
+    format: 'seamscope.chain', version: 1, id: 'fixture-forced-tool', name: 'A forced tool call as the structured output',
+    inputs: [{ name: 'ticket', schema: { type: 'string' }, trust: 'untrusted', required: true, example: 'I was charged twice.' }],
+    steps: [
+      { id: 'pick', kind: 'model', name: 'Pick', position: { x: 0, y: 0 }, config: { bindings: { ticket: 'inputs.ticket' }, prompt: 'Route: {ticket}', outputSchema: null, retries: 1, tools: [routeTool], toolChoice: { name: 'route_ticket' } } },
+      { id: 'final', kind: 'output', name: 'Queue', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.pick.queue' } } },
+    ],
+  },
+  scenarios: [
+    { name: 'the default model calls the tool', replies: [] },
+    {
+      name: 'arguments outside the schema, then valid ones',
+      replies: [{ content: '', toolCalls: [{ id: 'call_1', name: 'route_ticket', arguments: { queue: 'sales', note: 'x' } }] }, { content: '', toolCalls: [{ id: 'call_2', name: 'route_ticket', arguments: { queue: 'billing', note: 'twice' } }] }],
+      shows: ['pick attempt 1: schema_violation'],
+    },
+    { name: 'text instead of the call, then the call', replies: [{ content: 'Billing, I think.' }, { content: '', reasoning: 'Charged twice: billing.', toolCalls: [{ id: 'call_3', name: 'route_ticket', arguments: '{"queue":"billing","note":"n"}' }] }], shows: ['pick attempt 1: no_tool_call'], settings: { structuredOutput: false } },
+  ],
+});
+/** The same, streamed: the call arrives in `delta.tool_calls` fragments joined by index. */
+synthetic.push({
+  chain: {
+    format: 'seamscope.chain', version: 1, id: 'fixture-forced-tool-stream', name: 'A forced tool call, streamed',
+    inputs: [{ name: 'ticket', schema: { type: 'string' }, trust: 'untrusted', required: true, example: 'The app crashes.' }],
+    steps: [
+      { id: 'pick', kind: 'model', name: 'Pick', position: { x: 0, y: 0 }, config: { bindings: { ticket: 'inputs.ticket' }, prompt: 'Route: {ticket}', outputSchema: null, retries: 1, stream: true, tools: [routeTool], toolChoice: 'required' } },
+      { id: 'final', kind: 'output', name: 'Queue', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.pick' } } },
+    ],
+  },
+  scenarios: [
+    { name: 'streamed call', replies: [{ content: '', reasoning: 'A crash: tech.', toolCalls: [{ id: 'call_s', name: 'route_ticket', arguments: { queue: 'tech', note: 'crash' } }] }] },
+    { name: 'a tool-only reply to another tool name fails, then the call', replies: [{ content: '', toolCalls: [{ id: 'call_x', name: 'other_tool', arguments: {} }] }, { content: '', toolCalls: [{ id: 'call_y', name: 'route_ticket', arguments: { queue: 'tech', note: 'n' } }] }], shows: ['pick attempt 1: no_tool_call'] },
+  ],
+});
+
 /**
  * The support-ticket chain as a person sketches it on the canvas: steps from the palette and
  * edges drawn with `connect`, so the bindings are the ones the canvas makes (the router's edge

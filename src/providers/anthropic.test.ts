@@ -61,7 +61,7 @@ describe('Anthropic provider on recorded streams', () => {
   it('parses recorded text traffic to the same text as the recorded non-streaming reply would give', async () => {
     const res = await streamed(jsonlToAnthropicSse(readCorpus('anthropic-recorded/anthropic-text.chunks.jsonl')));
     expect(res.text).toBe("Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?");
-    expect(res.usage).toEqual({ inputTokens: 12, outputTokens: 30 });
+    expect(res.usage).toEqual({ inputTokens: 12, outputTokens: 30, cachedInputTokens: 0 });
   });
 
   it('structured output (output_config.format) streams JSON text', async () => {
@@ -129,7 +129,7 @@ describe('Anthropic provider: non-streaming replies and error bodies', () => {
     server.reply({ body: readCorpus('anthropic-recorded/anthropic-text.response.json') });
     const res = await provider().call(request, { fetch });
     expect(res.text).toBe("Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?");
-    expect(res.usage).toEqual({ inputTokens: 12, outputTokens: 29 });
+    expect(res.usage).toEqual({ inputTokens: 12, outputTokens: 29, cachedInputTokens: 0 });
 
     server.reply({ body: readCorpus('anthropic-recorded/anthropic-tool-no-args.response.json') });
     const tool = await provider().call(request, { fetch });
@@ -167,9 +167,16 @@ describe('Anthropic provider: non-streaming replies and error bodies', () => {
 });
 
 describe('Anthropic provider: request shape', () => {
+  it('sends the current version by default, without the sampling parameters it refuses', async () => {
+    server.reply({ body: readCorpus('anthropic-recorded/anthropic-text.response.json') });
+    const res = await provider({ baseUrl: server.url }).call({ ...request, temperature: 0.5 }, { fetch });
+    expect(server.requests.at(-1)!.headers['anthropic-version']).toBe('2026-10-21');
+    expect(res.requestBody).not.toHaveProperty('temperature');
+  });
+
   it('posts to /v1/messages with the version and key headers; system goes top-level', async () => {
     server.reply({ body: readCorpus('anthropic-recorded/anthropic-text.response.json') });
-    const res = await provider({ baseUrl: `${server.url}/v1/`, browser: true }).call({ ...request, temperature: 0.5, contract }, { fetch });
+    const res = await provider({ baseUrl: `${server.url}/v1/`, browser: true, apiVersion: '2023-06-01' }).call({ ...request, temperature: 0.5, contract }, { fetch });
     const seen = server.requests.at(-1)!;
     expect(seen.path).toBe('/v1/messages');
     expect(seen.headers['x-api-key']).toBe('sk-ant-secret');
@@ -191,7 +198,7 @@ describe('Anthropic provider: request shape', () => {
 
   it('a temperature above 1 is refused before anything is sent, naming the range', async () => {
     const before = server.requests.length;
-    const err = await failure(provider({ baseUrl: server.url }).call({ ...request, temperature: 1.5 }, { fetch }));
+    const err = await failure(provider({ baseUrl: server.url, apiVersion: '2023-06-01' }).call({ ...request, temperature: 1.5 }, { fetch }));
     expect(err.code).toBe('bad_request');
     expect(err.retryable).toBe(false);
     expect(err.message).toContain("temperature 1.5 is outside Anthropic's range 0–1");
@@ -219,7 +226,7 @@ describe('Anthropic provider: request shape', () => {
 
   it('every body it builds validates against the corpus request schema', () => {
     const validate = protocolValidators().anthropic.request;
-    for (const body of [buildAnthropicBody(request, {}), buildAnthropicBody({ ...request, contract, stream: true, temperature: 1 }, {})]) {
+    for (const body of [buildAnthropicBody(request, {}), buildAnthropicBody({ ...request, contract, stream: true, temperature: 1 }, { apiVersion: '2023-06-01' })]) {
       expect(validate(body), validate.errors()).toBe(true);
     }
     expect(buildAnthropicBody({ ...request, contract }, { structuredOutput: false })).not.toHaveProperty('output_config');

@@ -2,7 +2,8 @@ import { ProviderError, type ProviderErrorCode } from './errors.ts';
 import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
 import { createScrubber } from './scrub.ts';
 import { readSse } from './sse.ts';
-import type { CallContext, ChatMessage, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage } from './types.ts';
+import { anthropicToolCall, anthropicTools, ToolCallAssembler } from './tool-calls.ts';
+import type { CallContext, ChatMessage, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage, ToolCall } from './types.ts';
 
 /** Anthropic Messages API: POST {baseUrl}/v1/messages, baseUrl like `https://api.anthropic.com`. */
 export interface AnthropicProviderOptions {
@@ -12,9 +13,18 @@ export interface AnthropicProviderOptions {
   structuredOutput?: boolean;
   /** In a browser tab: Anthropic refuses CORS calls unless this opt-in header is sent. */
   browser?: boolean;
+  /** The `anthropic-version` to send; default the current one. */
+  apiVersion?: AnthropicVersion;
 }
 
-export const ANTHROPIC_VERSION = '2023-06-01';
+/**
+ * API versions the client speaks. 2026-10-21 (the current one, sent by the vendor's SDKs since
+ * their 2026-10-21 majors) refuses `temperature`, `top_p` and `top_k`, so they are sent only
+ * under 2023-06-01 (Anthropic's migration guide, api/migration-2026-10-21).
+ */
+export const ANTHROPIC_VERSIONS = ['2026-10-21', '2023-06-01'] as const;
+export type AnthropicVersion = (typeof ANTHROPIC_VERSIONS)[number];
+export const ANTHROPIC_VERSION: AnthropicVersion = '2026-10-21';
 
 export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelProvider {
   // Users paste either `https://api.anthropic.com` or `.../v1`; both mean the same endpoint.
@@ -28,21 +38,25 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelPr
 }
 
 /** The exact request body; exported so the trace and tests can show what will be sent. */
-export function buildAnthropicBody(request: ModelRequest, opts: Pick<AnthropicProviderOptions, 'structuredOutput'>): Record<string, unknown> {
+export function buildAnthropicBody(request: ModelRequest, opts: Pick<AnthropicProviderOptions, 'structuredOutput' | 'apiVersion'>): Record<string, unknown> {
   const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content);
   const body: Record<string, unknown> = { model: request.model, max_tokens: request.maxTokens };
   // There is no system role in `messages`: the system prompt is a top-level field.
   if (system.length > 0) body.system = system.join('\n\n');
   body.messages = mergeTurns(request.messages.filter((m) => m.role !== 'system'));
-  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.temperature !== undefined && samplingAllowed(opts.apiVersion)) body.temperature = request.temperature;
   if (request.contract && opts.structuredOutput !== false) {
     body.output_config = { format: { type: 'json_schema', schema: request.contract.schema } };
   }
+  if (request.tools && request.tools.length > 0) Object.assign(body, anthropicTools(request.tools, request.toolChoice));
   if (request.stream) body.stream = true;
   return body;
 }
 
-/** Roles must alternate; adjacent turns of one role are joined rather than rejected. */
+/**
+ * Adjacent turns of one role are joined here. The API combines them itself (the SDK's `messages`
+ * doc); joining first makes the request body, and so the trace, show the turns the model saw.
+ */
 function mergeTurns(messages: ChatMessage[]): { role: 'user' | 'assistant'; content: string }[] {
   const out: { role: 'user' | 'assistant'; content: string }[] = [];
   for (const m of messages) {
@@ -54,19 +68,23 @@ function mergeTurns(messages: ChatMessage[]): { role: 'user' | 'assistant'; cont
   return out;
 }
 
+function samplingAllowed(version: AnthropicVersion | undefined): boolean {
+  return (version ?? ANTHROPIC_VERSION) === '2023-06-01';
+}
+
 /** Anthropic's temperature range is 0–1 (OpenAI's is 0–2); the API answers 400 outside it. */
 export const ANTHROPIC_MAX_TEMPERATURE = 1;
 
 async function callAnthropic(opts: AnthropicProviderOptions, url: string, request: ModelRequest, ctx: CallContext): Promise<ModelResponse> {
   // Said here, before anything is sent or spent, in words that name the fix.
-  if (request.temperature !== undefined && (request.temperature < 0 || request.temperature > ANTHROPIC_MAX_TEMPERATURE)) {
+  if (samplingAllowed(opts.apiVersion) && request.temperature !== undefined && (request.temperature < 0 || request.temperature > ANTHROPIC_MAX_TEMPERATURE)) {
     throw new ProviderError('bad_request', `temperature ${request.temperature} is outside Anthropic's range 0–${ANTHROPIC_MAX_TEMPERATURE}; lower the step's temperature`);
   }
   const body = buildAnthropicBody(request, opts);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: request.stream ? 'text/event-stream' : 'application/json',
-    'anthropic-version': ANTHROPIC_VERSION,
+    'anthropic-version': opts.apiVersion ?? ANTHROPIC_VERSION,
   };
   // The key travels only in this header: never in the body, the URL or the trace.
   if (opts.apiKey) headers['x-api-key'] = opts.apiKey;
@@ -83,17 +101,21 @@ function parseAnthropicBody(text: string, status: number, requestBody: unknown, 
   if (!isRecord(json)) throw new ProviderError('bad_response', `${status}: body is not a JSON object: ${snippet(text, 120)}`, { status, body: text });
   if (json.type === 'error') throw anthropicBodyError(json, status);
   if (!Array.isArray(json.content)) throw new ProviderError('bad_response', `${status}: the message has no content array`, { status, body: json });
-  const content = json.content
-    .filter((b): b is Record<string, unknown> => isRecord(b) && b.type === 'text' && typeof b.text === 'string')
+  const blocks = json.content.filter(isRecord);
+  const content = blocks
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
     .map((b) => b.text as string)
     .join('');
+  const toolCalls = blocks.filter((b) => b.type === 'tool_use').map(anthropicToolCall);
+  const reasoning = blocks.filter((b) => b.type === 'thinking' && typeof b.thinking === 'string').map((b) => b.thinking as string).join('\n\n');
   const stopReason = typeof json.stop_reason === 'string' ? json.stop_reason : null;
   const usage = isRecord(json.usage) ? json.usage : {};
   return {
     text: refusalText(stopReason, content, json.stop_details),
     finishReason: mapStopReason(stopReason),
     rawFinishReason: stopReason,
-    usage: { inputTokens: inputTokensOf(usage), outputTokens: num(usage.output_tokens) },
+    usage: usageOf(usage),
+    ...extras(toolCalls, reasoning),
     requestBody,
     rawResponse: json,
     status,
@@ -104,6 +126,8 @@ function parseAnthropicBody(text: string, status: number, requestBody: unknown, 
 async function readAnthropicStream(res: Response, requestBody: unknown, request: ModelRequest, ctx: CallContext): Promise<ModelResponse> {
   const events: unknown[] = [];
   let text = '';
+  let reasoning = '';
+  const tools = new ToolCallAssembler();
   let stopReason: string | null = null;
   let stopDetails: unknown = null;
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
@@ -123,26 +147,30 @@ async function readAnthropicStream(res: Response, requestBody: unknown, request:
       case 'message_start': {
         const message = isRecord(payload.message) ? payload.message : {};
         if (typeof message.model === 'string') model = message.model;
-        if (isRecord(message.usage)) {
-          usage.inputTokens = inputTokensOf(message.usage);
-          usage.outputTokens = num(message.usage.output_tokens);
-        }
+        if (isRecord(message.usage)) Object.assign(usage, usageOf(message.usage));
         return;
       }
       case 'content_block_start': {
         const block = payload.content_block;
+        const index = typeof payload.index === 'number' ? payload.index : 0;
         if (isRecord(block) && block.type === 'text' && typeof block.text === 'string' && block.text) {
           text += block.text;
           ctx.onDelta?.(block.text);
         }
+        // The input starts as `{}` and arrives in `input_json_delta` fragments.
+        if (isRecord(block) && block.type === 'tool_use') tools.add(index, { id: block.id, name: block.name });
+        if (isRecord(block) && block.type === 'thinking' && typeof block.thinking === 'string') reasoning += block.thinking;
         return;
       }
       case 'content_block_delta': {
         const delta = payload.delta;
+        const index = typeof payload.index === 'number' ? payload.index : 0;
         if (isRecord(delta) && delta.type === 'text_delta' && typeof delta.text === 'string') {
           text += delta.text;
           ctx.onDelta?.(delta.text);
         }
+        if (isRecord(delta) && delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && tools.has(index)) tools.add(index, { arguments: delta.partial_json });
+        if (isRecord(delta) && delta.type === 'thinking_delta' && typeof delta.thinking === 'string') reasoning += delta.thinking;
         return;
       }
       case 'message_delta': {
@@ -153,6 +181,9 @@ async function readAnthropicStream(res: Response, requestBody: unknown, request:
         if (isRecord(payload.usage)) {
           if (typeof payload.usage.output_tokens === 'number') usage.outputTokens = payload.usage.output_tokens;
           if (typeof payload.usage.input_tokens === 'number') usage.inputTokens = inputTokensOf(payload.usage);
+          if (typeof payload.usage.cache_read_input_tokens === 'number') usage.cachedInputTokens = payload.usage.cache_read_input_tokens;
+          const thinking = thinkingTokensOf(payload.usage);
+          if (thinking !== undefined) usage.reasoningTokens = thinking;
         }
         return;
       }
@@ -175,6 +206,8 @@ async function readAnthropicStream(res: Response, requestBody: unknown, request:
     finishReason: mapStopReason(stopReason),
     rawFinishReason: stopReason,
     usage,
+    // A tool_use block with no input fragments keeps the `{}` it started with.
+    ...extras(tools.list().map((c) => (c.arguments === '' ? { ...c, arguments: '{}' } : c)), reasoning),
     requestBody,
     rawResponse: events,
     status: res.status,
@@ -207,6 +240,25 @@ function mapStopReason(raw: string | null): FinishReason {
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}
+
+/** Tool calls and reasoning, present only when the reply had them. */
+function extras(toolCalls: ToolCall[], reasoning: string): Pick<ModelResponse, 'toolCalls' | 'reasoning'> {
+  return { ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(reasoning ? { reasoning } : {}) };
+}
+
+function thinkingTokensOf(usage: Record<string, unknown>): number | undefined {
+  const details = usage.output_tokens_details;
+  return isRecord(details) && typeof details.thinking_tokens === 'number' ? details.thinking_tokens : undefined;
+}
+
+/** Token counts of a Message's usage; cache reads and thinking tokens only when reported. */
+function usageOf(usage: Record<string, unknown>): TokenUsage {
+  const out: TokenUsage = { inputTokens: inputTokensOf(usage), outputTokens: num(usage.output_tokens) };
+  if (typeof usage.cache_read_input_tokens === 'number') out.cachedInputTokens = usage.cache_read_input_tokens;
+  const thinking = thinkingTokensOf(usage);
+  if (thinking !== undefined) out.reasoningTokens = thinking;
+  return out;
 }
 
 /** Cached prompt tokens are reported apart from input_tokens; all of them were sent. */

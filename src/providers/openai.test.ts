@@ -57,7 +57,7 @@ describe('OpenAI provider on recorded traffic', () => {
     expect(deltas.join('')).toBe(res.text);
     expect(res.finishReason).toBe('stop');
     expect(res.rawFinishReason).toBe('stop');
-    expect(res.usage).toEqual({ inputTokens: 16, outputTokens: 300 });
+    expect(res.usage).toEqual({ inputTokens: 16, outputTokens: 300, cachedInputTokens: 0, reasoningTokens: 0 });
     expect(res.model).toBe('gpt-4.1-nano-2025-04-14');
     expect(res.rawResponse).toHaveLength(recordedPayloads.length);
   });
@@ -77,7 +77,7 @@ describe('OpenAI provider on recorded traffic', () => {
     const res = await provider().call(request, { fetch });
     expect(res.text).toBe((JSON.parse(body) as { choices: { message: { content: string } }[] }).choices[0]?.message.content);
     expect(res.finishReason).toBe('stop');
-    expect(res.usage).toEqual({ inputTokens: 16, outputTokens: 363 });
+    expect(res.usage).toEqual({ inputTokens: 16, outputTokens: 363, cachedInputTokens: 0, reasoningTokens: 0 });
     expect(res.status).toBe(200);
     expect(res.rawResponse).toEqual(JSON.parse(body));
   });

@@ -2,7 +2,8 @@ import { ProviderError, type ProviderErrorCode } from './errors.ts';
 import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
 import { createScrubber } from './scrub.ts';
 import { readSse } from './sse.ts';
-import type { CallContext, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage } from './types.ts';
+import { openAIToolCalls, openAITools, ToolCallAssembler } from './tool-calls.ts';
+import type { CallContext, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage, ToolCall } from './types.ts';
 
 /**
  * OpenAI Chat Completions (and the many servers that copy it): POST {baseUrl}/chat/completions,
@@ -41,6 +42,7 @@ export function buildOpenAIBody(request: ModelRequest, opts: Pick<OpenAIProvider
       json_schema: { name: request.contract.name, schema: request.contract.schema, strict: request.contract.strict },
     };
   }
+  if (request.tools && request.tools.length > 0) Object.assign(body, openAITools(request.tools, request.toolChoice));
   if (request.stream) {
     body.stream = true;
     // Without this the stream carries no token counts at all.
@@ -78,11 +80,15 @@ function parseOpenAIBody(text: string, status: number, requestBody: unknown, req
   const content = typeof message.content === 'string' ? message.content : '';
   const refusal = typeof message.refusal === 'string' ? message.refusal : null;
   const rawFinish = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+  const toolCalls = openAIToolCalls(message.tool_calls);
+  // DeepSeek and other compatible servers return their reasoning beside the answer.
+  const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : '';
   return {
     text: refusal ?? content,
-    finishReason: refusal !== null ? 'refusal' : mapFinishReason(rawFinish),
+    finishReason: refusal !== null ? 'refusal' : mapFinishReason(rawFinish, toolCalls),
     rawFinishReason: rawFinish,
     usage: usageOf(json.usage),
+    ...extras(toolCalls, reasoning),
     requestBody,
     rawResponse: json,
     status,
@@ -94,6 +100,8 @@ async function readOpenAIStream(res: Response, requestBody: unknown, request: Mo
   const chunks: unknown[] = [];
   let content = '';
   let refusal = '';
+  let reasoning = '';
+  const tools = new ToolCallAssembler();
   let rawFinish: string | null = null;
   let usage: unknown = null;
   let model = request.model;
@@ -115,6 +123,8 @@ async function readOpenAIStream(res: Response, requestBody: unknown, request: Mo
     if (isRecord(payload.error)) throw openAIBodyError(payload, null);
     if (typeof payload.model === 'string' && payload.model) model = payload.model;
     if (isRecord(payload.usage)) usage = payload.usage;
+    // Groq puts the stream's usage in its own `x_groq` object (corpus groq-tool-call.chunks.jsonl).
+    else if (isRecord(payload.x_groq) && isRecord(payload.x_groq.usage)) usage = payload.x_groq.usage;
     const choices = Array.isArray(payload.choices) ? payload.choices : [];
     const choice = choices.find((c) => isRecord(c) && (c.index === 0 || c.index === undefined));
     if (!isRecord(choice)) return;
@@ -127,17 +137,28 @@ async function readOpenAIStream(res: Response, requestBody: unknown, request: Mo
       refusal += delta.refusal;
       ctx.onDelta?.(delta.refusal);
     }
+    if (typeof delta.reasoning_content === 'string') reasoning += delta.reasoning_content;
+    // Fragments are joined by their index, which need not start at 0 (corpus compat-tool-call-stream.sse).
+    if (Array.isArray(delta.tool_calls)) {
+      for (const part of delta.tool_calls) {
+        if (!isRecord(part)) continue;
+        const fn = isRecord(part.function) ? part.function : {};
+        tools.add(typeof part.index === 'number' ? part.index : 0, { id: part.id, name: fn.name, arguments: fn.arguments });
+      }
+    }
     if (typeof choice.finish_reason === 'string') rawFinish = choice.finish_reason;
   });
 
   // A stream without its ending must never pass as a complete answer.
   if (!done) throw new ProviderError('stream_cut', 'the stream ended without data: [DONE]', { status: res.status, body: chunks });
   if (rawFinish === null) throw new ProviderError('stream_cut', 'the stream ended without a finish_reason', { status: res.status, body: chunks });
+  const toolCalls = tools.list();
   return {
     text: refusal || content,
-    finishReason: refusal ? 'refusal' : mapFinishReason(rawFinish),
+    finishReason: refusal ? 'refusal' : mapFinishReason(rawFinish, toolCalls),
     rawFinishReason: rawFinish,
     usage: usageOf(usage),
+    ...extras(toolCalls, reasoning),
     requestBody,
     rawResponse: chunks,
     status: res.status,
@@ -145,10 +166,16 @@ async function readOpenAIStream(res: Response, requestBody: unknown, request: Mo
   };
 }
 
-function mapFinishReason(raw: string | null): FinishReason {
+/** Tool calls and reasoning, present only when the reply had them. */
+function extras(toolCalls: ToolCall[], reasoning: string): Pick<ModelResponse, 'toolCalls' | 'reasoning'> {
+  return { ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(reasoning ? { reasoning } : {}) };
+}
+
+function mapFinishReason(raw: string | null, toolCalls: ToolCall[]): FinishReason {
   switch (raw) {
     case 'stop':
-      return 'stop';
+      // A call forced by naming the function ends with `stop`: the calls say what happened.
+      return toolCalls.length > 0 ? 'tool_calls' : 'stop';
     case 'length':
       return 'length';
     case 'content_filter':
@@ -164,7 +191,13 @@ function mapFinishReason(raw: string | null): FinishReason {
 function usageOf(usage: unknown): TokenUsage {
   if (!isRecord(usage)) return { inputTokens: 0, outputTokens: 0 };
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
+  const out: TokenUsage = { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
+  const cached = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details.cached_tokens : undefined;
+  const reasoning = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details.reasoning_tokens : undefined;
+  // Kept only when reported, so "none reported" and "zero" stay apart in the trace.
+  if (typeof cached === 'number') out.cachedInputTokens = cached;
+  if (typeof reasoning === 'number') out.reasoningTokens = reasoning;
+  return out;
 }
 
 interface OpenAIErrorFields {

@@ -32,6 +32,11 @@ export const endpointProfileSchema = z.object({
   contextWindow: z.number().int().positive().default(128_000),
   maxOutputTokens: z.number().int().positive().default(4096),
   structuredOutput: z.boolean().default(true),
+  /**
+   * Anthropic only: the `anthropic-version` sent; absent (as in profiles saved before it) means
+   * the current one, 2026-10-21. 2023-06-01 keeps `temperature`, which 2026-10-21 refuses.
+   */
+  anthropicVersion: z.enum(['2026-10-21', '2023-06-01']).optional(),
   /** USD per million tokens, for cost per attempt, step and run. */
   prices: z.object({ input: z.number().min(0), output: z.number().min(0) }).default({ input: 0, output: 0 }),
 });

@@ -21,7 +21,7 @@ export function createProviderForProfile(profile: EndpointProfile, opts: Provide
     case 'openai':
       return createOpenAIProvider({ baseUrl: profile.baseUrl, apiKey: opts.apiKey, structuredOutput: profile.structuredOutput });
     case 'anthropic':
-      return createAnthropicProvider({ baseUrl: profile.baseUrl, apiKey: opts.apiKey, structuredOutput: profile.structuredOutput, browser: opts.browser });
+      return createAnthropicProvider({ baseUrl: profile.baseUrl, apiKey: opts.apiKey, structuredOutput: profile.structuredOutput, browser: opts.browser, apiVersion: profile.anthropicVersion });
   }
 }
 

@@ -22,6 +22,21 @@ export interface OutputContract {
   strict: boolean;
 }
 
+/** A tool the model may call: its arguments must satisfy `parameters` (a JSON Schema object). */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+  /** OpenAI strict mode for the arguments (the schema must meet the strict-mode rules). */
+  strict?: boolean;
+}
+
+/**
+ * Whether the model must call a tool: `auto` lets it answer in text, `required` makes it call
+ * one of the tools (Anthropic `any`), `{name}` makes it call that tool.
+ */
+export type ToolChoice = 'auto' | 'required' | { name: string };
+
 export interface ModelRequest {
   model: string;
   messages: ChatMessage[];
@@ -29,6 +44,8 @@ export interface ModelRequest {
   temperature?: number;
   contract?: OutputContract;
   stream?: boolean;
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
 }
 
 /** Why the model stopped, normalised across protocols. */

@@ -30,6 +30,8 @@ export interface EndpointSettings {
   structuredOutput: boolean;
   /** OpenAI-compatible only: newer (reasoning) models want `max_completion_tokens`. */
   maxTokensParam: 'max_tokens' | 'max_completion_tokens';
+  /** Anthropic only: the `anthropic-version` (SEAMSCOPE_ANTHROPIC_VERSION); absent: the current 2026-10-21. */
+  anthropicVersion?: '2026-10-21' | '2023-06-01';
 }
 
 /** A model endpoint client, as the engine calls it (made by `createProvider`). */

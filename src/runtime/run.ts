@@ -33,11 +33,14 @@ export function resolveSettings(defaults: Partial<EndpointSettings>, env: Record
     contextWindow: num(env.SEAMSCOPE_CONTEXT_WINDOW),
     structuredOutput: bool(env.SEAMSCOPE_STRUCTURED_OUTPUT),
     maxTokensParam: env.SEAMSCOPE_MAX_TOKENS_PARAM === 'max_completion_tokens' ? 'max_completion_tokens' : undefined,
+    anthropicVersion: env.SEAMSCOPE_ANTHROPIC_VERSION === '2023-06-01' || env.SEAMSCOPE_ANTHROPIC_VERSION === '2026-10-21' ? env.SEAMSCOPE_ANTHROPIC_VERSION : undefined,
   };
   const pick = <K extends keyof EndpointSettings>(key: K): EndpointSettings[K] => options[key] ?? fromEnv[key] ?? defaults[key] ?? BASE[key];
   const settings: EndpointSettings = {
     protocol: pick('protocol'), baseUrl: pick('baseUrl'), model: pick('model'), maxOutputTokens: pick('maxOutputTokens'),
     contextWindow: pick('contextWindow'), structuredOutput: pick('structuredOutput'), maxTokensParam: pick('maxTokensParam'),
+    // Only when set, so settings without it read as before.
+    ...(options.anthropicVersion ?? fromEnv.anthropicVersion ?? defaults.anthropicVersion ? { anthropicVersion: options.anthropicVersion ?? fromEnv.anthropicVersion ?? defaults.anthropicVersion } : {}),
   };
   return { ...settings, baseUrl: settings.baseUrl || DEFAULT_BASE_URL[settings.protocol] };
 }
@@ -45,7 +48,7 @@ export function resolveSettings(defaults: Partial<EndpointSettings>, env: Record
 /** The engine's client for the endpoint: OpenAI-compatible chat completions or Anthropic Messages. */
 export function createProvider(settings: EndpointSettings, apiKey?: string): ModelProvider {
   return settings.protocol === 'anthropic'
-    ? createAnthropicProvider({ baseUrl: settings.baseUrl, apiKey, structuredOutput: settings.structuredOutput })
+    ? createAnthropicProvider({ baseUrl: settings.baseUrl, apiKey, structuredOutput: settings.structuredOutput, apiVersion: settings.anthropicVersion })
     : createOpenAIProvider({ baseUrl: settings.baseUrl, apiKey, structuredOutput: settings.structuredOutput, maxTokensParam: settings.maxTokensParam });
 }
 

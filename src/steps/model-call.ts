@@ -6,6 +6,7 @@ import { applyBudget } from './budget.ts';
 import { hasDynamicEnums, resolveDynamicEnums } from './dynamic-enum.ts';
 import type { ModelConfig } from './model.config.ts';
 import { assemblePrompt, feedbackMessage, isStrictCompatible, parseModelJson } from './model-prompt.ts';
+import { describeToolCalls, forcedTools, judgeForcedTool, toolRequest, unexpectedToolCalls } from './model-tools.ts';
 import type { StepOutcome, StepRunContext } from './types.ts';
 
 /**
@@ -51,7 +52,11 @@ function paramsFor(cfg: ModelConfig, model: string, maxTokens: number, structure
   const params: CallParams = { model, maxTokens, temperature: cfg.temperature, structured, stream: cfg.stream };
   const entry: ParamsEntry = {
     params,
-    configHash: hashValue({ system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params, budget: cfg.inputBudget, truncate: cfg.truncate }),
+    // Tools join the hash only when declared, so configs without them keep their hashes.
+    configHash: hashValue({
+      system: cfg.system, prompt: cfg.prompt, schema: cfg.outputSchema, params, budget: cfg.inputBudget, truncate: cfg.truncate,
+      ...(cfg.tools?.length ? { tools: cfg.tools, toolChoice: cfg.toolChoice ?? 'auto' } : {}),
+    }),
   };
   if (entries.length >= maxParamsPerConfig) entries.shift();
   entries.push(entry);
@@ -80,8 +85,10 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
     cfg = { ...cfg, outputSchema: resolved.schema };
   }
   const model = cfg.model || ctx.model.name;
-  const structured = Boolean(cfg.outputSchema) && ctx.model.structuredOutput;
-  const assemble = (values: Record<string, unknown>) => assemblePrompt(cfg, values, input.untrusted, { schemaInPrompt: Boolean(cfg.outputSchema) && !structured });
+  // A forced tool is the contract: its parameters shape the answer, so no json_schema is sent beside it.
+  const forced = forcedTools(cfg);
+  const structured = Boolean(cfg.outputSchema) && ctx.model.structuredOutput && !forced;
+  const assemble = (values: Record<string, unknown>) => assemblePrompt(cfg, values, input.untrusted, { schemaInPrompt: Boolean(cfg.outputSchema) && !structured && !forced });
   const measure = (values: Record<string, unknown>) => assemble(values).messages.reduce((n, m) => n + ctx.countTokens(m.content), 0);
   let values = input.values;
   let truncation: AttemptRecord['truncation'];
@@ -102,7 +109,8 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
   const maxTokens = Math.min(cfg.maxTokens, ctx.model.maxOutputTokens);
   // Prompt, model, parameters and validator versioned together: any output traces back to this.
   const { params, configHash } = paramsFor(cfg, model, maxTokens, structured);
-  const contract = cfg.outputSchema ? contractFor(cfg as ModelConfig & { outputSchema: Record<string, unknown> }) : undefined;
+  const contract = cfg.outputSchema && !forced ? contractFor(cfg as ModelConfig & { outputSchema: Record<string, unknown> }) : undefined;
+  const tools = toolRequest(cfg);
   // The assembled prompt is this call's own: its segments get their token counts in place.
   // Both lists are replaced, never pushed to, once an attempt's record holds them.
   let messages = assembled.messages;
@@ -116,17 +124,19 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
     const record: AttemptRecord = { messages, segments, params, errors: [], latencyMs: 0, configHash, ...(truncation ? { truncation } : {}) };
     try {
       const onDelta = cfg.stream && ctx.onDelta ? (text: string) => ctx.onDelta?.(text, input.unit) : undefined;
-      const { response, latencyMs } = await ctx.callModel({ model, messages: record.messages, maxTokens, temperature: cfg.temperature, contract, stream: cfg.stream }, onDelta);
+      const { response, latencyMs } = await ctx.callModel({ model, messages: record.messages, maxTokens, temperature: cfg.temperature, contract, stream: cfg.stream, ...tools }, onDelta);
       Object.assign(record, {
         requestBody: response.requestBody, rawResponse: response.rawResponse, text: response.text,
         finishReason: response.finishReason, rawFinishReason: response.rawFinishReason, status: response.status,
         usage: response.usage, latencyMs,
+        ...(response.toolCalls?.length ? { toolCalls: response.toolCalls } : {}),
+        ...(response.reasoning ? { reasoning: response.reasoning } : {}),
       });
       const prices = ctx.model.prices;
       if (prices && (prices.input > 0 || prices.output > 0)) {
         record.costUsd = (response.usage.inputTokens * prices.input + response.usage.outputTokens * prices.output) / 1_000_000;
       }
-      judgeResponse(ctx, record, cfg, maxTokens);
+      judgeResponse(ctx, record, cfg, maxTokens, forced);
     } catch (error) {
       if (error instanceof ProviderError && error.code === 'aborted') throw error;
       record.latencyMs = ctx.now() - started;
@@ -142,7 +152,7 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
       record.feedback = feedbackMessage(record.errors);
       // An empty assistant turn is refused by Anthropic (400 "non-empty content"), which would turn
       // every retry after an empty answer into a transport failure: say it was empty instead.
-      messages = [...messages, { role: 'assistant', content: record.text?.trim() ? record.text : EMPTY_ANSWER }, { role: 'user', content: record.feedback }];
+      messages = [...messages, { role: 'assistant', content: replayedAnswer(record) }, { role: 'user', content: record.feedback }];
       segments = [...segments, { kind: 'feedback', text: record.feedback, tokens: ctx.countTokens(record.feedback) }];
     }
     ctx.emit({ type: 'step.attempt', at: ctx.now(), stepId: ctx.step.id, attempt, record, ...(input.unit !== undefined ? { unit: input.unit } : {}) });
@@ -153,14 +163,25 @@ export async function runContractCall(ctx: StepRunContext<unknown>, input: Contr
   return { status: 'failed', failure: lastFailure };
 }
 
+/** The failed answer as replayed before the feedback: its text, else its tool calls, else a word that it was empty. */
+function replayedAnswer(record: AttemptRecord): string {
+  const calls = record.toolCalls?.length ? describeToolCalls(record.toolCalls) : '';
+  const text = record.text?.trim() ? record.text : '';
+  return [text, calls].filter(Boolean).join('\n') || EMPTY_ANSWER;
+}
+
 /** Decides whether a response is a usable output; fills `failure` and `errors` when it is not. */
-function judgeResponse(ctx: StepRunContext<unknown>, record: AttemptRecord, cfg: ModelConfig, maxTokens: number): void {
+function judgeResponse(ctx: StepRunContext<unknown>, record: AttemptRecord, cfg: ModelConfig, maxTokens: number, forced: ReturnType<typeof forcedTools>): void {
   if (record.finishReason === 'length') {
     record.failure = 'truncated';
     record.errors = [`the output was cut off at the ${maxTokens}-token output cap (${record.rawFinishReason ?? 'length'}); it is truncated, not complete`];
   } else if (record.finishReason === 'refusal' || record.finishReason === 'content_filter') {
     record.failure = 'refusal';
     record.errors = [`the model refused: ${(record.text ?? '').slice(0, 300)}`];
+  } else if (forced) {
+    judgeForcedTool(record, forced, ctx.validate);
+  } else if (unexpectedToolCalls(record)) {
+    return;
   } else if (!cfg.outputSchema) {
     record.output = record.text;
   } else {

@@ -3,6 +3,14 @@ import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsField, onFailSchema } from './common.ts';
 import type { ModelContract } from './types.ts';
 import { propertyOf } from '../files/json-value.ts';
+import { forcedToolSchema } from './model-tools.ts';
+
+/** A tool a model step declares (OpenAI function / Anthropic custom tool). */
+export const toolSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  description: z.string().max(10_000).default(''),
+  parameters: jsonSchemaObject,
+});
 
 /** Config of a `model` step: a prompt template, an output contract and the call parameters. */
 export const modelConfigSchema = z.object({
@@ -34,13 +42,23 @@ export const modelConfigSchema = z.object({
    * Without a policy an over-budget prompt fails the step rather than being cut silently.
    */
   truncate: z.object({ binding: z.string().min(1), from: z.enum(['end', 'start']).default('end') }).nullable().default(null),
+  /**
+   * Tools the model may call. This step runs no tool: a call is the answer. Absent or null (not
+   * an empty default) so configs saved before tools existed stay byte-identical.
+   */
+  tools: z.array(toolSchema).max(64).nullish(),
+  /**
+   * `required` or `{name}` forces a tool call; its arguments are then the step's output,
+   * validated against that tool's parameters like a JSON answer (and retried with feedback).
+   */
+  toolChoice: z.union([z.enum(['auto', 'required']), z.object({ name: z.string().min(1) })]).nullish(),
 });
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
 /** What lint and contract cards read of a model, map or reduce step's call. */
 export function modelContract(cfg: ModelConfig): ModelContract {
-  return { outputSchema: cfg.outputSchema, system: cfg.system, retries: cfg.retries, inputBudget: cfg.inputBudget, truncate: cfg.truncate };
+  return { outputSchema: forcedToolSchema(cfg) ?? cfg.outputSchema, system: cfg.system, retries: cfg.retries, inputBudget: cfg.inputBudget, truncate: cfg.truncate };
 }
 
 /** A model call counts tokens exactly only to keep a budget. */

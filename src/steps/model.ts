@@ -1,6 +1,7 @@
 import { fallbackTarget } from './common.ts';
 import { parseRef } from '../chain/refs.ts';
 import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
+import { forcedToolSchema } from './model-tools.ts';
 import { defineStep } from './types.ts';
 
 /** A model call with a prompt template and an output contract (see model-call.ts). */
@@ -10,6 +11,24 @@ function schemaFields(schema: Record<string, unknown> | null): string[] {
   if (!props || typeof props !== 'object') return [];
   const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
   return Object.entries(props as Record<string, { type?: unknown }>).map(([name, s]) => `${name}${required.has(name) ? '' : '?'}: ${Array.isArray(s?.type) ? s.type.join('|') : String(s?.type ?? 'any')}`);
+}
+
+/** A tool choice that forces nothing it means to: it would run as `auto` and fail on a tool-only reply. */
+function toolChoiceProblems(cfg: ModelConfig) {
+  const choice = cfg.toolChoice;
+  const tools = cfg.tools ?? [];
+  if (!choice || choice === 'auto') return [];
+  if (tools.length === 0) return [{ code: 'tool-choice-without-tools', severity: 'error' as const, message: 'The tool choice forces a tool call, but the step declares no tools.' }];
+  if (typeof choice === 'object' && !tools.some((t) => t.name === choice.name)) {
+    return [{ code: 'tool-choice-unknown', severity: 'error' as const, message: `The tool choice names "${choice.name}", which is not one of the step's tools (${tools.map((t) => t.name).join(', ')}).` }];
+  }
+  return [];
+}
+
+function outputSummary(cfg: ModelConfig): string[] {
+  const tool = forcedToolSchema(cfg);
+  if (tool) return [`forced tool call`, ...schemaFields(tool)];
+  return cfg.outputSchema ? schemaFields(cfg.outputSchema) : ['free text (no schema)'];
 }
 
 export const modelStep = defineStep<'model', ModelConfig>({
@@ -33,14 +52,19 @@ export const modelStep = defineStep<'model', ModelConfig>({
   onFail: (cfg) => cfg.onFail,
   needsTokenizer: budgetNeedsTokenizer,
   // A map's raw collection holds failed units too; a reduce step integrates the ok ones and names the rest.
-  lint: ({ config, producerOf }) => Object.values(config.bindings).flatMap((ref) => (producerOf(ref)?.units
-    ? [{ code: 'map-read-without-reduce', severity: 'warning' as const, message: `This step reads the map "${parseRef(ref).name}" directly; a reduce step integrates only the ok units and names the failed ones.` }]
-    : [])),
+  lint: ({ config, producerOf }) => [
+    ...Object.values(config.bindings).flatMap((ref) => (producerOf(ref)?.units
+      ? [{ code: 'map-read-without-reduce', severity: 'warning' as const, message: `This step reads the map "${parseRef(ref).name}" directly; a reduce step integrates only the ok units and names the failed ones.` }]
+      : [])),
+    ...toolChoiceProblems(config),
+  ],
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads' },
     { kind: 'textarea', key: 'system', label: 'System message', rows: 3, template: true },
     { kind: 'textarea', key: 'prompt', label: 'Prompt template', rows: 8, template: true },
     { kind: 'json', key: 'outputSchema', label: 'Output schema', schemaHint: 'jsonSchema' },
+    { kind: 'json', key: 'tools', label: 'Tools ([{name, description, parameters}]; the step runs none)', schemaHint: 'json' },
+    { kind: 'json', key: 'toolChoice', label: 'Tool choice ("auto", "required" or {"name": …}; forced: the call\'s arguments are the output)', schemaHint: 'json' },
     { kind: 'profile', key: 'profile', label: 'Endpoint profile' },
     { kind: 'text', key: 'model', label: 'Model (blank: the profile default)' },
     { kind: 'number', key: 'temperature', label: 'Temperature', min: 0, max: 2, step: 0.1 },
@@ -48,9 +72,13 @@ export const modelStep = defineStep<'model', ModelConfig>({
     { kind: 'number', key: 'retries', label: 'Retries with feedback', min: 0, max: 5 },
     { kind: 'onFail', key: 'onFail', label: 'When retries are spent' },
   ],
-  summary: (cfg) => [[cfg.profile ? `profile: ${cfg.profile}` : '', cfg.model ? `model: ${cfg.model}` : ''].filter(Boolean).join(' · ') || 'model: profile default', ...(cfg.outputSchema ? schemaFields(cfg.outputSchema) : ['free text (no schema)'])],
-  outputSchema: (cfg) => cfg.outputSchema,
-  schemas: (cfg) => (cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
+  summary: (cfg) => [[cfg.profile ? `profile: ${cfg.profile}` : '', cfg.model ? `model: ${cfg.model}` : ''].filter(Boolean).join(' · ') || 'model: profile default', ...outputSummary(cfg)],
+  // A forced tool's parameters are what the step outputs.
+  outputSchema: (cfg) => forcedToolSchema(cfg) ?? cfg.outputSchema,
+  schemas: (cfg) => [
+    ...(cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
+    ...(cfg.tools ?? []).map((t, i) => ({ path: ['tools', i, 'parameters'], schema: t.parameters })),
+  ],
   async run(ctx) {
     const { runContractCall } = await import('./model-call.ts');
     return runContractCall(ctx, { config: ctx.config, values: ctx.values, untrusted: ctx.untrusted });

@@ -1,157 +1,22 @@
-import { Invalid, isObject, randomId } from './mock-validate.ts';
-import { splitDeltas, type CheckResult, type MockCall, type MockCompletion, type ProtocolModule, type SseEventOut } from './mock-types.ts';
+import { Invalid, randomId } from './mock-validate.ts';
+import { checkBody, checkHeaders } from './mock-anthropic-request.ts';
+import { anthropicError, messageBody, messageEvents, requestId, toolUseId } from './mock-anthropic-shape.ts';
+import { approxTokens, type CheckResult, type ProtocolModule } from './mock-types.ts';
+
+export { anthropicError } from './mock-anthropic-shape.ts';
 
 /**
- * The Anthropic Messages API as the mock speaks it. Shapes follow the corpus schema
- * (anthropic-messages.schema.json) and the recorded streams; validation messages use the
- * API's `field: problem` wording.
+ * The Anthropic Messages API as the mock speaks it: validation in mock-anthropic-request.ts,
+ * the Message shapes in mock-anthropic-shape.ts, error bodies and headers here. Shapes follow
+ * the corpus schema (anthropic-messages.schema.json), the recorded streams and the types of
+ * @anthropic-ai/sdk; validation messages use the API's `field: problem` wording.
  */
 
-export function anthropicError(type: string, message: string): Record<string, unknown> {
-  return { type: 'error', error: { type, message }, request_id: requestId() };
-}
-
-function invalid(message: string): Invalid {
-  return new Invalid(400, anthropicError('invalid_request_error', message));
-}
-
-function requestId(): string {
-  return randomId('req_011C', 20);
-}
-
-const KNOWN_FIELDS = new Set([
-  'model', 'max_tokens', 'messages', 'system', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice',
-  'thinking', 'output_config', 'metadata', 'service_tier', 'cache_control', 'container', 'inference_geo', 'mcp_servers', 'context_management',
-]);
-
-const VERSIONS = new Set(['2023-06-01', '2023-01-01']);
-
-function checkHeaders(headers: Record<string, string | undefined>, apiKey: string | undefined): void {
-  // The real API refuses calls from a web page unless the page opts in with this header.
-  if (headers.origin && headers['anthropic-dangerous-direct-browser-access'] !== 'true') {
-    throw new Invalid(401, anthropicError('authentication_error', "CORS requests must set 'anthropic-dangerous-direct-browser-access' header"));
-  }
-  if (apiKey !== undefined) {
-    const given = headers['x-api-key'];
-    if (!given) throw new Invalid(401, anthropicError('authentication_error', 'x-api-key header is required'));
-    if (given !== apiKey) throw new Invalid(401, anthropicError('authentication_error', 'invalid x-api-key'));
-  }
-  const version = headers['anthropic-version'];
-  if (!version) throw invalid('anthropic-version: header is required');
-  if (!VERSIONS.has(version)) throw invalid(`anthropic-version: invalid version "${version}"`);
-}
-
-function blocksText(content: unknown, at: string): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw invalid(`${at}: Input should be a valid list`);
-  return content
-    .map((block: unknown, i) => {
-      if (!isObject(block)) throw invalid(`${at}.${i}: Input should be a valid dictionary`);
-      if (typeof block.type !== 'string') throw invalid(`${at}.${i}.type: Field required`);
-      if (block.type !== 'text') return '';
-      if (typeof block.text !== 'string') throw invalid(`${at}.${i}.text: Input should be a valid string`);
-      if (block.text === '') throw invalid('messages: text content blocks must be non-empty');
-      return block.text;
-    })
-    .join('');
-}
-
-function checkMessages(messages: unknown): { role: string; content: string }[] {
-  if (messages === undefined) throw invalid('messages: Field required');
-  if (!Array.isArray(messages)) throw invalid('messages: Input should be a valid list');
-  if (messages.length === 0) throw invalid('messages: at least one message is required');
-  const out = messages.map((m: unknown, i) => {
-    if (!isObject(m)) throw invalid(`messages.${i}: Input should be a valid dictionary`);
-    if (m.role === undefined) throw invalid(`messages.${i}.role: Field required`);
-    if (m.role !== 'user' && m.role !== 'assistant') throw invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`);
-    if (m.content === undefined) throw invalid(`messages.${i}.content: Field required`);
-    const text = blocksText(m.content, `messages.${i}.content`);
-    const isFinalAssistant = i === messages.length - 1 && m.role === 'assistant';
-    if ((m.content === '' || (Array.isArray(m.content) && m.content.length === 0)) && !isFinalAssistant) {
-      throw invalid(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
-    }
-    return { role: m.role, content: text };
-  });
-  if (out[0]?.role !== 'user') throw invalid('messages: first message must use the "user" role');
-  for (let i = 1; i < out.length; i++) {
-    // Wording as in the corpus example error body.
-    if (out[i]?.role === out[i - 1]?.role) throw invalid('messages: roles must alternate between "user" and "assistant"');
-  }
-  return out;
-}
-
-function checkOutputConfig(oc: unknown): Record<string, unknown> | null {
-  if (oc === undefined || oc === null) return null;
-  if (!isObject(oc)) throw invalid('output_config: Input should be a valid dictionary');
-  const format = oc.format;
-  if (format === undefined || format === null) return null;
-  if (!isObject(format)) throw invalid('output_config.format: Input should be a valid dictionary');
-  if (format.type !== 'json_schema') throw invalid("output_config.format.type: Input should be 'json_schema'");
-  if (format.schema === undefined) throw invalid('output_config.format.schema: Field required');
-  if (!isObject(format.schema)) throw invalid('output_config.format.schema: Input should be a valid dictionary');
-  return format.schema;
-}
-
-function checkBody(rawBody: string): MockCall {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody);
-  } catch {
-    throw invalid('There was an issue with the formatting of your request: the body is not valid JSON');
-  }
-  if (!isObject(body)) throw invalid('Input should be a valid dictionary');
-  const extra = Object.keys(body).find((k) => !KNOWN_FIELDS.has(k));
-  if (extra) throw invalid(`${extra}: Extra inputs are not permitted`);
-  if (body.model === undefined) throw invalid('model: Field required');
-  if (typeof body.model !== 'string' || body.model === '') throw invalid('model: Input should be a valid string');
-  if (body.max_tokens === undefined) throw invalid('max_tokens: Field required');
-  if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens)) throw invalid('max_tokens: Input should be a valid integer');
-  if (body.max_tokens < 1) throw invalid('max_tokens: Input should be greater than or equal to 1');
-  const messages = checkMessages(body.messages);
-  let system = '';
-  if (body.system !== undefined) {
-    if (typeof body.system !== 'string' && !Array.isArray(body.system)) throw invalid('system: Input should be a valid string');
-    system = blocksText(body.system, 'system');
-  }
-  if (body.temperature !== undefined) {
-    if (typeof body.temperature !== 'number') throw invalid('temperature: Input should be a valid number');
-    if (body.temperature < 0) throw invalid('temperature: Input should be greater than or equal to 0');
-    if (body.temperature > 1) throw invalid('temperature: Input should be less than or equal to 1');
-  }
-  if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalid('stream: Input should be a valid boolean');
-  const schema = checkOutputConfig(body.output_config);
-  return {
-    protocol: 'anthropic',
-    model: body.model,
-    messages: system ? [{ role: 'system', content: system }, ...messages] : messages,
-    schema,
-    stream: body.stream === true,
-    includeUsage: true,
-    body,
-  };
-}
-
-function stopReasonOf(out: MockCompletion): string {
-  switch (out.finish) {
-    case 'length':
-      return 'max_tokens';
-    // No content-filter stop exists here: Anthropic's classifiers answer with a refusal.
-    case 'refusal':
-    case 'content_filter':
-      return 'refusal';
-    default:
-      return 'end_turn';
-  }
-}
-
-function stopDetailsOf(out: MockCompletion): Record<string, unknown> | undefined {
-  if (stopReasonOf(out) !== 'refusal') return undefined;
-  return { type: 'refusal', category: null, explanation: out.refusal ?? out.text };
-}
-
-function messageId(): string {
-  return randomId('msg_01', 22);
-}
+/**
+ * Seconds a 429 or 529 asks the client to wait. The API sends retry-after with its 429s (corpus
+ * llm-protocol-facts.json); on 529 the mock sends it too, so SDK retries wait a known time.
+ */
+const DEFAULT_RETRY_AFTER = '1';
 
 export const anthropicModule: ProtocolModule = {
   protocol: 'anthropic',
@@ -159,8 +24,8 @@ export const anthropicModule: ProtocolModule = {
 
   check(headers, rawBody, apiKey): CheckResult {
     try {
-      checkHeaders(headers, apiKey);
-      return { ok: true, call: checkBody(rawBody) };
+      const version = checkHeaders(headers, apiKey);
+      return { ok: true, call: checkBody(rawBody, version) };
     } catch (err) {
       if (err instanceof Invalid) return { ok: false, status: err.status, body: err.body };
       throw err;
@@ -170,7 +35,7 @@ export const anthropicModule: ProtocolModule = {
   errorBody(status) {
     switch (status) {
       case 400:
-        return anthropicError('invalid_request_error', 'messages: roles must alternate between "user" and "assistant"');
+        return anthropicError('invalid_request_error', 'messages: Field required');
       case 401:
         return anthropicError('authentication_error', 'invalid x-api-key');
       case 402:
@@ -202,64 +67,44 @@ export const anthropicModule: ProtocolModule = {
     };
   },
 
+  statusHeaders(status): Record<string, string> {
+    return status === 429 || status === 529 ? { 'retry-after': DEFAULT_RETRY_AFTER } : {};
+  },
+
   responseHeaders() {
     return { 'request-id': requestId(), 'anthropic-organization-id': '00000000-0000-4000-8000-000000000000' };
   },
 
-  completion(call, out) {
-    const details = stopDetailsOf(out);
-    return {
-      model: call.model,
-      id: messageId(),
-      type: 'message',
-      role: 'assistant',
-      content: out.text ? [{ type: 'text', text: out.text }] : [],
-      stop_reason: stopReasonOf(out),
-      stop_sequence: null,
-      ...(details ? { stop_details: details } : {}),
-      usage: { input_tokens: out.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: out.outputTokens, service_tier: 'standard' },
-    };
-  },
-
-  streamEvents(call, out) {
-    const events: SseEventOut[] = [];
-    const push = (payload: { type: string } & Record<string, unknown>) => events.push({ event: payload.type, data: JSON.stringify(payload) });
-    push({
-      type: 'message_start',
-      message: {
-        model: call.model,
-        id: messageId(),
-        type: 'message',
-        role: 'assistant',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: out.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1, service_tier: 'standard' },
-      },
-    });
-    if (out.text) {
-      push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-      push({ type: 'ping' });
-      for (const piece of splitDeltas(out.text)) push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } });
-      push({ type: 'content_block_stop', index: 0 });
-    } else {
-      push({ type: 'ping' });
-    }
-    const details = stopDetailsOf(out);
-    push({
-      type: 'message_delta',
-      delta: { stop_reason: stopReasonOf(out), stop_sequence: null, ...(details ? { stop_details: details } : {}) },
-      usage: { output_tokens: out.outputTokens },
-    });
-    push({ type: 'message_stop' });
-    return events;
-  },
+  completion: messageBody,
+  streamEvents: messageEvents,
 
   streamErrorEvent() {
     return { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) };
   },
 
   invalidJsonBody(call) {
-    return `{"model":"${call.model}","id":"${messageId()}","type":"message","role":"assistant","content":[{"type":"text","text":"not json {`;
+    return `{"model":"${call.model}","id":"${randomId('msg_01', 22)}","type":"message","role":"assistant","content":[{"type":"text","text":"not json {`;
   },
+
+  invalidJsonEvent() {
+    // An Anthropic text delta cut inside its JSON, under its own event name.
+    return { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"not json {' };
+  },
+
+  toolCallId: toolUseId,
 };
+
+/**
+ * `POST /v1/messages/count_tokens`: the same validation as a create (minus the generation
+ * fields), answered with `{input_tokens}` by the mock's one token rule (tools count too).
+ */
+export function countTokens(headers: Record<string, string | undefined>, rawBody: string, apiKey: string | undefined): { status: number; body: unknown } {
+  try {
+    const call = checkBody(rawBody, checkHeaders(headers, apiKey), true);
+    const text = call.messages.map((m) => m.content).join('\n') + call.tools.map((t) => t.name + JSON.stringify(t.schema)).join('');
+    return { status: 200, body: { input_tokens: approxTokens(text) } };
+  } catch (err) {
+    if (err instanceof Invalid) return { status: err.status, body: err.body };
+    throw err;
+  }
+}

@@ -167,7 +167,7 @@ describe.each(protocols)('%s provider against the mock', (protocol) => {
     expect(res.finishReason).toBe('length');
     expect(res.rawFinishReason).toBe(protocol === 'openai' ? 'length' : 'max_tokens');
     expect(res.text).toBe('{"deadline": "120-day');
-    expect(res.usage).toEqual({ inputTokens: 40, outputTokens: 300 });
+    expect(res.usage).toMatchObject({ inputTokens: 40, outputTokens: 300, cachedInputTokens: 0 });
   });
 
   it.each(modes)('refusal → finishReason refusal with the refusal text (stream %s)', async (stream) => {

@@ -8,6 +8,7 @@ import {
   type ProtocolModule,
   type SseEventOut,
 } from './mock-types.ts';
+import { toolCallsOut } from './mock-tools.ts';
 
 /**
  * Turns one scripted reply into bytes on the wire: normal answers (JSON or SSE) and every
@@ -30,20 +31,41 @@ export interface ReplyContext {
 
 const DEFAULT_REFUSAL = "I'm sorry, but I can't help with that request.";
 
-export function completionOf(call: MockCall, reply: MockContentReply): MockCompletion {
-  const text = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content);
-  const finish = reply.finishReason ?? 'stop';
+function promptTokens(call: MockCall): number {
+  return approxTokens(call.messages.map((m) => m.content).join('\n'));
+}
+
+export function completionOf(call: MockCall, reply: MockContentReply, newId: () => string = () => 'call_mock'): MockCompletion {
+  let text = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content);
+  let toolCalls = toolCallsOut(reply.toolCalls, newId);
+  let finish = reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
+  const reasoning = reply.reasoning ?? null;
+  let outputTokens = reply.usage?.outputTokens ?? approxTokens(text + toolCalls.map((t) => t.arguments).join('') + (reasoning ?? ''));
+  // The real APIs stop at the output cap the request set. Only an unscripted finish is cut:
+  // a script that names its finish reason gets exactly what it asked for.
+  if (reply.finishReason === undefined && call.maxTokens !== null && outputTokens > call.maxTokens) {
+    text = Array.from(text).slice(0, call.maxTokens * 4).join('');
+    // A tool call cut by the cap is not sent whole: the answer ends in its text (as a cut
+    // tool JSON would be useless to render here; the recorded cut-tool stream covers that).
+    toolCalls = [];
+    outputTokens = call.maxTokens;
+    finish = 'length';
+  }
   return {
     text,
     finish,
     refusal: finish === 'refusal' ? text : null,
-    inputTokens: reply.usage?.inputTokens ?? approxTokens(call.messages.map((m) => m.content).join('\n')),
-    outputTokens: reply.usage?.outputTokens ?? approxTokens(text),
+    toolCalls,
+    reasoning,
+    inputTokens: reply.usage?.inputTokens ?? promptTokens(call),
+    outputTokens,
+    cachedInputTokens: reply.usage?.cachedInputTokens ?? 0,
+    reasoningTokens: reply.usage?.reasoningTokens ?? (reasoning ? approxTokens(reasoning) : 0),
   };
 }
 
 function refusalOf(call: MockCall, message: string): MockCompletion {
-  return { text: '', finish: 'refusal', refusal: message, inputTokens: approxTokens(call.messages.map((m) => m.content).join('\n')), outputTokens: approxTokens(message) };
+  return { text: '', finish: 'refusal', refusal: message, toolCalls: [], reasoning: null, inputTokens: promptTokens(call), outputTokens: approxTokens(message), cachedInputTokens: 0, reasoningTokens: 0 };
 }
 
 /** Resolves true after `ms`, or false as soon as the client has gone away. */
@@ -157,7 +179,8 @@ async function invalidJson(ctx: ReplyContext): Promise<void> {
   const events = ctx.module.streamEvents(ctx.call, completionOf(ctx.call, { content: 'not json {' }));
   startStream(ctx.res, ctx.headers);
   await writeEvents(ctx.res, events.slice(0, 1));
-  await write(ctx.res, frame({ event: events[1]?.event, data: '{"choices":[{"delta":{"content":"not json {' }));
+  // In the protocol's own event shape, so only the JSON is wrong (not the framing or the kind).
+  await write(ctx.res, frame(ctx.module.invalidJsonEvent(events)));
   ctx.res.end();
 }
 
@@ -182,14 +205,14 @@ export async function performReply(ctx: ReplyContext, reply: MockReply): Promise
   const { res, module, call, headers } = ctx;
   if (!('fault' in reply)) {
     if (reply.delayMs && !(await wait(reply.delayMs, res))) return;
-    const out = completionOf(call, reply);
+    const out = completionOf(call, reply, () => module.toolCallId());
     if (call.stream) await sendStream(ctx, out);
     else sendBody(res, 200, module.completion(call, out), headers);
     return;
   }
   switch (reply.fault) {
     case 'status': {
-      const extra: Record<string, string> = { ...reply.headers };
+      const extra: Record<string, string> = { ...module.statusHeaders(reply.status), ...reply.headers };
       if (reply.retryAfter !== undefined) extra['retry-after'] = reply.retryAfter;
       sendBody(res, reply.status, reply.body ?? module.errorBody(reply.status), { ...headers, ...extra });
       return;
@@ -284,8 +307,20 @@ export function parseMockReply(value: unknown): MockReply {
   if (!('content' in r) || (typeof r.content !== 'string' && (typeof r.content !== 'object' || r.content === null))) {
     throw new Error('a reply needs `content` (string or JSON value) or `fault`');
   }
-  if (r.finishReason !== undefined && !['stop', 'length', 'refusal', 'content_filter'].includes(r.finishReason as string)) {
-    throw new Error('finishReason must be stop, length, refusal or content_filter');
+  if (r.finishReason !== undefined && !['stop', 'length', 'refusal', 'content_filter', 'tool_calls'].includes(r.finishReason as string)) {
+    throw new Error('finishReason must be stop, length, refusal, content_filter or tool_calls');
+  }
+  if (r.reasoning !== undefined && typeof r.reasoning !== 'string') throw new Error('reasoning must be a string');
+  if (r.toolCalls !== undefined) {
+    if (!Array.isArray(r.toolCalls)) throw new Error('toolCalls must be an array');
+    for (const c of r.toolCalls as unknown[]) {
+      const call = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
+      if (typeof call.name !== 'string' || call.name === '') throw new Error('each tool call needs a name');
+      if (typeof call.arguments !== 'string' && (typeof call.arguments !== 'object' || call.arguments === null || Array.isArray(call.arguments))) {
+        throw new Error('tool call arguments must be a JSON string or an object');
+      }
+      if (call.id !== undefined && typeof call.id !== 'string') throw new Error('a tool call id must be a string');
+    }
   }
   if (r.delayMs !== undefined) positive(r.delayMs, 'delayMs');
   return r as unknown as MockReply;

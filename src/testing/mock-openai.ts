@@ -1,5 +1,8 @@
 import { Invalid, isObject, openAITypeName, randomId, strictSchemaProblem } from './mock-validate.ts';
-import { splitDeltas, type CheckResult, type MockCall, type MockCompletion, type ProtocolModule, type SseEventOut } from './mock-types.ts';
+import type { CheckResult, MockCall, ProtocolModule } from './mock-types.ts';
+import { openAIError } from './mock-openai-error.ts';
+import { completionBody, completionEvents, toolCallId } from './mock-openai-shape.ts';
+import { checkToolChoice, checkToolOrder, checkTools, type ToolTurn } from './mock-openai-tools.ts';
 
 /**
  * OpenAI Chat Completions as the mock speaks it. Shapes follow the corpus schema
@@ -7,11 +10,7 @@ import { splitDeltas, type CheckResult, type MockCall, type MockCompletion, type
  * what the real endpoint answers.
  */
 
-type ErrorFields = { message: string; type: string; param: string | null; code: string | null };
-
-export function openAIError(message: string, param: string | null = null, code: string | null = null, type = 'invalid_request_error'): { error: ErrorFields } {
-  return { error: { message, type, param, code } };
-}
+export { openAIError };
 
 function invalid(message: string, param: string | null = null, code: string | null = null): Invalid {
   return new Invalid(400, openAIError(message, param, code));
@@ -63,7 +62,7 @@ function messageText(content: unknown, param: string): string {
     .join('');
 }
 
-function checkMessages(messages: unknown): { role: string; content: string }[] {
+function checkMessages(messages: unknown): { role: string; content: string; turn: ToolTurn }[] {
   if (messages === undefined) throw invalid("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
   if (!Array.isArray(messages)) throw invalid(`Invalid type for 'messages': expected an array of objects, but got ${openAITypeName(messages)} instead.`, 'messages', 'invalid_type');
   if (messages.length === 0) throw invalid("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'messages', 'empty_array');
@@ -76,7 +75,16 @@ function checkMessages(messages: unknown): { role: string; content: string }[] {
     }
     // Only an assistant turn (with tool calls) may omit its content.
     if (m.content === undefined && m.role !== 'assistant') throw invalid(`Missing required parameter: '${at}.content'.`, `${at}.content`, 'missing_required_parameter');
-    return { role: m.role === 'developer' ? 'system' : m.role, content: messageText(m.content, `${at}.content`) };
+    const toolCallIds = Array.isArray(m.tool_calls) ? m.tool_calls.map((c: unknown) => String(isObject(c) ? c.id : '')) : [];
+    if (m.role === 'tool' && typeof m.tool_call_id !== 'string') throw invalid(`Missing required parameter: '${at}.tool_call_id'.`, `${at}.tool_call_id`, 'missing_required_parameter');
+    // Tool calls' arguments count as what the conversation says, so `match` can key on them.
+    const args = Array.isArray(m.tool_calls) ? m.tool_calls.map((c: unknown) => (isObject(c) && isObject(c.function) ? String(c.function.arguments ?? '') : '')).join('\n') : '';
+    const text = messageText(m.content, `${at}.content`);
+    return {
+      role: m.role === 'developer' ? 'system' : m.role,
+      content: args ? (text ? `${text}\n${args}` : args) : text,
+      turn: { role: m.role, toolCallIds, toolCallId: typeof m.tool_call_id === 'string' ? m.tool_call_id : null },
+    };
   });
 }
 
@@ -138,10 +146,11 @@ function checkBody(rawBody: string): MockCall {
   if (unknown) throw invalid(`Unrecognized request argument supplied: ${unknown}`);
   if (body.model === undefined || body.model === '') throw invalid('you must provide a model parameter');
   if (typeof body.model !== 'string') throw invalid(`Invalid type for 'model': expected a string, but got ${openAITypeName(body.model)} instead.`, 'model', 'invalid_type');
-  const messages = checkMessages(body.messages);
+  const checked = checkMessages(body.messages);
   checkInteger(body, 'max_tokens', 1);
   checkInteger(body, 'max_completion_tokens', 1);
   checkInteger(body, 'n', 1);
+  if (typeof body.n === 'number' && body.n > 128) throw invalid(`Invalid 'n': integer above maximum value. Expected a value <= 128, but got ${body.n} instead.`, 'n', 'integer_above_max_value');
   checkNumber(body, 'temperature', 0, 2);
   checkNumber(body, 'top_p', 0, 1);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
@@ -157,29 +166,24 @@ function checkBody(rawBody: string): MockCall {
     includeUsage = iu === true;
   }
   const schema = checkResponseFormat(body.response_format);
-  return { protocol: 'openai', model: body.model, messages, schema, stream, includeUsage, body };
+  const tools = checkTools(body.tools);
+  const toolChoice = checkToolChoice(body.tool_choice, tools);
+  checkToolOrder(checked.map((m) => m.turn));
+  const messages = checked.map(({ role, content }) => ({ role, content }));
+  // max_completion_tokens replaced max_tokens; when both are sent the newer one is the cap.
+  const cap = body.max_completion_tokens ?? body.max_tokens;
+  return {
+    protocol: 'openai', model: body.model, messages, schema, stream, includeUsage, tools, toolChoice,
+    maxTokens: typeof cap === 'number' ? cap : null,
+    choices: typeof body.n === 'number' ? body.n : 1,
+    apiVersion: null,
+    body,
+  };
 }
 
 function requestId(): string {
   return randomId('req_', 32).toLowerCase();
 }
-
-function finishReasonOf(out: MockCompletion): string {
-  // A refusal is reported in `message.refusal`; the turn itself still ends with `stop`.
-  return out.finish === 'refusal' ? 'stop' : out.finish;
-}
-
-function usageOf(out: MockCompletion): Record<string, unknown> {
-  return {
-    prompt_tokens: out.inputTokens,
-    completion_tokens: out.outputTokens,
-    total_tokens: out.inputTokens + out.outputTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-  };
-}
-
-const FINGERPRINT = 'fp_seamscope_mock';
 
 export const openAIModule: ProtocolModule = {
   protocol: 'openai',
@@ -237,50 +241,26 @@ export const openAIModule: ProtocolModule = {
     };
   },
 
+  statusHeaders() {
+    return {};
+  },
+
   responseHeaders() {
     return { 'x-request-id': requestId(), 'openai-version': '2020-10-01' };
   },
 
-  completion(call, out) {
-    const refused = out.refusal !== null;
-    return {
-      id: randomId('chatcmpl-', 29),
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: call.model,
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: refused ? null : out.text, refusal: out.refusal, annotations: [] },
-          logprobs: null,
-          finish_reason: finishReasonOf(out),
-        },
-      ],
-      usage: usageOf(out),
-      service_tier: 'default',
-      system_fingerprint: FINGERPRINT,
-    };
-  },
-
-  streamEvents(call, out) {
-    const id = randomId('chatcmpl-', 29);
-    const created = Math.floor(Date.now() / 1000);
-    // Earlier chunks carry `usage: null` only when the final usage chunk was asked for.
-    const base = () => ({ id, object: 'chat.completion.chunk', created, model: call.model, service_tier: 'default', system_fingerprint: FINGERPRINT, ...(call.includeUsage ? { usage: null } : {}) });
-    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ ...base(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
-    const events: SseEventOut[] = [];
-    const push = (payload: unknown) => events.push({ data: JSON.stringify(payload) });
-    push(chunk({ role: 'assistant', content: '', refusal: null }, null));
-    const key = out.refusal !== null ? 'refusal' : 'content';
-    for (const piece of splitDeltas(out.refusal ?? out.text)) push(chunk({ [key]: piece }, null));
-    push(chunk({}, finishReasonOf(out)));
-    if (call.includeUsage) push({ ...base(), choices: [], usage: usageOf(out) });
-    return events;
-  },
+  completion: completionBody,
+  streamEvents: completionEvents,
 
   streamErrorEvent() {
     return { data: JSON.stringify(openAIError('The server had an error while processing your request. Sorry about that!', null, null, 'server_error')) };
   },
+
+  invalidJsonEvent() {
+    return { data: '{"choices":[{"delta":{"content":"not json {' };
+  },
+
+  toolCallId,
 
   invalidJsonBody(call) {
     return `{"id":"${randomId('chatcmpl-', 29)}","object":"chat.completion","model":"${call.model}","choices":[{"index":0,"message":{"role":"assistant","content":"not json {`;

@@ -255,7 +255,7 @@ describe('mock request validation answers like the real endpoints', () => {
     ['decimal max_tokens', anthropicBody({ max_tokens: 2.5 }), undefined, 'max_tokens: Input should be a valid integer'],
     ['system role in messages', anthropicBody({ messages: [{ role: 'system', content: 'x' }] }), undefined, "messages.0.role: Input should be 'user' or 'assistant'"],
     ['assistant first', anthropicBody({ messages: [{ role: 'assistant', content: 'x' }, { role: 'user', content: 'y' }] }), undefined, 'first message must use the "user" role'],
-    ['roles not alternating', anthropicBody({ messages: [{ role: 'user', content: 'x' }, { role: 'user', content: 'y' }] }), undefined, 'roles must alternate'],
+    ['a tool_result with no tool_use before it', anthropicBody({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'r' }] }] }), undefined, 'unexpected `tool_use_id`'],
     ['empty content', anthropicBody({ messages: [{ role: 'user', content: '' }] }), undefined, 'must have non-empty content'],
     ['temperature 1.5', anthropicBody({ temperature: 1.5 }), undefined, 'temperature: Input should be less than or equal to 1'],
     ['unknown field', anthropicBody({ response_format: {} }), undefined, 'response_format: Extra inputs are not permitted'],

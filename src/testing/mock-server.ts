@@ -1,10 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { generateDemoOutput } from '../providers/demo-model.ts';
-import { anthropicModule } from './mock-anthropic.ts';
+import { anthropicModule, countTokens } from './mock-anthropic.ts';
+import { defaultReply } from './mock-tools.ts';
 import { parseMockReply, performReply, sendBody } from './mock-faults.ts';
 import { openAIError, openAIModule } from './mock-openai.ts';
+import { anthropicError } from './mock-anthropic-shape.ts';
 import type { MockCall, MockReply, MockResponder, ProtocolModule, RecordedRequest } from './mock-types.ts';
 
 export type { MockCall, MockReply, MockResponder, RecordedRequest } from './mock-types.ts';
@@ -17,7 +18,7 @@ export type { MockCall, MockReply, MockResponder, RecordedRequest } from './mock
 export interface MockServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
-  /** When set, requests must carry this key (Bearer or x-api-key) or get the real 401. */
+  /** When set, requests must carry this key or get the real 401: OpenAI reads Bearer; Anthropic x-api-key, else Bearer. */
   apiKey?: string;
   /** Close after this long with no request in flight, so a forgotten server never lingers. */
   idleExitMs?: number;
@@ -60,6 +61,8 @@ const ROUTES: Record<string, ProtocolModule> = {
   '/v1/chat/completions': openAIModule,
   '/v1/messages': anthropicModule,
 };
+
+const COUNT_TOKENS = '/v1/messages/count_tokens';
 
 const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
@@ -138,7 +141,7 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
 
   const fallback = async (call: MockCall): Promise<MockReply> =>
-    responder ? responder(call) : { content: generateDemoOutput(call.messages, call.schema) };
+    responder ? responder(call) : defaultReply(call);
 
   const armIdle = () => {
     if (!opts.idleExitMs || closing) return;
@@ -180,8 +183,15 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
   const model = async (req: IncomingMessage, res: ServerResponse, module: ProtocolModule | undefined, path: string): Promise<void> => {
     const text = await readBody(req);
     const headers = headerMap(req);
-    requests.push({ protocol: module?.protocol ?? 'unknown', method: req.method ?? '', path, headers: redact(headers), body: text === null ? '[too large]' : parseBody(text), rawBody: text });
+    requests.push({ protocol: module?.protocol ?? (path === COUNT_TOKENS ? 'anthropic' : 'unknown'), method: req.method ?? '', path, headers: redact(headers), body: text === null ? '[too large]' : parseBody(text), rawBody: text });
+    if (path === COUNT_TOKENS && req.method === 'POST') {
+      if (text === null) return sendBody(res, 413, anthropicModule.errorBody(413), CORS);
+      const counted = countTokens(headers, text, opts.apiKey);
+      return sendBody(res, counted.status, counted.body, { ...CORS, ...anthropicModule.responseHeaders() });
+    }
     if (!module || req.method !== 'POST') {
+      // Anthropic paths answer 404 in Anthropic's shape, as its SDK expects.
+      if (path.startsWith('/v1/messages')) return sendBody(res, 404, anthropicError('not_found_error', `Not Found: ${req.method} ${path}`), CORS);
       return sendBody(res, 404, openAIError(`Invalid URL (${req.method} ${path})`), CORS);
     }
     const base = { ...CORS, ...module.responseHeaders() };

@@ -3,13 +3,25 @@
  * test can script "429 then success" without caring which provider is on the other end.
  */
 
-export type MockFinishReason = 'stop' | 'length' | 'refusal' | 'content_filter';
+export type MockFinishReason = 'stop' | 'length' | 'refusal' | 'content_filter' | 'tool_calls';
+
+/** A tool call a scripted reply makes; `arguments` as an object is sent as its JSON text. */
+export interface MockToolCallReply {
+  /** Default: a fresh id in the protocol's shape (`call_…`, `toolu_…`). */
+  id?: string;
+  name: string;
+  arguments: string | Record<string, unknown>;
+}
 
 export interface MockContentReply {
-  /** An object is sent as its JSON text, as a model following a schema would. */
+  /** An object is sent as its JSON text, as a model following a schema would. Empty beside tool calls is normal. */
   content: string | Record<string, unknown> | unknown[];
+  /** Tool calls after the text; the finish reason then defaults to `tool_calls` (Anthropic `tool_use`). */
+  toolCalls?: MockToolCallReply[];
+  /** Reasoning before the answer: Anthropic `thinking` block, OpenAI-compatible `reasoning_content` (DeepSeek). */
+  reasoning?: string;
   finishReason?: MockFinishReason;
-  usage?: { inputTokens?: number; outputTokens?: number };
+  usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; reasoningTokens?: number };
   /** Wait this long before answering (a slow model). */
   delayMs?: number;
 }
@@ -69,6 +81,18 @@ export type MockReply = (MockContentReply | MockFaultReply) & MockMatch;
 
 export type MockProtocol = 'openai' | 'anthropic';
 
+/** A tool the request declared: its name and the JSON Schema its arguments must satisfy. */
+export interface MockTool {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+/**
+ * The request's tool choice, protocol-neutral: OpenAI `auto|none|required|{function}`,
+ * Anthropic `{type: auto|none|any|tool}`. `required` is OpenAI `required` and Anthropic `any`.
+ */
+export type MockToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
+
 /** What the mock understood of a valid request, protocol-neutral. */
 export interface MockCall {
   protocol: MockProtocol;
@@ -80,6 +104,15 @@ export interface MockCall {
   stream: boolean;
   /** OpenAI `stream_options.include_usage`; Anthropic streams always carry usage. */
   includeUsage: boolean;
+  /** Declared tools, in order; empty when none. */
+  tools: MockTool[];
+  toolChoice: MockToolChoice;
+  /** The output cap the request set (`max_tokens`, `max_completion_tokens`); null when none. */
+  maxTokens: number | null;
+  /** OpenAI `n`: how many choices to answer with (1 for Anthropic). */
+  choices: number;
+  /** Anthropic `anthropic-version` (the Message shape follows it); null for OpenAI. */
+  apiVersion: string | null;
   body: Record<string, unknown>;
 }
 
@@ -97,14 +130,25 @@ export interface RecordedRequest {
   rawBody: string | null;
 }
 
+/** A tool call ready to render: id assigned, arguments as JSON text. */
+export interface MockToolCallOut {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
 /** The completed answer a protocol module renders, as a body or as stream events. */
 export interface MockCompletion {
   text: string;
   finish: MockFinishReason;
   /** Set when the model refuses: the refusal wording (OpenAI `refusal`, Anthropic stop_details). */
   refusal: string | null;
+  toolCalls: MockToolCallOut[];
+  reasoning: string | null;
   inputTokens: number;
   outputTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
 }
 
 export interface SseEventOut {
@@ -126,6 +170,8 @@ export interface ProtocolModule {
   quotaError(): { status: number; body: unknown };
   /** Headers every answer carries (request ids). */
   responseHeaders(): Record<string, string>;
+  /** Headers an error status carries by default (e.g. Anthropic's `retry-after` on 429/529). */
+  statusHeaders(status: number): Record<string, string>;
   completion(call: MockCall, out: MockCompletion): unknown;
   streamEvents(call: MockCall, out: MockCompletion): SseEventOut[];
   /** Whether the protocol ends a stream with `data: [DONE]` after the events. */
@@ -133,6 +179,10 @@ export interface ProtocolModule {
   streamErrorEvent(): SseEventOut;
   /** A 200 body that looks like the start of a completion but is not JSON. */
   invalidJsonBody(call: MockCall): string;
+  /** The stream event to send in place of the second one when a stream must carry bad JSON. */
+  invalidJsonEvent(events: SseEventOut[]): SseEventOut;
+  /** The prefix a tool-call id of this protocol has (`call_`, `toolu_`). */
+  toolCallId(): string;
 }
 
 /** ~4 characters per token: crude, but the same rule everywhere in the mock. */

@@ -98,5 +98,7 @@ export function modelConstants(w: CodeWriter, s: EmitStep): SpecField[] {
     ['stream', { json: cfg.stream }],
     ['inputBudget', { json: cfg.inputBudget }],
     ['truncate', { json: cfg.truncate ?? null }],
+    // Only when declared, so chains without tools export exactly as before.
+    ...(Array.isArray(cfg.tools) && cfg.tools.length > 0 ? ([['tools', { json: cfg.tools }], ['toolChoice', { json: cfg.toolChoice ?? null }]] as SpecField[]) : []),
   ];
 }

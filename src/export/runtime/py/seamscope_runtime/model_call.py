@@ -12,6 +12,7 @@ from .openai import ProviderError
 from .prompt import apply_budget, assemble_prompt, feedback_message, has_dynamic_enums, is_strict_compatible, parse_model_json, resolve_dynamic_enums
 from .specs import ModelSpec
 from .text import hash_value, js_slice
+from .tools import describe_tool_calls, forced_tools, judge_forced_tool, tool_request, unexpected_tool_calls
 
 
 class CallContext:
@@ -38,11 +39,13 @@ def contract_call(ctx: CallContext, spec: ModelSpec, values: dict, untrusted: se
             return {"status": "failed", "failure": {"code": "missing_input", "message": problem}}
         schema = resolved
     model = spec.model or ctx.settings["model"]
-    structured = bool(schema) and ctx.settings["structuredOutput"]
+    # A forced tool is the contract: its parameters shape the answer, so no json_schema is sent beside it.
+    forced = forced_tools(spec.tools, spec.tool_choice)
+    structured = bool(schema) and ctx.settings["structuredOutput"] and not forced
     count = ctx.count_tokens
 
     def assemble(v: dict) -> tuple[list[dict], list[dict], list[str]]:
-        return assemble_prompt(spec.system, spec.prompt, schema, v, untrusted, bool(schema) and not structured)
+        return assemble_prompt(spec.system, spec.prompt, schema, v, untrusted, bool(schema) and not structured and not forced)
 
     truncation = None
     if spec.input_budget > 0:
@@ -64,8 +67,13 @@ def contract_call(ctx: CallContext, spec: ModelSpec, values: dict, untrusted: se
         return {"status": "failed", "failure": {"code": "missing_input", "message": f"The prompt names {names} but no value is bound to it"}}
     max_tokens = min(spec.max_tokens, ctx.settings["maxOutputTokens"])
     params = {"model": model, "maxTokens": max_tokens, "temperature": spec.temperature, "structured": structured, "stream": spec.stream}
-    config_hash = hash_value({"system": spec.system, "prompt": spec.prompt, "schema": schema, "params": params, "budget": spec.input_budget, "truncate": spec.truncate})
-    contract = {"name": spec.schema_name, "schema": schema, "strict": is_strict_compatible(schema)} if schema else None
+    hashed = {"system": spec.system, "prompt": spec.prompt, "schema": schema, "params": params, "budget": spec.input_budget, "truncate": spec.truncate}
+    if spec.tools:
+        # Tools join the hash only when declared, as in the engine.
+        hashed.update({"tools": spec.tools, "toolChoice": spec.tool_choice if spec.tool_choice is not None else "auto"})
+    config_hash = hash_value(hashed)
+    contract = {"name": spec.schema_name, "schema": schema, "strict": is_strict_compatible(schema)} if schema and not forced else None
+    tools = tool_request(spec.tools, spec.tool_choice)
 
     def with_tokens(segment: dict) -> dict:
         return {**segment, "tokens": count(segment["text"])} if count else segment
@@ -79,12 +87,15 @@ def contract_call(ctx: CallContext, spec: ModelSpec, values: dict, untrusted: se
         if truncation:
             record["truncation"] = truncation
         try:
-            request = {"model": model, "messages": record["messages"], "max_tokens": max_tokens, "temperature": spec.temperature, "contract": contract, "stream": spec.stream}
+            request = {"model": model, "messages": record["messages"], "max_tokens": max_tokens, "temperature": spec.temperature, "contract": contract, "stream": spec.stream, **tools}
             response, latency = ctx.call_model(spec.id, request)
             record.update({"requestBody": response["requestBody"], "rawResponse": response["rawResponse"], "text": response["text"],
                            "finishReason": response["finishReason"], "rawFinishReason": response["rawFinishReason"], "status": response["status"],
                            "usage": response["usage"], "latencyMs": latency})
-            _judge(ctx, record, schema, max_tokens)
+            for key in ("toolCalls", "reasoning"):
+                if response.get(key):
+                    record[key] = response[key]
+            _judge(ctx, record, schema, max_tokens, forced)
         except ProviderError as error:
             if error.code == "aborted":
                 raise
@@ -102,7 +113,9 @@ def contract_call(ctx: CallContext, spec: ModelSpec, values: dict, untrusted: se
             record["feedback"] = feedback_message(record["errors"])
             # As the engine: an empty assistant turn is refused by Anthropic, so say it was empty.
             said = record.get("text") or ""
-            messages = messages + [{"role": "assistant", "content": said if said.strip() else "(empty response)"}, {"role": "user", "content": record["feedback"]}]
+            # A failed tool call is replayed as text, so no protocol's tool-turn rules apply.
+            replayed = "\n".join(part for part in (said if said.strip() else "", describe_tool_calls(record.get("toolCalls") or [])) if part)
+            messages = messages + [{"role": "assistant", "content": replayed or "(empty response)"}, {"role": "user", "content": record["feedback"]}]
             segments = segments + [with_tokens({"kind": "feedback", "text": record["feedback"]})]
         event = {"type": "step.attempt", "at": _now(), "stepId": spec.id, "attempt": attempt, "record": record}
         if unit is not None:
@@ -116,7 +129,7 @@ def contract_call(ctx: CallContext, spec: ModelSpec, values: dict, untrusted: se
     return {"status": "failed", "failure": last_failure}
 
 
-def _judge(ctx: CallContext, record: dict, schema: Any, max_tokens: int) -> None:
+def _judge(ctx: CallContext, record: dict, schema: Any, max_tokens: int, forced: list | None) -> None:
     finish = record.get("finishReason")
     if finish == "length":
         record["failure"] = "truncated"
@@ -124,6 +137,10 @@ def _judge(ctx: CallContext, record: dict, schema: Any, max_tokens: int) -> None
     elif finish in ("refusal", "content_filter"):
         record["failure"] = "refusal"
         record["errors"] = [f"the model refused: {js_slice(record.get('text') or '', 0, 300)}"]
+    elif forced:
+        judge_forced_tool(record, forced, ctx.validate)
+    elif unexpected_tool_calls(record):
+        return
     elif not schema:
         record["output"] = record.get("text")
     else:

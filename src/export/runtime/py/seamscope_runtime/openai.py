@@ -43,10 +43,42 @@ def build_body(request: dict, structured_output: bool, max_tokens_param: str) ->
     contract = request.get("contract")
     if contract and structured_output is not False:
         body["response_format"] = {"type": "json_schema", "json_schema": {"name": contract["name"], "schema": contract["schema"], "strict": contract["strict"]}}
+    tools = request.get("tools")
+    if tools:
+        body["tools"] = [{"type": "function", "function": {"name": t["name"], **({"description": t["description"]} if t.get("description") else {}),
+                                                           "parameters": t["parameters"], "strict": t["strict"]}} for t in tools]
+        choice = request.get("tool_choice")
+        if choice == "required":
+            body["tool_choice"] = "required"
+        elif isinstance(choice, dict):
+            body["tool_choice"] = {"type": "function", "function": {"name": choice["name"]}}
     if request.get("stream"):
         body["stream"] = True
         body["stream_options"] = {"include_usage": True}
     return body
+
+
+def _tool_calls(value: Any) -> list[dict]:
+    """``message.tool_calls`` (function calls) as the engine's ToolCall dicts."""
+    if not isinstance(value, list):
+        return []
+    out = []
+    for c in value:
+        if isinstance(c, dict) and isinstance(c.get("function"), dict):
+            fn = c["function"]
+            out.append({"id": c["id"] if isinstance(c.get("id"), str) else "", "name": fn["name"] if isinstance(fn.get("name"), str) else "",
+                        "arguments": fn["arguments"] if isinstance(fn.get("arguments"), str) else ""})
+    return out
+
+
+def _extras(tool_calls: list[dict], reasoning: str) -> dict:
+    """Tool calls and reasoning, present only when the reply had them (as the engine's providers)."""
+    out: dict = {}
+    if tool_calls:
+        out["toolCalls"] = tool_calls
+    if reasoning:
+        out["reasoning"] = reasoning
+    return out
 
 
 _SPACES = re.compile(WS + "+")
@@ -150,7 +182,10 @@ def _body_error(body: dict, status: int | None) -> ProviderError:
     return ProviderError(_code_for_body(fields), _describe(status, fields, ""), status=status, body=body)
 
 
-def _finish(raw: str | None) -> str:
+def _finish(raw: str | None, tool_calls: list | None = None) -> str:
+    # A call forced by naming the function ends with `stop`: the calls say what happened.
+    if raw == "stop" and tool_calls:
+        return "tool_calls"
     if raw in ("stop", "length", "content_filter"):
         return raw
     return "tool_calls" if raw in ("tool_calls", "function_call") else "other"
@@ -163,7 +198,15 @@ def _usage(usage: Any) -> dict:
     def num(v: Any) -> Any:
         return v if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) != float("inf") else 0
 
-    return {"inputTokens": num(usage.get("prompt_tokens")), "outputTokens": num(usage.get("completion_tokens"))}
+    out = {"inputTokens": num(usage.get("prompt_tokens")), "outputTokens": num(usage.get("completion_tokens"))}
+    cached = usage["prompt_tokens_details"].get("cached_tokens") if isinstance(usage.get("prompt_tokens_details"), dict) else None
+    reasoning = usage["completion_tokens_details"].get("reasoning_tokens") if isinstance(usage.get("completion_tokens_details"), dict) else None
+    # Kept only when reported, so "none reported" and "zero" stay apart in the trace.
+    if isinstance(cached, (int, float)) and not isinstance(cached, bool):
+        out["cachedInputTokens"] = cached
+    if isinstance(reasoning, (int, float)) and not isinstance(reasoning, bool):
+        out["reasoningTokens"] = reasoning
+    return out
 
 
 def call_openai(endpoint: dict, request: dict, timeout_s: float) -> dict:
@@ -205,8 +248,11 @@ def call_openai(endpoint: dict, request: dict, timeout_s: float) -> dict:
     content = message["content"] if isinstance(message.get("content"), str) else ""
     refusal = message["refusal"] if isinstance(message.get("refusal"), str) else None
     raw_finish = choice["finish_reason"] if isinstance(choice.get("finish_reason"), str) else None
-    return {"text": refusal if refusal is not None else content, "finishReason": "refusal" if refusal is not None else _finish(raw_finish),
-            "rawFinishReason": raw_finish, "usage": _usage(payload.get("usage")), "requestBody": body, "rawResponse": payload, "status": status}
+    tool_calls = _tool_calls(message.get("tool_calls"))
+    reasoning = message["reasoning_content"] if isinstance(message.get("reasoning_content"), str) else ""
+    return {"text": refusal if refusal is not None else content, "finishReason": "refusal" if refusal is not None else _finish(raw_finish, tool_calls),
+            "rawFinishReason": raw_finish, "usage": _usage(payload.get("usage")), **_extras(tool_calls, reasoning),
+            "requestBody": body, "rawResponse": payload, "status": status}
 
 
 def _read(response: Any, status: int | None) -> str:
@@ -218,7 +264,9 @@ def _read(response: Any, status: int | None) -> str:
 
 def _read_stream(response: Any, request_body: dict, status: int) -> dict:
     chunks: list[Any] = []
-    state = {"content": "", "refusal": "", "finish": None, "usage": None, "done": False}
+    state = {"content": "", "refusal": "", "reasoning": "", "finish": None, "usage": None, "done": False}
+    # Tool-call fragments joined by their index (which need not start at 0).
+    calls: dict[int, dict] = {}
     data: list[str] = []
 
     def dispatch(at_eof: bool) -> None:
@@ -241,6 +289,9 @@ def _read_stream(response: Any, request_body: dict, status: int) -> dict:
             raise _body_error(payload, None)
         if isinstance(payload.get("usage"), dict):
             state["usage"] = payload["usage"]
+        elif isinstance(payload.get("x_groq"), dict) and isinstance(payload["x_groq"].get("usage"), dict):
+            # Groq puts the stream's usage in its own `x_groq` object.
+            state["usage"] = payload["x_groq"]["usage"]
         choices = payload.get("choices") if isinstance(payload.get("choices"), list) else []
         choice = next((c for c in choices if isinstance(c, dict) and c.get("index", 0) == 0 and not isinstance(c.get("index", 0), bool)), None)
         if choice is None:
@@ -250,6 +301,20 @@ def _read_stream(response: Any, request_body: dict, status: int) -> dict:
             state["content"] += delta["content"]
         if isinstance(delta.get("refusal"), str):
             state["refusal"] += delta["refusal"]
+        if isinstance(delta.get("reasoning_content"), str):
+            state["reasoning"] += delta["reasoning_content"]
+        for part in delta.get("tool_calls") if isinstance(delta.get("tool_calls"), list) else []:
+            if not isinstance(part, dict):
+                continue
+            index = part["index"] if isinstance(part.get("index"), int) and not isinstance(part.get("index"), bool) else 0
+            call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+            fn = part["function"] if isinstance(part.get("function"), dict) else {}
+            if isinstance(part.get("id"), str) and part["id"] and not call["id"]:
+                call["id"] = part["id"]
+            if isinstance(fn.get("name"), str) and fn["name"] and not call["name"]:
+                call["name"] = fn["name"]
+            if isinstance(fn.get("arguments"), str):
+                call["arguments"] += fn["arguments"]
         if isinstance(choice.get("finish_reason"), str):
             state["finish"] = choice["finish_reason"]
 
@@ -290,5 +355,6 @@ def _read_stream(response: Any, request_body: dict, status: int) -> dict:
     if state["finish"] is None:
         raise ProviderError("stream_cut", "the stream ended without a finish_reason", status=status, body=chunks)
     refusal = state["refusal"]
-    return {"text": refusal or state["content"], "finishReason": "refusal" if refusal else _finish(state["finish"]), "rawFinishReason": state["finish"],
-            "usage": _usage(state["usage"]), "requestBody": request_body, "rawResponse": chunks, "status": status}
+    tool_calls = [calls[i] for i in sorted(calls)]
+    return {"text": refusal or state["content"], "finishReason": "refusal" if refusal else _finish(state["finish"], tool_calls), "rawFinishReason": state["finish"],
+            "usage": _usage(state["usage"]), **_extras(tool_calls, state["reasoning"]), "requestBody": request_body, "rawResponse": chunks, "status": status}

@@ -36,6 +36,10 @@ class ModelSpec(StepSpec):
     stream: bool = False
     input_budget: int = 0
     truncate: Optional[dict] = None
+    # Tools the model may call ({name, description, parameters}); the step runs none.
+    tools: Optional[list] = None
+    # "auto", "required" or {"name": …}: a forced call's arguments are the step's output.
+    tool_choice: Any = None
 
 
 @dataclass(frozen=True, kw_only=True)

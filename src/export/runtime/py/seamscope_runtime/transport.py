@@ -32,7 +32,13 @@ def backoff_delay(error: ProviderError, attempt: int, policy: TransportPolicy) -
 
 def _scrub_response(response: dict, scrub: Scrubber) -> dict:
     """The answer as it may be recorded: raw body scrubbed of the key and key shapes; text and request of the key only."""
-    return {**response, "text": scrub.key_text(response["text"]), "requestBody": scrub.key_value(response["requestBody"]), "rawResponse": scrub.value(response["rawResponse"])}
+    out = {**response, "text": scrub.key_text(response["text"]), "requestBody": scrub.key_value(response["requestBody"]), "rawResponse": scrub.value(response["rawResponse"])}
+    # Tool arguments and reasoning are model output like the text: an endpoint that echoes the key can put it there too.
+    if response.get("toolCalls"):
+        out["toolCalls"] = [{**c, "arguments": scrub.key_text(c["arguments"])} for c in response["toolCalls"]]
+    if response.get("reasoning"):
+        out["reasoning"] = scrub.key_text(response["reasoning"])
+    return out
 
 
 def _scrub_error(error: ProviderError, scrub: Scrubber) -> ProviderError:
