@@ -16,6 +16,8 @@
  *     (`visible=1`);
  *  4. runs the harness's scripts/bundle-sizes.mjs on the production build (no bench hooks);
  *  5. prints the table and ends with one JSON line: {"bench":"canvas",...}.
+ * The product page also runs once more per repeat with an eval batch going in the tab
+ * (`&eval=200`): its pan/zoom p95 against idle is the Evaluate issue's "within 10 %" figure.
  * Targets: ready ≤ 1.3× the like-for-like bare page; pan/zoom p95 frame and drag input→frame p95
  * within two 60 Hz frames (33.4 ms as the harness timestamps them); initial JS ≤ 190 KiB gzip.
  */
@@ -48,6 +50,8 @@ interface Config {
 
 const configs: Config[] = [
   { name: 'seamscope', args: (preview) => [`--url=${preview}/?bench&fixture=chain&n={n}`] },
+  // The same page while an eval batch runs in the tab (the Evaluate view's pool on the demo model).
+  { name: 'seamscope-eval', args: (preview) => [`--url=${preview}/?bench&fixture=chain&n={n}&eval=200`] },
   { name: 'bare-matched', args: () => ['--extra=sized=1&minimap=1'] },
   { name: 'bare-default', args: () => [] },
 ];
@@ -94,6 +98,8 @@ async function main(): Promise<void> {
     const ours = summarise(results.get('seamscope') ?? [], n);
     const matched = summarise(results.get('bare-matched') ?? [], n);
     const plain = summarise(results.get('bare-default') ?? [], n);
+    const busy = summarise(results.get('seamscope-eval') ?? [], n);
+    const evalPanRatio = busy.panP95 / ours.panP95;
     const ratio = ours.readyMs / matched.readyMs;
     // rAF timestamps put two 60 Hz frames at 33.3–33.4 ms: compare at the harness's 0.1 ms resolution.
     const within = (ms: number) => Math.round(ms * 10) / 10 <= FRAME_TARGET;
@@ -103,13 +109,14 @@ async function main(): Promise<void> {
     rows.push(
       [n, 'time to ready ms', fmt(ours.readyMs, 0), `${fmt(matched.readyMs, 0)} / ${fmt(plain.readyMs, 0)}`, `${fmt(ratio, 2)}×`, `≤ ${READY_RATIO}×`, mark(met.ready)],
       [n, 'pan/zoom p95 frame ms', fmt(ours.panP95), `${fmt(matched.panP95)} / ${fmt(plain.panP95)}`, '', `≤ ${FRAME_TARGET}`, mark(met.pan)],
+      [n, 'pan/zoom p95 during an eval ms', fmt(busy.panP95), '', `${fmt(evalPanRatio, 2)}× idle`, '≤ 1.1× idle', mark(evalPanRatio <= 1.1)],
       [n, 'drag input→frame p95 ms', fmt(ours.dragP95), `${fmt(matched.dragP95)} / ${fmt(plain.dragP95)}`, '', `≤ ${FRAME_TARGET}`, mark(met.drag)],
       [n, 'JS heap MB', fmt(ours.heapMB), `${fmt(matched.heapMB)} / ${fmt(plain.heapMB)}`, '', '', ''],
       [n, 'cards in DOM', fmt(ours.rfNodes, 0), `${fmt(matched.rfNodes, 0)} / ${fmt(plain.rfNodes, 0)}`, '', '', ''],
     );
     json[`n${n}`] = {
       readyMs: Math.round(ours.readyMs), bareReadyMs: Math.round(matched.readyMs), bareDefaultReadyMs: Math.round(plain.readyMs), readyRatio: Number(ratio.toFixed(3)),
-      panP95: Number(ours.panP95.toFixed(1)), dragP95: Number(ours.dragP95.toFixed(1)), bareMatchedPanP95: Number(matched.panP95.toFixed(1)), bareMatchedDragP95: Number(matched.dragP95.toFixed(1)), heapMB: Number(ours.heapMB.toFixed(1)),
+      panP95: Number(ours.panP95.toFixed(1)), panP95DuringEval: Number(busy.panP95.toFixed(1)), evalPanRatio: Number(evalPanRatio.toFixed(3)), dragP95: Number(ours.dragP95.toFixed(1)), bareMatchedPanP95: Number(matched.panP95.toFixed(1)), bareMatchedDragP95: Number(matched.dragP95.toFixed(1)), heapMB: Number(ours.heapMB.toFixed(1)),
     };
   }
   rows.push(['—', 'initial JS gzip KiB', fmt(initialGzipKiB), '', '', `≤ ${INITIAL_GZIP_KIB}`, initialGzipKiB <= INITIAL_GZIP_KIB ? 'ok' : 'MISSED'], ['—', 'lazy JS gzip KiB', fmt(lazyGzipKiB, 0), '', '', '', '']);
