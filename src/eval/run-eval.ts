@@ -84,6 +84,8 @@ export interface EvalOptions {
   countTokens?: TokenCounter;
   now?: () => number;
   registry?: StepRegistry;
+  /** Webhook origins the runs may post to (none by default: a chain with a webhook fails). */
+  allowEgress?: readonly string[];
 }
 
 export const resultKey = (variant: string, itemId: string) => `${variant}\u0000${itemId}`;
@@ -115,6 +117,51 @@ export function outcomeOf(meta: RunMeta, events: readonly TraceEvent[]): { outco
   return { outcome: { status: meta.status, output: meta.output, ...(terminalStep ? { terminalStep } : {}), routes }, calls, steps: [...steps.values()] };
 }
 
+/** What one item run needs: the parts of EvalOptions a worker on another machine has too. */
+export type EvalItemContext = Pick<EvalOptions, 'provider' | 'model' | 'repo' | 'signal' | 'countTokens' | 'now' | 'registry' | 'allowEgress'>;
+
+/**
+ * One variant over one item: the run (resumed from `repo` when an earlier attempt left it
+ * unfinished), its outcome, its scores and its boundaries. The in-process pool and the BullMQ
+ * worker both call this, so a result reads the same wherever it ran. Null when the batch's
+ * cancel cut the run short (not a result: it runs again when the batch resumes).
+ *
+ * @example
+ * const ran = await runEvalItem({ provider, model, repo }, variant, item, runId, scorers);
+ */
+export async function runEvalItem(
+  ctx: EvalItemContext, variant: EvalVariant, item: DatasetItem, runId: string | undefined, scorers: readonly ScorerSpec[] | undefined,
+): Promise<{ result: ItemResult; meta: RunMeta; events: TraceEvent[] } | null> {
+  const now = ctx.now ?? Date.now;
+  const t0 = now();
+  // A run a cancelled or crashed batch left unfinished continues where it stopped: its
+  // finished steps are restored from its events, not called (or paid for) again.
+  const earlier = runId ? await ctx.repo.getRun(runId) : undefined;
+  const resume = earlier ? { resume: { events: await ctx.repo.getEvents(runId as string) } } : {};
+  const meta = await runChain({
+    chain: variant.chain, inputs: item.inputs, provider: ctx.provider, model: ctx.model, repo: ctx.repo, ...resume,
+    ...(runId ? { runId } : {}), ...(ctx.registry ? { registry: ctx.registry } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.countTokens ? { countTokens: ctx.countTokens } : {}),
+    ...(ctx.allowEgress ? { allowEgress: ctx.allowEgress, egressHint: 'name its origin with --allow-webhook' } : {}), now,
+  });
+  if (ctx.signal?.aborted && (meta.status === 'cancelled' || meta.status === 'interrupted')) return null;
+  const events = await ctx.repo.getEvents(meta.id);
+  const { outcome, calls, steps } = outcomeOf(meta, events);
+  const scored = scoreItem(item, scorers, outcome);
+  // Gold for a boundary: the item's facts for that boundary, else the facts the answer needs.
+  const gold = item.labels?.boundaries ?? item.expected.facts;
+  const inspection = inspectRun(meta, events, { ...(ctx.registry ? { registry: ctx.registry } : {}), ...(gold ? { gold } : {}) });
+  const boundaries = inspection.sufficiency.map((b) => ({ id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, ...(b.label ? { label: b.label.verdict } : {}) }));
+  const result: ItemResult = {
+    variant: variant.name, itemId: item.id, runId: meta.id, status: meta.status, pass: scored.pass,
+    abstained: meta.status === 'abstained' || meta.status === 'escalated', scores: scored.scores,
+    latencyMs: (meta.finishedAt ?? now()) - (meta.startedAt ?? t0),
+    inputTokens: meta.usage?.inputTokens ?? 0, outputTokens: meta.usage?.outputTokens ?? 0, calls,
+    ...(meta.usage?.costUsd !== undefined ? { costUsd: meta.usage.costUsd } : {}),
+    ...(meta.error ? { error: meta.error } : {}), steps, boundaries,
+  };
+  return { result, meta, events };
+}
+
 /**
  * @example
  * await runEval({ variants: [{ name: 'select', kind: 'chain', chain }], dataset, provider, model,
@@ -141,33 +188,10 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
   const work = async () => {
     while (next < jobs.length && !opts.signal?.aborted) {
       const { variant, item } = jobs[next++] as (typeof jobs)[number];
-      const runId = opts.runIdFor?.(variant, item);
-      const t0 = now();
-      // A run a cancelled or crashed batch left unfinished continues where it stopped: its
-      // finished steps are restored from its events, not called (or paid for) again.
-      const earlier = runId ? await opts.repo.getRun(runId) : undefined;
-      const resume = earlier ? { resume: { events: await opts.repo.getEvents(runId as string) } } : {};
-      const meta = await runChain({
-        chain: variant.chain, inputs: item.inputs, provider: opts.provider, model: opts.model, repo: opts.repo, ...resume,
-        ...(runId ? { runId } : {}), ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now,
-      });
+      const itemRun = await runEvalItem(opts, variant, item, opts.runIdFor?.(variant, item), scorers);
       // A run the batch's cancel cut short is not a result: it runs again when the batch resumes.
-      if (opts.signal?.aborted && (meta.status === 'cancelled' || meta.status === 'interrupted')) break;
-      const events = await opts.repo.getEvents(meta.id);
-      const { outcome, calls, steps } = outcomeOf(meta, events);
-      const scored = scoreItem(item, scorers, outcome);
-      // Gold for a boundary: the item's facts for that boundary, else the facts the answer needs.
-      const gold = item.labels?.boundaries ?? item.expected.facts;
-      const inspection = inspectRun(meta, events, { ...(opts.registry ? { registry: opts.registry } : {}), ...(gold ? { gold } : {}) });
-      const boundaries = inspection.sufficiency.map((b) => ({ id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, ...(b.label ? { label: b.label.verdict } : {}) }));
-      const result: ItemResult = {
-        variant: variant.name, itemId: item.id, runId: meta.id, status: meta.status, pass: scored.pass,
-        abstained: meta.status === 'abstained' || meta.status === 'escalated', scores: scored.scores,
-        latencyMs: (meta.finishedAt ?? now()) - (meta.startedAt ?? t0),
-        inputTokens: meta.usage?.inputTokens ?? 0, outputTokens: meta.usage?.outputTokens ?? 0, calls,
-        ...(meta.usage?.costUsd !== undefined ? { costUsd: meta.usage.costUsd } : {}),
-        ...(meta.error ? { error: meta.error } : {}), steps, boundaries,
-      };
+      if (!itemRun) break;
+      const { result, meta, events } = itemRun;
       await opts.onResult(result, { meta, events });
       ran++;
       done++;
