@@ -5,8 +5,10 @@
  *   npm run build:cli     (`npm run build` runs it after the app; `prepare` runs it on npm ci,
  *                          npm install and npm pack)
  *
- * Nothing is external: an installed tarball needs no node_modules to run, and a cold start
- * resolves no packages. What only one command needs (the engine and providers for `run`, the
+ * Nothing is external but the queue libraries (bullmq, ioredis, pg: package.json's
+ * `dependencies`, so installing the tarball installs them): they are CommonJS that requires
+ * Node built-ins at run time, which an ESM bundle cannot do, and only `eval --queue` and
+ * `worker` load them, through import(). Every other command resolves no packages. What only one command needs (the engine and providers for `run`, the
  * exporter and its runtime files for `export`, fact extraction for `inspect`, the ~3 MB
  * tokenizer) is reached through import(), so it lands in a chunk of its own that `validate`
  * never reads. The build fails if the entry's static graph reaches any of it again, or if
@@ -29,6 +31,8 @@ const ENTRY = 'dist-cli/seamscope.mjs';
 
 /** Inputs `validate` must not load: each is a lazy chunk of its own. */
 const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^runtime-sources:inlined$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
+/** Loaded from node_modules by `eval --queue` and `worker` only (see above). */
+const QUEUE_PACKAGES = ['bullmq', 'ioredis', 'pg'];
 /** Inputs that must never be in the CLI at all. */
 const NEVER = [/^app\//, /^scripts\//, /^e2e\//, /\.test\.ts$/];
 
@@ -86,6 +90,7 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   plugins: [inlineRuntimeSources()],
+  external: QUEUE_PACKAGES,
 });
 
 const meta = result.metafile;
@@ -94,6 +99,7 @@ const all = new Set(Object.values(meta.outputs).flatMap((o) => Object.keys(o.inp
 for (const input of all) if (NEVER.some((re) => re.test(input))) problems.push(`${input} is in the CLI bundle`);
 const eager = staticGraph(meta);
 for (const input of eager.inputs) if (LAZY_ONLY.some((re) => re.test(input))) problems.push(`${input} is loaded at start (reach it through import())`);
+for (const file of eager.files) for (const imported of meta.outputs[file]?.imports ?? []) if (imported.external && QUEUE_PACKAGES.includes(imported.path)) problems.push(`${imported.path} is imported at start (reach src/batch through import())`);
 for (const re of LAZY_ONLY) if (![...all].some((input) => re.test(input))) problems.push(`nothing matches ${re}: update LAZY_ONLY in scripts/build-cli.ts`);
 if (problems.length) {
   console.error(`build-cli: ${problems.join('\n  ')}`);

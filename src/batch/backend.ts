@@ -33,7 +33,9 @@ export function openBackend(target: QueueTarget, env: Readonly<Record<string, st
       worker: (name, processor, opts) => new Worker(name, processor, { ...opts, connection }),
       events: (name) => new QueueEvents(name, { connection }),
       async close() {
-        await connection.quit().catch(() => connection.disconnect());
+        // QUIT waits for an answer a server that went away never sends.
+        if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
+        else connection.disconnect();
       },
     };
   }

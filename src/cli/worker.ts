@@ -52,7 +52,7 @@ export async function workerCommand(args: ParsedArgs, io: Io, stop: Promise<void
   });
   io.err(`worker on ${terminalLine(parsed.target.display)}, queue ${evalQueueName(key)} (${profile.kind === 'demo' ? 'demo model' : terminalLine(`${profile.baseUrl} ${profile.model}`)}), concurrency ${concurrency}`);
   await stop;
-  io.err('stopping: finishing the running jobs');
+  io.err('stopping: finishing the running jobs (signal again to stop at once)');
   await worker.close();
   await backend.close();
   io.err(`stopped: ${worker.completed} job(s) done, ${worker.failed} failed`);
@@ -64,6 +64,11 @@ function stopSignal(): Promise<void> {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      // A second signal does not wait (for running jobs, or a queue server that went away):
+      // the jobs this worker held go back to the queue once their locks expire.
+      const now = () => process.exit(130);
+      process.once('SIGINT', now);
+      process.once('SIGTERM', now);
       resolve();
     };
     process.once('SIGINT', stop);
