@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -38,17 +38,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.end('PING\r\n');
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
@@ -57,31 +46,46 @@ process.once('exit', () => {
 export async function startRedisServer(opts: { binary?: string } = {}): Promise<RedisServer> {
   const binary = opts.binary ?? redisServerPath();
   if (!binary) throw new Error(REDIS_MISSING);
+  // freePort() and redis-server's bind are two steps: another process may take the port in
+  // between. Then this redis-server exits, and we try another port.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const started = await startOn(binary, await freePort());
+    if (started) return started;
+  }
+  throw new Error('redis-server did not start on 127.0.0.1 (five ports tried)');
+}
+
+async function startOn(binary: string, port: number): Promise<RedisServer | null> {
   const dir = await mkdtemp(join(tmpdir(), 'seamscope-redis-'));
-  const port = await freePort();
+  const log = join(dir, 'redis.log');
   const child = spawn(binary, [
     '--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no',
-    '--protected-mode', 'yes', '--daemonize', 'no', '--loglevel', 'warning', '--logfile', join(dir, 'redis.log'),
+    '--protected-mode', 'yes', '--daemonize', 'no', '--loglevel', 'notice', '--logfile', log,
   ], { stdio: 'ignore' });
   running.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let gone = false;
-  void exited.then(() => { gone = true; running.delete(child); });
-  for (let i = 0; !(await accepts(port)); i++) {
-    if (gone || i > 200) {
-      child.kill('SIGKILL');
-      await rm(dir, { recursive: true, force: true });
-      throw new Error(`redis-server did not start on 127.0.0.1:${port}`);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => {
+    gone = true;
+    running.delete(child);
+    resolve();
+  }));
+  // Ready when its own log says so: something else answering on the port is not our server.
+  for (let i = 0; !gone; i++) {
+    const text = await readFile(log, 'utf8').catch(() => '');
+    if (/Ready to accept connections/.test(text)) {
+      return {
+        url: `redis://127.0.0.1:${port}`,
+        port,
+        async stop() {
+          if (!gone) child.kill('SIGTERM');
+          await exited;
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
     }
+    if (i > 400) child.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 25));
   }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    async stop() {
-      if (!gone) child.kill('SIGTERM');
-      await exited;
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  await rm(dir, { recursive: true, force: true });
+  return null;
 }
