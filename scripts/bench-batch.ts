@@ -48,7 +48,7 @@ if (argv.includes('--worker')) {
   const parsed = parseQueueUrl(arg('queue'));
   if (!parsed.ok) throw new Error(parsed.message);
   const profile = mockProfile(arg('mock'));
-  const backend = openBackend(parsed.target);
+  const backend = await openBackend(parsed.target);
   const worker = startBatchWorker({
     backend, profileKey: profileKey(profile), provider: createProviderForProfile(profile, {}), model: runModelSettings(profile),
     registry: stepRegistry, concurrency: CONCURRENCY, lockDurationMs: 2_000, countTokens,
@@ -101,7 +101,7 @@ async function bench() {
     mock.reset();
     faultyResponder(mock);
     const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(redis.url, mock.url)));
-    const backend = openBackend(parsed.target);
+    const backend = await openBackend(parsed.target);
     const dataset = answerDataset(ITEMS);
     const results: ItemResult[] = [];
     const t0 = performance.now();

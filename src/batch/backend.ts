@@ -1,4 +1,4 @@
-import { createPostgresBackend, Queue, QueueEvents, Worker, withBackend, type Processor, type WorkerOptions } from 'bullmq';
+import { createPostgresBackend, DEFAULT_SCHEMA, Queue, QueueEvents, runMigrations, Worker, withBackend, type Processor, type WorkerOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { QueueTarget } from './queue-url.ts';
@@ -18,7 +18,7 @@ export interface QueueBackend {
   close(): Promise<void>;
 }
 
-export function openBackend(target: QueueTarget, env: Readonly<Record<string, string | undefined>> = {}): QueueBackend {
+export async function openBackend(target: QueueTarget, env: Readonly<Record<string, string | undefined>> = {}): Promise<QueueBackend> {
   if (target.kind === 'redis') {
     // A worker's blocking reads need maxRetriesPerRequest: null (BullMQ refuses otherwise).
     const connection = new Redis({
@@ -39,8 +39,21 @@ export function openBackend(target: QueueTarget, env: Readonly<Record<string, st
       },
     };
   }
-  const pool = new pg.Pool({ connectionString: target.connectionString, max: 10 });
+  // BullMQ's SQL names its functions unqualified: a pool it did not create must put its schema
+  // on the search path itself.
+  const pool = new pg.Pool({ connectionString: target.connectionString, max: 10, options: `-c search_path=${DEFAULT_SCHEMA},public` });
   pool.on('error', () => undefined);
+  // BullMQ's tables, created or brought up to date under its advisory lock (harmless when
+  // another coordinator or worker does the same at once), on one session as it requires.
+  const session = await pool.connect();
+  try {
+    await runMigrations(session, DEFAULT_SCHEMA);
+  } catch (error) {
+    session.release();
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  session.release();
   const classes = withBackend(createPostgresBackend);
   return {
     target,

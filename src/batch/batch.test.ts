@@ -43,17 +43,17 @@ afterAll(async () => {
   await redis.stop();
 });
 
-const backend = () => {
+const backend = async () => {
   const parsed = parseQueueUrl(redis.url);
   if (!parsed.ok) throw new Error(parsed.message);
-  const b = openBackend(parsed.target);
+  const b = await openBackend(parsed.target);
   backends.push(b);
   return b;
 };
 const profile = () => mockProfile(mock.url);
-const worker = (concurrency = 4) => {
+const worker = async (concurrency = 4) => {
   const w = startBatchWorker({
-    backend: backend(), profileKey: profileKey(profile()), provider: createProviderForProfile(profile(), { apiKey: CANARY }),
+    backend: await backend(), profileKey: profileKey(profile()), provider: createProviderForProfile(profile(), { apiKey: CANARY }),
     model: runModelSettings(profile()), registry: stepRegistry, concurrency, lockDurationMs: 5_000,
   });
   workers.push(w);
@@ -64,14 +64,14 @@ const stopWorkers = async () => {
 };
 
 let batchN = 0;
-function batch(n: number, extra: Partial<BatchOptions> = {}) {
+async function batch(n: number, extra: Partial<BatchOptions> = {}) {
   const variant: EvalVariant = { name: 'answer', kind: 'chain', chain: answerChain() };
   const dataset = answerDataset(n);
   const batchId = `test-batch-${++batchN}`;
   const results: ItemResult[] = [];
   const runFiles: (string | null)[] = [];
   const run = runBatch({
-    backend: backend(), batchId, profileKey: profileKey(profile()), variants: [variant], itemsFor: () => dataset.items, done: new Set(),
+    backend: await backend(), batchId, profileKey: profileKey(profile()), variants: [variant], itemsFor: () => dataset.items, done: new Set(),
     runIdFor: (_v, item) => `${batchId}-${item.id}`, sweepMs: 300,
     onResult: async (r, f) => void (results.push(r), runFiles.push(f)), ...extra,
   });
@@ -118,9 +118,9 @@ describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
       const text = call.messages.map((m) => m.content).join('\n');
       return text.includes(itemMarker(3)) ? { fault: 'echo_key', status: 401 } : { content: { answer: 'Within 60 days.' } };
     });
-    worker(4);
+    await worker(4);
     let midway = '';
-    const b = batch(12, {
+    const b = await batch(12, {
       onResult: async (r, f) => {
         b.results.push(r);
         b.runFiles.push(f);
@@ -147,16 +147,16 @@ describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
   it('fails a job with a bad payload at once, with a clear error, and the worker goes on with the next', async () => {
     mock.reset();
     mock.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
-    const b = backend();
+    const b = await backend();
     const queue = b.queue(evalQueueName(profileKey(profile())));
     const bad = await queue.add('junk', { format: JOB_FORMAT, version: 1, batchId: 'x', runId: 'no spaces allowed here' }, { jobId: 'junk-1', attempts: 3 });
-    worker(2);
+    await worker(2);
     await until(async () => (await queue.getJob('junk-1').then((j) => j?.getState())) === 'failed', 'the bad job to fail');
     const failedJob = await queue.getJob(bad.id as string);
     expect(failedJob?.failedReason).toMatch(/^bad job payload: /);
     // Unrecoverable: one attempt of the three, not retried.
     expect(failedJob?.attemptsMade).toBe(1);
-    const next = batch(3);
+    const next = await batch(3);
     expect(await next.run).toMatchObject({ ran: 3 });
     expect(next.results.every((r) => r.status === 'succeeded')).toBe(true);
     await stopWorkers();
@@ -167,14 +167,14 @@ describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
     mock.reset();
     // A permanent endpoint failure for one item: the engine's own retries, then a failed run (a result, not a job retry).
     mock.setResponder((call) => call.messages.some((m) => m.content.includes(itemMarker(1))) ? { fault: 'status', status: 500 } : { content: { answer: 'Within 60 days.' } });
-    const b = batch(4, { attempts: 2, backoffMs: 20 });
+    const b = await batch(4, { attempts: 2, backoffMs: 20 });
     // The chain vanishes from the store before any worker reads it: every job throws, is retried once, then fails.
-    const store = backend().queue(CHAINS_QUEUE);
+    const store = (await backend()).queue(CHAINS_QUEUE);
     await until(async () => (await store.getJob(`chain-${chainHash(b.variant.chain)}`)) !== undefined, 'the chain to be stored');
-    const queue = backend().queue(evalQueueName(profileKey(profile())));
+    const queue = (await backend()).queue(evalQueueName(profileKey(profile())));
     await until(async () => (await queue.getJobCounts('wait')).wait === 4, 'the jobs to be queued');
     await (await store.getJob(`chain-${chainHash(b.variant.chain)}`))?.remove();
-    const w = worker(2);
+    const w = await worker(2);
     const summary = await b.run;
     expect(summary.ran).toBe(4);
     expect(b.results.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
@@ -184,8 +184,8 @@ describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
     await stopWorkers();
 
     // The same items with the chain in place: item 1's endpoint fails for good, reported with the endpoint's error.
-    const again = batch(4);
-    worker(2);
+    const again = await batch(4);
+    await worker(2);
     await again.run;
     await stopWorkers();
     const failed = again.results.filter((r) => r.status === 'failed');
@@ -203,12 +203,12 @@ describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
     const started: number[] = [];
     mock.setResponder(() => (started.push(Date.now()), { content: { answer: 'Within 60 days.' } }));
     // Two workers with 4 slots each could start all 8 items at once; 2 per 400 ms takes four windows.
-    worker(4);
-    worker(4);
-    const b = batch(8, { rateLimit: { max: 2, durationMs: 400 } });
+    await worker(4);
+    await worker(4);
+    const b = await batch(8, { rateLimit: { max: 2, durationMs: 400 } });
     await b.run;
     await stopWorkers();
-    const queue = backend().queue(evalQueueName(profileKey(profile())));
+    const queue = (await backend()).queue(evalQueueName(profileKey(profile())));
     await queue.removeGlobalRateLimit();
     await queue.close();
     expect(started).toHaveLength(8);
@@ -218,7 +218,7 @@ describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
   });
 
   it('adds a large batch in chunks, and adding it again adds nothing', async () => {
-    const queue = backend().queue('seamscope-eval-chunk-test');
+    const queue = (await backend()).queue('seamscope-eval-chunk-test');
     const sizes: number[] = [];
     const spy = { addBulk: (jobs: Parameters<typeof queue.addBulk>[0]) => (sizes.push(jobs.length), queue.addBulk(jobs)) };
     const data = (i: number): JobData => ({ format: JOB_FORMAT, version: 1, batchId: 'chunks', profileKey: '00000000000000', runId: `r${i}`, variant: { name: 'v', kind: 'chain', chainHash: '00000000000000' }, item: { id: `i${i}`, inputs: {}, expected: {} } });

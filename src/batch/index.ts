@@ -7,7 +7,7 @@
  * import { openBackend, parseQueueUrl, profileKey, runBatch, startBatchWorker } from '../src/batch/index.ts';
  * const parsed = parseQueueUrl('redis://127.0.0.1:6379');
  * if (parsed.ok) {
- *   const backend = openBackend(parsed.target);
+ *   const backend = await openBackend(parsed.target);
  *   const worker = startBatchWorker({ backend, profileKey: profileKey(profile), provider, model, registry, concurrency: 8 });
  * }
  */
