@@ -13,7 +13,9 @@
  * - kill: a second batch, one worker killed with SIGKILL a quarter of the way through: items
  *   lost (should be 0) and items whose model was called twice (at most the killed worker's
  *   in-flight jobs, its concurrency).
- * Ends with one JSON line: {"bench":"batch",…}
+ * - postgres: the same batch on BullMQ's PostgreSQL backend (Debian PostgreSQL 15, when
+ *   present; --no-postgres skips it), as items/s and the fraction.
+ * Ends with JSON lines: {"bench":"batch",…} and {"bench":"batch-postgres",…}
  *
  * Run through `npm run bench:batch`, which bundles this file with esbuild (bullmq, ioredis and
  * pg left external, resolved from node_modules) and runs it on plain Node; the workers are the
@@ -27,6 +29,7 @@ import { createProviderForProfile, runModelSettings } from '../src/providers/pro
 import { stepRegistry } from '../src/steps/index.ts';
 import { answerChain, answerDataset, itemOfPrompt, mockProfile } from '../src/testing/batch-fixtures.ts';
 import { createMockModelServer, type MockModelServer } from '../src/testing/mock-server.ts';
+import { postgresAvailable, startPostgresServer } from '../src/testing/postgres-server.ts';
 import { startRedisServer } from '../src/testing/redis-server.ts';
 import { createMemoryRunRepository } from '../src/trace/index.ts';
 
@@ -42,6 +45,7 @@ const CONCURRENCY = opt('concurrency', 8);
 const KILL_ITEMS = opt('kill-items', 400);
 const CALL_MS = 50;
 const countTokens = (t: string) => Math.ceil(t.length / 4);
+const MOCK_URL = { value: '' };
 
 if (argv.includes('--worker')) {
   // A worker process: serves the queue until SIGTERM (or dies by SIGKILL, in the kill round).
@@ -84,6 +88,7 @@ function startWorkerProcess(queue: string, mock: string): Promise<ChildProcess> 
 async function bench() {
   const redis = await startRedisServer();
   const mock = await createMockModelServer();
+  MOCK_URL.value = mock.url;
   const profile = mockProfile(mock.url);
   const variant: EvalVariant = { name: 'bench', kind: 'chain', chain: answerChain() };
   const parsed = parseQueueUrl(redis.url);
@@ -102,16 +107,8 @@ async function bench() {
     faultyResponder(mock);
     const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(redis.url, mock.url)));
     const backend = await openBackend(parsed.target);
-    const dataset = answerDataset(ITEMS);
-    const results: ItemResult[] = [];
-    const t0 = performance.now();
-    const summary = await runBatch({
-      backend, batchId: 'bench-batch', profileKey: profileKey(profile), variants: [variant], itemsFor: () => dataset.items, done: new Set(),
-      runIdFor: (_v, item) => `bench-batch-${item.id}`, onResult: async (r) => void results.push(r),
-    });
-    const batchRate = ITEMS / ((performance.now() - t0) / 1000);
-    const failedBatch = results.filter((r) => r.status === 'failed').length;
-    console.log(`batch: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${batchRate.toFixed(0)} items/s = ${(batchRate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failedBatch} failed (permanent), ${summary.restarts} restarted`);
+    const batchRate = await batchRound(backend, 'redis', 'bench-batch');
+
     console.log(`in-process eval, concurrency ${WORKERS * CONCURRENCY}: ${local.rate.toFixed(0)} items/s = ${(local.rate / ideal).toFixed(2)} of the ideal; ${local.failed} failed; batch ÷ in-process = ${(batchRate / local.rate).toFixed(2)}`);
 
     // The kill round: a quarter of the way in, one worker dies without a word.
@@ -149,10 +146,48 @@ async function bench() {
     }));
     for (const w of workers.slice(1)) w.kill('SIGTERM');
     await backend.close();
+
+    // The same batch on BullMQ's PostgreSQL backend, when Debian's PostgreSQL 15 is here.
+    if (postgresAvailable() && !argv.includes('--no-postgres')) {
+      const pg = await startPostgresServer();
+      try {
+        const pgTarget = parseQueueUrl(pg.url);
+        if (!pgTarget.ok) throw new Error(pgTarget.message);
+        const pgBackend = await openBackend(pgTarget.target);
+        mock.reset();
+        faultyResponder(mock);
+        const pgWorkers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(pg.url, mock.url)));
+        const pgRate = await batchRound(pgBackend, 'postgres', 'bench-pg');
+        console.log(JSON.stringify({ bench: 'batch-postgres', items: ITEMS, perS: Number(pgRate.toFixed(1)), fraction: Number((pgRate / ideal).toFixed(3)) }));
+        for (const w of pgWorkers) w.kill('SIGTERM');
+        await Promise.all(pgWorkers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : w.once('exit', r)))));
+        await pgBackend.close();
+      } finally {
+        await pg.stop();
+      }
+    }
   } finally {
     await mock.close();
     await redis.stop();
   }
+}
+
+/** One full batch on `backend` with the faulty mock; items/s, printed. */
+async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string): Promise<number> {
+  const profile = mockProfile(MOCK_URL.value);
+  const variant: EvalVariant = { name: 'bench', kind: 'chain', chain: answerChain() };
+  const dataset = answerDataset(ITEMS);
+  const ideal = (WORKERS * CONCURRENCY * 1000) / CALL_MS;
+  const results: ItemResult[] = [];
+  const t0 = performance.now();
+  const summary = await runBatch({
+    backend, batchId, profileKey: profileKey(profile), variants: [variant], itemsFor: () => dataset.items, done: new Set(),
+    runIdFor: (_v, item) => `${batchId}-${item.id}`, onResult: async (r) => void results.push(r),
+  });
+  const rate = ITEMS / ((performance.now() - t0) / 1000);
+  const failed = results.filter((r) => r.status === 'failed').length;
+  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted`);
+  return rate;
 }
 
 async function inProcess(mock: MockModelServer, n: number): Promise<{ rate: number; failed: number }> {
