@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 // ── Layers: the one declared list of what may import what ───────────────────────────────────
 // Each src/<area> lists the areas it may import (values and types); `types` lists areas it may
 // import with `import type` only. Read upwards: files, schema ← providers; files, schema ←
-// chain ← trace ← steps ← engine ← inspect, export ← eval ← cli. chain and trace take the step
+// chain ← trace ← steps ← engine ← inspect, export ← eval ← batch ← cli. chain and trace take the step
 // registry as an argument (they import its interface as a type, never the registry itself).
 // src/testing and every *.test.ts may import any area; nothing in src imports app/; app/
 // imports only the entries in `entries` below. Checked by eslint-plugin-boundaries.

@@ -5,10 +5,10 @@
  *   npm run build:cli     (`npm run build` runs it after the app; `prepare` runs it on npm ci,
  *                          npm install and npm pack)
  *
- * Nothing is external but the queue libraries (bullmq, ioredis, pg: package.json's
- * `dependencies`, so installing the tarball installs them): they are CommonJS that requires
- * Node built-ins at run time, which an ESM bundle cannot do, and only `eval --queue` and
- * `worker` load them, through import(). Every other command resolves no packages. What only one command needs (the engine and providers for `run`, the
+ * Nothing is external: an installed tarball needs no node_modules to run, and a cold start
+ * resolves no packages. The queue libraries (bullmq, ioredis, pg) are CommonJS that calls
+ * `require` on Node built-ins at run time, so the bundle defines `require` (createRequire)
+ * for them; only `eval --queue` and `worker` load them, through import(). What only one command needs (the engine and providers for `run`, the
  * exporter and its runtime files for `export`, fact extraction for `inspect`, the ~3 MB
  * tokenizer) is reached through import(), so it lands in a chunk of its own that `validate`
  * never reads. The build fails if the entry's static graph reaches any of it again, or if
@@ -30,9 +30,7 @@ const outdir = path.join(root, 'dist-cli');
 const ENTRY = 'dist-cli/seamscope.mjs';
 
 /** Inputs `validate` must not load: each is a lazy chunk of its own. */
-const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^runtime-sources:inlined$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
-/** Loaded from node_modules by `eval --queue` and `worker` only (see above). */
-const QUEUE_PACKAGES = ['bullmq', 'ioredis', 'pg'];
+const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /(^|\/)node_modules\/(bullmq|ioredis|pg)\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^runtime-sources:inlined$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
 /** Inputs that must never be in the CLI at all. */
 const NEVER = [/^app\//, /^scripts\//, /^e2e\//, /\.test\.ts$/];
 
@@ -86,11 +84,13 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'eof',
-  banner: { js: '#!/usr/bin/env node' },
+  // The CommonJS inside (bullmq, ioredis, pg) requires Node built-ins; an ESM module has no `require` of its own.
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __seamscopeCreateRequire } from 'node:module';\nconst require = __seamscopeCreateRequire(import.meta.url);" },
   metafile: true,
   logLevel: 'warning',
   plugins: [inlineRuntimeSources()],
-  external: QUEUE_PACKAGES,
+  // pg's optional native binding, never used (pg falls back to its JavaScript client).
+  external: ['pg-native'],
 });
 
 const meta = result.metafile;
@@ -99,7 +99,6 @@ const all = new Set(Object.values(meta.outputs).flatMap((o) => Object.keys(o.inp
 for (const input of all) if (NEVER.some((re) => re.test(input))) problems.push(`${input} is in the CLI bundle`);
 const eager = staticGraph(meta);
 for (const input of eager.inputs) if (LAZY_ONLY.some((re) => re.test(input))) problems.push(`${input} is loaded at start (reach it through import())`);
-for (const file of eager.files) for (const imported of meta.outputs[file]?.imports ?? []) if (imported.external && QUEUE_PACKAGES.includes(imported.path)) problems.push(`${imported.path} is imported at start (reach src/batch through import())`);
 for (const re of LAZY_ONLY) if (![...all].some((input) => re.test(input))) problems.push(`nothing matches ${re}: update LAZY_ONLY in scripts/build-cli.ts`);
 if (problems.length) {
   console.error(`build-cli: ${problems.join('\n  ')}`);
