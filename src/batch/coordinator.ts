@@ -129,7 +129,8 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
     try {
       const found = job ?? (await queue.getJob(jobId));
       if (!found) return;
-      const state = await found.getState();
+      // A return value is written only when a job completes: no need to ask its state then.
+      const state = found.finishedOn && found.returnvalue !== null && found.returnvalue !== undefined ? 'completed' : await found.getState();
       if (state !== 'completed' && state !== 'failed') return;
       const { result, runFile } = state === 'completed' ? checkedResult(found.returnvalue, entry, jobId) : { result: failedResult(entry, jobId, found.failedReason, found.attemptsMade), runFile: null };
       await opts.onResult(result, runFile);
