@@ -22,6 +22,7 @@
  * same bundle started again with --worker, as separate processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openBackend, parseQueueUrl, profileKey, runBatch, startBatchWorker } from '../src/batch/index.ts';
 import { runEval, type EvalVariant, type ItemResult } from '../src/eval/index.ts';
@@ -101,13 +102,15 @@ async function bench() {
 
     mock.reset();
     faultyResponder(mock);
+    const cpuLocal = cpuSeconds(process.pid);
     const local = await inProcess(mock, ITEMS);
+    console.log(`in-process eval: CPU ms per item (eval + mock) ${(((cpuSeconds(process.pid) - cpuLocal) * 1000) / ITEMS).toFixed(1)}`);
 
     mock.reset();
     faultyResponder(mock);
     const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(redis.url, mock.url)));
     const backend = await openBackend(parsed.target);
-    const batchRate = await batchRound(backend, 'redis', 'bench-batch');
+    const batchRate = await batchRound(backend, 'redis', 'bench-batch', workers.map((w) => w.pid ?? 0));
 
     console.log(`in-process eval, concurrency ${WORKERS * CONCURRENCY}: ${local.rate.toFixed(0)} items/s = ${(local.rate / ideal).toFixed(2)} of the ideal; ${local.failed} failed; batch ÷ in-process = ${(batchRate / local.rate).toFixed(2)}`);
 
@@ -157,7 +160,7 @@ async function bench() {
         mock.reset();
         faultyResponder(mock);
         const pgWorkers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(pg.url, mock.url)));
-        const pgRate = await batchRound(pgBackend, 'postgres', 'bench-pg');
+        const pgRate = await batchRound(pgBackend, 'postgres', 'bench-pg', pgWorkers.map((w) => w.pid ?? 0));
         console.log(JSON.stringify({ bench: 'batch-postgres', items: ITEMS, perS: Number(pgRate.toFixed(1)), fraction: Number((pgRate / ideal).toFixed(3)) }));
         for (const w of pgWorkers) w.kill('SIGTERM');
         await Promise.all(pgWorkers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : w.once('exit', r)))));
@@ -172,8 +175,19 @@ async function bench() {
   }
 }
 
-/** One full batch on `backend` with the faulty mock; items/s, printed. */
-async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string): Promise<number> {
+/** CPU seconds a process has used so far (Linux /proc; 0 elsewhere). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** One full batch on `backend` with the faulty mock; items/s, printed, with where the CPU went. */
+async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string, workerPids: readonly number[] = []): Promise<number> {
+  const cpu0 = { coordinator: cpuSeconds(process.pid), workers: workerPids.map(cpuSeconds) };
   const profile = mockProfile(MOCK_URL.value);
   const variant: EvalVariant = { name: 'bench', kind: 'chain', chain: answerChain() };
   const dataset = answerDataset(ITEMS);
@@ -186,7 +200,8 @@ async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, labe
   });
   const rate = ITEMS / ((performance.now() - t0) / 1000);
   const failed = results.filter((r) => r.status === 'failed').length;
-  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted`);
+  const workerCpu = workerPids.reduce((n, pid, i) => n + cpuSeconds(pid) - (cpu0.workers[i] ?? 0), 0);
+  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted; CPU ms per item: workers ${((workerCpu * 1000) / ITEMS).toFixed(1)}, coordinator + mock ${(((cpuSeconds(process.pid) - cpu0.coordinator) * 1000) / ITEMS).toFixed(1)}`);
   return rate;
 }
 

@@ -2,6 +2,7 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerChain } from '../testing/batch-fixtures.ts';
 import { captureIo } from '../testing/capture-io.ts';
 import { REDIS_MISSING, redisServerPath, startRedisServer, type RedisServer } from '../testing/redis-server.ts';
 import { main } from './main.ts';
@@ -83,5 +84,14 @@ describe.skipIf(!hasRedis)('seamscope eval --queue', () => {
     const io = captureIo();
     expect(await main(['worker'], io.io)).toBe(2);
     expect(io.err[0]).toContain('worker needs --queue');
+  });
+
+  it('runs a chain with a webhook only when --allow-webhook names its origin (it posts once per item)', async () => {
+    const hook = join(dir, 'hook.chain.json');
+    await writeFile(hook, JSON.stringify(answerChain({ webhook: 'http://127.0.0.1:9/hook' })));
+    const refused = captureIo();
+    expect(await main(['eval', hook, '--dataset', join(dir, 'q.dataset.jsonl'), '--out', join(dir, 'hook'), '--queue', redis.url], refused.io)).toBe(2);
+    expect(refused.err[0]).toContain('the chain posts to a webhook (http://127.0.0.1:9), once per item in an eval; name each origin with --allow-webhook');
+    await expect(readdir(join(dir, 'hook'))).rejects.toThrow();
   });
 });
