@@ -1,11 +1,10 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalVariant, ItemResult } from '../eval/run-eval.ts';
 import { createProviderForProfile, runModelSettings } from '../providers/profiles.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { answerChain, answerDataset, itemMarker, itemOfPrompt, mockProfile } from '../testing/batch-fixtures.ts';
 import { createMockModelServer, type MockModelServer } from '../testing/mock-server.ts';
-import { REDIS_MISSING, redisServerPath, startRedisServer, type RedisServer } from '../testing/redis-server.ts';
+import { REDIS_MISSING, redisContents, redisServerPath, startRedisServer, type RedisServer } from '../testing/redis-server.ts';
 import { openBackend, type QueueBackend } from './backend.ts';
 import { CHAINS_QUEUE, chainHash, evalQueueName, profileKey } from './chain-store.ts';
 import { runBatch, type BatchOptions } from './coordinator.ts';
@@ -86,29 +85,7 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
   throw new Error(`gave up waiting for ${what}`);
 }
 
-/** Every key and value in Redis, as text: what anyone who can reach the queue can read. */
-async function everythingInRedis(): Promise<string> {
-  const client = new Redis(redis.port, '127.0.0.1');
-  const parts: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) {
-      const type = await client.type(key);
-      const value = type === 'string' ? await client.get(key)
-        : type === 'hash' ? JSON.stringify(await client.hgetall(key))
-        : type === 'list' ? JSON.stringify(await client.lrange(key, 0, -1))
-        : type === 'set' ? JSON.stringify(await client.smembers(key))
-        : type === 'zset' ? JSON.stringify(await client.zrange(key, 0, -1))
-        : type === 'stream' ? JSON.stringify(await client.xrange(key, '-', '+'))
-        : '';
-      parts.push(key, value ?? '');
-    }
-  } while (cursor !== '0');
-  client.disconnect();
-  return parts.join('\n');
-}
+const everythingInRedis = () => redisContents(redis.port);
 
 describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
   it('runs every item once with the worker\'s own key, which never enters Redis, even from an endpoint that echoes it', async () => {

@@ -11,7 +11,7 @@ import { answerChain, answerDataset, itemOfPrompt } from '../testing/batch-fixtu
 import { captureIo } from '../testing/capture-io.ts';
 import { startCli, type CliProcess } from '../testing/cli-process.ts';
 import { createMockModelServer, type MockModelServer } from '../testing/mock-server.ts';
-import { REDIS_MISSING, redisServerPath, startRedisServer, type RedisServer } from '../testing/redis-server.ts';
+import { REDIS_MISSING, redisContents, redisServerPath, startRedisServer, type RedisServer } from '../testing/redis-server.ts';
 
 /**
  * Processes dying mid-batch, for real: `seamscope worker` and `seamscope eval --queue` as
@@ -111,6 +111,10 @@ describe.skipIf(!hasRedis)('killing processes mid-batch', () => {
     const coordinator = main(['eval', files.chainPath, '--dataset', files.datasetPath, ...endpointArgs(), '--allow-webhook', hookOrigin, '--queue', redis.url, '--out', files.out, '--json'], io.io);
     // Mid-batch: some items posted, both workers holding jobs.
     await until(() => posts.length >= 6, 'six webhook posts');
+    // The workers' key (from their environment) is nowhere in what the batch keeps in Redis.
+    const midway = await redisContents(redis.port);
+    expect(midway).toContain('seamscope.batch-job');
+    expect(midway).not.toContain(KEY);
     a.child.kill('SIGKILL');
     expect(await a.exit).toBe(null);
     expect(await coordinator).toBe(0);

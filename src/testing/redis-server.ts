@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -88,4 +89,31 @@ async function startOn(binary: string, port: number): Promise<RedisServer | null
   }
   await rm(dir, { recursive: true, force: true });
   return null;
+}
+
+/** Every key and value in the Redis on `port`, as text: what anyone who can reach the queue can read. */
+export async function redisContents(port: number): Promise<string> {
+  const client = new Redis(port, '127.0.0.1');
+  const parts: string[] = [];
+  let cursor = '0';
+  try {
+    do {
+      const [next, keys] = await client.scan(cursor, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        const type = await client.type(key);
+        const value = type === 'string' ? await client.get(key)
+          : type === 'hash' ? JSON.stringify(await client.hgetall(key))
+          : type === 'list' ? JSON.stringify(await client.lrange(key, 0, -1))
+          : type === 'set' ? JSON.stringify(await client.smembers(key))
+          : type === 'zset' ? JSON.stringify(await client.zrange(key, 0, -1))
+          : type === 'stream' ? JSON.stringify(await client.xrange(key, '-', '+'))
+          : '';
+        parts.push(key, value ?? '');
+      }
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+  return parts.join('\n');
 }
