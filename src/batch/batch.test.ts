@@ -194,6 +194,33 @@ describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
     expect(Math.max(...started) - Math.min(...started)).toBeGreaterThanOrEqual(3 * 400 - 100);
   });
 
+  it('with a rate limit set, pauses every worker of the endpoint when one meets a 429 with Retry-After', async () => {
+    mock.reset();
+    const calls: { at: number; limited: boolean }[] = [];
+    mock.setResponder(() => {
+      const limited = calls.length === 0;
+      calls.push({ at: Date.now(), limited });
+      return limited ? { fault: 'status', status: 429, headers: { 'retry-after-ms': '800' } } : { content: { answer: 'Within 60 days.' } };
+    });
+    await worker(1);
+    await worker(1);
+    // A limit that never binds here (1,000 items a second): BullMQ honours a worker's pause only on a limited queue.
+    const b = await batch(4, { rateLimit: { max: 1_000, durationMs: 1_000 } });
+    await b.run;
+    await stopWorkers();
+    const queue = (await backend()).queue(evalQueueName(profileKey(profile())));
+    await queue.removeGlobalRateLimit();
+    await queue.close();
+    expect(b.results.every((r) => r.status === 'succeeded')).toBe(true);
+    const t429 = calls.find((c) => c.limited)?.at ?? 0;
+    // Only the call already in flight on the other worker may start within the pause; without
+    // the shared pause that worker would start its next items at once. (A lower bound on time
+    // only: a slow machine makes the pause look longer, never shorter.)
+    const during = calls.filter((c) => !c.limited && c.at < t429 + 700);
+    expect(calls.length).toBeGreaterThanOrEqual(5);
+    expect(during.length).toBeLessThanOrEqual(1);
+  });
+
   it('adds a large batch in chunks, and adding it again adds nothing', async () => {
     const queue = (await backend()).queue('seamscope-eval-chunk-test');
     const sizes: number[] = [];

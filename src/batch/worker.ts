@@ -1,5 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { runEvalItem } from '../eval/run-eval.ts';
+import { shareRateLimit } from '../eval/shared-limit.ts';
 import type { RunModelSettings } from '../engine/run.ts';
 import type { TokenCounter } from '../providers/tokenizer.ts';
 import type { ModelProvider } from '../providers/types.ts';
@@ -46,6 +47,10 @@ export function startBatchWorker(opts: BatchWorkerOptions): BatchWorker {
   const readChain = createChainReader(chains, opts.registry);
   let completed = 0;
   let failed = 0;
+  // A 429 this worker meets pauses its own runs (shareRateLimit) and, through BullMQ's
+  // queue-wide rate limit, every worker of the endpoint: none starts another job until the pause
+  // is over. BullMQ applies that pause only on a queue with a limit (`eval --rate-limit`).
+  const { provider } = shareRateLimit(opts.provider, { onPause: (ms) => void worker.rateLimit(ms).catch(() => undefined) });
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<JobResult> => {
     const parsed = jobDataSchema.safeParse(job.data);
     // A job no worker could run is failed at once, not retried: the worker goes on with the next.
@@ -56,7 +61,7 @@ export function startBatchWorker(opts: BatchWorkerOptions): BatchWorker {
     const repo = createMemoryRunRepository();
     const { chainHash: _hash, ...variant } = data.variant;
     const ran = await runEvalItem(
-      { provider: opts.provider, model: opts.model, repo, registry: opts.registry, ...(signal ? { signal } : {}), ...(opts.allowEgress ? { allowEgress: opts.allowEgress } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}) },
+      { provider, model: opts.model, repo, registry: opts.registry, ...(signal ? { signal } : {}), ...(opts.allowEgress ? { allowEgress: opts.allowEgress } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}) },
       { ...variant, chain }, data.item, data.runId, data.scorers,
     );
     if (!ran) throw new Error('the worker was stopped before the run finished');

@@ -1,5 +1,4 @@
 import { evalQueueName, openBackend, parseQueueUrl, profileKey, startBatchWorker } from '../batch/index.ts';
-import { shareRateLimit } from '../eval/index.ts';
 import { createProviderForProfile, runModelSettings } from '../providers/profiles.ts';
 import { stepRegistry } from '../steps/index.ts';
 import type { OptionTable, ParsedArgs } from './args.ts';
@@ -47,7 +46,7 @@ export async function workerCommand(args: ParsedArgs, io: Io, stop: Promise<void
   const key = profileKey(profile);
   const backend = await openBackend(parsed.target, io.env);
   const worker = startBatchWorker({
-    backend, profileKey: key, provider: shareRateLimit(createProviderForProfile(profile, { apiKey })).provider, model: runModelSettings(profile),
+    backend, profileKey: key, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile),
     registry: stepRegistry, concurrency, allowEgress, lockDurationMs: lockMs, log: (line) => io.err(terminalLine(line)),
   });
   io.err(`worker on ${terminalLine(parsed.target.display)}, queue ${evalQueueName(key)} (${profile.kind === 'demo' ? 'demo model' : terminalLine(`${profile.baseUrl} ${profile.model}`)}), concurrency ${concurrency}`);
