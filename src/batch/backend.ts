@@ -11,12 +11,15 @@ import type { QueueTarget } from './queue-url.ts';
  */
 export interface QueueBackend {
   readonly target: QueueTarget;
-  queue(name: string): Queue;
+  /** `eventsMaxLen`: how many events the queue's event stream keeps (BullMQ's default 10,000). */
+  queue(name: string, opts?: { eventsMaxLen?: number }): Queue;
   worker(name: string, processor: Processor, opts: Omit<WorkerOptions, 'connection'>): Worker;
   events(name: string): QueueEvents;
   /** Closes the clients this backend made (after the queues, workers and listeners are closed). */
   close(): Promise<void>;
 }
+
+const streams = (opts?: { eventsMaxLen?: number }) => (opts?.eventsMaxLen ? { streams: { events: { maxLen: opts.eventsMaxLen } } } : {});
 
 export async function openBackend(target: QueueTarget, env: Readonly<Record<string, string | undefined>> = {}): Promise<QueueBackend> {
   if (target.kind === 'redis') {
@@ -29,7 +32,7 @@ export async function openBackend(target: QueueTarget, env: Readonly<Record<stri
     connection.on('error', () => undefined);
     return {
       target,
-      queue: (name) => new Queue(name, { connection }),
+      queue: (name, opts) => new Queue(name, { connection, ...streams(opts) }),
       worker: (name, processor, opts) => new Worker(name, processor, { ...opts, connection }),
       events: (name) => new QueueEvents(name, { connection }),
       async close() {
@@ -59,7 +62,7 @@ export async function openBackend(target: QueueTarget, env: Readonly<Record<stri
     target,
     // The PostgreSQL classes implement the same API as the Redis ones; their types differ only
     // in the backend parameter, which nothing here reads.
-    queue: (name) => new classes.Queue(name, { connection: pool }) as unknown as Queue,
+    queue: (name, opts) => new classes.Queue(name, { connection: pool, ...streams(opts) }) as unknown as Queue,
     worker: (name, processor, opts) => new classes.Worker(name, processor as never, { ...opts, connection: pool }) as unknown as Worker,
     events: (name) => new classes.QueueEvents(name, { connection: pool }) as unknown as QueueEvents,
     async close() {

@@ -221,6 +221,29 @@ describe.skipIf(!hasRedis)('a batch on BullMQ', () => {
     expect(during.length).toBeLessThanOrEqual(1);
   });
 
+  it('sends a long input once per batch, by hash, and the worker puts it back before the run', async () => {
+    mock.reset();
+    mock.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
+    const long = `Section 1869. ${'The appeal must be filed within the period. '.repeat(120)}`;
+    const b = await batch(3, {
+      itemsFor: () => answerDataset(3).items.map((item) => ({ ...item, inputs: { question: `${long} ${String(item.inputs.question)}` } })),
+    });
+    const queue = (await backend()).queue(evalQueueName(profileKey(profile())));
+    await until(async () => (await queue.getJobCounts('wait')).wait === 3, 'the jobs to be queued');
+    const [job] = await queue.getJobs(['wait'], 0, 0);
+    const data = job?.data as JobData;
+    expect(Object.keys(data.item.inputs)).toEqual([]);
+    expect(Object.keys(data.inputTexts ?? {})).toEqual(['question']);
+    expect(JSON.stringify(data)).not.toContain('Section 1869.');
+    await worker(2);
+    await b.run;
+    await stopWorkers();
+    await queue.close();
+    expect(b.results.every((r) => r.status === 'succeeded')).toBe(true);
+    expect(mock.requests).toHaveLength(3);
+    for (const r of mock.requests) expect(JSON.stringify(r.body)).toContain(long.slice(0, 400));
+  });
+
   it('adds a large batch in chunks, and adding it again adds nothing', async () => {
     const queue = (await backend()).queue('seamscope-eval-chunk-test');
     const sizes: number[] = [];

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { hashValue } from '../chain/hash.ts';
+import { hashString, hashValue } from '../chain/hash.ts';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import type { EndpointProfile } from '../providers/profile.ts';
@@ -25,6 +25,34 @@ export const evalQueueName = (key: string) => `seamscope-eval-${key}`;
 export const chainHash = (chain: Chain) => hashValue(chain);
 
 const chainJobId = (hash: string) => `chain-${hash}`;
+const textJobId = (hash: string) => `text-${hash}`;
+
+/** An input this long travels once per batch, by hash, not once per job (a 50 KB statute × 1,200 items × 5 variants). */
+export const SHARED_TEXT_CHARS = 4_096;
+export const textHash = (text: string) => hashString(text);
+
+/** Stores each long input text under its hash, beside the chains. */
+export async function storeTexts(queue: Queue, texts: ReadonlyMap<string, string>): Promise<void> {
+  await queue.pause();
+  const jobs = [...texts].map(([hash, text]) => ({ name: 'text', data: { hash, text }, opts: { jobId: textJobId(hash) } }));
+  for (let i = 0; i < jobs.length; i += 100) await queue.addBulk(jobs.slice(i, i + 100));
+}
+
+/** Reads stored texts by hash for a worker, checking each hashes to its name; the last 64 are kept. */
+export function createTextReader(queue: Queue): (hash: string) => Promise<string> {
+  const cache = new Map<string, string>();
+  return async (hash) => {
+    const hit = cache.get(hash);
+    if (hit !== undefined) return hit;
+    const job = await queue.getJob(textJobId(hash));
+    const text: unknown = (job?.data as { text?: unknown } | undefined)?.text;
+    if (typeof text !== 'string') throw new ChainNotFound(`input text ${hash} is not in the queue store (was the batch's store cleared?)`);
+    if (hashString(text) !== hash) throw new Error(`input text ${hash}: the stored text does not hash to its name; refusing it`);
+    cache.set(hash, text);
+    if (cache.size > 64) cache.delete(cache.keys().next().value as string);
+    return text;
+  };
+}
 
 /** Stores each chain under its hash (a chain already there is left as it is). */
 export async function storeChains(queue: Queue, chains: readonly Chain[]): Promise<void> {

@@ -4,7 +4,7 @@ import { resultKey, type EvalProgress, type EvalVariant, type ItemResult } from 
 import type { ScorerSpec } from '../eval/scorer-spec.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 import type { QueueBackend } from './backend.ts';
-import { CHAINS_QUEUE, chainHash, evalQueueName, storeChains } from './chain-store.ts';
+import { CHAINS_QUEUE, chainHash, evalQueueName, SHARED_TEXT_CHARS, storeChains, storeTexts, textHash } from './chain-store.ts';
 import { enqueueInChunks } from './enqueue.ts';
 import { firstIssue, JOB_FORMAT, jobResultSchema, type JobData } from './payload.ts';
 
@@ -54,7 +54,8 @@ export interface BatchSummary {
 const WEEK_S = 7 * 24 * 3600;
 
 export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
-  const queue = opts.backend.queue(evalQueueName(opts.profileKey));
+  // Each completed event carries its job's return value (the run file): keep a bounded window of them.
+  const queue = opts.backend.queue(evalQueueName(opts.profileKey), { eventsMaxLen: 2_000 });
   const chains = opts.backend.queue(CHAINS_QUEUE);
   const events = opts.backend.events(evalQueueName(opts.profileKey));
   try {
@@ -71,6 +72,7 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
   const jobs: { name: string; data: JobData; opts: JobsOptions }[] = [];
   let skipped = 0;
   const hashes = new Map<EvalVariant, string>();
+  const texts = new Map<string, string>();
   for (const variant of opts.variants) {
     const hash = chainHash(variant.chain);
     hashes.set(variant, hash);
@@ -81,12 +83,13 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
       }
       const runId = opts.runIdFor(variant, item);
       pending.set(runId, { variant, item });
+      const { inputs, inputTexts } = shareLongTexts(item.inputs, texts);
       jobs.push({
         name: opts.batchId,
         data: {
           format: JOB_FORMAT, version: 1, batchId: opts.batchId, profileKey: opts.profileKey, runId,
           variant: { name: variant.name, kind: variant.kind, ...(variant.step ? { step: variant.step } : {}), ...(variant.differs ? { differs: variant.differs } : {}), chainHash: hash },
-          item, ...(opts.scorers?.length ? { scorers: [...opts.scorers] } : {}),
+          item: { ...item, inputs }, ...(inputTexts ? { inputTexts } : {}), ...(opts.scorers?.length ? { scorers: [...opts.scorers] } : {}),
         },
         opts: {
           jobId: runId, attempts: opts.attempts ?? 3, backoff: { type: 'exponential', delay: opts.backoffMs ?? 1_000 },
@@ -104,6 +107,7 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
   if (pending.size === 0) return { cancelled: false, ran, skipped, restarts };
 
   await storeChains(chains, [...new Set(opts.variants.map((v) => v.chain))]);
+  await storeTexts(chains, texts);
   if (opts.rateLimit) await queue.setGlobalRateLimit(opts.rateLimit.max, opts.rateLimit.durationMs);
 
   let wake: () => void = () => undefined;
@@ -193,4 +197,20 @@ function failedResult(entry: { variant: EvalVariant; item: DatasetItem }, runId:
     variant: entry.variant.name, itemId: entry.item.id, runId, status: 'failed', pass: false, abstained: false, scores: [],
     latencyMs: 0, inputTokens: 0, outputTokens: 0, calls: 0, error: `job failed after ${attempts} attempt(s): ${reason ?? 'no reason given'}`, steps: [], boundaries: [],
   };
+}
+
+/** An item's inputs with each long text taken out and named by hash (collected in `texts`, stored once). */
+function shareLongTexts(inputs: Record<string, unknown>, texts: Map<string, string>): { inputs: Record<string, unknown>; inputTexts?: Record<string, string> } {
+  const kept: [string, unknown][] = [];
+  const shared: [string, string][] = [];
+  for (const [name, value] of Object.entries(inputs)) {
+    if (typeof value !== 'string' || value.length < SHARED_TEXT_CHARS) {
+      kept.push([name, value]);
+      continue;
+    }
+    const hash = textHash(value);
+    texts.set(hash, value);
+    shared.push([name, hash]);
+  }
+  return shared.length ? { inputs: Object.fromEntries(kept), inputTexts: Object.fromEntries(shared) } : { inputs };
 }

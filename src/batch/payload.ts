@@ -32,6 +32,8 @@ export const jobDataSchema = z.object({
     chainHash: hash,
   }).strict(),
   item: datasetItemSchema,
+  /** Inputs left out of `item.inputs` because they are long: input name → hash of the text stored once per batch. */
+  inputTexts: z.record(z.string().min(1).max(200), hash).optional(),
   /** Already chosen by the coordinator (command line, else the dataset's); absent: the item's expected keys choose. */
   scorers: z.array(scorerSpecSchema).max(50).optional(),
 }).strict();

@@ -8,7 +8,7 @@ import type { StepRegistry } from '../steps/registry.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { toRunFile } from '../trace/run-file.ts';
 import type { QueueBackend } from './backend.ts';
-import { CHAINS_QUEUE, createChainReader, evalQueueName } from './chain-store.ts';
+import { CHAINS_QUEUE, createChainReader, createTextReader, evalQueueName } from './chain-store.ts';
 import { firstIssue, jobDataSchema, RESULT_FORMAT, type JobResult } from './payload.ts';
 
 /**
@@ -45,6 +45,7 @@ export interface BatchWorker {
 export function startBatchWorker(opts: BatchWorkerOptions): BatchWorker {
   const chains = opts.backend.queue(CHAINS_QUEUE);
   const readChain = createChainReader(chains, opts.registry);
+  const readText = createTextReader(chains);
   let completed = 0;
   let failed = 0;
   // A 429 this worker meets pauses its own runs (shareRateLimit) and, through BullMQ's
@@ -58,11 +59,14 @@ export function startBatchWorker(opts: BatchWorkerOptions): BatchWorker {
     const data = parsed.data;
     if (data.profileKey !== opts.profileKey) throw new UnrecoverableError(`the job is for endpoint profile ${data.profileKey}; this worker calls ${opts.profileKey}`);
     const chain = await readChain(data.variant.chainHash);
+    // Long inputs travel once per batch; put back as own properties (an input named "__proto__" stays a key).
+    const texts = await Promise.all(Object.entries(data.inputTexts ?? {}).map(async ([name, hash]) => [name, await readText(hash)] as const));
+    const item = texts.length ? { ...data.item, inputs: Object.fromEntries([...Object.entries(data.item.inputs), ...texts]) } : data.item;
     const repo = createMemoryRunRepository();
     const { chainHash: _hash, ...variant } = data.variant;
     const ran = await runEvalItem(
       { provider, model: opts.model, repo, registry: opts.registry, ...(signal ? { signal } : {}), ...(opts.allowEgress ? { allowEgress: opts.allowEgress } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}) },
-      { ...variant, chain }, data.item, data.runId, data.scorers,
+      { ...variant, chain }, item, data.runId, data.scorers,
     );
     if (!ran) throw new Error('the worker was stopped before the run finished');
     return { format: RESULT_FORMAT, version: 1, result: ran.result, runFile: JSON.stringify(toRunFile(ran.meta, ran.events)) };
