@@ -74,7 +74,7 @@ describe.skipIf(!hasRedis)('seamscope eval --queue', () => {
     const lines = (await readFile(join(dir, 'queued', 'results.jsonl'), 'utf8')).trim().split('\n');
     const localLines = (await readFile(join(dir, 'local', 'results.jsonl'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(localLines.length);
-  });
+  }, 60_000);
 
   it('refuses a bad --queue or --rate-limit before running anything', async () => {
     for (const args of [['--queue', 'http://127.0.0.1:1'], ['--queue', 'redis://:secret@127.0.0.1:6379'], ['--rate-limit', '5/s'], ['--queue', redis.url, '--rate-limit', 'fast']]) {
