@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 // ── Layers: the one declared list of what may import what ───────────────────────────────────
 // Each src/<area> lists the areas it may import (values and types); `types` lists areas it may
 // import with `import type` only. Read upwards: files, schema ← providers; files, schema ←
-// chain ← trace ← steps ← engine ← inspect, export ← eval ← cli. chain and trace take the step
+// chain ← trace ← steps ← engine ← inspect, export ← eval ← batch ← cli. chain and trace take the step
 // registry as an argument (they import its interface as a type, never the registry itself).
 // src/testing and every *.test.ts may import any area; nothing in src imports app/; app/
 // imports only the entries in `entries` below. Checked by eslint-plugin-boundaries.
@@ -25,7 +25,9 @@ const layers = {
   runtime: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
   export: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
   eval: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect'] },
-  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'eval'] },
+  // The BullMQ adapter (Node only: bullmq, ioredis, pg). app/ may not import it (see below).
+  batch: { allow: ['eval', 'engine', 'chain', 'files', 'providers', 'steps', 'trace', 'schema', 'inspect'] },
+  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'eval', 'batch'] },
   testing: { allow: ['*'] },
 };
 
@@ -174,7 +176,8 @@ export default tseslint.config(
   {
     files: ['app/**/*.{ts,tsx}'],
     rules: {
-      'boundaries/element-types': ['error', { default: 'disallow', rules: [{ from: ['app'], allow: ['app', ...anyArea] }] }],
+      // Any area but src/batch: the queue adapter and its Redis and PostgreSQL drivers are Node only.
+      'boundaries/element-types': ['error', { default: 'disallow', rules: [{ from: ['app'], allow: ['app', ...anyArea] }, { from: ['app'], disallow: [area('batch')] }] }],
       'boundaries/entry-point': ['error', {
         default: 'disallow',
         rules: [...Object.entries(entries).map(([name, allow]) => ({ target: [name === '*' ? 'area' : area(name)], allow })), { target: ['jitless'], allow: '*' }],

@@ -6,7 +6,9 @@
  *                          npm install and npm pack)
  *
  * Nothing is external: an installed tarball needs no node_modules to run, and a cold start
- * resolves no packages. What only one command needs (the engine and providers for `run`, the
+ * resolves no packages. The queue libraries (bullmq, ioredis, pg) are CommonJS that calls
+ * `require` on Node built-ins at run time, so the bundle defines `require` (createRequire)
+ * for them; only `eval --queue` and `worker` load them, through import(). What only one command needs (the engine and providers for `run`, the
  * exporter and its runtime files for `export`, fact extraction for `inspect`, the ~3 MB
  * tokenizer) is reached through import(), so it lands in a chunk of its own that `validate`
  * never reads. The build fails if the entry's static graph reaches any of it again, or if
@@ -28,7 +30,7 @@ const outdir = path.join(root, 'dist-cli');
 const ENTRY = 'dist-cli/seamscope.mjs';
 
 /** Inputs `validate` must not load: each is a lazy chunk of its own. */
-const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^runtime-sources:inlined$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
+const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /(^|\/)node_modules\/(bullmq|ioredis|pg)\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^runtime-sources:inlined$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
 /** Inputs that must never be in the CLI at all. */
 const NEVER = [/^app\//, /^scripts\//, /^e2e\//, /\.test\.ts$/];
 
@@ -82,10 +84,13 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'eof',
-  banner: { js: '#!/usr/bin/env node' },
+  // The CommonJS inside (bullmq, ioredis, pg) requires Node built-ins; an ESM module has no `require` of its own.
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __seamscopeCreateRequire } from 'node:module';\nconst require = __seamscopeCreateRequire(import.meta.url);" },
   metafile: true,
   logLevel: 'warning',
   plugins: [inlineRuntimeSources()],
+  // pg's optional native binding, never used (pg falls back to its JavaScript client).
+  external: ['pg-native'],
 });
 
 const meta = result.metafile;

@@ -4,7 +4,7 @@ import { MAX_CHAIN_BYTES } from '../chain/parse.ts';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildControls } from '../eval/controls.ts';
 import type { Chain } from '../chain/schema.ts';
-import { evalTable, formatEvalTable, parseScorerArg, readCsvDataset, readDataset, resultKey, runEval, shareRateLimit, textLines, type EvalVariant, type ItemResult, type ScorerSpec } from '../eval/index.ts';
+import { evalTable, formatEvalTable, parseScorerArg, readCsvDataset, readDataset, resultKey, runEval, shareRateLimit, textLines, type EvalProgress, type EvalVariant, type ItemResult, type ScorerSpec } from '../eval/index.ts';
 import { hashValue } from '../chain/hash.ts';
 import { createProviderForProfile, runModelSettings } from '../providers/profiles.ts';
 import { stepRegistry } from '../steps/index.ts';
@@ -13,7 +13,8 @@ import { createMemoryRunRepository } from '../trace/repository.ts';
 import { parseRunFile, toRunFile } from '../trace/run-file.ts';
 import type { OptionTable, ParsedArgs } from './args.ts';
 import { loadChain, type Io } from './load-chain.ts';
-import { completeInputs, profileFromArgs } from './run.ts';
+import { allowedWebhookOrigins, completeInputs, profileFromArgs } from './run.ts';
+import { parseQueueUrl, type QueueTarget } from '../batch/queue-url.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /**
@@ -24,18 +25,24 @@ import { terminalLine } from './terminal-text.ts';
  */
 export const evalUsage = `Usage: seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N]
                        [--volume N] [--price-in USD_PER_M] [--price-out USD_PER_M] [--endpoint URL --model M [--protocol openai|anthropic]]
-                       [--controls] [--min-accuracy X] [--json] [--out DIR] [--csv-map COLUMN=FIELD]... [--frozen DIR --stage STEP]
+                       [--controls] [--min-accuracy X] [--json] [--out DIR] [--allow-webhook ORIGIN]...
+                       [--csv-map COLUMN=FIELD]... [--frozen DIR --stage STEP]
+                       [--queue redis://HOST:PORT[/DB] | postgres://[USER@]HOST[:PORT]/DB [--rate-limit N/s|N/min]]
+       --controls adds, per chain, the single-prompt baseline (meta.baseline, else one generated from its prompts), an identity control and an ablation per model stage.
+       Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain,
+       judge:CHAIN (a chain file or id run as scorer on the output; inputs output, expected and the item's; returns true/false or {pass, reason})
+       (default: the dataset's, else those its expected keys choose). Rerun the same command to resume an interrupted eval.
        A .csv dataset maps its columns by header (id, inputs.<name> or a bare input name, facts, route, abstain, output,
        sections, chunks); --csv-map "Gold facts=facts" maps another column, "notes=-" drops one.
        --frozen DIR --stage STEP freezes the boundary into STEP: each item's steps before it are restored from the run files
        an earlier eval wrote under DIR (--out), so STEP and what follows rerun against exactly what they received, with no upstream call.
-       --controls adds, per chain, the single-prompt baseline (meta.baseline, else one generated from its prompts), an identity control and an ablation per model stage.
-       Scorers: facts, exact[:path], contains[:path], number[:path], json-field:path, regex:PATTERN, route, abstain,
-       judge:CHAIN (a chain file or id run as scorer on the output; inputs output, expected and the item's; returns true/false or {pass, reason})
-       (default: the dataset's, else those its expected keys choose). Rerun the same command to resume an interrupted eval.`;
+       --queue puts one job per item and variant on BullMQ instead of running them here; \`seamscope worker\` processes
+       (same --endpoint, --model and --protocol) run them on any machine, each with its own API key. --rate-limit caps the
+       items started per second (or minute) for that endpoint across every worker. The same command reattaches to the batch.`;
 export const evalOptions: OptionTable = {
   dataset: 'string', scorer: 'list', 'csv-map': 'list', frozen: 'string', stage: 'string', concurrency: 'string', volume: 'string', 'price-in': 'string', 'price-out': 'string',
   endpoint: 'string', model: 'string', protocol: 'string', 'no-structured-output': 'flag', 'min-accuracy': 'string', json: 'flag', out: 'string', help: 'flag', controls: 'flag',
+  'allow-webhook': 'list', queue: 'string', 'rate-limit': 'string',
 };
 
 class ArgumentError extends Error {}
@@ -96,13 +103,14 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (error instanceof ArgumentError) return io.err(`${error.message}\n${evalUsage}`), 2;
     throw error;
   }
-  const { chainPaths, datasetPath, scorers, concurrency, minAccuracy, csvMap, frozen } = settings;
+  const { chainPaths, datasetPath, scorers, concurrency, minAccuracy, allowEgress, csvMap, frozen } = settings;
   const chains: { chain: Chain; path: string }[] = [];
   for (const path of chainPaths) {
     const chain = await loadChain(path, io);
     if (!chain) return 2;
-    // An eval runs each chain hundreds of times: a webhook would post for every item. Not here.
-    if (unconfirmedEgress(chain, stepRegistry, []).length > 0) return io.err(`${terminalLine(path)}: the chain posts to a webhook; eval does not run chains with side effects`), 2;
+    // An eval runs each chain hundreds of times: a webhook would post for every item. Only when asked.
+    const refused = unconfirmedEgress(chain, stepRegistry, allowEgress);
+    if (refused.length > 0) return io.err(`${terminalLine(path)}: the chain posts to a webhook (${[...new Set(refused.map((t) => t.origin))].join(', ')}), once per item in an eval; name each origin with --allow-webhook to allow it`), 2;
     chains.push({ chain, path });
   }
   // Judge scorers name a chain: one of the chains given, by id, or a chain file.
@@ -111,9 +119,10 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (spec.type !== 'judge' || judges.has(spec.chain)) continue;
     const given = chains.find((c) => c.chain.id === spec.chain)?.chain ?? (await loadChain(spec.chain, io));
     if (!given) return io.err(`--scorer judge:${terminalLine(spec.chain)}: no such chain file or chain id among those given`), 2;
-    if (unconfirmedEgress(given, stepRegistry, []).length > 0) return io.err(`${terminalLine(spec.chain)}: the judge posts to a webhook; eval does not run chains with side effects`), 2;
+    if (unconfirmedEgress(given, stepRegistry, allowEgress).length > 0) return io.err(`${terminalLine(spec.chain)}: the judge posts to a webhook; eval does not run chains with side effects`), 2;
     judges.set(spec.chain, given);
   }
+  if (settings.queue && (judges.size > 0 || frozen)) return io.err(`--queue runs items on workers, which get the chains under evaluation only: run judge scorers and --frozen without --queue`), 2;
   const stream = createReadStream(datasetPath, { encoding: 'utf8', highWaterMark: 256 * 1024 });
   const read = /\.csv$/i.test(datasetPath) ? await readCsvDataset(stream, csvMap) : await readDataset(textLines(stream));
   if (!read.ok) return io.err(`${terminalLine(datasetPath)}:${read.line}: ${terminalLine(read.message)}; nothing was run`), 2;
@@ -167,35 +176,50 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   const done = new Set(earlier.map((r) => resultKey(r.variant, r.itemId)));
   if (earlier.length) io.err(`resuming: ${earlier.length} item run(s) already in ${terminalLine(resultsPath)}`);
 
+  const record = async (result: ItemResult, runFile: string | null) => {
+    if (runFile !== null) {
+      const dir = join(outDir, 'runs', fileSafe(result.variant));
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${fileSafe(result.itemId)}.run.json`), `${runFile}\n`);
+    }
+    // The result line last: once it is there, the item counts as done.
+    await appendFile(resultsPath, `${JSON.stringify(result)}\n`);
+    results.push(result);
+  };
+  const runIdFor = (v: EvalVariant, item: { id: string }) => `${evalId}-${fileSafe(v.name)}-${fileSafe(item.id)}-${hashValue([v.name, item.id]).slice(0, 6)}`;
+
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
   let lastProgress = 0;
+  const progress = (label: string) => (p: EvalProgress) => {
+    const t = Date.now();
+    if (t - lastProgress < 250 && p.done < p.total) return;
+    lastProgress = t;
+    io.err(`  ${label}: ${p.done}/${p.total} done${p.failed ? `, ${p.failed} failed` : ''}${p.etaMs !== null && p.done < p.total ? `, about ${Math.ceil(p.etaMs / 1000)} s left` : ''}`);
+  };
   try {
-    for (const variant of variants) {
-      const repo = createMemoryRunRepository();
-      await runEval({
-        variants: [variant], dataset: itemsByVariant.get(variant.name) ?? dataset, scorers, provider: shared.provider, model: runModelSettings(profile), repo,
-        concurrency, signal: controller.signal, done, registry: stepRegistry, judges,
-        ...(frozen ? { frozen: { stage: frozen.stage, runFor: (v: EvalVariant, item: { id: string }) => frozenRun(frozen.dir, v.name, item.id) } } : {}),
-        runIdFor: (v, item) => `${evalId}-${fileSafe(v.name)}-${fileSafe(item.id)}-${hashValue([v.name, item.id]).slice(0, 6)}`,
-        onResult: async (result, run) => {
-          const dir = join(outDir, 'runs', fileSafe(variant.name));
-          await mkdir(dir, { recursive: true });
-          await writeFile(join(dir, `${fileSafe(result.itemId)}.run.json`), `${JSON.stringify(toRunFile(run.meta, run.events))}\n`);
-          // The result line last: once it is there, the item counts as done.
-          await appendFile(resultsPath, `${JSON.stringify(result)}\n`);
-          await repo.deleteRun(run.meta.id);
-          results.push(result);
-        },
-        onProgress: (p) => {
-          const t = Date.now();
-          if (t - lastProgress < 250 && p.done < p.total) return;
-          lastProgress = t;
-          io.err(`  ${variant.name}: ${p.done}/${p.total} done${p.failed ? `, ${p.failed} failed` : ''}${p.etaMs !== null && p.done < p.total ? `, about ${Math.ceil(p.etaMs / 1000)} s left` : ''}`);
-        },
+    if (settings.queue) {
+      const { runQueuedEval } = await import('./eval-queue.ts');
+      await runQueuedEval({
+        target: settings.queue, rateLimit: settings.rateLimit, profile, batchId: evalId, reattach: manifest !== null, variants, itemsByVariant, dataset, scorers, done,
+        runIdFor, record, signal: controller.signal, onProgress: progress('batch'), io,
       });
-      if (controller.signal.aborted) break;
+    } else {
+      for (const variant of variants) {
+        const repo = createMemoryRunRepository();
+        await runEval({
+          variants: [variant], dataset: itemsByVariant.get(variant.name) ?? dataset, scorers, provider: shared.provider, model: runModelSettings(profile), repo,
+          concurrency, signal: controller.signal, done, registry: stepRegistry, allowEgress, runIdFor, judges,
+          ...(frozen ? { frozen: { stage: frozen.stage, runFor: (v: EvalVariant, item: { id: string }) => frozenRun(frozen.dir, v.name, item.id) } } : {}),
+          onResult: async (result, run) => {
+            await record(result, JSON.stringify(toRunFile(run.meta, run.events)));
+            await repo.deleteRun(run.meta.id);
+          },
+          onProgress: progress(variant.name),
+        });
+        if (controller.signal.aborted) break;
+      }
     }
   } finally {
     process.off('SIGINT', onSignal);
@@ -285,5 +309,31 @@ function evalSettings(args: ParsedArgs) {
     priceIn: numberOption(args.options, 'price-in', (n) => n >= 0, 'USD per million input tokens'),
     priceOut: numberOption(args.options, 'price-out', (n) => n >= 0, 'USD per million output tokens'),
     minAccuracy: numberOption(args.options, 'min-accuracy', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
+    allowEgress: argumentCheck(() => allowedWebhookOrigins(args.lists['allow-webhook'] ?? [])),
+    ...queueSettings(args.options),
   };
+}
+
+function argumentCheck<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new ArgumentError((error as Error).message);
+  }
+}
+
+/** --queue and --rate-limit, checked before anything runs. */
+function queueSettings(options: Record<string, string | true>): { queue?: QueueTarget; rateLimit?: { max: number; durationMs: number } } {
+  const rate = options['rate-limit'];
+  if (typeof options.queue !== 'string') {
+    if (rate !== undefined) throw new ArgumentError('--rate-limit applies to a --queue batch (a local eval has --concurrency)');
+    return {};
+  }
+  const parsed = parseQueueUrl(options.queue);
+  if (!parsed.ok) throw new ArgumentError(parsed.message);
+  if (rate === undefined) return { queue: parsed.target };
+  const m = typeof rate === 'string' ? /^(\d+)\/(s|min)$/.exec(rate) : null;
+  const max = Number(m?.[1]);
+  if (!m || !Number.isInteger(max) || max < 1 || max > 1_000_000) throw new ArgumentError(`--rate-limit must be N/s or N/min (items started, across every worker), got "${String(rate)}"`);
+  return { queue: parsed.target, rateLimit: { max, durationMs: m[2] === 's' ? 1_000 : 60_000 } };
 }

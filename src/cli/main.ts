@@ -32,7 +32,9 @@ without it, a chain with a webhook does not run at all.
 ${inspectUsage}
 ${convertUsage}
 ${labelUsage}
-  seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N] [--volume N] [--json] [--out DIR]  (eval --help for all)
+  seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N] [--volume N] [--json] [--out DIR]
+                 [--queue redis://HOST:PORT]  (eval --help for all)
+  seamscope worker --queue redis://HOST:PORT [--concurrency N] [--endpoint URL --model NAME]  (worker --help for all)
 ${exportUsage}`;
 
 const defaultIo: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`), env: process.env };
@@ -88,6 +90,10 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       case 'eval': {
         const { evalCommand, evalOptions } = await import('./eval.ts');
         return await evalCommand(parseArgs(rest, evalOptions, command), io);
+      }
+      case 'worker': {
+        const { workerCommand, workerOptions } = await import('./worker.ts');
+        return await workerCommand(parseArgs(rest, workerOptions, command), io);
       }
       case 'label': {
         const args = parseArgs(rest, labelOptions, command);

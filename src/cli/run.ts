@@ -121,7 +121,7 @@ export async function runCommand(args: ParsedArgs, io: Io, usage: string): Promi
 }
 
 /** `--allow-webhook` values as origins; anything that is not an http(s) origin is refused, not guessed at. */
-function allowedWebhookOrigins(values: readonly string[]): string[] {
+export function allowedWebhookOrigins(values: readonly string[]): string[] {
   return values.map((value) => {
     const origin = egressOrigin(value);
     if (!origin || baseUrlProblem(value)) throw new Error(`--allow-webhook needs an http(s) origin such as https://hooks.example.com, got "${value}"`);

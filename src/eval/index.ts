@@ -15,7 +15,7 @@
 export { acceptItem, DATASET_FORMAT, MAX_DATASET_LINES, readDataset, readDatasetText, textLines, type Dataset, type DatasetItem, type DatasetResult, type Expected } from './dataset.ts';
 export { parseScorerArg, scorerSpecSchema, type ScorerSpec } from './scorer-spec.ts';
 export { defaultScorers, scoreItem, scorerName, valueAt, type RunOutcome, type ScoreResult } from './scorers.ts';
-export { outcomeOf, resultKey, runEval, type EvalOptions, type EvalProgress, type EvalVariant, type ItemBoundary, type ItemResult, type StepOutcome, type VariantKind } from './run-eval.ts';
+export { outcomeOf, resultKey, runEval, runEvalItem, type EvalItemContext, type EvalOptions, type EvalProgress, type EvalVariant, type ItemBoundary, type ItemResult, type StepOutcome, type VariantKind } from './run-eval.ts';
 export { shareRateLimit, type SharedLimit } from './shared-limit.ts';
 export { abstentionCalibration, type AbstentionCalibration, type AbstentionItem } from './abstention.ts';
 export { evalTable, formatEvalTable, TIE_RULE, withinNoise, type BoundaryRow, type CompoundingRow, type EvalTable, type Pricing, type StepRow, type VariantRow } from './table.ts';

@@ -106,14 +106,16 @@ export interface EvalOptions {
   countTokens?: TokenCounter;
   now?: () => number;
   registry?: StepRegistry;
+  /** Webhook origins the runs may post to (none by default: a chain with a webhook fails). */
+  allowEgress?: readonly string[];
+  /** The chains `judge` scorers name, by the name the scorer gives (a chain id or a file). */
+  judges?: ReadonlyMap<string, Chain>;
   /**
    * A frozen boundary: each item's earlier run (from an eval already made), whose steps before
    * `stage` are restored as they finished instead of run again, so the stage (and what follows)
    * is measured against exactly what it received then, with no upstream call. An item with no
    * earlier run runs whole.
    */
-  /** The chains `judge` scorers name, by the name the scorer gives (a chain id or a file). */
-  judges?: ReadonlyMap<string, Chain>;
   frozen?: { stage: string; runFor(variant: EvalVariant, item: DatasetItem): Promise<{ meta: RunMeta; events: readonly TraceEvent[] } | null> };
 }
 
@@ -146,6 +148,68 @@ export function outcomeOf(meta: RunMeta, events: readonly TraceEvent[]): { outco
   return { outcome: { status: meta.status, output: meta.output, ...(terminalStep ? { terminalStep } : {}), routes }, calls, steps: [...steps.values()] };
 }
 
+/** What one item run needs: the parts of EvalOptions a worker on another machine has too. */
+export type EvalItemContext = Pick<EvalOptions, 'provider' | 'model' | 'repo' | 'signal' | 'countTokens' | 'now' | 'registry' | 'allowEgress' | 'judges' | 'frozen'>;
+
+/**
+ * One variant over one item: the run (resumed from `repo` when an earlier attempt left it
+ * unfinished), its outcome, its scores and its boundaries. The in-process pool and the BullMQ
+ * worker both call this, so a result reads the same wherever it ran. Null when the batch's
+ * cancel cut the run short (not a result: it runs again when the batch resumes).
+ *
+ * @example
+ * const ran = await runEvalItem({ provider, model, repo }, variant, item, runId, scorers);
+ */
+export async function runEvalItem(
+  ctx: EvalItemContext, variant: EvalVariant, item: DatasetItem, runId: string | undefined, scorers: readonly ScorerSpec[] | undefined,
+): Promise<{ result: ItemResult; meta: RunMeta; events: TraceEvent[] } | null> {
+  const now = ctx.now ?? Date.now;
+  const t0 = now();
+  // A run a cancelled or crashed batch left unfinished continues where it stopped: its
+  // finished steps are restored from its events, not called (or paid for) again.
+  const earlier = runId ? await ctx.repo.getRun(runId) : undefined;
+  const frozen = !earlier && ctx.frozen ? await ctx.frozen.runFor(variant, item) : null;
+  const resume = earlier
+    ? { resume: { events: await ctx.repo.getEvents(runId as string) } }
+    : frozen && ctx.frozen ? { fork: frozenFork(variant.chain, frozen, ctx.frozen.stage, ctx.registry ?? stepRegistry) } : {};
+  const meta = await runChain({
+    chain: variant.chain, inputs: item.inputs, provider: ctx.provider, model: ctx.model, repo: ctx.repo, ...resume,
+    ...(runId ? { runId } : {}), ...(ctx.registry ? { registry: ctx.registry } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.countTokens ? { countTokens: ctx.countTokens } : {}),
+    ...(ctx.allowEgress ? { allowEgress: ctx.allowEgress, egressHint: 'name its origin with --allow-webhook' } : {}), now,
+  });
+  if (ctx.signal?.aborted && (meta.status === 'cancelled' || meta.status === 'interrupted')) return null;
+  const events = await ctx.repo.getEvents(meta.id);
+  const { outcome, calls, steps } = outcomeOf(meta, events);
+  const scored = scoreItem(item, scorers, outcome);
+  const judged = await judgeItem(ctx, item, scorers, outcome.status === 'succeeded' ? outcome.output : undefined, now);
+  if (judged) {
+    scored.scores.push(...judged.scores);
+    scored.pass = scored.pass && judged.scores.every((x) => x.pass);
+  }
+  // Gold for a boundary: the item's facts for that boundary, else the facts the answer needs.
+  const gold = item.labels?.boundaries ?? item.expected.facts;
+  const view = buildRunView(meta, events, ctx.registry ?? stepRegistry);
+  const sufficiency = boundarySufficiency(meta, view.boundaries, gold);
+  const goldIds = [...(item.labels?.sections ?? []), ...(item.labels?.chunks ?? [])];
+  const boundaries = sufficiency.map((b, i): ItemBoundary => {
+    const recall = goldIds.length ? stageRecall(view.boundaries[i] as (typeof view.boundaries)[number], goldIds) : null;
+    return {
+      id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, basis: b.estimate.basis,
+      ...(b.label ? { label: b.label.verdict } : {}), ...(recall ? { recall } : {}),
+    };
+  });
+  const result: ItemResult = {
+    variant: variant.name, itemId: item.id, runId: meta.id, status: meta.status, pass: scored.pass,
+    abstained: meta.status === 'abstained' || meta.status === 'escalated', scores: scored.scores,
+    latencyMs: (meta.finishedAt ?? now()) - (meta.startedAt ?? t0),
+    inputTokens: meta.usage?.inputTokens ?? 0, outputTokens: meta.usage?.outputTokens ?? 0, calls,
+    ...(meta.usage?.costUsd !== undefined ? { costUsd: meta.usage.costUsd } : {}),
+    ...(meta.error ? { error: meta.error } : {}), steps, boundaries, ...(judged ? { judge: judged.usage } : {}),
+    ...(item.expected.abstain !== undefined ? { expectedAbstain: item.expected.abstain } : {}),
+  };
+  return { result, meta, events };
+}
+
 /**
  * The judge scorers: each runs its chain (same engine, provider and model as the batch) with
  * the output under judgement, the item's expected values and its inputs, and reads a verdict
@@ -154,7 +218,7 @@ export function outcomeOf(meta: RunMeta, events: readonly TraceEvent[]): { outco
  * runs are not the item's: they are kept out of the stored runs, and their calls and tokens are
  * counted apart.
  */
-async function judgeItem(opts: EvalOptions, item: DatasetItem, scorers: readonly ScorerSpec[] | undefined, output: unknown, now: () => number) {
+async function judgeItem(opts: EvalItemContext, item: DatasetItem, scorers: readonly ScorerSpec[] | undefined, output: unknown, now: () => number) {
   const judges = (scorers?.length ? scorers : []).filter((s): s is Extract<ScorerSpec, { type: 'judge' }> => s.type === 'judge');
   if (judges.length === 0 || item.expected.abstain === true) return null;
   const usage = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
@@ -225,50 +289,10 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
   const work = async () => {
     while (next < jobs.length && !opts.signal?.aborted) {
       const { variant, item } = jobs[next++] as (typeof jobs)[number];
-      const runId = opts.runIdFor?.(variant, item);
-      const t0 = now();
-      // A run a cancelled or crashed batch left unfinished continues where it stopped: its
-      // finished steps are restored from its events, not called (or paid for) again.
-      const earlier = runId ? await opts.repo.getRun(runId) : undefined;
-      const frozen = !earlier && opts.frozen ? await opts.frozen.runFor(variant, item) : null;
-      const resume = earlier
-        ? { resume: { events: await opts.repo.getEvents(runId as string) } }
-        : frozen && opts.frozen ? { fork: frozenFork(variant.chain, frozen, opts.frozen.stage, opts.registry ?? stepRegistry) } : {};
-      const meta = await runChain({
-        chain: variant.chain, inputs: item.inputs, provider: opts.provider, model: opts.model, repo: opts.repo, ...resume,
-        ...(runId ? { runId } : {}), ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now,
-      });
+      const itemRun = await runEvalItem(opts, variant, item, opts.runIdFor?.(variant, item), scorers);
       // A run the batch's cancel cut short is not a result: it runs again when the batch resumes.
-      if (opts.signal?.aborted && (meta.status === 'cancelled' || meta.status === 'interrupted')) break;
-      const events = await opts.repo.getEvents(meta.id);
-      const { outcome, calls, steps } = outcomeOf(meta, events);
-      const scored = scoreItem(item, scorers, outcome);
-      const judged = await judgeItem(opts, item, scorers, outcome.status === 'succeeded' ? outcome.output : undefined, now);
-      if (judged) {
-        scored.scores.push(...judged.scores);
-        scored.pass = scored.pass && judged.scores.every((x) => x.pass);
-      }
-      // Gold for a boundary: the item's facts for that boundary, else the facts the answer needs.
-      const gold = item.labels?.boundaries ?? item.expected.facts;
-      const view = buildRunView(meta, events, opts.registry ?? stepRegistry);
-      const sufficiency = boundarySufficiency(meta, view.boundaries, gold);
-      const goldIds = [...(item.labels?.sections ?? []), ...(item.labels?.chunks ?? [])];
-      const boundaries = sufficiency.map((b, i): ItemBoundary => {
-        const recall = goldIds.length ? stageRecall(view.boundaries[i] as (typeof view.boundaries)[number], goldIds) : null;
-        return {
-          id: b.boundaryId, producer: b.producer, consumer: b.consumer, estimate: b.estimate.verdict, basis: b.estimate.basis,
-          ...(b.label ? { label: b.label.verdict } : {}), ...(recall ? { recall } : {}),
-        };
-      });
-      const result: ItemResult = {
-        variant: variant.name, itemId: item.id, runId: meta.id, status: meta.status, pass: scored.pass,
-        abstained: meta.status === 'abstained' || meta.status === 'escalated', scores: scored.scores,
-        latencyMs: (meta.finishedAt ?? now()) - (meta.startedAt ?? t0),
-        inputTokens: meta.usage?.inputTokens ?? 0, outputTokens: meta.usage?.outputTokens ?? 0, calls,
-        ...(meta.usage?.costUsd !== undefined ? { costUsd: meta.usage.costUsd } : {}),
-        ...(meta.error ? { error: meta.error } : {}), steps, boundaries, ...(judged ? { judge: judged.usage } : {}),
-        ...(item.expected.abstain !== undefined ? { expectedAbstain: item.expected.abstain } : {}),
-      };
+      if (!itemRun) break;
+      const { result, meta, events } = itemRun;
       await opts.onResult(result, { meta, events });
       ran++;
       done++;

@@ -16,7 +16,11 @@ export interface SharedLimit {
 const DEFAULT_PAUSE_MS = 1_000;
 const MAX_PAUSE_MS = 60_000;
 
-export function shareRateLimit(inner: ModelProvider, opts: { now?: () => number; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> } = {}): SharedLimit {
+export function shareRateLimit(inner: ModelProvider, opts: {
+  now?: () => number; sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told of each pause as it is learned (a queue worker passes it on to every worker of its endpoint). */
+  onPause?: (ms: number) => void;
+} = {}): SharedLimit {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? ((ms, signal) => new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -39,6 +43,7 @@ export function shareRateLimit(inner: ModelProvider, opts: { now?: () => number;
         if (error instanceof ProviderError && (error.status === 429 || error.code === 'rate_limited')) {
           const pause = Math.min(error.retryAfterMs ?? DEFAULT_PAUSE_MS, MAX_PAUSE_MS);
           pausedUntil = Math.max(pausedUntil, now() + pause);
+          opts.onPause?.(pause);
         }
         throw error;
       }

@@ -1,0 +1,216 @@
+import type { Job, JobsOptions, Queue } from 'bullmq';
+import type { DatasetItem } from '../eval/dataset.ts';
+import { resultKey, type EvalProgress, type EvalVariant, type ItemResult } from '../eval/run-eval.ts';
+import type { ScorerSpec } from '../eval/scorer-spec.ts';
+import { parseRunFile } from '../trace/run-file.ts';
+import type { QueueBackend } from './backend.ts';
+import { CHAINS_QUEUE, chainHash, evalQueueName, SHARED_TEXT_CHARS, storeChains, storeTexts, textHash } from './chain-store.ts';
+import { enqueueInChunks } from './enqueue.ts';
+import { firstIssue, JOB_FORMAT, jobResultSchema, type JobData } from './payload.ts';
+
+/**
+ * The coordinator: puts one job per variant and item on the endpoint profile's queue, then
+ * collects each result as workers finish it and hands it to `onResult` (which makes it durable:
+ * results.jsonl and the run file), then removes the job. The batch's id is the eval's id and
+ * each job's id is its run id, so a coordinator started again with the same eval reattaches:
+ * adding a job that is already queued, running or finished-but-not-collected adds nothing, and
+ * what finished while no coordinator was listening is found by a sweep over the jobs.
+ */
+export interface BatchOptions {
+  backend: QueueBackend;
+  batchId: string;
+  profileKey: string;
+  variants: readonly EvalVariant[];
+  itemsFor(variant: EvalVariant): readonly DatasetItem[];
+  scorers?: readonly ScorerSpec[];
+  /** resultKey(variant, item) of results already durable. */
+  done: ReadonlySet<string>;
+  runIdFor(variant: EvalVariant, item: DatasetItem): string;
+  /** A finished item: its result and, unless the job itself failed, its run file's text. */
+  onResult(result: ItemResult, runFile: string | null): Promise<void>;
+  onProgress?(progress: EvalProgress): void;
+  signal?: AbortSignal;
+  /** Jobs per addBulk call (default 500): a long batch never holds the queue for seconds at a time. */
+  chunkSize?: number;
+  /** Times a job is tried when its worker throws (default 3), with exponential backoff from `backoffMs`. */
+  attempts?: number;
+  backoffMs?: number;
+  /** Jobs started per window for this endpoint profile, across every worker (BullMQ's global rate limit). */
+  rateLimit?: { max: number; durationMs: number };
+  /** An earlier coordinator of this batch may have left finished jobs: look for them before waiting. */
+  reattach?: boolean;
+  /** How often to look over unfinished jobs when no event arrived (default 2 s). */
+  sweepMs?: number;
+}
+
+export interface BatchSummary {
+  cancelled: boolean;
+  ran: number;
+  skipped: number;
+  /** Extra starts: jobs that were started more than once (a worker died under them, or a retry). */
+  restarts: number;
+}
+
+const WEEK_S = 7 * 24 * 3600;
+
+export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
+  // Each completed event carries its job's return value (the run file): keep a bounded window of them.
+  const queue = opts.backend.queue(evalQueueName(opts.profileKey), { eventsMaxLen: 2_000 });
+  const chains = opts.backend.queue(CHAINS_QUEUE);
+  const events = opts.backend.events(evalQueueName(opts.profileKey));
+  try {
+    return await coordinate(opts, queue, chains, events);
+  } finally {
+    await events.close();
+    await chains.close();
+    await queue.close();
+  }
+}
+
+async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, events: ReturnType<QueueBackend['events']>): Promise<BatchSummary> {
+  const pending = new Map<string, { variant: EvalVariant; item: DatasetItem }>();
+  const jobs: { name: string; data: JobData; opts: JobsOptions }[] = [];
+  let skipped = 0;
+  const hashes = new Map<EvalVariant, string>();
+  const texts = new Map<string, string>();
+  for (const variant of opts.variants) {
+    const hash = chainHash(variant.chain);
+    hashes.set(variant, hash);
+    for (const item of opts.itemsFor(variant)) {
+      if (opts.done.has(resultKey(variant.name, item.id))) {
+        skipped++;
+        continue;
+      }
+      const runId = opts.runIdFor(variant, item);
+      pending.set(runId, { variant, item });
+      const { inputs, inputTexts } = shareLongTexts(item.inputs, texts);
+      jobs.push({
+        name: opts.batchId,
+        data: {
+          format: JOB_FORMAT, version: 1, batchId: opts.batchId, profileKey: opts.profileKey, runId,
+          variant: { name: variant.name, kind: variant.kind, ...(variant.step ? { step: variant.step } : {}), ...(variant.differs ? { differs: variant.differs } : {}), chainHash: hash },
+          item: { ...item, inputs }, ...(inputTexts ? { inputTexts } : {}), ...(opts.scorers?.length ? { scorers: [...opts.scorers] } : {}),
+        },
+        opts: {
+          jobId: runId, attempts: opts.attempts ?? 3, backoff: { type: 'exponential', delay: opts.backoffMs ?? 1_000 },
+          // The coordinator removes a job once its result is durable; these only bound what an abandoned batch leaves.
+          removeOnComplete: { age: WEEK_S }, removeOnFail: { age: WEEK_S },
+        },
+      });
+    }
+  }
+  const total = pending.size + skipped;
+  let ran = 0;
+  let failed = 0;
+  let restarts = 0;
+  const started = Date.now();
+  if (pending.size === 0) return { cancelled: false, ran, skipped, restarts };
+
+  await storeChains(chains, [...new Set(opts.variants.map((v) => v.chain))]);
+  await storeTexts(chains, texts);
+  if (opts.rateLimit) await queue.setGlobalRateLimit(opts.rateLimit.max, opts.rateLimit.durationMs);
+
+  let wake: () => void = () => undefined;
+  const nudge = () => wake();
+  const finished = new Set<string>();
+  // Listening before adding: no job can finish unheard.
+  const onFinished = ({ jobId }: { jobId: string }) => {
+    if (pending.has(jobId)) {
+      finished.add(jobId);
+      nudge();
+    }
+  };
+  events.on('completed', onFinished);
+  events.on('failed', onFinished);
+  await events.waitUntilReady();
+  opts.signal?.addEventListener('abort', nudge, { once: true });
+
+  const collecting = new Set<string>();
+  const collect = async (jobId: string, job?: Job): Promise<void> => {
+    const entry = pending.get(jobId);
+    if (!entry || collecting.has(jobId)) return;
+    collecting.add(jobId);
+    try {
+      const found = job ?? (await queue.getJob(jobId));
+      if (!found) return;
+      // A return value is written only when a job completes: no need to ask its state then.
+      const state = found.finishedOn && found.returnvalue !== null && found.returnvalue !== undefined ? 'completed' : await found.getState();
+      if (state !== 'completed' && state !== 'failed') return;
+      const { result, runFile } = state === 'completed' ? checkedResult(found.returnvalue, entry, jobId) : { result: failedResult(entry, jobId, found.failedReason, found.attemptsMade), runFile: null };
+      await opts.onResult(result, runFile);
+      pending.delete(jobId);
+      ran++;
+      if (result.status === 'failed') failed++;
+      restarts += Math.max(0, (found.attemptsStarted ?? 1) - 1);
+      await found.remove().catch(() => undefined);
+      opts.onProgress?.({ done: skipped + ran, total, failed, etaMs: Math.round(((Date.now() - started) / ran) * pending.size) });
+    } finally {
+      collecting.delete(jobId);
+    }
+  };
+  const sweep = async () => {
+    const ids = [...pending.keys()];
+    for (let i = 0; i < ids.length && !opts.signal?.aborted; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => collect(id)));
+  };
+
+  await enqueueInChunks(queue, jobs, opts.chunkSize ?? 500, opts.signal);
+  // What finished while no coordinator listened is found here (and, later, by the idle sweep).
+  if (opts.reattach) await sweep();
+  const sweepMs = opts.sweepMs ?? 2_000;
+  while (pending.size > 0 && !opts.signal?.aborted) {
+    if (finished.size === 0) {
+      const heard = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), sweepMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      wake = () => undefined;
+      if (!heard) await sweep();
+    }
+    const batch = [...finished];
+    finished.clear();
+    await Promise.all(batch.map((id) => collect(id)));
+  }
+  events.off('completed', onFinished);
+  events.off('failed', onFinished);
+  return { cancelled: pending.size > 0, ran, skipped, restarts };
+}
+
+/** A worker's result, checked: a payload that is not one (or names another item) counts as that item failing. */
+function checkedResult(value: unknown, entry: { variant: EvalVariant; item: DatasetItem }, runId: string): { result: ItemResult; runFile: string | null } {
+  const parsed = jobResultSchema.safeParse(value);
+  if (!parsed.success) return { result: failedResult(entry, runId, `the worker's result is not one: ${firstIssue(parsed.error)}`, 1), runFile: null };
+  const { result, runFile } = parsed.data;
+  if (result.variant !== entry.variant.name || result.itemId !== entry.item.id || result.runId !== runId) {
+    return { result: failedResult(entry, runId, 'the worker returned the result of another item', 1), runFile: null };
+  }
+  const run = parseRunFile(runFile);
+  if (!run.ok) return { result: failedResult(entry, runId, `the worker's run file is not one: ${run.message}`, 1), runFile: null };
+  return { result: result as ItemResult, runFile };
+}
+
+/** An item whose job failed after its retries: reported with its error, like a run that failed. */
+function failedResult(entry: { variant: EvalVariant; item: DatasetItem }, runId: string, reason: string | undefined, attempts: number): ItemResult {
+  return {
+    variant: entry.variant.name, itemId: entry.item.id, runId, status: 'failed', pass: false, abstained: false, scores: [],
+    latencyMs: 0, inputTokens: 0, outputTokens: 0, calls: 0, error: `job failed after ${attempts} attempt(s): ${reason ?? 'no reason given'}`, steps: [], boundaries: [],
+  };
+}
+
+/** An item's inputs with each long text taken out and named by hash (collected in `texts`, stored once). */
+function shareLongTexts(inputs: Record<string, unknown>, texts: Map<string, string>): { inputs: Record<string, unknown>; inputTexts?: Record<string, string> } {
+  const kept: [string, unknown][] = [];
+  const shared: [string, string][] = [];
+  for (const [name, value] of Object.entries(inputs)) {
+    if (typeof value !== 'string' || value.length < SHARED_TEXT_CHARS) {
+      kept.push([name, value]);
+      continue;
+    }
+    const hash = textHash(value);
+    texts.set(hash, value);
+    shared.push([name, hash]);
+  }
+  return shared.length ? { inputs: Object.fromEntries(kept), inputTexts: Object.fromEntries(shared) } : { inputs };
+}

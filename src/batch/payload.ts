@@ -1,0 +1,84 @@
+import * as z from 'zod';
+import { datasetItemSchema } from '../eval/dataset.ts';
+import { scorerSpecSchema } from '../eval/scorer-spec.ts';
+import type { ItemResult } from '../eval/run-eval.ts';
+
+/**
+ * What crosses the queue, both ways. Redis (or PostgreSQL) is shared with whoever else can
+ * reach it, so neither side trusts what it reads: a worker checks a job's data before running
+ * anything, the coordinator checks a result before writing it. No key is ever in either: the
+ * chain travels by content hash, the endpoint by its profile key, the key stays in each
+ * worker's environment.
+ */
+export const JOB_FORMAT = 'seamscope.batch-job';
+export const RESULT_FORMAT = 'seamscope.batch-result';
+
+/** Ids that become BullMQ job ids and file names: no ':' (BullMQ refuses it), no path characters. */
+const safeId = z.string().min(1).max(400).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only');
+const hash = z.string().regex(/^[0-9a-f]{14}$/, 'a chain content hash (14 hex digits)');
+
+export const jobDataSchema = z.object({
+  format: z.literal(JOB_FORMAT),
+  version: z.literal(1),
+  batchId: safeId,
+  /** The endpoint profile the coordinator meant (its queue's name says it too). */
+  profileKey: hash,
+  runId: safeId,
+  variant: z.object({
+    name: z.string().min(1).max(300),
+    kind: z.enum(['chain', 'baseline', 'identity', 'ablation']),
+    step: z.string().max(200).optional(),
+    differs: z.string().max(2_000).optional(),
+    chainHash: hash,
+  }).strict(),
+  item: datasetItemSchema,
+  /** Inputs left out of `item.inputs` because they are long: input name → hash of the text stored once per batch. */
+  inputTexts: z.record(z.string().min(1).max(200), hash).optional(),
+  /** Already chosen by the coordinator (command line, else the dataset's); absent: the item's expected keys choose. */
+  scorers: z.array(scorerSpecSchema).max(50).optional(),
+}).strict();
+export type JobData = z.infer<typeof jobDataSchema>;
+
+const text = z.string().max(100_000);
+const itemResultSchema = z.object({
+  variant: z.string().max(300),
+  itemId: z.string().max(200),
+  runId: safeId,
+  status: z.string().max(50),
+  pass: z.boolean(),
+  abstained: z.boolean(),
+  scores: z.array(z.object({ scorer: z.string().max(2_000), pass: z.boolean(), detail: text }).strict()).max(100),
+  latencyMs: z.number().finite(),
+  inputTokens: z.number().finite().nonnegative(),
+  outputTokens: z.number().finite().nonnegative(),
+  calls: z.number().int().nonnegative(),
+  costUsd: z.number().finite().nonnegative().optional(),
+  error: text.optional(),
+  steps: z.array(z.object({ stepId: z.string().max(200), status: z.string().max(50), attempts: z.number().int().nonnegative(), invalid: z.number().int().nonnegative(), latencyMs: z.number().finite() }).strict()).max(10_000),
+  boundaries: z.array(z.object({
+    id: z.string().max(500), producer: z.string().max(200), consumer: z.string().max(200),
+    estimate: z.enum(['sufficient', 'insufficient', 'unknown']), label: z.string().max(50).optional(),
+    basis: z.enum(['gold', 'asked', 'none']).optional(),
+    recall: z.object({
+      gold: z.number().int().nonnegative(), k: z.number().int().nonnegative(), output: z.number().min(0).max(1),
+      sent: z.number().min(0).max(1).nullable(), lostInPrompt: z.array(z.string().max(500)).max(1_000),
+    }).strict().optional(),
+  }).strict()).max(10_000),
+  expectedAbstain: z.boolean().optional(),
+  judge: z.object({ calls: z.number().int().nonnegative(), inputTokens: z.number().finite().nonnegative(), outputTokens: z.number().finite().nonnegative(), costUsd: z.number().finite().nonnegative().optional() }).strict().optional(),
+}).strict();
+
+export const jobResultSchema = z.object({
+  format: z.literal(RESULT_FORMAT),
+  version: z.literal(1),
+  result: itemResultSchema,
+  /** The run file exactly as `eval` writes it under runs/ (checked again with parseRunFile). */
+  runFile: z.string().max(64 * 1024 * 1024),
+}).strict();
+export interface JobResult { format: typeof RESULT_FORMAT; version: 1; result: ItemResult; runFile: string }
+
+/** The first problem of a failed parse, as `path: message`. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue?.path.length ? issue.path.join('.') : '$'}: ${issue?.message ?? 'invalid'}`;
+}
