@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../src/testing/free-port.ts';
 import path from 'node:path';
 
 export function run(cmd: string, args: string[], opts: { cwd: string; env?: Record<string, string> }): void {
@@ -38,17 +38,6 @@ export function buildBarePage(scratch: string): void {
   run(process.execPath, [path.join(scratch, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: scratch, env: { BENCH_TARGET: 'app' } });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `vite preview` of a built folder on 127.0.0.1; resolves once it answers. */
 export async function startPreview(root: string, dist: string, port: number): Promise<{ url: string; stop(): void }> {
@@ -68,3 +57,4 @@ export async function startPreview(root: string, dist: string, port: number): Pr
   child.kill('SIGTERM');
   throw new Error(`vite preview did not start on ${url}`);
 }
+export { freePort };

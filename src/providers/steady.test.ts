@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../testing/free-port.ts';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from '../testing/corpus.ts';
@@ -24,17 +24,6 @@ let steady: ChildProcess | undefined;
 let baseUrl = '';
 let output = '';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUntilHealthy(url: string): Promise<void> {
   for (let i = 0; i < 300; i++) {

@@ -3,7 +3,7 @@ import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './redis-server.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * Debian's PostgreSQL 15 (/usr/lib/postgresql/15/bin), started the way a user would for the

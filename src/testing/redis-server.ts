@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,18 +26,6 @@ export function redisServerPath(): string | null {
 
 export const REDIS_MISSING = 'redis-server is not installed (apt-get install redis-server; .ci/run installs it): the batch tests need a real Redis';
 
-/** A port nothing listens on right now (Redis cannot pick one itself: it has no port 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
