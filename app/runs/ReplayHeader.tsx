@@ -1,4 +1,3 @@
-import { lazy, Suspense, useState } from 'react';
 import type { ReplayState } from '../stores/run-store.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
@@ -8,24 +7,11 @@ import { formatCost, formatTime, formatTokens } from '../ui/format.ts';
 import { compareWith } from './diff/diff-actions.ts';
 import { openReplay } from './run-actions.ts';
 
-// Loaded when it opens: the replay itself never needs it.
-const AddToDatasetDialog = lazy(() => import('./dataset/AddToDatasetDialog.tsx'));
-
 const fail = (what: string) => (error: unknown) => useEditorStore.getState().pushToast('error', `${what}: ${(error as Error).message}`);
-
-/** The step the run ended in, as its last event says. */
-function terminalOf(events: ReplayState['events']): string | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e?.type === 'run.finished') return e.terminalStep;
-  }
-  return undefined;
-}
 
 /** The replayed run in one line, where it came from, and what can be done with it. */
 export function ReplayHeader({ replay, boundaryLabel, boundaryTitle }: { replay: ReplayState; boundaryLabel: string; boundaryTitle?: string }) {
-  const { meta, view, index, live, events } = replay;
-  const [adding, setAdding] = useState(false);
+  const { meta, view, index, live } = replay;
   const runs = useRunStore(selectRuns);
   const { moveBoundary, closeReplay } = useRunStore.getState();
   const { collapsed, toggle } = usePaneLayout();
@@ -91,14 +77,6 @@ export function ReplayHeader({ replay, boundaryLabel, boundaryTitle }: { replay:
               </option>
             ))}
           </select>
-        )}
-        <button type="button" className="button small" data-testid="replay.addToDataset" disabled={live} title="Add this run to a dataset: its inputs, with the output you correct as what is expected" onClick={() => setAdding(true)}>
-          Add to dataset
-        </button>
-        {adding && (
-          <Suspense fallback={null}>
-            <AddToDatasetDialog meta={meta} terminalStep={terminalOf(events)} onClose={() => setAdding(false)} />
-          </Suspense>
         )}
         <button type="button" className="button small" data-testid="replay.exportOtlp" disabled={live} title="Download this run as OTLP/JSON (OpenTelemetry GenAI conventions)" onClick={() => import('./interop/trace-interop.ts').then((m) => m.exportRunOtlp(meta.id)).catch(fail('Could not export'))}>
           Export OTLP

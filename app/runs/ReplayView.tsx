@@ -11,6 +11,7 @@ import { DiffView } from './diff/DiffView.tsx';
 import { ReplayHeader } from './ReplayHeader.tsx';
 import { StepOnlyPanes } from './StepOnlyPanes.tsx';
 import { Timeline } from './Timeline.tsx';
+import { AddToDatasetButton } from './dataset/AddToDatasetButton.tsx';
 import { useReplayKeys } from './use-replay-keys.ts';
 import { modelContractOf } from '../designer/model-contract.ts';
 
@@ -68,7 +69,10 @@ export function ReplayView() {
         boundaryLabel={label}
         boundaryTitle={label}
       />
-      <Timeline meta={meta} view={view} events={events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={live || running ? undefined : setForkStep} />
+      <div className="replay-steps-row">
+        <Timeline meta={meta} view={view} events={events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={live || running ? undefined : setForkStep} />
+        <AddToDatasetButton meta={meta} events={events} disabled={live} />
+      </div>
       {meta.error && <div className="replay-error">{meta.error}</div>}
       {compare ? (
         <DiffView compare={compare} names={names} />
