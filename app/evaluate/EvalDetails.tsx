@@ -1,6 +1,6 @@
 import type { BoundaryRow, CompoundingRow, EvalTable, ItemResult, StepRow, VariantRow } from '../../src/eval/index.ts';
 import { formatMs } from '../ui/format.ts';
-import { reviewAbstention } from './eval-actions.ts';
+import { reviewAbstention, showEval } from './eval-actions.ts';
 import { useEvalStore } from './eval-store.ts';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
@@ -110,7 +110,7 @@ function Abstention({ evalId, row, results }: { evalId: string; row: VariantRow;
             const n = Number(e.target.value);
             if (!Number.isFinite(n) || n < 0) return;
             useEvalStore.getState().setHandlingMinutes(n);
-            void import('./eval-actions.ts').then((m) => m.showEval(evalId));
+            void showEval(evalId);
           }}
         />
       </label>

@@ -14,7 +14,7 @@ import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import type { Dataset, DatasetItem } from './dataset.ts';
 import type { ScorerSpec } from './scorer-spec.ts';
-import { scoreItem, type RunOutcome, type ScoreResult } from './scorers.ts';
+import { scoreItem, scorerName, type RunOutcome, type ScoreResult } from './scorers.ts';
 
 /**
  * A batch: every variant over every item of a dataset, through a bounded pool, each item an
@@ -224,7 +224,7 @@ async function judgeItem(opts: EvalItemContext, item: DatasetItem, scorers: read
   const usage = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const scores: ScoreResult[] = [];
   for (const spec of judges) {
-    const scorer = `judge:${spec.chain}${spec.path ? `:${spec.path}` : ''}`;
+    const scorer = scorerName(spec);
     const chain = opts.judges?.get(spec.chain);
     if (!chain) {
       scores.push({ scorer, pass: false, detail: `no judge chain "${spec.chain}" was given` });
