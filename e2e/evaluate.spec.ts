@@ -85,8 +85,12 @@ test('cancel an evaluation and resume it: finished items are not run again', asy
   await page.keyboard.type('1');
   await page.getByTestId('eval.start').click();
   await expect(page.getByTestId('eval.progressText')).toContainText(/^[2-7] \/ 8 done/, { timeout: 60_000 });
+  // The batch runs in its own worker, off the thread that draws the canvas.
+  expect(page.workers().map((w) => w.url()).filter((url) => url.includes('eval.worker'))).toHaveLength(1);
   await page.getByTestId('eval.cancel').click();
   await expect(page.getByTestId('eval.resume')).toBeVisible({ timeout: 30_000 });
+  // The batch's worker ends with the batch.
+  await expect.poll(() => page.workers().filter((w) => w.url().includes('eval.worker')).length).toBe(0);
   const finishedBefore = Number((await page.getByTestId('eval.table').locator('tbody tr td').nth(3).textContent()) ?? '0');
   expect(finishedBefore).toBeGreaterThan(0);
   expect(finishedBefore).toBeLessThan(8);

@@ -1,27 +1,25 @@
-import { hashValue, ownValue, type Chain } from '../../src/chain/index.ts';
-import { buildControls, estimateEval, evalTable, resultKey, runEval, shareRateLimit, type Dataset, type EvalVariant, type ItemResult } from '../../src/eval/index.ts';
+import { hashValue } from '../../src/chain/index.ts';
+import { buildControls, estimateEval, evalTable, resultKey, type EvalVariant } from '../../src/eval/index.ts';
 import { loadTokenCounter } from '../../src/providers/index.ts';
-import { createProviderForProfile, runModelSettings } from '../../src/providers/profiles.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import { chainEgress } from '../../src/steps/egress.ts';
 import { loadInputFiles } from '../persistence/chains.ts';
-import { getRunRepository, openDb } from '../persistence/connection.ts';
+import { openDb } from '../persistence/connection.ts';
 import type { EvalRecord } from '../persistence/db.ts';
 import { importDatasetFile, listDatasets, loadDataset } from '../persistence/datasets.ts';
-import { getApiKey } from '../persistence/profiles.ts';
 import { refreshRuns } from '../runs/run-actions.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectActiveProfile, selectChain } from '../stores/selectors.ts';
+import { completeItem, sourceOf, type StoredEvalJob } from './eval-batch.ts';
 import { useEvalStore } from './eval-store.ts';
+import { startEvalWorker } from './eval-worker-client.ts';
 
 /**
- * Batches from the tab: variants over a stored dataset through the engine's pool, each item an
- * ordinary stored run, each finished item's result stored before the next counts as done, so a
- * reload or a crash resumes without re-running (or re-paying for) a finished item. Progress
- * reaches the store at most 4 times a second.
+ * Batches from the tab: variants over a stored dataset, each item an ordinary stored run. The
+ * batch itself runs in the eval worker (eval-batch.ts: durable per item, resumable); here it is
+ * planned, started, cancelled and shown. Progress reaches the store at most 4 times a second.
  */
-let controller: AbortController | null = null;
-const PROGRESS_MS = 250;
+let running: { cancel(): void } | null = null;
 
 const toast = (kind: 'info' | 'error', text: string): void => void useEditorStore.getState().pushToast(kind, text);
 
@@ -64,22 +62,16 @@ export async function planVariants(chainIds: readonly string[], controls: boolea
   return { variants, notes };
 }
 
-/** Each item's inputs, completed from the chain's input files and examples where the item leaves one out. */
-async function itemsFor(variant: EvalVariant, source: Chain, dataset: Dataset): Promise<Dataset> {
-  const files = await loadInputFiles(source);
-  return {
-    ...dataset,
-    items: dataset.items.map((item) => {
-      const inputs: Record<string, unknown> = { ...item.inputs };
-      for (const input of variant.chain.inputs) {
-        if (Object.hasOwn(inputs, input.name)) continue;
-        const file = ownValue(files, input.name);
-        if (file !== undefined) inputs[input.name] = file;
-        else if (input.example !== undefined) inputs[input.name] = input.example;
-      }
-      return { ...item, inputs };
-    }),
-  };
+/** Each variant's input files, read once per chain they come from. */
+async function inputFilesOf(variants: readonly EvalVariant[]): Promise<Record<string, Record<string, string>>> {
+  const bySource = new Map<string, Promise<Record<string, string>>>();
+  const out: Record<string, Record<string, string>> = {};
+  for (const v of variants) {
+    const source = sourceOf(v, variants);
+    if (!bySource.has(source.id)) bySource.set(source.id, loadInputFiles(source));
+    out[v.name] = await (bySource.get(source.id) as Promise<Record<string, string>>);
+  }
+  return out;
 }
 
 let estimates = 0;
@@ -93,10 +85,11 @@ export async function estimate(datasetId: string, chainIds: readonly string[], c
   if (!dataset || !profile) return useEvalStore.getState().setEstimate(null);
   const { variants, notes } = await planVariants(chainIds, controls);
   const countTokens = await loadTokenCounter();
+  const files = await inputFilesOf(variants);
   const out = [];
   for (const v of variants) {
-    const items = await itemsFor(v, sourceOf(v, variants), dataset);
-    out.push(...estimateEval([v], items.items, stepRegistry, countTokens, profile.prices.input || profile.prices.output ? profile.prices : null, profile.maxOutputTokens));
+    const items = dataset.items.map((item) => completeItem(v, files[v.name] ?? {}, item));
+    out.push(...estimateEval([v], items, stepRegistry, countTokens, profile.prices.input || profile.prices.output ? profile.prices : null, profile.maxOutputTokens));
   }
   if (mine !== estimates) return;
   useEvalStore.getState().setNotes(notes);
@@ -104,13 +97,6 @@ export async function estimate(datasetId: string, chainIds: readonly string[], c
 }
 
 const activeProfile = () => selectActiveProfile(useEditorStore.getState());
-
-/** A control completes its inputs from the chain it controls (a generated baseline carries no input files). */
-function sourceOf(variant: EvalVariant, variants: readonly EvalVariant[]): Chain {
-  if (variant.kind === 'chain') return variant.chain;
-  const owner = variants.find((v) => v.kind === 'chain' && variant.name.startsWith(`${v.name}:`));
-  return variant.kind === 'baseline' && variant.chain.meta ? variant.chain : owner?.chain ?? variant.chain;
-}
 
 export async function startEval(datasetId: string, chainIds: readonly string[], controls: boolean, concurrency: number): Promise<void> {
   const profile = activeProfile();
@@ -133,11 +119,7 @@ export async function resumeEval(evalId: string): Promise<void> {
 }
 
 export function cancelEval(): void {
-  controller?.abort();
-}
-
-async function storedResults(evalId: string): Promise<ItemResult[]> {
-  return (await (await openDb()).evalResults.where('evalId').equals(evalId).toArray()).map((r) => r.result);
+  running?.cancel();
 }
 
 /** A reviewer's mark on a flagged item: stored with its result, and the table recomputed. */
@@ -165,57 +147,27 @@ export async function showEval(evalId: string, volume = useEvalStore.getState().
 }
 
 async function go(record: EvalRecord): Promise<void> {
-  if (controller) return toast('error', 'An evaluation is already running');
+  if (running) return toast('error', 'An evaluation is already running');
   const db = await openDb();
   const profile = useEditorStore.getState().profiles.find((p) => p.id === record.profileId);
   const dataset = await loadDataset(db, record.datasetId);
   if (!profile || !dataset) return toast('error', profile ? 'The dataset is no longer stored' : 'The evaluation’s endpoint profile is gone');
-  controller = new AbortController();
-  const signal = controller.signal;
   await db.evals.put(record);
-  const done = new Set((await storedResults(record.id)).map((r) => resultKey(r.variant, r.itemId)));
-  const apiKey = profile.kind === 'demo' ? undefined : await getApiKey(db, profile.id);
-  // One limiter for the whole batch: a 429 one run hears about pauses every run.
-  const shared = shareRateLimit(createProviderForProfile(profile, { apiKey, browser: true }));
-  const repo = await getRunRepository();
-  const countTokens = await loadTokenCounter();
-  // A judge the dataset names is a chain in the library, by id.
-  const judges = new Map<string, Chain>();
-  for (const spec of dataset.scorers ?? []) {
-    if (spec.type !== 'judge' || judges.has(spec.chain)) continue;
-    const judge = (await db.chains.get(spec.chain))?.chain;
-    if (judge) judges.set(spec.chain, judge);
-  }
-  let last = 0;
+  const job: StoredEvalJob = { record, profile, files: await inputFilesOf(record.variants) };
+  const batch = startEvalWorker({ type: 'start', job }, {
+    onProgress: (progress) => useEvalStore.getState().setRunning({ evalId: record.id, progress }),
+  });
+  running = batch;
+  useEvalStore.getState().setRunning({ evalId: record.id, progress: { done: 0, total: record.variants.length * dataset.items.length, failed: 0, etaMs: null } });
   try {
-    for (const variant of record.variants) {
-      if (signal.aborted) break;
-      const items = await itemsFor(variant, sourceOf(variant, record.variants), dataset);
-      await runEval({
-        variants: [variant], dataset: items, provider: shared.provider, model: runModelSettings(profile), repo, registry: stepRegistry,
-        concurrency: record.concurrency, signal, done, countTokens, judges,
-        runIdFor: (v, item) => `${record.id}-${hashValue([v.name, item.id]).slice(0, 10)}`,
-        onResult: async (result) => {
-          await db.evalResults.put({ evalId: record.id, key: resultKey(result.variant, result.itemId), result });
-        },
-        onProgress: (progress) => {
-          const now = Date.now();
-          if (now - last < PROGRESS_MS && progress.done < progress.total) return;
-          last = now;
-          // Progress counts the whole batch: the variants before this one are done.
-          const before = record.variants.indexOf(variant) * dataset.items.length;
-          const total = record.variants.length * dataset.items.length;
-          useEvalStore.getState().setRunning({ evalId: record.id, progress: { ...progress, done: before + progress.done, total } });
-        },
-      });
-    }
-    const status: EvalRecord['status'] = signal.aborted ? 'cancelled' : 'finished';
+    const { cancelled } = await batch.finished;
+    const status: EvalRecord['status'] = cancelled ? 'cancelled' : 'finished';
     await db.evals.update(record.id, { status, ...(status === 'finished' ? { finishedAt: Date.now() } : {}) });
     if (status === 'cancelled') toast('info', 'Evaluation cancelled: finished items are kept; Resume continues it');
   } catch (error) {
     toast('error', `The evaluation stopped: ${(error as Error).message}`);
   } finally {
-    controller = null;
+    running = null;
     useEvalStore.getState().setRunning(null);
     await refreshEvalLists();
     await showEval(record.id);

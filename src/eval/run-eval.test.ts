@@ -80,6 +80,25 @@ describe('runEval', () => {
     expect(provider.calls).toBe(4);
   });
 
+  it('runs several variants through one pool, each completing the item its own way', async () => {
+    const provider = contentProvider({ delayMs: 5 });
+    const results: ItemResult[] = [];
+    // Each item leaves the document out; variant "a" fills in 3 days, "b" 30: the pool spans both.
+    const bare: Dataset = { items: Array.from({ length: 3 }, (_, i) => ({ id: `q${i}`, inputs: { question: 'How long?' }, expected: { facts: ['3 days'] } })) };
+    const filled = new Map([['a', 'File within 3 days.'], ['b', 'File within 30 days.']]);
+    await runEval({
+      variants: [variant('a'), variant('b')], dataset: bare, provider, model, repo: createMemoryRunRepository(), concurrency: 6,
+      itemFor: (v, item) => ({ ...item, inputs: { ...item.inputs, document: filled.get(v.name) } }),
+      onResult: async (r) => void results.push(r),
+    });
+    // Six jobs, six slots: the second variant's items did not wait for the first's to finish.
+    expect(provider.maxInFlight).toBe(6);
+    expect(results.filter((r) => r.pass).map((r) => r.variant)).toEqual(['a', 'a', 'a']);
+    expect(results.filter((r) => r.variant === 'b').map((r) => r.scores[0]?.detail)).toEqual(['missing: 3 days', 'missing: 3 days', 'missing: 3 days']);
+    // The stored item is untouched: only the job sees the completed inputs.
+    expect(bare.items[0]?.inputs).toEqual({ question: 'How long?' });
+  });
+
   it('cancels: what was cut short is not a result and runs again on resume', async () => {
     const controller = new AbortController();
     const provider = contentProvider({ delayMs: 5, onCall: () => { if (provider.calls >= 5) controller.abort(); } });

@@ -103,6 +103,12 @@ export interface EvalOptions {
   onProgress?(progress: EvalProgress): void;
   /** A stable run id per variant and item: a resumed batch writes the same files. */
   runIdFor?(variant: EvalVariant, item: DatasetItem): string;
+  /**
+   * The item as `variant` runs it (each variant may complete missing inputs from its own input
+   * files), so variants with different inputs still share one pool. Called once per job, just
+   * before it runs; the item as stored when absent.
+   */
+  itemFor?(variant: EvalVariant, item: DatasetItem): DatasetItem;
   countTokens?: TokenCounter;
   now?: () => number;
   registry?: StepRegistry;
@@ -288,7 +294,9 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
 
   const work = async () => {
     while (next < jobs.length && !opts.signal?.aborted) {
-      const { variant, item } = jobs[next++] as (typeof jobs)[number];
+      const job = jobs[next++] as (typeof jobs)[number];
+      const { variant } = job;
+      const item = opts.itemFor?.(variant, job.item) ?? job.item;
       const itemRun = await runEvalItem(opts, variant, item, opts.runIdFor?.(variant, item), scorers);
       // A run the batch's cancel cut short is not a result: it runs again when the batch resumes.
       if (!itemRun) break;
