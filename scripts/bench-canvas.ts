@@ -50,7 +50,7 @@ interface Config {
 
 const configs: Config[] = [
   { name: 'seamscope', args: (preview) => [`--url=${preview}/?bench&fixture=chain&n={n}`] },
-  // The same page while an eval batch runs in the tab (the Evaluate view's pool on the demo model).
+  // The same page while an eval batch runs (in the eval worker the Evaluate view uses, on the demo model).
   { name: 'seamscope-eval', args: (preview) => [`--url=${preview}/?bench&fixture=chain&n={n}&eval=200`] },
   { name: 'bare-matched', args: () => ['--extra=sized=1&minimap=1'] },
   { name: 'bare-default', args: () => [] },
