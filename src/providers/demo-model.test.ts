@@ -233,6 +233,15 @@ describe('generateDemoOutput: the seed-000 behaviours on the statute', () => {
     expect(both.answer).toContain('§ 1395ff(b)(1)(D)(i)');
   });
 
+  it('reads a generated single prompt whose second step points back at the question and the document', () => {
+    // What src/eval/controls.ts writes for a two-step chain: step 2's inputs become pointers.
+    const prompt = `Step 1:\nSelect the sections that bear on the question.\n\nQuestion:\n${question}\n\nDocument:\n${doc}\n\nStep 2:\nAnswer the question from the document.\n\n` +
+      'Selected evidence:\n(the result of the instruction above)\n\nQuestion:\n(the question given above)\n\nDocument:\n(the document given above)\n\nDo every step yourself and return only the final step’s answer.';
+    const { answer } = JSON.parse(generateDemoOutput([user(prompt)], answerSchema)) as { answer: string };
+    expect(answer).toContain('180');
+    expect(answer).not.toContain('given above');
+  });
+
   it('is deterministic', () => {
     const messages = [user(selectPrompt(question))];
     expect(generateDemoOutput(messages, evidenceSchema())).toBe(generateDemoOutput(messages, evidenceSchema()));

@@ -62,6 +62,8 @@ const imperative = new Set(
     'base treat classify decide translate rewrite draft you please').split(' '),
 );
 
+const backReference = /^\((?:the [\w .'-]{1,60} given above|the result of the instruction above)\)$/i;
+
 function stripTags(line: string): string {
   return line.replace(/<\/?data\b[^>]*>/gi, '').trim();
 }
@@ -84,7 +86,8 @@ function findQuestion(texts: string[]): string | null {
       const label = /(?:^|\s)(?:the )?(?:member'?s |user'?s |customer'?s )?question\s*:\s*(.*)$/i.exec(line) ?? /^(?:the )?customer'?s request\s*:\s*(.*)$/i.exec(line);
       if (label) {
         const rest = label[1]?.trim() || lines.slice(i + 1).map(stripTags).find((l) => l.length > 0) || '';
-        if (rest) labelled = rest;
+        // "Question: (the question given above)" points back at the question; it is not one.
+        if (rest && !backReference.test(rest)) labelled = rest;
       } else if (line.endsWith('?') && line.length <= 500) asked = line;
     });
   }
@@ -170,6 +173,10 @@ export function analysePrompt(messages: PromptMessage[]): PromptAnalysis {
         continue;
       }
       if (/^[^.?!]{1,60}:$/.test(line) || /^question\s*:/i.test(line)) continue; // labels such as "Document:"
+      // A pointer back to material given earlier in the prompt (a generated single-prompt
+      // baseline writes "(the document given above)" where a step would have been handed it) is
+      // not material itself: the material is where it points.
+      if (backReference.test(line)) continue;
 
       const md = /^(#{1,6})\s+(.*)$/.exec(line);
       const body0 = md ? (md[2] ?? '') : line;
