@@ -158,3 +158,71 @@ test('add a run to a dataset with the corrected output, then evaluate on it', as
   // The expected facts from the correction: the summary design misses them.
   await expect(page.getByTestId('eval.row.demo-summarise-then-answer')).toContainText('0.0%', { timeout: 60_000 });
 });
+
+/**
+ * Abstention calibration as a person does it (seed 000): a batch where the chain abstains on
+ * items the dataset does not settle; the reviewer marks each flagged item, and the arithmetic
+ * (fire rate × false share × volume × handling minutes) follows every mark.
+ */
+test('review the flagged items of a batch and read the abstention arithmetic change', async ({ app, page }) => {
+  test.setTimeout(150_000);
+  await app.open();
+  await page.getByTestId('eval.open').click();
+  // The enum design ends in an abstain step when the selection finds no evidence.
+  // Two real questions, and two the statute cannot answer whose expected answer says nothing of abstaining.
+  const lines = [
+    { id: 'appeal-days', inputs: { question: 'How many days do I have to request a reconsideration?' }, expected: { facts: ['180-day period'] } },
+    { id: 'redetermination', inputs: { question: 'How many days do I have to request a redetermination?' }, expected: { facts: ['120-day period'] } },
+    { id: 'sourdough', inputs: { question: 'How do I bake sourdough bread?' }, expected: { facts: ['bake at 230 degrees'] } },
+    { id: 'eiffel', inputs: { question: 'How tall is the Eiffel tower?' }, expected: { facts: ['330 metres'] } },
+  ];
+  await page.getByTestId('eval.import').setInputFiles({ name: 'flagged.dataset.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`) });
+  await expect(page.getByTestId('eval.dataset')).toContainText('4 items');
+  await page.getByTestId('eval.chain.demo-select-quotes-enum').click();
+  await page.getByTestId('eval.start').click();
+  const row = page.getByTestId('eval.row.demo-select-quotes-enum');
+  await expect(row).toBeVisible({ timeout: 90_000 });
+  await expect(row).toContainText('50.0%');
+  await row.getByRole('button').click();
+
+  const steps = page.getByTestId('eval.abstention.steps');
+  await expect(steps).toContainText('fire rate: 2 of 4 items abstained or escalated = 50.0%');
+  await expect(steps).toContainText('no flagged item has been reviewed yet');
+  const queue = page.getByTestId('eval.reviewQueue');
+  await expect(queue.locator('li')).toHaveCount(2);
+
+  await page.getByLabel('Volume a month').click();
+  await page.keyboard.type('400000');
+  const minutes = page.getByTestId('eval.handlingMinutes');
+  await minutes.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('6');
+
+  // The reviewer: sourdough was rightly left unanswered; the tower, say, could have been answered.
+  await page.getByTestId('eval.review.noAnswer.sourdough').click();
+  await expect(steps).toContainText('false-abstention share: 0 of 1 flagged items reviewed could have been answered = 0.0%');
+  await page.getByTestId('eval.review.answerable.eiffel').click();
+  await expect(steps).toContainText('false-abstention share: 1 of 2 flagged items reviewed could have been answered = 50.0%');
+  await expect(steps).toContainText('of all traffic: 50.0% × 50.0% = 25.0%');
+  await expect(steps).toContainText('a month: 25.0% × 400,000 questions = 100,000 unnecessary escalations');
+  await expect(steps).toContainText('handling: 100,000 × 6 min = 10,000 hours a month');
+  // A mark stays on the list and can be changed.
+  await expect(page.getByTestId('eval.review.eiffel')).toContainText('marked answerable');
+  await page.getByTestId('eval.review.noAnswer.eiffel').click();
+  await expect(steps).toContainText('false-abstention share: 0 of 2 flagged items reviewed could have been answered = 0.0%');
+  await page.getByTestId('eval.review.answerable.eiffel').click();
+  await expect(steps).toContainText('1 of 2 flagged items reviewed could have been answered');
+  await expect(page.getByTestId('eval.review.answerable.eiffel')).toHaveAttribute('aria-pressed', 'true');
+  await queue.scrollIntoViewIfNeeded();
+  await app.screenshot('evaluate-abstention');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await queue.scrollIntoViewIfNeeded();
+  await app.screenshot('evaluate-abstention-1280');
+
+  // The marks are stored with the results: a reload shows the same arithmetic.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.reload();
+  await page.getByTestId('eval.open').click();
+  await page.getByTestId('eval.row.demo-select-quotes-enum').getByRole('button').click();
+  await expect(page.getByTestId('eval.abstention.steps')).toContainText('1 of 2 flagged items reviewed could have been answered');
+});

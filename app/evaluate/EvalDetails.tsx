@@ -95,17 +95,20 @@ function Compounding({ row }: { row: CompoundingRow }) {
 function Abstention({ evalId, row, results }: { evalId: string; row: VariantRow; results: readonly ItemResult[] }) {
   const minutes = useEvalStore((s) => s.handlingMinutes);
   const c = row.abstention;
-  const queue = results.filter((r) => c.toReview.includes(r.itemId)).slice(0, 50);
+  // Unreviewed first, then the marked ones (a mark can be changed); the dataset's verdicts are not asked again.
+  const marks = new Map(c.reviewed.map((r) => [r.itemId, r.answerable]));
+  const byId = new Map(results.filter((r) => r.variant === row.name).map((r) => [r.itemId, r]));
+  const queue = [...c.toReview, ...marks.keys()].flatMap((id) => byId.get(id) ?? []).slice(0, 50);
   return (
     <section className="eval-abstention" data-testid="eval.abstention">
       <h4>Abstention</h4>
       <ol className="small eval-steps" data-testid="eval.abstention.steps">
         {c.steps.map((line) => <li key={line}>{line}</li>)}
       </ol>
-      <label className="small">
-        Minutes a person spends on one escalation{' '}
+      <label className="small eval-minutes">
+        Minutes a person spends on one escalation
         <input
-          className="input small-input" type="number" min={0} step={0.5} value={minutes} aria-label="Handling minutes" data-testid="eval.handlingMinutes"
+          className="input eval-minutes-input" type="number" min={0} step={0.5} value={minutes} aria-label="Handling minutes" data-testid="eval.handlingMinutes"
           onChange={(e) => {
             const n = Number(e.target.value);
             if (!Number.isFinite(n) || n < 0) return;
@@ -116,19 +119,22 @@ function Abstention({ evalId, row, results }: { evalId: string; row: VariantRow;
       </label>
       {queue.length > 0 && (
         <>
-          <p className="small muted">Flagged items to review ({c.toReview.length}): could the chain have answered it?</p>
-          <ul className="eval-items" data-testid="eval.reviewQueue">
-            {queue.map((r) => (
-              <li key={r.itemId}>
-                <span className="eval-item-verdict">{r.status}</span>
-                <span className="mono">{r.itemId}</span>
-                <span className="muted">{r.error ?? ''}</span>
-                <span>
-                  <button type="button" className="button small" data-testid={`eval.review.answerable.${r.itemId}`} onClick={() => void reviewAbstention(evalId, r.variant, r.itemId, true)}>Answerable</button>{' '}
-                  <button type="button" className="button small" data-testid={`eval.review.noAnswer.${r.itemId}`} onClick={() => void reviewAbstention(evalId, r.variant, r.itemId, false)}>No answer</button>
-                </span>
-              </li>
-            ))}
+          <p className="small muted">Flagged items to review ({c.toReview.length} left, {c.reviewed.length} marked): could the chain have answered it?</p>
+          <ul className="eval-items eval-review" data-testid="eval.reviewQueue">
+            {queue.map((r) => {
+              const mark = marks.get(r.itemId);
+              return (
+                <li key={r.itemId} data-testid={`eval.review.${r.itemId}`}>
+                  <span className="eval-item-verdict">{r.status}</span>
+                  <span className="mono">{r.itemId}</span>
+                  <span className="muted">{mark === undefined ? (r.error ?? '') : mark ? 'marked answerable' : 'marked: no answer'}</span>
+                  <span className="eval-review-marks">
+                    <button type="button" className="button small" aria-pressed={mark === true} data-testid={`eval.review.answerable.${r.itemId}`} onClick={() => void reviewAbstention(evalId, r.variant, r.itemId, true)}>Answerable</button>
+                    <button type="button" className="button small" aria-pressed={mark === false} data-testid={`eval.review.noAnswer.${r.itemId}`} onClick={() => void reviewAbstention(evalId, r.variant, r.itemId, false)}>No answer</button>
+                  </span>
+                </li>
+              );
+            })}
           </ul>
         </>
       )}

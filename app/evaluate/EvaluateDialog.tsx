@@ -43,7 +43,11 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    void refreshEvalLists();
+    // Reopened (after a reload too), the view shows the latest batch's table rather than nothing.
+    void refreshEvalLists().then(() => {
+      const { shown: current, evals: stored } = useEvalStore.getState();
+      if (!current && stored[0]) void showEval(stored[0].id);
+    });
   }, []);
   useEffect(() => {
     if (datasetId && chainIds.length) void estimate(datasetId, chainIds, controls);

@@ -32,6 +32,8 @@ describe('abstentionCalibration', () => {
       { itemId: 'e', abstained: false },
     ]);
     expect(c).toMatchObject({ fired: 4, judged: 3, answerable: 1, toReview: ['d'], perMonth: null });
+    // The reviewer's marks are listed so they can be changed; the dataset's verdicts are not marks.
+    expect(c.reviewed).toEqual([{ itemId: 'c', answerable: false }]);
     expect(abstentionCalibration([{ itemId: 'x', abstained: true }]).steps[1]).toBe('false-abstention share: no flagged item has been reviewed yet');
   });
 });

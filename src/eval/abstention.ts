@@ -29,6 +29,8 @@ export interface AbstentionCalibration {
   falseOfTraffic: number | null;
   /** Flagged items still waiting for a reviewer. */
   toReview: string[];
+  /** Flagged items a reviewer marked (a mark can be changed), with the mark. */
+  reviewed: { itemId: string; answerable: boolean }[];
   perMonth: { escalations: number; unnecessary: number; hours: number } | null;
   /** The multiplications, in order, as they are shown. */
   steps: string[];
@@ -67,6 +69,8 @@ export function abstentionCalibration(items: readonly AbstentionItem[], opts: { 
   }
   return {
     items: items.length, fired: flagged.length, fireRate, judged: judged.length, answerable, falseShare, falseOfTraffic,
-    toReview: flagged.filter((i) => verdict(i) === undefined).map((i) => i.itemId), perMonth, steps,
+    toReview: flagged.filter((i) => verdict(i) === undefined).map((i) => i.itemId),
+    reviewed: flagged.flatMap((i) => (i.reviewedAnswerable === undefined ? [] : [{ itemId: i.itemId, answerable: i.reviewedAnswerable }])),
+    perMonth, steps,
   };
 }

@@ -151,6 +151,9 @@ export function outcomeOf(meta: RunMeta, events: readonly TraceEvent[]): { outco
     } else if (e.type === 'step.route') routes.push(...e.chosen);
     else if (e.type === 'run.finished') terminalStep = e.terminalStep;
   }
+  // An abstain or escalate terminal finishes as a step that worked; what it did is the run's end.
+  const end = terminalStep ? steps.get(terminalStep) : undefined;
+  if (end?.status === 'succeeded' && (meta.status === 'abstained' || meta.status === 'escalated')) end.status = meta.status;
   return { outcome: { status: meta.status, output: meta.output, ...(terminalStep ? { terminalStep } : {}), routes }, calls, steps: [...steps.values()] };
 }
 

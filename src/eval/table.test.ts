@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Chain } from '../chain/schema.ts';
-import type { EvalVariant, ItemResult } from './run-eval.ts';
+import type { RunMeta, TraceEvent } from '../trace/index.ts';
+import { outcomeOf, type EvalVariant, type ItemResult } from './run-eval.ts';
 import { evalTable, formatEvalTable } from './table.ts';
 
 /** select (reads the question) → check (a gate, passes select on) → answer → final. */
@@ -36,6 +37,23 @@ function item(i: number): ItemResult {
 
 describe('evalTable: stage metrics, seams and compounding', () => {
   const table = evalTable([variant], [0, 1, 2, 3, 4].map(item));
+
+  it('rates a step over the items it ran for: a step skipped after a failure is not counted as a success', () => {
+    expect(table.steps.find((s) => s.stepId === 'select')?.runs).toBe(5);
+    expect(table.steps.find((s) => s.stepId === 'answer')?.runs).toBe(4);
+  });
+
+  it('counts an abstain terminal as that step abstaining (it finishes as a step that worked)', () => {
+    const meta = { id: 'r', chainId: 'c', status: 'abstained', startedAt: 0 } as unknown as RunMeta;
+    const events = [
+      { type: 'step.finished', at: 1, stepId: 'route', status: 'succeeded', latencyMs: 0 },
+      { type: 'step.finished', at: 1, stepId: 'answer', status: 'skipped', latencyMs: 0 },
+      { type: 'step.finished', at: 1, stepId: 'no_answer', status: 'succeeded', latencyMs: 0 },
+      { type: 'run.finished', at: 2, status: 'abstained', terminalStep: 'no_answer' },
+    ] as unknown as TraceEvent[];
+    const { steps } = outcomeOf(meta, events);
+    expect(steps.map((s) => [s.stepId, s.status])).toEqual([['route', 'succeeded'], ['answer', 'skipped'], ['no_answer', 'abstained']]);
+  });
 
   it('averages recall on the stage output and on the text sent, and counts the items whose prompt lost gold', () => {
     const seam = table.boundaries.find((b) => b.boundary === 'check->answer');

@@ -170,7 +170,9 @@ export function evalTable(variants: readonly EvalVariant[], results: readonly It
   for (const v of variants) {
     const perStep = new Map<string, ItemResult['steps']>();
     for (const r of byVariant.get(v.name) ?? []) for (const s of r.steps) perStep.set(s.stepId, [...(perStep.get(s.stepId) ?? []), s]);
-    for (const [stepId, ss] of perStep) {
+    for (const [stepId, all] of perStep) {
+      // A step's rates are over the items it ran for: a branch not taken is not a success.
+      const ss = all.filter((s) => s.status !== 'skipped');
       const runs = ss.length;
       const rate = (ok: (s: (typeof ss)[number]) => boolean) => (runs ? ss.filter(ok).length / runs : 0);
       steps.push({
