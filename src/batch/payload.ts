@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { datasetItemSchema } from '../eval/dataset.ts';
 import { scorerSpecSchema } from '../eval/scorer-spec.ts';
-import type { ItemResult } from '../eval/run-eval.ts';
+import { itemResultSchema, type ItemResult } from '../eval/item-result.ts';
 
 /**
  * What crosses the queue, both ways. Redis (or PostgreSQL) is shared with whoever else can
@@ -38,35 +38,6 @@ export const jobDataSchema = z.object({
   scorers: z.array(scorerSpecSchema).max(50).optional(),
 }).strict();
 export type JobData = z.infer<typeof jobDataSchema>;
-
-const text = z.string().max(100_000);
-const itemResultSchema = z.object({
-  variant: z.string().max(300),
-  itemId: z.string().max(200),
-  runId: safeId,
-  status: z.string().max(50),
-  pass: z.boolean(),
-  abstained: z.boolean(),
-  scores: z.array(z.object({ scorer: z.string().max(2_000), pass: z.boolean(), detail: text }).strict()).max(100),
-  latencyMs: z.number().finite(),
-  inputTokens: z.number().finite().nonnegative(),
-  outputTokens: z.number().finite().nonnegative(),
-  calls: z.number().int().nonnegative(),
-  costUsd: z.number().finite().nonnegative().optional(),
-  error: text.optional(),
-  steps: z.array(z.object({ stepId: z.string().max(200), status: z.string().max(50), attempts: z.number().int().nonnegative(), invalid: z.number().int().nonnegative(), latencyMs: z.number().finite() }).strict()).max(10_000),
-  boundaries: z.array(z.object({
-    id: z.string().max(500), producer: z.string().max(200), consumer: z.string().max(200),
-    estimate: z.enum(['sufficient', 'insufficient', 'unknown']), label: z.string().max(50).optional(),
-    basis: z.enum(['gold', 'asked', 'none']).optional(),
-    recall: z.object({
-      gold: z.number().int().nonnegative(), k: z.number().int().nonnegative(), output: z.number().min(0).max(1),
-      sent: z.number().min(0).max(1).nullable(), lostInPrompt: z.array(z.string().max(500)).max(1_000),
-    }).strict().optional(),
-  }).strict()).max(10_000),
-  expectedAbstain: z.boolean().optional(),
-  judge: z.object({ calls: z.number().int().nonnegative(), inputTokens: z.number().finite().nonnegative(), outputTokens: z.number().finite().nonnegative(), costUsd: z.number().finite().nonnegative().optional() }).strict().optional(),
-}).strict();
 
 export const jobResultSchema = z.object({
   format: z.literal(RESULT_FORMAT),

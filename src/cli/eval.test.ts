@@ -50,6 +50,23 @@ describe('seamscope eval', () => {
     expect(again.err.some((l) => /\d+\/\d+ done/.test(l))).toBe(false);
     expect(again.out.join('\n')).toMatch(/#1\s+demo-select-quotes-then-answer\s+chain\s+2\s+100\.0%/);
     expect((await readFile(join(out, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(4);
+
+    // A torn last line (a crash mid-write) is dropped: that item runs again.
+    const lines = (await readFile(join(out, 'results.jsonl'), 'utf8')).trim().split('\n');
+    await writeFile(join(out, 'results.jsonl'), `${lines.slice(0, 3).join('\n')}\n${(lines[3] ?? '').slice(0, 40)}`);
+    const torn = captureIo();
+    expect(await main(['eval', ...chains(), '--dataset', join(dir, 'q.dataset.jsonl'), '--out', out], torn.io)).toBe(0);
+    expect(torn.err[0]).toContain('resuming: 3 item run(s) already in');
+
+    // A line someone edited into another shape is an error with the file and line; nothing runs.
+    const edited = (await readFile(join(out, 'results.jsonl'), 'utf8')).trim().split('\n');
+    const bad = { ...(JSON.parse(edited[1] ?? '{}') as Record<string, unknown>), calls: 'many' };
+    await writeFile(join(out, 'results.jsonl'), `${[edited[0], JSON.stringify(bad), ...edited.slice(2)].join('\n')}\n`);
+    const before = await readFile(join(out, 'results.jsonl'), 'utf8');
+    const refused = captureIo();
+    expect(await main(['eval', ...chains(), '--dataset', join(dir, 'q.dataset.jsonl'), '--out', out], refused.io)).toBe(2);
+    expect(refused.err.join('\n')).toMatch(/results\.jsonl line 2: calls: /);
+    expect(await readFile(join(out, 'results.jsonl'), 'utf8')).toBe(before);
   });
 
   it('adds the controls: the generated baseline, an identity control and an ablation per stage, and says which cannot be built', async () => {

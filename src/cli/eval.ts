@@ -16,6 +16,8 @@ import { loadChain, type Io } from './load-chain.ts';
 import { allowedWebhookOrigins, completeInputs, profileFromArgs } from './run.ts';
 import { parseQueueUrl, type QueueTarget } from '../batch/queue-url.ts';
 import { terminalLine } from './terminal-text.ts';
+import { itemResultSchema } from '../eval/item-result.ts';
+import { firstIssue } from '../batch/payload.ts';
 
 /**
  * `seamscope eval <chain.json>... --dataset FILE`: every chain over every item, through the
@@ -73,23 +75,34 @@ const fileSafe = (s: string) => {
   return safe === s ? safe : `${safe}-${hashValue(s).slice(0, 8)}`;
 };
 
-/** Results an earlier run of the same eval wrote; a torn last line (a crash mid-write) is ignored. */
-async function readResults(path: string): Promise<ItemResult[]> {
+/**
+ * Results an earlier run of the same eval wrote, each line checked against the result schema:
+ * the folder is the user's, but anything could have edited it. A torn last line (a crash
+ * mid-write) is dropped and that item runs again; any other bad line is an error naming the
+ * file and line, and nothing runs.
+ */
+async function readResults(path: string): Promise<ItemResult[] | string> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch {
     return [];
   }
+  const lines = text.split('\n');
+  while (lines.length && !lines.at(-1)?.trim()) lines.pop();
   const results: ItemResult[] = [];
-  for (const line of text.split('\n')) {
+  for (const [i, line] of lines.entries()) {
     if (!line.trim()) continue;
+    let value: unknown;
     try {
-      const value = JSON.parse(line) as ItemResult;
-      if (typeof value?.variant === 'string' && typeof value.itemId === 'string') results.push(value);
+      value = JSON.parse(line);
     } catch {
-      // The line a crash cut short: that item runs again.
+      if (i === lines.length - 1 && !text.endsWith('\n')) break;
+      return `${terminalLine(path)} line ${i + 1}: not JSON`;
     }
+    const parsed = itemResultSchema.safeParse(value);
+    if (!parsed.success) return `${terminalLine(path)} line ${i + 1}: ${firstIssue(parsed.error)}`;
+    results.push(parsed.data);
   }
   return results;
 }
@@ -171,7 +184,9 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     return io.err(`${terminalLine(outDir)} holds the results of a different eval (the chains, the dataset, the scorers or the model changed); choose another --out or remove it`), 2;
   }
   if (!manifest) await writeFile(manifestPath, `${JSON.stringify({ format: 'seamscope.eval-run', version: 1, evalId, chains: chainPaths.map((p) => basename(p)), dataset: basename(datasetPath), model: profile.model }, null, 2)}\n`);
-  const earlier = (await readResults(resultsPath)).filter((r) => names.has(r.variant));
+  const stored = await readResults(resultsPath);
+  if (typeof stored === 'string') return io.err(`${stored}; fix or remove it (or choose another --out)`), 2;
+  const earlier = stored.filter((r) => names.has(r.variant));
   const results = [...earlier];
   const done = new Set(earlier.map((r) => resultKey(r.variant, r.itemId)));
   if (earlier.length) io.err(`resuming: ${earlier.length} item run(s) already in ${terminalLine(resultsPath)}`);

@@ -8,13 +8,14 @@ import type { RunMeta, TraceEvent } from '../trace/events.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import type { RunRepository } from '../trace/repository.ts';
 import { boundarySufficiency } from '../inspect/boundary.ts';
-import { stageRecall, type StageRecall } from '../inspect/stage-recall.ts';
+import { stageRecall } from '../inspect/stage-recall.ts';
 import { buildRunView } from '../trace/replay.ts';
 import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import type { Dataset, DatasetItem } from './dataset.ts';
 import type { ScorerSpec } from './scorer-spec.ts';
 import { scoreItem, scorerName, type RunOutcome, type ScoreResult } from './scorers.ts';
+import type { ItemBoundary, ItemResult, StepOutcome } from './item-result.ts';
 
 /**
  * A batch: every variant over every item of a dataset, through a bounded pool, each item an
@@ -34,49 +35,7 @@ export interface EvalVariant {
   differs?: string;
 }
 
-export interface StepOutcome {
-  stepId: string;
-  status: string;
-  attempts: number;
-  /** Attempts whose output failed validation (retried or not). */
-  invalid: number;
-  latencyMs: number;
-}
-
-export interface ItemResult {
-  variant: string;
-  itemId: string;
-  runId: string;
-  status: string;
-  pass: boolean;
-  abstained: boolean;
-  scores: ScoreResult[];
-  latencyMs: number;
-  inputTokens: number;
-  outputTokens: number;
-  calls: number;
-  costUsd?: number;
-  error?: string;
-  steps: StepOutcome[];
-  /** The dataset's word on abstaining for this item (`expected.abstain`), for abstention calibration. */
-  expectedAbstain?: boolean;
-  /** What the judges cost for this item, apart from the variant's own calls. */
-  judge?: { calls: number; inputTokens: number; outputTokens: number; costUsd?: number };
-  /** Each boundary's sufficiency in this run: estimated (on the item's gold facts when it has them) and labelled. */
-  boundaries: ItemBoundary[];
-}
-
-export interface ItemBoundary {
-  id: string;
-  producer: string;
-  consumer: string;
-  estimate: 'sufficient' | 'insufficient' | 'unknown';
-  label?: string;
-  /** What the estimate rested on: the item's gold facts, the question's asked facts, or nothing. */
-  basis?: 'gold' | 'asked' | 'none';
-  /** Recall against the item's gold section and chunk ids, on the stage's output and on the text sent (id stages only). */
-  recall?: StageRecall;
-}
+export type { ItemBoundary, ItemResult, StepOutcome } from './item-result.ts';
 
 export interface EvalProgress {
   done: number;

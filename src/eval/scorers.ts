@@ -3,6 +3,7 @@ import { compilePattern } from '../schema/pattern.ts';
 import { deepEqual } from '../schema/interpret.ts';
 import type { DatasetItem, Expected } from './dataset.ts';
 import type { ScorerSpec } from './scorer-spec.ts';
+import type { ScoreResult } from './item-result.ts';
 
 /** What a scorer sees of one finished run. */
 export interface RunOutcome {
@@ -14,11 +15,7 @@ export interface RunOutcome {
   routes: string[];
 }
 
-export interface ScoreResult {
-  scorer: string;
-  pass: boolean;
-  detail: string;
-}
+export type { ScoreResult } from './item-result.ts';
 
 const abstained = (o: RunOutcome) => o.status === 'abstained' || o.status === 'escalated';
 
