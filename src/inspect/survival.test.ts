@@ -6,6 +6,18 @@ const survival = (source: string, intermediate: unknown) => factSurvival([{ name
 const dropped = (source: string, intermediate: unknown) => survival(source, intermediate).dropped.map((f) => f.text);
 
 describe('factSurvival', () => {
+  it('gives each report its own facts when the same source is checked again (the source's part is remembered)', () => {
+    const source = [{ name: 'doc', text: 'Appeals: file within 180 calendar days. Refunds: within 180 calendar days of the charge.' }];
+    const first = factSurvival(source, 'File within 180 days.');
+    const second = factSurvival(source, 'Nothing about time.');
+    expect(second.facts.every((f) => !f.survived)).toBe(true);
+    // The second report changed nothing of the first: statuses, occurrences and places are its own.
+    expect(first.facts.some((f) => f.survived)).toBe(true);
+    first.facts[0]?.occurrences.push({ start: 0, end: 1, line: 9 });
+    expect(factSurvival(source, 'x').facts[0]?.occurrences).toHaveLength(second.facts[0]?.occurrences.length ?? -1);
+    expect(factSurvival(source, 'File within 180 days.').facts.map((f) => [f.normalized, f.status])).toEqual(first.facts.map((f) => [f.normalized, f.status]));
+  });
+
   it('marks both deadlines dropped by a summary that says "promptly"', () => {
     const report = survival(seedSource, seedSummary);
     expect(report.dropped.filter((f) => f.kind === 'duration').map((f) => [f.text, f.line])).toEqual([['180 calendar days', 1], ['72 hours', 2]]);

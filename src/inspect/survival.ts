@@ -221,6 +221,83 @@ export function factPlaces(fact: SurvivalFact): readonly FactPlace[] | undefined
 const emptyByKind = (): Record<FactKind, { total: number; dropped: number }> =>
   Object.fromEntries(FACT_KINDS.map((k) => [k, { total: 0, dropped: 0 }])) as Record<FactKind, { total: number; dropped: number }>;
 
+/** A fact of a source at its place, with what does not depend on the intermediate worked out once. */
+interface PreparedPlace {
+  fact: Fact;
+  key: string;
+  section: string;
+  /** The words around it (its sentence and section heading) that say what it is about. */
+  words: Set<string>;
+  occurrences: Occurrence[];
+  places: FactPlace[];
+}
+
+/**
+ * A source's facts grouped by place, remembered per text: an eval checks the same document (and
+ * the same gold facts) at every boundary of every item and variant, and this part of the work
+ * depends on the source alone. Bounded, least recently used out first. The prepared places are
+ * never handed out: each report copies what it mutates.
+ */
+const prepared = new Map<string, PreparedPlace[]>();
+const PREPARED_KEPT = 32;
+
+function preparedSource(text: string): PreparedPlace[] {
+  const known = prepared.get(text);
+  if (known) {
+    prepared.delete(text);
+    prepared.set(text, known);
+    return known;
+  }
+  const starts = lineStarts(text);
+  const sections = splitSections(text);
+  const sectionStarts = sections.map((section) => section.start);
+  const sectionAt = (offset: number) => sections[indexAt(sectionStarts, offset)];
+  // "(a)(3)(C)(ii)" is part of "(a)(3)(C)", "(a)(3)" and "(a)"; "7.2.1" of "7.2" and "7": their headings describe it too.
+  const headingById = new Map(sections.map((s) => [s.id, s.heading]));
+  const headingCache = new Map<string, string>();
+  const headingPath = (id: string): string => {
+    let path = headingCache.get(id);
+    if (path === undefined) {
+      const parts: string[] = [];
+      for (let cut = id; cut; cut = parentId(cut)) {
+        const h = headingById.get(cut);
+        if (h !== undefined) parts.unshift(h);
+      }
+      path = parts.join(' · ');
+      headingCache.set(id, path);
+    }
+    return path;
+  };
+  // A fact is its value at its place: the same value in another sentence or section is another fact.
+  const byPlace = new Map<string, PreparedPlace>();
+  const out: PreparedPlace[] = [];
+  for (const fact of extractFacts(text)) {
+    const occurrence = { start: fact.start, end: fact.end, line: lineOf(starts, fact.start) };
+    const section = sectionAt(fact.start);
+    const sentence = sentenceSpan(text, fact.start, fact.end, section?.start ?? 0, section?.end ?? text.length);
+    const key = factKey(fact);
+    // Figures are facts of their place; a named term or id is one fact wherever it is used.
+    const numeric = numericKinds.has(fact.kind);
+    const place = numeric ? `${key}@${section?.id ?? ''}:${sentence.text}` : key;
+    const here = { sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start };
+    const seen = byPlace.get(place);
+    if (seen) {
+      seen.occurrences.push(occurrence);
+      // A named term used again elsewhere is also about what is said there (capped: a term used
+      // everywhere is about nothing in particular).
+      if (seen.places.length < MAX_PLACES && !numeric) seen.places.push(here);
+      continue;
+    }
+    // The section heading is context too ("Appeals" makes "within 30 days" an appeal deadline).
+    const record: PreparedPlace = { fact, key, section: section?.id ?? '', words: contextWords(`${section?.heading ?? ''} ${sentence.text}`), occurrences: [occurrence], places: [here] };
+    byPlace.set(place, record);
+    out.push(record);
+  }
+  prepared.set(text, out);
+  if (prepared.size > PREPARED_KEPT) prepared.delete(prepared.keys().next().value as string);
+  return out;
+}
+
 /**
  * Which facts of each source survived into the intermediate. A figure is a value at a place (its
  * section and sentence): "90 days of service" in 1.1 and "refunded within 90 calendar days" in
@@ -236,55 +313,15 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
   const index = indexIntermediate(intermediate);
   const facts: SurvivalFact[] = [];
   for (const source of sources) {
-    const starts = lineStarts(source.text);
-    const sections = splitSections(source.text);
-    const sectionStarts = sections.map((section) => section.start);
-    const sectionAt = (offset: number) => sections[indexAt(sectionStarts, offset)];
-    // "(a)(3)(C)(ii)" is part of "(a)(3)(C)", "(a)(3)" and "(a)"; "7.2.1" of "7.2" and "7": their headings describe it too.
-    const headingById = new Map(sections.map((s) => [s.id, s.heading]));
-    const headingCache = new Map<string, string>();
-    const headingPath = (id: string): string => {
-      let path = headingCache.get(id);
-      if (path === undefined) {
-        const parts: string[] = [];
-        for (let cut = id; cut; cut = parentId(cut)) {
-          const h = headingById.get(cut);
-          if (h !== undefined) parts.unshift(h);
-        }
-        path = parts.join(' · ');
-        headingCache.set(id, path);
-      }
-      return path;
-    };
-    // A fact is its value at its place: the same value in another sentence or section is another fact.
-    const byPlace = new Map<string, { entry: SurvivalFact; words: Set<string> }>();
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
-    for (const fact of extractFacts(source.text)) {
-      const occurrence = { start: fact.start, end: fact.end, line: lineOf(starts, fact.start) };
-      const section = sectionAt(fact.start);
-      const sentence = sentenceSpan(source.text, fact.start, fact.end, section?.start ?? 0, section?.end ?? source.text.length);
-      const key = factKey(fact);
-      // Figures are facts of their place; a named term or id is one fact wherever it is used.
-      const place = numericKinds.has(fact.kind) ? `${key}@${section?.id ?? ''}:${sentence.text}` : key;
-      const seen = byPlace.get(place);
-      if (seen) {
-        seen.entry.occurrences.push(occurrence);
-        // A named term used again elsewhere is also about what is said there (capped: a term used
-        // everywhere is about nothing in particular).
-        const places = placeOf.get(seen.entry);
-        if (places && places.length < MAX_PLACES && !numericKinds.has(fact.kind)) places.push({ sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start });
-        continue;
-      }
-      // The section heading is context too ("Appeals" makes "within 30 days" an appeal deadline).
-      const words = contextWords(`${section?.heading ?? ''} ${sentence.text}`);
-      const kept = survives(fact, index, words);
-      const entry: SurvivalFact = { ...fact, source: source.name, section: section?.id ?? '', survived: kept, status: kept ? 'survived' : 'dropped', line: occurrence.line, occurrences: [occurrence] };
-      placeOf.set(entry, [{ sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start }]);
-      const record = { entry, words };
-      byPlace.set(place, record);
-      const list = placesOfKey.get(key);
+    for (const place of preparedSource(source.text)) {
+      const kept = survives(place.fact, index, place.words);
+      const entry: SurvivalFact = { ...place.fact, source: source.name, section: place.section, survived: kept, status: kept ? 'survived' : 'dropped', line: place.occurrences[0]?.line ?? 1, occurrences: place.occurrences.map((o) => ({ ...o })) };
+      placeOf.set(entry, place.places.map((p) => ({ ...p })));
+      const record = { entry, words: place.words };
+      const list = placesOfKey.get(place.key);
       if (list) list.push(record);
-      else placesOfKey.set(key, [record]);
+      else placesOfKey.set(place.key, [record]);
       facts.push(entry);
     }
     // A value found once in the intermediate but at several places in the source restates the
