@@ -6,7 +6,7 @@ const survival = (source: string, intermediate: unknown) => factSurvival([{ name
 const dropped = (source: string, intermediate: unknown) => survival(source, intermediate).dropped.map((f) => f.text);
 
 describe('factSurvival', () => {
-  it('gives each report its own facts when the same source is checked again (the source's part is remembered)', () => {
+  it('gives each report its own facts when the same source is checked again (the source’s part is remembered)', () => {
     const source = [{ name: 'doc', text: 'Appeals: file within 180 calendar days. Refunds: within 180 calendar days of the charge.' }];
     const first = factSurvival(source, 'File within 180 days.');
     const second = factSurvival(source, 'Nothing about time.');
