@@ -98,6 +98,7 @@ export const splitStep = defineStep<'split', SplitConfig>({
   branches: () => [],
   terminal: false,
   produces: { by: 'code' },
+  coverage: { kind: 'partition', binding: 'units' },
   python: { form: 'call', spec: 'SplitSpec', method: 'split', fields: (cfg) => ({ outputCap: cfg.outputCap, window: cfg.window, expansion: cfg.expansion, headroom: cfg.headroom }) },
   needsTokenizer: () => true,
   fields: [
