@@ -9,3 +9,4 @@
  */
 export { planJob, PLAN_DEFAULTS, type Granularity, type Plan, type PlanJob, type ReaderModel, type WriterModel } from './planner.ts';
 export { WALL_CLOCK_MODELS, type WallClock } from './wall-clock.ts';
+export { jobFromChain, partitionSteps, splitStepOf, type ChainJob, type ChainJobOptions, type WriterProfile } from './from-chain.ts';

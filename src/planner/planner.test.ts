@@ -92,7 +92,7 @@ describe('planJob on seed 004', () => {
     expect(byDefault.recommended).toBe(6);
     expect(byDefault.granularities.map((g) => g.groups)).toEqual([6, 9, 18]);
     expect(byDefault.why).toMatch(/^6 groups: the fewest whose largest rewrite \([\d,]+ tokens\) stays within 60% of the 16,000-token cap \(9,600\)/);
-    expect(byDefault.why).toMatch(/5 would need [\d,]+ tokens of output per group/);
+    expect(byDefault.why).toMatch(/5 would need [\d,]+ tokens of output in a group/);
     expect(byDefault.pairs.withinGroups).toBe(byDefault.granularities[0]!.pairsWithinGroups);
     expect(byDefault.warnings.join('\n')).toMatch(/unit pairs \(\d+%\).*globally dependent/);
   });
@@ -108,11 +108,23 @@ describe('planJob limits', () => {
     expect(plan.warnings).toEqual([]);
   });
 
-  it('recommends nothing when one unit alone projects past the headroom, and says so', () => {
-    const plan = planJob(seedJob({ units: [{ id: 'huge', tokens: 20_000, section: '1' }, ...seedClauses()] }));
+  it('recommends nothing when one unit alone projects past the cap, and says so', () => {
+    // 20,000 × 1.2 = 24,000 tokens of rewrite for one clause: no call can emit it.
+    const plan = planJob(seedJob({ outputTokens: undefined, units: [{ id: 'huge', tokens: 20_000, section: '0' }, ...seedClauses()] }));
     expect(plan.recommended).toBeNull();
     expect(plan.why).toMatch(/^No grouping fits/);
-    expect(plan.granularities.every((g) => !g.withinHeadroom)).toBe(true);
+    expect(plan.granularities.every((g) => !g.withinHeadroom && !g.fitsCap)).toBe(true);
+    expect(plan.warnings[0]).toContain('Unit huge alone projects 24,000 tokens, over the 9,600 planned per group: it gets a group of its own, with less room for a long rewrite, and is past the cap itself.');
+  });
+
+  it('lets a clause too big for the headroom but within the cap stand alone, and still recommends', () => {
+    // 10,000 × 1.2 = 12,000: over 9,600, under 16,000. The other clauses are grouped as before.
+    const plan = planJob(seedJob({ outputTokens: undefined, units: [...seedClauses().slice(0, 100), { id: 'long', tokens: 10_000, section: 'long' }, ...seedClauses().slice(100)] }));
+    expect(plan.recommended).not.toBeNull();
+    const rec = plan.granularities.find((g) => g.groups === plan.recommended)!;
+    expect(rec).toMatchObject({ withinHeadroom: true, fitsCap: true, outputTokensPerGroup: 12_000 });
+    expect(plan.why).toContain('a unit too big to share a group projects 12,000 on its own');
+    expect(plan.warnings[0]).toMatch(/^Unit long alone projects 12,000 tokens/);
   });
 
   it('uses the expansion when no total output is given, and warns when the reader cannot read the job', () => {

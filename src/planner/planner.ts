@@ -96,14 +96,35 @@ const usd = (input: number, output: number, prices: { input: number; output: num
 interface Shape {
   groups: CountedUnit[][];
   largestSource: number;
+  /** The largest group's projected output. */
   outputPerGroup: number;
+  /** The largest output among groups the grouping could have cut (lone outsized units left out). */
+  plannedOutputPerGroup: number;
   inputPerCall: number;
+  /** Every group within headroom × cap, except a lone unit that cannot be cut and still fits the cap. */
+  withinHeadroom: boolean;
+  /** Every call's input leaves its output's room in the window (at least the planned headroom, as the split step checks). */
+  fitsWindow: boolean;
 }
 
-function shapeOf(job: PlanJob, count: number, outputPerSource: number): Shape {
+interface Limits {
+  outLimit: number;
+  outputPerSource: number;
+}
+
+function shapeOf(job: PlanJob, count: number, limits: Limits): Shape {
   const groups = partitionUnits(job.units, count);
-  const largestSource = Math.max(0, ...groups.map(sum));
-  return { groups, largestSource, outputPerGroup: Math.round(largestSource * outputPerSource), inputPerCall: job.sharedTokens + largestSource };
+  const { outLimit, outputPerSource } = limits;
+  const sized = groups.map((g) => ({ units: g.length, source: sum(g), output: Math.round(sum(g) * outputPerSource) }));
+  const largestSource = Math.max(0, ...sized.map((g) => g.source));
+  return {
+    groups, largestSource,
+    outputPerGroup: Math.max(0, ...sized.map((g) => g.output)),
+    plannedOutputPerGroup: Math.max(0, ...sized.filter((g) => g.units > 1 || g.output <= outLimit).map((g) => g.output)),
+    inputPerCall: job.sharedTokens + largestSource,
+    withinHeadroom: sized.every((g) => g.output <= outLimit || (g.units === 1 && g.output <= job.writer.cap)),
+    fitsWindow: sized.every((g) => job.sharedTokens + g.source <= job.writer.window - Math.max(outLimit, g.output)),
+  };
 }
 
 export function planJob(job: PlanJob): Plan {
@@ -114,12 +135,12 @@ export function planJob(job: PlanJob): Plan {
   const outLimit = job.writer.cap * job.headroom;
   // The split step's window rule: a call's input leaves the planned output's room.
   const inLimit = job.writer.window - outLimit;
-  const fits = (s: Shape) => s.outputPerGroup <= outLimit && s.inputPerCall <= inLimit;
+  const limits = { outLimit, outputPerSource };
 
-  const recommended = recommend(job, outputPerSource, fits);
+  const recommended = recommend(job, limits);
   const counts = chosenCounts(job, recommended?.groups.length ?? null);
-  const granularities = counts.map((g) => priceGranularity(job, shapeOf(job, g, outputPerSource), { sourceTokens, totalOutput, outLimit, inLimit }));
-  const atRecommended = recommended ?? shapeOf(job, counts[0] ?? 1, outputPerSource);
+  const granularities = counts.map((g) => priceGranularity(job, shapeOf(job, g, limits), { sourceTokens, totalOutput, outLimit, inLimit }));
+  const atRecommended = recommended ?? shapeOf(job, counts[0] ?? 1, limits);
   const withinGroups = atRecommended.groups.reduce((n, g) => n + pairsOf(g.length), 0);
   const whole = pairsOf(job.units.length);
   const onePassInput = sourceTokens + job.sharedTokens - job.sharedInDocumentTokens;
@@ -128,27 +149,27 @@ export function planJob(job: PlanJob): Plan {
     sourceTokens,
     pairs: { whole, withinGroups },
     recommended: recommended?.groups.length ?? null,
-    why: explain(job, recommended, shapeOf(job, Math.max(1, (recommended?.groups.length ?? 1) - 1), outputPerSource), outLimit, inLimit),
-    warnings: warningsFor(job, { whole, withinGroups, groups: atRecommended.groups.length, totalOutput, sourceTokens }),
+    why: explain(job, recommended, shapeOf(job, Math.max(1, (recommended?.groups.length ?? 1) - 1), limits), outLimit, inLimit),
+    warnings: warningsFor(job, { whole, withinGroups, groups: atRecommended.groups.length, totalOutput, sourceTokens, outLimit, outputPerSource }),
     onePass: { inputTokens: onePassInput, outputTokens: totalOutput, fitsCap: totalOutput <= job.writer.cap, fitsWindow: onePassInput + Math.min(totalOutput, job.writer.cap) <= job.writer.window },
     granularities,
   };
 }
 
 /**
- * The fewest groups whose largest group fits: searched upwards from the count the output alone
- * needs. Returns null when even one unit per group does not fit, so the loop always ends.
+ * The fewest groups that all fit: searched upwards from the count the output alone needs.
+ * Returns null when even one unit per group does not fit, so the loop always ends.
  */
-function recommend(job: PlanJob, outputPerSource: number, fits: (s: Shape) => boolean): Shape | null {
+function recommend(job: PlanJob, limits: Limits): Shape | null {
   const n = job.units.length;
-  if (n === 0 || !fits(shapeOf(job, n, outputPerSource))) return null;
-  const outLimit = job.writer.cap * job.headroom;
-  let g = Math.max(1, Math.min(n, Math.ceil((sum(job.units) * outputPerSource) / outLimit)));
-  for (; g < n; g++) {
-    const shape = shapeOf(job, g, outputPerSource);
+  const fits = (s: Shape) => s.withinHeadroom && s.fitsWindow;
+  const finest = shapeOf(job, n, limits);
+  if (n === 0 || !fits(finest)) return null;
+  for (let g = Math.max(1, Math.min(n, Math.ceil((sum(job.units) * limits.outputPerSource) / limits.outLimit))); g < n; g++) {
+    const shape = shapeOf(job, g, limits);
     if (fits(shape)) return shape;
   }
-  return shapeOf(job, n, outputPerSource);
+  return finest;
 }
 
 /** The asked granularities, else the recommendation, about 1.5× and 3× it (the seed's 6 / 9 / 18). */
@@ -175,13 +196,13 @@ function priceGranularity(job: PlanJob, s: Shape, totals: { sourceTokens: number
     costUsd,
     failureProbability: 1 - (1 - job.failRate) ** g,
     fitsCap: s.outputPerGroup <= job.writer.cap,
-    fitsWindow: s.inputPerCall <= totals.inLimit,
+    fitsWindow: s.fitsWindow,
     wallClock: wallClock({
       groups: g, outputTokensPerGroup: s.outputPerGroup, totalOutputTokens: totals.totalOutput, tokensPerSecond: job.writer.tokensPerSecond,
       reduceInputRoom: totals.inLimit - job.sharedTokens, reduceOutputLimit: totals.outLimit,
       defectListTokens: job.reader.defectListTokens, readerTokensPerSecond: job.reader.tokensPerSecond,
     }),
-    withinHeadroom: s.outputPerGroup <= totals.outLimit,
+    withinHeadroom: s.withinHeadroom,
     pairsWithinGroups: s.groups.reduce((n, grp) => n + pairsOf(grp.length), 0),
     largestGroupUnits: Math.max(0, ...s.groups.map((grp) => grp.length)),
     sequentialPassesWindowAtCall: sequentialOverflow(job, s, totals.totalOutput / Math.max(1, totals.sourceTokens), totals.inLimit),
@@ -206,14 +227,20 @@ function explain(job: PlanJob, rec: Shape | null, fewer: Shape, outLimit: number
   const limit = `${Math.round(job.headroom * 100)}% of the ${fmt(job.writer.cap)}-token cap (${fmt(outLimit)})`;
   if (!rec) return `No grouping fits: a single unit alone projects past ${limit} or past the ${fmt(job.writer.window)}-token window, so the job cannot be split at unit boundaries.`;
   const g = rec.groups.length;
-  const head = `${g} group${g === 1 ? '' : 's'}: the fewest whose largest rewrite (${fmt(rec.outputPerGroup)} tokens) stays within ${limit} with ${fmt(rec.inputPerCall)} tokens of input per call`;
+  const lone = rec.outputPerGroup > rec.plannedOutputPerGroup ? ` (a unit too big to share a group projects ${fmt(rec.outputPerGroup)} on its own)` : '';
+  const head = `${g} group${g === 1 ? '' : 's'}: the fewest whose largest rewrite (${fmt(rec.plannedOutputPerGroup)} tokens) stays within ${limit}${lone}, with at most ${fmt(rec.inputPerCall)} tokens of input per call`;
   if (g === 1) return `${head}; one call does the job, with no seams.`;
-  const over = fewer.outputPerGroup > outLimit ? `${fmt(fewer.outputPerGroup)} tokens of output per group` : `${fmt(fewer.inputPerCall)} tokens of input, over ${fmt(inLimit)}`;
+  const over = !fewer.withinHeadroom ? `${fmt(fewer.plannedOutputPerGroup)} tokens of output in a group` : `${fmt(fewer.inputPerCall)} tokens of input, over ${fmt(inLimit)}`;
   return `${head}; ${g - 1} would need ${over}, and each group beyond ${g} adds ${fmt(job.sharedTokens)} tokens of shared context and a seam.`;
 }
 
-function warningsFor(job: PlanJob, p: { whole: number; withinGroups: number; groups: number; totalOutput: number; sourceTokens: number }): string[] {
+function warningsFor(job: PlanJob, p: { whole: number; withinGroups: number; groups: number; totalOutput: number; sourceTokens: number; outLimit: number; outputPerSource: number }): string[] {
   const warnings: string[] = [];
+  const outsized = job.units.filter((u) => u.tokens * p.outputPerSource > p.outLimit);
+  if (outsized.length) {
+    const first = outsized[0]!;
+    warnings.push(`${outsized.length === 1 ? `Unit ${first.id} alone projects` : `${outsized.length} units alone project (${first.id} first:`} ${fmt(first.tokens * p.outputPerSource)} tokens${outsized.length === 1 ? '' : ')'}, over the ${fmt(p.outLimit)} planned per group: ${outsized.length === 1 ? 'it gets' : 'each gets'} a group of its own, with less room for a long rewrite${first.tokens * p.outputPerSource > job.writer.cap ? ', and is past the cap itself' : ''}.`);
+  }
   const kept = p.whole > 0 ? p.withinGroups / p.whole : 1;
   // The planner cannot tell a rewrite from a search for contradictions; it says what a split discards.
   if (p.groups > 1 && kept < 0.5) {

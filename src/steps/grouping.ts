@@ -62,7 +62,8 @@ function splitLargest<U extends CountedUnit>(groups: U[][]): void {
 /**
  * Exactly `count` contiguous groups (fewer only when there are fewer units), balanced by tokens:
  * the smallest per-group limit under which packSections needs no more than `count` groups, found
- * by bisection, so the largest group is as small as whole sections allow. When sections force
+ * by bisection, so groups are as small as whole sections allow (a unit bigger than that limit
+ * stands alone). When sections force
  * fewer groups at that limit, the largest groups are halved until there are `count`.
  *
  * @example
@@ -71,7 +72,9 @@ function splitLargest<U extends CountedUnit>(groups: U[][]): void {
 export function partitionUnits<U extends CountedUnit>(units: readonly U[], count: number): U[][] {
   const target = Math.max(1, Math.min(Math.floor(count), units.length));
   if (units.length === 0) return [];
-  let low = Math.max(...units.map((u) => u.tokens));
+  // From 0, not from the largest unit: a unit over the limit gets a group of its own, so one
+  // outsized clause stands alone instead of every other group being filled up to its size.
+  let low = 0;
   let high = units.reduce((n, u) => n + u.tokens, 0);
   // Group counts do not always fall as the limit rises (a section that starts fitting can leave
   // a gap), so bisection finds a limit that works, not necessarily the least one; the partition
