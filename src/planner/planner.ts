@@ -1,4 +1,5 @@
-import { partitionUnits, type CountedUnit } from '../steps/index.ts';
+import type { CountedUnit } from '../steps/index.ts';
+import { partitionUnits } from '../steps/partition.ts';
 import { wallClock, type WallClock } from './wall-clock.ts';
 
 /**
@@ -62,7 +63,9 @@ export interface Granularity {
   /** The largest call's input leaves the planned output's room in the window (as the split step checks). */
   fitsWindow: boolean;
   wallClock: WallClock;
-  /** The largest group's output stays within headroom × cap: what the recommendation asks. */
+  /** The largest output among groups the grouping could cut (a lone unit too big to share a group left out). */
+  plannedOutputTokensPerGroup: number;
+  /** Every group's output within headroom × cap (a lone outsized unit within the cap excepted): what the recommendation asks. */
   withinHeadroom: boolean;
   pairsWithinGroups: number;
   /** The retry unit: one group, at most this many units, under a key stable across runs. */
@@ -202,6 +205,7 @@ function priceGranularity(job: PlanJob, s: Shape, totals: { sourceTokens: number
       reduceInputRoom: totals.inLimit - job.sharedTokens, reduceOutputLimit: totals.outLimit,
       defectListTokens: job.reader.defectListTokens, readerTokensPerSecond: job.reader.tokensPerSecond,
     }),
+    plannedOutputTokensPerGroup: s.plannedOutputPerGroup,
     withinHeadroom: s.withinHeadroom,
     pairsWithinGroups: s.groups.reduce((n, grp) => n + pairsOf(grp.length), 0),
     largestGroupUnits: Math.max(0, ...s.groups.map((grp) => grp.length)),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { partitionUnits, type CountedUnit } from './grouping.ts';
+import type { CountedUnit } from './grouping.ts';
+import { partitionUnits } from './partition.ts';
 
 const units = (tokens: number[], sections?: string[]): CountedUnit[] => tokens.map((t, i) => ({ id: String(i + 1), tokens: t, section: sections?.[i] ?? String(i + 1) }));
 const sums = (groups: CountedUnit[][]) => groups.map((g) => g.reduce((n, u) => n + u.tokens, 0));
