@@ -24,6 +24,8 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }])
     await expect(planner.getByTestId('planner.col.11')).toHaveClass(/is-recommended/);
     await expect(planner.getByTestId('planner.why')).toContainText('11 groups: the fewest whose largest rewrite');
     await expect(planner.getByTestId('planner.why')).toContainText('10 would need');
+    // The split step's own greedy grouping needs as many groups as the fewest that fit.
+    await expect(planner.getByTestId('planner.configured')).toContainText('As configured, this step makes 11 groups');
     // One long clause (16.16) stands alone, and the split keeps few of the clause pairs.
     await expect(planner.getByTestId('planner.warning')).toHaveCount(2);
     await expect(planner.getByTestId('planner.warning').first()).toContainText('Unit 16.16 alone projects');

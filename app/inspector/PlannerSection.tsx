@@ -104,7 +104,7 @@ export default function PlannerSection({ chain, step }: { chain: Chain; step: St
   const result = useMemo(() => {
     if (!sources || !profile) return null;
     const built = jobFromChain(chain, stepRegistry, { stepId: step.id, inputs: sources.inputs, countTokens: sources.countTokens, profile });
-    return built.ok ? { job: built.job, plan: planJob(built.job) } : { problem: built.problem };
+    return built.ok ? { job: built.job, plan: planJob(built.job), splitGroups: built.splitGroups } : { problem: built.problem };
   }, [chain, step.id, sources, profile]);
 
   return (
@@ -124,6 +124,9 @@ export default function PlannerSection({ chain, step }: { chain: Chain; step: St
           </div>
           <p className="small" data-testid="planner.why">
             <strong>{result.plan.recommended ? `${result.plan.recommended} ★` : 'No grouping fits'}</strong> — {result.plan.why}
+          </p>
+          <p className="muted small" data-testid="planner.configured">
+            As configured, this step makes {result.splitGroups} groups: it fills each group up to its limits, where the planner balances them.
           </p>
           {result.plan.warnings.map((w) => (
             <p key={w} className="small planner-warning" data-testid="planner.warning">{w}</p>

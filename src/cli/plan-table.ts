@@ -5,7 +5,7 @@ const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const secs = (s: number | null) => (s === null ? 'n/a' : s < 600 ? `${Math.round(s)} s` : `${(s / 60).toFixed(1)} min`);
 const mark = (ok: boolean) => (ok ? '' : ' ✗');
 
-export function planTable(plan: Plan, job: PlanJob, stepId: string | null): string[] {
+export function planTable(plan: Plan, job: PlanJob, stepId: string | null, splitGroups: number | null): string[] {
   const header = [
     `plan${stepId ? ` for split step "${stepId}"` : ''}: ${int(plan.units)} units, ${int(plan.sourceTokens)} source tokens, ${int(job.sharedTokens)} shared per call`,
     `writer: cap ${int(job.writer.cap)} (plan for ${Math.round(job.headroom * 100)}%), window ${int(job.writer.window)}, ${job.writer.tokensPerSecond} tokens/s; ${(job.failRate * 100).toFixed(2)}% failure per call`,
@@ -28,6 +28,7 @@ export function planTable(plan: Plan, job: PlanJob, stepId: string | null): stri
     ...rows.map(line),
     '',
     `recommended: ${plan.recommended ?? 'none'} — ${plan.why}`,
+    ...(splitGroups !== null ? [`the split step as configured makes ${splitGroups} groups (it fills each group up to its limits; the planner balances them)`] : []),
     `pairs: ${int(plan.pairs.whole)} in the whole, ${int(plan.pairs.withinGroups)} within the recommended groups`,
     ...plan.warnings.map((w) => `warning: ${w}`),
     '✗: over the cap’s headroom (out/group) or the window (in/call). * recommended.',

@@ -63,11 +63,13 @@ describe('seamscope plan', () => {
     const { code, out, err } = await plan([demoChain, '--json']);
     expect(err).toEqual([]);
     expect(code).toBe(0);
-    const report = JSON.parse(out.at(-1)!) as { units: number; step: string; recommended: number; granularities: { groups: number; fitsCap: boolean }[] };
+    const report = JSON.parse(out.at(-1)!) as { units: number; step: string; recommended: number; splitStepGroups: number; granularities: { groups: number; fitsCap: boolean }[] };
     expect(report.step).toBe('split');
     expect(report.units).toBe(202);
     expect(report.recommended).toBeGreaterThan(1);
     expect(report.granularities[0]!.groups).toBe(report.recommended);
+    // The split step fills groups greedily under the same limits, so it needs no more groups than the fewest that fit.
+    expect(report.splitStepGroups).toBe(report.recommended);
   });
 
   it('exits 2 naming the file and the item when the units file is bad', async () => {
@@ -104,6 +106,14 @@ describe('seamscope plan', () => {
     expect(result.err.join('\n')).toBe(`seamscope plan: ${chainPath}: the chain has no split step to plan`);
     const wrongStep = await plan([demoChain, '--step', 'rewrite']);
     expect(wrongStep.err.join('\n')).toContain('"rewrite" is not a split step of this chain (split steps: split)');
+  });
+
+  it('exits 2 naming the inputs file when a {"$file"} leaves its folder', async () => {
+    const inputsPath = join(dir, 'inputs.json');
+    await writeFile(inputsPath, JSON.stringify({ contract: { $file: '../outside.txt' } }));
+    const result = await plan([demoChain, '--inputs', inputsPath]);
+    expect(result.code).toBe(2);
+    expect(result.err.join('\n')).toContain(`${inputsPath}: $.contract["$file"] names "../outside.txt", which is refused: it climbs out of the folder`);
   });
 
   it('is listed in the CLI help', async () => {

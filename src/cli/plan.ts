@@ -90,7 +90,7 @@ async function dataStep<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-async function chainJob(chain: Chain, chainPath: string, options: ParsedArgs['options']): Promise<{ stepId: string; job: PlanJob }> {
+async function chainJob(chain: Chain, chainPath: string, options: ParsedArgs['options']): Promise<{ stepId: string; job: PlanJob; splitGroups?: number }> {
   const stepId = typeof options.step === 'string' ? options.step : undefined;
   // The CLI has no endpoint profile: a cap or window of 0 in the split step takes the offline demo model's, as `run` does.
   const profile = { contextWindow: demoProfile.contextWindow, maxOutputTokens: demoProfile.maxOutputTokens, prices: { input: 0, output: 0 } };
@@ -106,14 +106,14 @@ async function chainJob(chain: Chain, chainPath: string, options: ParsedArgs['op
   const inputs = await dataStep(async () => completeInputs(chain, chainPath, inputsPath ? await readInputsFile(inputsPath) : {}, inputsPath ?? chainPath));
   const built = jobFromChain(chain, stepRegistry, { ...(stepId ? { stepId } : {}), inputs, countTokens: await loadTokenCounter(), profile });
   if (!built.ok) throw new PlanDataError(`${chainPath}: ${built.problem}`);
-  return { stepId: built.stepId, job: built.job };
+  return { stepId: built.stepId, job: built.job, splitGroups: built.splitGroups };
 }
 
 /** The `--json` object: the issue's keys first, then what explains them. */
-export function planJson(plan: Plan, job: PlanJob, stepId: string | null) {
+export function planJson(plan: Plan, job: PlanJob, stepId: string | null, splitGroups: number | null) {
   return {
     format: 'seamscope.plan', version: 1, units: plan.units, pairs: plan.pairs, recommended: plan.recommended, granularities: plan.granularities,
-    step: stepId, sourceTokens: plan.sourceTokens, why: plan.why, warnings: plan.warnings, onePass: plan.onePass,
+    step: stepId, splitStepGroups: splitGroups, sourceTokens: plan.sourceTokens, why: plan.why, warnings: plan.warnings, onePass: plan.onePass,
     assumptions: {
       sharedTokens: job.sharedTokens, sharedInDocumentTokens: job.sharedInDocumentTokens, outputTokens: job.outputTokens ?? null, expansion: job.expansion, headroom: job.headroom,
       writer: job.writer, reader: job.reader, failRate: job.failRate,
@@ -133,11 +133,14 @@ export async function planCommand(args: ParsedArgs, io: Io): Promise<number> {
       chain = await loadChain(chainPath, io);
       if (!chain) return 2;
     }
-    const base = chain && chainPath ? await chainJob(chain, chainPath, args.options) : { stepId: null, job: numbersJob(await readUnitsFile(String(args.options.units))) };
+    const base: { stepId: string | null; job: PlanJob; splitGroups?: number } = chain && chainPath ? await chainJob(chain, chainPath, args.options) : { stepId: null, job: numbersJob(await readUnitsFile(String(args.options.units))) };
     const job = applyFlags(base.job, args.options);
     const plan = planJob(job);
-    if (args.options.json === true) io.out(JSON.stringify(planJson(plan, job, base.stepId)));
-    else for (const line of planTable(plan, job, base.stepId)) io.out(line);
+    // Flags that change the limits make the split step's own count stale: it is shown only for the chain as it is.
+    const limitFlags = ['cap', 'window', 'expansion', 'headroom', 'shared-tokens'].some((f) => args.options[f] !== undefined);
+    const splitGroups = base.splitGroups !== undefined && !limitFlags ? base.splitGroups : null;
+    if (args.options.json === true) io.out(JSON.stringify(planJson(plan, job, base.stepId, splitGroups)));
+    else for (const line of planTable(plan, job, base.stepId, splitGroups)) io.out(line);
     return 0;
   } catch (error) {
     if (!(error instanceof PlanArgsError || error instanceof PlanDataError)) throw error;

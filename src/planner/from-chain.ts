@@ -1,6 +1,7 @@
 import { getPath, parseRef, parseStep, type Chain } from '../chain/index.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
 import { splitConfigSchema, toUnits, type SplitConfig, type StepRegistry } from '../steps/index.ts';
+import { groupUnits } from '../steps/split.ts';
 import { PLAN_DEFAULTS, type PlanJob } from './planner.ts';
 
 /**
@@ -24,7 +25,8 @@ export interface ChainJobOptions {
   overrides?: Partial<Omit<PlanJob, 'units' | 'writer'>> & { tokensPerSecond?: number };
 }
 
-export type ChainJob = { ok: true; stepId: string; job: PlanJob } | { ok: false; problem: string };
+/** `splitGroups`: how many groups the split step as configured makes (it fills each group up to its limits; the planner balances them). */
+export type ChainJob = { ok: true; stepId: string; job: PlanJob; splitGroups: number } | { ok: false; problem: string };
 
 /** The ids of the steps that partition a document (split steps), asked of their definitions. */
 export function partitionSteps(chain: Chain, registry: StepRegistry): string[] {
@@ -72,12 +74,18 @@ export function jobFromChain(chain: Chain, registry: StepRegistry, options: Chai
     tokensPerSecond,
     prices: options.profile.prices,
   };
+  const sharedTokens = shared.value === undefined ? 0 : options.countTokens(stringifyForPrompt(shared.value));
+  // Each unit is counted once; the split step's own grouping reads the same counts.
+  const counted = new Map(read.map((u) => [u.text, options.countTokens(u.text)]));
+  const countOnce = (text: string) => counted.get(text) ?? options.countTokens(text);
+  const splitGroups = groupUnits(read, { cap: writer.cap, window: writer.window, sharedTokens, expansion: config.data.expansion, headroom: config.data.headroom }, countOnce).length;
   return {
     ok: true,
     stepId,
+    splitGroups,
     job: {
-      units: read.map((u) => ({ id: u.id, section: u.section, tokens: options.countTokens(u.text) })),
-      sharedTokens: shared.value === undefined ? 0 : options.countTokens(stringifyForPrompt(shared.value)),
+      units: read.map((u) => ({ id: u.id, section: u.section, tokens: countOnce(u.text) })),
+      sharedTokens,
       sharedInDocumentTokens: o.sharedInDocumentTokens ?? 0,
       ...(o.outputTokens !== undefined ? { outputTokens: o.outputTokens } : {}),
       expansion: config.data.expansion,
