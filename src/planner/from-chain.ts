@@ -37,7 +37,7 @@ export function partitionSteps(chain: Chain, registry: StepRegistry): string[] {
 function boundValue(ref: string | undefined, inputs: Record<string, unknown>, what: string): { value: unknown } | { problem: string } {
   if (ref === undefined) return { value: undefined };
   const { root, name, path } = parseRef(ref);
-  if (root === 'steps') return { problem: `the ${what} come from the step "${name}", known only when the chain runs: bind them to a chain input, or describe the job by numbers (--units)` };
+  if (root === 'steps') return { problem: `the ${what} come from the step "${name}", known only when the chain runs: bind them to a chain input, or plan by numbers with \`seamscope plan --units\`` };
   if (!Object.hasOwn(inputs, name)) return { problem: `the ${what} read the input "${name}", which has no value (give it in the inputs file, or meta.inputFiles)` };
   return { value: getPath(Reflect.get(inputs, name), path) };
 }
