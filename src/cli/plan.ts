@@ -21,7 +21,8 @@ From numbers: --units is a JSON list [{"id","tokens","startsSection"}]; a chain,
 step's cap, window, expansion and headroom. Defaults: expansion 1.2, headroom 0.6, 60 tokens/s, 0.5% failure
 per call, prices 0 (give --price-in/--price-out in USD per million tokens). --groups evaluates those
 granularities; by default, the recommendation, ~1.5× and 3× it. --json prints one object as the last line.
-Wall clock: ${Object.entries(WALL_CLOCK_MODELS).map(([k, v]) => `${k}: ${v}`).join('; ')}.`;
+Wall clock, output-bound (prefill left out):
+${Object.entries(WALL_CLOCK_MODELS).map(([k, v]) => `  ${k}: ${v}`).join('\n')}`;
 
 class PlanArgsError extends Error {}
 
