@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures/app.ts';
 
 /**
@@ -40,6 +41,10 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }])
       return { table: scroll.scrollWidth <= scroll.clientWidth + 1, pane: pane.scrollWidth <= pane.clientWidth + 1 };
     });
     expect(fits).toEqual({ table: true, pane: true });
+    // The table reads as a table to assistive technology, and its text (warnings too) has contrast.
+    const axe = await new AxeBuilder({ page }).include('[data-testid="planner"]').withRules(['th-has-data-cells', 'td-headers-attr', 'scope-attr-valid', 'color-contrast', 'heading-order']).analyze();
+    expect(axe.passes.map((p) => p.id)).toContain('color-contrast');
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
     await app.screenshot(`planner-${size.width}`);
   });
 }
