@@ -132,4 +132,26 @@ describe('planJob limits', () => {
     expect(plan.granularities[0]!.totalOutputTokens).toBe(48_600);
     expect(plan.warnings.join('\n')).toContain('past its 32,000-token window');
   });
+
+  it('finds the same fewest groups as trying every count, with sections and an outsized clause', () => {
+    // 300 clauses of 40–400 tokens in sections of 1–7 clauses, and one clause over the headroom.
+    const units: CountedUnit[] = Array.from({ length: 300 }, (_, i) => ({ id: `u${i}`, tokens: i === 150 ? 9_000 : 40 + ((i * 7919) % 361), section: `s${Math.floor(i / (1 + (i % 7)))}` }));
+    const job = seedJob({ units, outputTokens: undefined });
+    const plan = planJob(job);
+    const firstFitting = Array.from({ length: 300 }, (_, i) => i + 1).find((g) => {
+      const row = planJob({ ...job, groups: [g] }).granularities[0]!;
+      return row.withinHeadroom && row.fitsWindow;
+    });
+    expect(plan.recommended).toBe(firstFitting);
+    expect(plan.warnings[0]).toMatch(/^Unit u150 alone projects 10,800 tokens/);
+  });
+
+  it('plans 20,000 units near the lower bound the output sets', () => {
+    const units: CountedUnit[] = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), tokens: 100 + (i % 50), section: String(i) }));
+    const plan = planJob(seedJob({ units, outputTokens: undefined, sharedInDocumentTokens: 0 }));
+    // 2,490,000 tokens × 1.2 ÷ 9,600 per group: at least 312 groups; whole units cost a few more.
+    expect(plan.recommended).toBeGreaterThanOrEqual(312);
+    expect(plan.recommended).toBeLessThan(320);
+    expect(plan.granularities.map((g) => g.groups)).toEqual([plan.recommended, Math.round(plan.recommended! * 1.5), plan.recommended! * 3]);
+  });
 });

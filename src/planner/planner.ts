@@ -93,6 +93,8 @@ export const PLAN_DEFAULTS = { expansion: 1.2, headroom: 0.6, tokensPerSecond: 6
 
 const pairsOf = (n: number) => (n * (n - 1)) / 2;
 const sum = (units: readonly CountedUnit[]) => units.reduce((n, u) => n + u.tokens, 0);
+// A loop, not Math.max(...xs): a plan may have 100,000 groups, past what a spread call may pass.
+const maxOf = (xs: readonly number[]) => xs.reduce((m, x) => (x > m ? x : m), 0);
 const usd = (input: number, output: number, prices: { input: number; output: number }) => (input * prices.input + output * prices.output) / 1e6;
 
 /** The shape of one grouping, before it is priced. */
@@ -119,11 +121,11 @@ function shapeOf(job: PlanJob, count: number, limits: Limits): Shape {
   const groups = partitionUnits(job.units, count);
   const { outLimit, outputPerSource } = limits;
   const sized = groups.map((g) => ({ units: g.length, source: sum(g), output: Math.round(sum(g) * outputPerSource) }));
-  const largestSource = Math.max(0, ...sized.map((g) => g.source));
+  const largestSource = maxOf(sized.map((g) => g.source));
   return {
     groups, largestSource,
-    outputPerGroup: Math.max(0, ...sized.map((g) => g.output)),
-    plannedOutputPerGroup: Math.max(0, ...sized.filter((g) => g.units > 1 || g.output <= outLimit).map((g) => g.output)),
+    outputPerGroup: maxOf(sized.map((g) => g.output)),
+    plannedOutputPerGroup: maxOf(sized.filter((g) => g.units > 1 || g.output <= outLimit).map((g) => g.output)),
     inputPerCall: job.sharedTokens + largestSource,
     withinHeadroom: sized.every((g) => g.output <= outLimit || (g.units === 1 && g.output <= job.writer.cap)),
     fitsWindow: sized.every((g) => job.sharedTokens + g.source <= job.writer.window - Math.max(outLimit, g.output)),
@@ -160,19 +162,42 @@ export function planJob(job: PlanJob): Plan {
 }
 
 /**
- * The fewest groups that all fit: searched upwards from the count the output alone needs.
- * Returns null when even one unit per group does not fit, so the loop always ends.
+ * The fewest groups that all fit, or null when even one unit per group does not. Fewer groups
+ * than `lowerBound` cannot fit, so the search starts there, gallops upwards (+1, +2, +4…) to a
+ * count that fits, then bisects back: a few dozen partitions even for 100,000 units. It relies on
+ * more groups never fitting worse, which balanced contiguous groups hold to within a section's
+ * slack; the count it returns always fits.
  */
 function recommend(job: PlanJob, limits: Limits): Shape | null {
   const n = job.units.length;
   const fits = (s: Shape) => s.withinHeadroom && s.fitsWindow;
   const finest = shapeOf(job, n, limits);
   if (n === 0 || !fits(finest)) return null;
-  for (let g = Math.max(1, Math.min(n, Math.ceil((sum(job.units) * limits.outputPerSource) / limits.outLimit))); g < n; g++) {
+  let failed = lowerBound(job, limits) - 1;
+  let fitting = n;
+  let best = finest;
+  for (let g = failed + 1, step = 1; g < n; g = Math.min(n, g + step), step *= 2) {
     const shape = shapeOf(job, g, limits);
-    if (fits(shape)) return shape;
+    if (fits(shape)) {
+      [fitting, best] = [g, shape];
+      break;
+    }
+    failed = g;
   }
-  return finest;
+  while (fitting - failed > 1) {
+    const mid = Math.floor((failed + fitting) / 2);
+    const shape = shapeOf(job, mid, limits);
+    if (fits(shape)) [fitting, best] = [mid, shape];
+    else failed = mid;
+  }
+  return best;
+}
+
+/** Each unit too big to share a group needs one of its own; the rest need their output ÷ the limit. */
+function lowerBound(job: PlanJob, limits: Limits): number {
+  const outsized = job.units.filter((u) => u.tokens * limits.outputPerSource > limits.outLimit);
+  const rest = (sum(job.units) - sum(outsized)) * limits.outputPerSource;
+  return Math.max(1, Math.min(job.units.length, outsized.length + Math.ceil(rest / limits.outLimit)));
 }
 
 /** The asked granularities, else the recommendation, about 1.5× and 3× it (the seed's 6 / 9 / 18). */
@@ -208,7 +233,7 @@ function priceGranularity(job: PlanJob, s: Shape, totals: { sourceTokens: number
     plannedOutputTokensPerGroup: s.plannedOutputPerGroup,
     withinHeadroom: s.withinHeadroom,
     pairsWithinGroups: s.groups.reduce((n, grp) => n + pairsOf(grp.length), 0),
-    largestGroupUnits: Math.max(0, ...s.groups.map((grp) => grp.length)),
+    largestGroupUnits: maxOf(s.groups.map((grp) => grp.length)),
     sequentialPassesWindowAtCall: sequentialOverflow(job, s, totals.totalOutput / Math.max(1, totals.sourceTokens), totals.inLimit),
     twoPassCostUsd: costUsd + usd(readerInput, job.reader.defectListTokens, job.reader.prices) + usd(s.inputPerCall, s.outputPerGroup, job.writer.prices),
   };
