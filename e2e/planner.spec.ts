@@ -46,5 +46,10 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }])
     expect(axe.passes.map((p) => p.id)).toContain('color-contrast');
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
     await app.screenshot(`planner-${size.width}`);
+
+    // The table follows the step's config: a doubled cap needs fewer groups.
+    await page.getByTestId('inspector.field.outputCap').fill('8000');
+    await expect(heads).toHaveText([/^7\s*★$/, '11', '21']);
+    await expect(planner.getByTestId('planner.why')).toContainText('of the 8,000-token cap');
   });
 }
