@@ -107,7 +107,8 @@ async function chainJob(chain: Chain, chainPath: string, options: ParsedArgs['op
   const inputs = await dataStep(async () => completeInputs(chain, chainPath, inputsPath ? await readInputsFile(inputsPath) : {}, inputsPath ?? chainPath));
   const built = jobFromChain(chain, stepRegistry, { ...(stepId ? { stepId } : {}), inputs, countTokens: await loadTokenCounter(), profile });
   if (!built.ok) throw new PlanDataError(`${chainPath}: ${built.problem}`);
-  return { stepId: built.stepId, job: built.job, splitGroups: built.splitGroups };
+  // The reader's window follows the writer's as the flags leave it (0: applyFlags fills it in).
+  return { stepId: built.stepId, job: { ...built.job, reader: { ...built.job.reader, window: 0 } }, splitGroups: built.splitGroups };
 }
 
 /** The `--json` object: the issue's keys first, then what explains them. */
