@@ -21,13 +21,15 @@ const layers = {
   steps: { allow: ['chain', 'files', 'schema', 'providers'], types: ['trace'] },
   engine: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace'] },
   inspect: { allow: ['chain', 'files', 'schema', 'steps', 'trace'] },
+  // The decomposition planner: pure arithmetic over a split step's units (seed 004).
+  planner: { allow: ['chain', 'files', 'schema', 'steps'] },
   // The runtime exported TypeScript programs run on (bundled from src/runtime/index.ts by src/export/runtime-build.ts).
   runtime: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
   export: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
   eval: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect'] },
   // The BullMQ adapter (Node only: bullmq, ioredis, pg). app/ may not import it (see below).
   batch: { allow: ['eval', 'engine', 'chain', 'files', 'providers', 'steps', 'trace', 'schema', 'inspect'] },
-  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'eval', 'batch'] },
+  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'eval', 'batch', 'planner'] },
   testing: { allow: ['*'] },
 };
 

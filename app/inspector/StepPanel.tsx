@@ -9,6 +9,10 @@ import '../designer/designer.css';
 import { StepRunStatus } from './StepRunStatus.tsx';
 import { StepIdField } from './StepIdField.tsx';
 import { modelContractOf } from '../designer/model-contract.ts';
+import { lazy, Suspense } from 'react';
+
+// The planner brings the tokenizer and the demo document with it: loaded only for a split step.
+const PlannerSection = lazy(() => import('./PlannerSection.tsx'));
 
 
 /** The selected step: its name, then the registry's fields in the registry's order. */
@@ -45,6 +49,12 @@ export function StepPanel({ chain, step }: { chain: Chain; step: StepDef }) {
           truncate={contract.truncate}
           bindings={Object.keys(asRecord(readConfig(step, bindingsKey(step, stepRegistry) ?? '')))}
         />
+      )}
+      {/* A step that partitions a document (a split) gets the decomposition planner. */}
+      {def?.coverage?.kind === 'partition' && (
+        <Suspense fallback={<p className="muted small">Loading the planner…</p>}>
+          <PlannerSection chain={chain} step={step} />
+        </Suspense>
       )}
     </div>
   );

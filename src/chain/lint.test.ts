@@ -31,6 +31,22 @@ describe('lintChain', () => {
     expect(codes(chain)).toEqual(expect.arrayContaining(['reduce-reads-raw-units@merge', 'side-effect-before-end@hook', 'no-single-prompt-baseline']));
   });
 
+  it('flags a split for a whole-document rewrite fed by a retrieve step: a partition is needed, not a ranking', () => {
+    const chain = demo('contract-rewrite.chain.json');
+    expect(codes(chain)).not.toContain('partition-from-ranking@split');
+    chain.inputs.push({ name: 'query', schema: { type: 'string' }, trust: 'trusted', required: true });
+    chain.steps.unshift({ id: 'pick', kind: 'retrieve', name: 'Pick clauses', position: { x: 0, y: 0 }, config: { bindings: { document: 'inputs.contract', query: 'inputs.query' }, topK: 20 } });
+    const split = chain.steps.find((s) => s.id === 'split')!;
+    (split.config.bindings as Record<string, string>).units = 'steps.pick.sections';
+    const finding = lintChain(chain, stepRegistry).find((f) => f.code === 'partition-from-ranking');
+    expect(finding).toMatchObject({ severity: 'warning', stepId: 'split' });
+    expect(finding?.message).toContain('"units" reads pick, a retrieve step that keeps only its top-ranked sections');
+    // Retrieval may still choose the shared context each group is sent with: that is a ranking's job.
+    (split.config.bindings as Record<string, string>).units = 'inputs.contract';
+    (split.config.bindings as Record<string, string>).shared = 'steps.pick.sections';
+    expect(codes(chain)).not.toContain('partition-from-ranking@split');
+  });
+
   it('a required binding that nothing is bound to is an error on the step, in plain words; an optional one is not', () => {
     const chain = routedChain();
     chain.steps[1]!.config.bindings = { classify: 'steps.classify' };

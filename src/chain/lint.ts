@@ -1,4 +1,4 @@
-import type { ModelContract, StepRegistry } from '../steps/index.ts';
+import type { ModelContract, StepDefinition, StepRegistry } from '../steps/index.ts';
 import { contractCards } from './contract-card.ts';
 import { chainEdges } from './graph.ts';
 import { formatPath } from './parse.ts';
@@ -51,6 +51,17 @@ function missingBindings(parsed: ParsedStep): string[] {
   return def.expectedBindings(config)
     .filter((b) => b.required && !Object.hasOwn(bound, b.name))
     .map((b) => `${def.title} reads "${b.name}" but nothing is bound to it: connect ${b.connect}`);
+}
+
+/**
+ * A step that must cover the whole document (a split for a rewrite) reading a ranking
+ * (retrieval): a ranking keeps the top few sections and has no notion of coverage, so some
+ * clauses would be rewritten never (seed 004: a partition is needed, not a ranking).
+ */
+function partitionFromRanking(name: string, ref: string | undefined, producerOf: (ref: string) => StepDefinition | undefined): string | null {
+  const producer = ref === undefined ? undefined : producerOf(ref);
+  if (!ref || producer?.coverage?.kind !== 'ranking') return null;
+  return `"${name}" reads ${parseRef(ref).name}, a ${producer.title.toLowerCase()} step that keeps only its top-ranked sections: a rewrite of the whole document needs every unit exactly once (a partition, not a ranking), so bind "${name}" to the document itself.`;
 }
 
 /** The model contract of a step that calls a model, else null. */
@@ -126,6 +137,8 @@ export function lintChain(chain: Chain, registry: StepRegistry): LintFinding[] {
       }
     }
     for (const f of def.lint?.({ step, config, chain, producerOf, readsUntrusted }) ?? []) add({ ...f, stepId: step.id });
+    const message = def.coverage?.kind === 'partition' ? partitionFromRanking(def.coverage.binding, bindings[def.coverage.binding], (ref) => producerOf(throughPassing(ref))) : null;
+    if (message) add({ code: 'partition-from-ranking', severity: 'warning', stepId: step.id, message });
     for (const message of missingBindings(parsed)) add({ code: 'missing-binding', severity: 'error', stepId: step.id, message });
     if (def.terminal && edges.some((e) => e.source === step.id)) {
       // Sending data out (a webhook) before the end is worse than ending early.

@@ -11,6 +11,7 @@ import { inspectCommand, inspectOptions, inspectUsage } from './inspect.ts';
 import { labelOptions, labelUsage } from './label-usage.ts';
 import { loadChain, type Io } from './load-chain.ts';
 import { terminalBlock, terminalLine } from './terminal-text.ts';
+import { planUsage } from './plan-usage.ts';
 
 /**
  * `seamscope` — the headless face of the same engine the app runs.
@@ -35,7 +36,8 @@ ${labelUsage}
   seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N] [--volume N] [--json] [--out DIR]
                  [--queue redis://HOST:PORT]  (eval --help for all)
   seamscope worker --queue redis://HOST:PORT [--concurrency N] [--endpoint URL --model NAME]  (worker --help for all)
-${exportUsage}`;
+${exportUsage}
+${planUsage}`;
 
 const defaultIo: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`), env: process.env };
 
@@ -94,6 +96,11 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       case 'worker': {
         const { workerCommand, workerOptions } = await import('./worker.ts');
         return await workerCommand(parseArgs(rest, workerOptions, command), io);
+      }
+      case 'plan': {
+        // The planner and the tokenizer load only for `plan`.
+        const { planCommand, planOptions } = await import('./plan.ts');
+        return await planCommand(parseArgs(rest, planOptions, command), io);
       }
       case 'label': {
         const args = parseArgs(rest, labelOptions, command);

@@ -23,7 +23,7 @@ export const runOptions: OptionTable = {
 };
 
 /** An inputs file: one JSON object, read strictly (no duplicate keys, no overflowing numbers). */
-async function readInputsFile(path: string): Promise<Record<string, unknown>> {
+export async function readInputsFile(path: string): Promise<Record<string, unknown>> {
   const read = parseStrictJson(await readFile(path, 'utf8'));
   if (!read.ok) throw new Error(`${path}: ${formatJsonPath(read.path)}  ${read.message}`);
   const value = read.value;

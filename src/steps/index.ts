@@ -72,3 +72,5 @@ export { stepGroups } from './types.ts';
 export { resolveDynamicEnums, sectionIdsOf } from './dynamic-enum.ts';
 export { stepsNamingProfiles, type ModelConfig } from './model.config.ts';
 export { assemblePrompt } from './model-prompt.ts';
+export { packSections, type CountedUnit } from './grouping.ts';
+export { splitConfigSchema, toUnits, type SplitConfig } from './split.ts';

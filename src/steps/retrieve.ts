@@ -36,6 +36,7 @@ export const retrieveStep = defineStep<'retrieve', RetrieveConfig>({
   branches: () => [],
   terminal: false,
   produces: { by: 'code' },
+  coverage: { kind: 'ranking' },
   python: { form: 'call', spec: 'RetrieveSpec', method: 'retrieve', fields: (cfg) => ({ topK: cfg.topK }) },
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (document, query)' },

@@ -4,6 +4,7 @@ import { stringifyForPrompt } from '../chain/template.ts';
 import { bindingsField } from './common.ts';
 import { splitSections, topLevelOf } from './sections.ts';
 import { defineStep } from './types.ts';
+import { packSections } from './grouping.ts';
 import { isRecord } from '../files/json-value.ts';
 
 /**
@@ -60,54 +61,26 @@ export function toUnits(value: unknown): Unit[] | string {
   return units;
 }
 
+/** Groups whose projected output fits the cap's headroom and whose input fits the window (packSections). */
 export function groupUnits(units: readonly Unit[], plan: GroupPlan, countTokens: (t: string) => number): UnitGroup[] {
   const outLimit = plan.cap * plan.headroom;
   const inLimit = plan.window - plan.cap * plan.headroom;
-  const groups: Unit[][] = [];
-  let current: Unit[] = [];
-  let inUsed = plan.sharedTokens;
-  let outUsed = 0;
-  const tokens = new Map(units.map((u) => [u.id, countTokens(u.text)]));
-  const within = (extraIn: number) => outUsed + extraIn * plan.expansion <= outLimit && inUsed + extraIn <= inLimit;
-  // A single unit always has a group of its own, even when it alone exceeds the plan.
-  const fits = (extraIn: number) => current.length === 0 || within(extraIn);
-  const close = () => {
-    if (current.length) groups.push(current);
-    current = [];
-    inUsed = plan.sharedTokens;
-    outUsed = 0;
-  };
-  const add = (unit: Unit) => {
-    const t = tokens.get(unit.id) ?? 0;
-    current.push(unit);
-    inUsed += t;
-    outUsed += t * plan.expansion;
-  };
-  // Walk whole sections: a section joins the current group only if all of it fits.
-  for (let i = 0; i < units.length;) {
-    let j = i;
-    while (j < units.length && units[j]?.section === units[i]?.section) j++;
-    const section = units.slice(i, j);
-    const sectionTokens = section.reduce((n, u) => n + (tokens.get(u.id) ?? 0), 0);
-    if (!within(sectionTokens)) close();
-    if (within(sectionTokens)) section.forEach(add);
-    else for (const unit of section) {
-      // A section too big for any group is split at unit boundaries, never inside a unit.
-      if (!fits(tokens.get(unit.id) ?? 0)) close();
-      add(unit);
-    }
-    i = j;
-  }
-  close();
-  return groups.map((g) => {
+  const counted = units.map((u) => ({ ...u, tokens: countTokens(u.text) }));
+  const fits = (source: number) => source * plan.expansion <= outLimit && plan.sharedTokens + source <= inLimit;
+  return packSections(counted, fits).map((g) => {
     const ids = g.map((u) => u.id);
-    const input = g.reduce((n, u) => n + (tokens.get(u.id) ?? 0), 0);
+    const input = g.reduce((n, u) => n + u.tokens, 0);
     return {
-      group_key: `g-${hashString(ids.join('\u0000')).slice(-10)}`,
+      group_key: groupKey(ids),
       unit_ids: ids, units: g.map((u) => ({ id: u.id, text: u.text })),
       input_tokens: input + plan.sharedTokens, projected_output_tokens: Math.ceil(input * plan.expansion),
     };
   });
+}
+
+/** A group's key from its unit ids alone, so the same units regroup under the same key on a retry. */
+export function groupKey(unitIds: readonly string[]): string {
+  return `g-${hashString(unitIds.join('\u0000')).slice(-10)}`;
 }
 
 export const splitStep = defineStep<'split', SplitConfig>({
@@ -125,6 +98,7 @@ export const splitStep = defineStep<'split', SplitConfig>({
   branches: () => [],
   terminal: false,
   produces: { by: 'code' },
+  coverage: { kind: 'partition', binding: 'units' },
   python: { form: 'call', spec: 'SplitSpec', method: 'split', fields: (cfg) => ({ outputCap: cfg.outputCap, window: cfg.window, expansion: cfg.expansion, headroom: cfg.headroom }) },
   needsTokenizer: () => true,
   fields: [

@@ -215,6 +215,12 @@ export interface StepDefinition<K extends string = string, C = unknown> {
   consumes?(config: C): Ref[];
   /** A check's short name for contract cards ("jsonSchema", "quotesContained"): present on steps that validate what they read. */
   checks?(config: C): string;
+  /**
+   * What the step covers of the document it reads: a `ranking` keeps the best few units and
+   * drops the rest (retrieval); a `partition` must cover every unit of its `binding` exactly once
+   * (a split for a whole-document rewrite). Lint flags a partition fed by a ranking (seed 004).
+   */
+  coverage?: { kind: 'ranking' } | { kind: 'partition'; binding: string };
   /** How the Python export writes the kind (see PythonExport). */
   python: PythonExport<C>;
   /** The kind's own design lint, beside the rules every step gets. Pure. */
