@@ -235,6 +235,12 @@ export async function createMockModelServer(opts: MockServerOptions = {}): Promi
       else res.destroy();
     });
   });
+  // Clients (undici's fetch above all) reuse an idle connection for up to about 4 s; Node closes
+  // one after 5 s by default, so a request sent just as the server closes its socket fails with
+  // "other side closed" (seen in CI under load). Idle connections stay open far longer than any
+  // client keeps them; close() still ends every socket at once.
+  http.keepAliveTimeout = 120_000;
+  http.headersTimeout = 121_000;
   http.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
