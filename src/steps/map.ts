@@ -3,6 +3,7 @@ import { getPath } from '../chain/refs.ts';
 import { bindingsField } from './common.ts';
 import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import { defineStep } from './types.ts';
+import { isRecord } from '../files/json-value.ts';
 
 /**
  * Fan-out: one contract call per unit of a collection, with bounded concurrency. Each unit's
@@ -52,6 +53,21 @@ export function unitIdOf(item: unknown, index: number, unitIdField: string): str
   return raw === undefined || raw === null ? String(index + 1) : String(raw);
 }
 
+/**
+ * The items a map runs: all of them, or, when `only` is bound, those whose unit id it names
+ * (a list of ids, or of records carrying the unit id field, such as a reader's defect list),
+ * each once, in the collection's order. `only` needs a unit id field: positions would shift.
+ */
+export function selectUnits(items: readonly unknown[], unitIdField: string, only: unknown): { item: unknown; id: string }[] | string {
+  const all = items.map((item, index) => ({ item, id: unitIdOf(item, index, unitIdField) }));
+  if (only === undefined) return all;
+  if (!unitIdField) return 'a map reading "only" needs a unit id field to match the units it names';
+  if (!Array.isArray(only)) return `"only" must be a list of unit ids or of records with "${unitIdField}"`;
+  const path = unitIdField.split('.');
+  const wanted = new Set(only.map((v) => (isRecord(v) ? getPath(v, path) : v)).filter((v) => v !== undefined && v !== null).map(String));
+  return all.filter((u) => wanted.has(u.id));
+}
+
 /** Runs `task` over `items` with at most `limit` in flight, keeping results in input order. */
 export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -77,13 +93,21 @@ export const mapStep = defineStep<'map', MapConfig>({
     outputSchema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false },
   }),
   bindings: (cfg) => cfg.bindings,
-  expectedBindings: () => [{ name: 'items', required: true, connect: 'the step or input holding the collection to fan out over' }],
+  expectedBindings: () => [
+    { name: 'items', required: true, connect: 'the step or input holding the collection to fan out over' },
+    { name: 'only', required: false, connect: 'the list naming the units to run (ids, or records with the unit id field)' },
+  ],
   branches: () => [],
   templateNames: (cfg) => [cfg.itemName],
   terminal: false,
   produces: { by: 'model', contract: modelContract },
   python: { form: 'map', spec: 'MapSpec', fields: (cfg) => ({ itemName: cfg.itemName, unitIdField: cfg.unitIdField, concurrency: cfg.concurrency }) },
-  units: { ids: (cfg, values) => (Array.isArray(values.items) ? values.items.map((item, i) => unitIdOf(item, i, cfg.unitIdField)) : null) },
+  units: {
+    ids: (cfg, values) => {
+      const selected = Array.isArray(values.items) ? selectUnits(values.items, cfg.unitIdField, values.only) : null;
+      return Array.isArray(selected) ? selected.map((u) => u.id) : null;
+    },
+  },
   onFail: (cfg) => cfg.onFail,
   needsTokenizer: budgetNeedsTokenizer,
   fields: [
@@ -107,13 +131,14 @@ export const mapStep = defineStep<'map', MapConfig>({
     if (!Array.isArray(items)) return { status: 'failed', failure: { code: 'missing_input', message: `the map needs a collection bound as "items"; got ${items === undefined ? 'nothing' : typeof items}` } };
     if (items.length === 0) return { status: 'failed', failure: { code: 'missing_input', message: 'the collection bound as "items" is empty: stopping before any model call rather than inventing units' } };
     const { itemName, unitIdField, concurrency } = ctx.config;
+    const selected = selectUnits(items, unitIdField, ctx.values.only);
+    if (typeof selected === 'string') return { status: 'failed', failure: { code: 'missing_input', message: selected } };
     const shared = Object.fromEntries(Object.entries(ctx.values).filter(([k]) => k !== 'items'));
     const untrusted = new Set(ctx.untrusted);
     if (ctx.untrusted.has('items')) untrusted.add(itemName);
     const unitConfig: ModelConfig = ctx.config;
 
-    const results = await mapWithConcurrency(items, concurrency, async (item, index): Promise<UnitResult> => {
-      const unitId = unitIdOf(item, index, unitIdField);
+    const results = await mapWithConcurrency(selected, concurrency, async ({ item, id: unitId }, index): Promise<UnitResult> => {
       const done = ctx.completedUnits?.get(unitId);
       if (done) return { unit_id: unitId, status: done.status, output: done.output ?? null, error_detail: done.error ?? null };
       const outcome = await runContractCall(ctx, { config: unitConfig, values: { ...shared, [itemName]: item }, untrusted, unit: unitId });

@@ -18,8 +18,8 @@ from .jsjson import UNDEFINED, js_string, stringify
 from .model_call import CallContext, contract_call
 from .openai import ProviderError
 from .scrub import Scrubber
-from .specs import GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, SplitSpec, StepResult, StepSpec, TemplateSpec, WebhookSpec
-from .steps import idempotency_key, map_items, map_output, retrieve, split, typed_collection
+from .specs import AssembleSpec, GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, SplitSpec, StepResult, StepSpec, TemplateSpec, WebhookSpec
+from .steps import assemble, idempotency_key, select_units, map_items, map_output, retrieve, split, typed_collection
 from .text import get_path, hash_value, render_template, resolve_ref, string_for_prompt
 from .tokens import load_token_counter
 from .transport import TransportPolicy, call_with_retries
@@ -250,8 +250,8 @@ class Run:
     def model(self, spec: ModelSpec, reads: dict) -> dict:
         return contract_call(self._context(), spec, reads, set(spec.untrusted))
 
-    def items(self, reads: dict) -> Any:
-        return map_items(reads.get("items", UNDEFINED))
+    def items(self, spec: MapSpec, reads: dict) -> Any:
+        return select_units(spec, reads, map_items(reads.get("items", UNDEFINED)))
 
     def unit(self, spec: MapSpec, reads: dict, item: Any, index: int) -> dict:
         raw_id = get_path(item, spec.unit_id_field.split(".")) if spec.unit_id_field else UNDEFINED
@@ -287,6 +287,9 @@ class Run:
         if self._count is None:
             raise RuntimeError("split needs a token counter")
         return split(spec, reads, self.settings, self._count)
+
+    def assemble(self, spec: AssembleSpec, reads: dict) -> dict:
+        return assemble(spec, reads)
 
     def gate(self, spec: GateSpec, reads: dict) -> dict:
         problems = run_check(spec.check, reads, self._validate)
