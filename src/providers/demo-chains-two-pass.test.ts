@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
@@ -13,6 +13,9 @@ import { createDemoProvider } from './demo-model.ts';
 import { demoProfile, runModelSettings } from './profiles.ts';
 import { loadTokenCounter, type TokenCounter } from './tokenizer.ts';
 import type { ModelProvider } from './types.ts';
+import { createOpenAIProvider } from './openai.ts';
+import { createMockModelServer, type MockModelServer } from '../testing/mock-server.ts';
+import { defaultReply } from '../testing/mock-tools.ts';
 
 /**
  * Seed 004's two-pass design on the demo contract and the offline demo model: the writers per
@@ -152,5 +155,46 @@ describe('split → map → assemble: partial delivery and resume', () => {
     const [done] = assemblyProgress(chain, resumed.events);
     expect([done?.contiguous, done?.total, done?.finished]).toEqual([total, total, true]);
     expect((resumed.meta.output as Assembly).complete).toBe(true);
+  });
+});
+
+describe('the two-pass chain against the mock OpenAI server', () => {
+  let server: MockModelServer;
+  beforeAll(async () => void (server = await createMockModelServer()));
+  afterAll(() => server.close());
+
+  it('reruns only the one group the reader names, once, and the final document takes its repair', async () => {
+    const chain = load('contract-rewrite-two-pass.chain.json');
+    let named: { group_key: string; clause_id: string } | null = null;
+    server.reset();
+    // The reader's reply is scripted: one defect, in the third group (its key and a clause of
+    // it read from the request the engine sent). Every other call is the mock's default model.
+    server.setResponder((call) => {
+      const schema = call.schema as { properties?: { defects?: { items?: { properties?: { group_key?: { enum?: string[] } } } } } } | null;
+      const keys = schema?.properties?.defects?.items?.properties?.group_key?.enum;
+      if (!keys) return defaultReply(call);
+      const key = keys[2] as string;
+      const clause = new RegExp(`"id":\\s*"([^"]+)",\\s*"group_key":\\s*"${key}"`).exec(call.messages.map((m) => m.content).join('\n'))?.[1] as string;
+      named = { group_key: key, clause_id: clause };
+      return { content: { defects: [{ ...named, kind: 'cross_reference', found: '', expected: 'Section 3', note: `The rewrite of ${clause} drops its reference.` }] } };
+    });
+    const provider = createOpenAIProvider({ baseUrl: `${server.url}/v1`, apiKey: 'k' });
+    const repo = createMemoryRunRepository();
+    const meta = await runChain({ chain, inputs: inputsOf(chain), provider, model: { name: 'mock', maxOutputTokens: 4000, structuredOutput: true }, repo, countTokens });
+    expect(meta.status).toBe('succeeded');
+    expect(named).not.toBeNull();
+    const schemaName = (r: { body: unknown }) => (r.body as { response_format?: { json_schema?: { name?: string } } }).response_format?.json_schema?.name;
+    const sent = server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    const events = await repo.getEvents(meta.id);
+    const groups = (events.find((e): e is Finished => e.type === 'step.finished' && e.stepId === 'split')?.output as { group_count: number }).group_count;
+    expect(sent.filter((r) => schemaName(r) === 'group_rewrite')).toHaveLength(groups);
+    expect(sent.filter((r) => schemaName(r) === 'defect_list')).toHaveLength(1);
+    const repairs = sent.filter((r) => schemaName(r) === 'group_repair');
+    expect(repairs).toHaveLength(1);
+    expect(JSON.stringify(repairs[0]?.body)).toContain(named!.clause_id);
+    expect(events.filter((e) => e.type === 'step.attempt' && e.stepId === 'repair').map((e) => (e as Attempt).unit)).toEqual([named!.group_key]);
+    const final = meta.output as Assembly;
+    expect(final.replaced_groups).toEqual([named!.group_key]);
+    expect(final.complete).toBe(true);
   });
 });
