@@ -1,7 +1,7 @@
 import { parseRef, refStep, resolveRef } from '../chain/refs.ts';
 import type { Chain } from '../chain/schema.ts';
 import type { TraceEvent } from '../trace/events.ts';
-import { assembleGroups, sourceGroupsOf, unitRange } from './assemble.ts';
+import { assembleGroups, sourceGroupsOf, unitRange } from './assemble-core.ts';
 import { typedStep } from './index.ts';
 import { stepRegistry } from './index.ts';
 

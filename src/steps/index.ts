@@ -73,4 +73,3 @@ export { stepGroups } from './types.ts';
 export { resolveDynamicEnums, sectionIdsOf } from './dynamic-enum.ts';
 export { stepsNamingProfiles, type ModelConfig } from './model.config.ts';
 export { assemblePrompt } from './model-prompt.ts';
-export { assemblyProgress, createAssemblyTracker, placeholderText, progressLine, type AssemblyProgress, type ProgressGroup } from './assembly-progress.ts';
