@@ -49,6 +49,11 @@ test('the contract rewrite fills in from the top as groups finish, then shows th
   await expect(page.getByTestId('replay.assembled.group.3')).toContainText(/group 3 of \d+ pending: clauses 3(\.\d+)?–4\.8/);
   await expect(page.getByTestId('replay.assembled.group.4')).toContainText('done, waiting for the groups above');
   await expect(page.getByTestId('replay.assembledToggle')).toHaveText(/Assembled 2\/\d+/);
+  // The strip at the top says the same at a glance: two assembled, the third pending, the next done.
+  const chips = page.getByTestId('replay.assembled.strip').locator('li');
+  await expect(chips.nth(1)).toHaveClass(/is-assembled/);
+  await expect(chips.nth(2)).toHaveClass(/is-pending/);
+  await expect(chips.nth(3)).toHaveClass(/is-done/);
   await expectNoOverflow(pane);
   await app.screenshot('partial-delivery-live-1440');
 

@@ -25,6 +25,13 @@ export function AssembledPane({ progress, live }: Props) {
             {progress.done > progress.contiguous ? ` · ${progress.done - progress.contiguous} more done below a pending group` : ''}
           </span>
         </div>
+        <ol className="assembled-strip" aria-label="Groups in clause order" data-testid="replay.assembled.strip">
+          {progress.groups.map((g) => (
+            <li key={g.group_key} className={`assembled-chip is-${g.status}`} title={g.status === 'assembled' ? `group ${g.index} of ${progress.total} assembled` : placeholderText(g, progress.total)}>
+              {g.index}
+            </li>
+          ))}
+        </ol>
         {progress.contiguous === 0 && <p className="muted small">{live ? 'Waiting for the first group: the document fills in from the top, in clause order.' : 'No group at the top of the document finished.'}</p>}
         {progress.text && (
           <pre className="text-block source-text assembled-text" data-testid="replay.assembled.text">
