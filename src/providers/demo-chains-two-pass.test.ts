@@ -64,7 +64,7 @@ describe('the two-pass contract rewrite on the demo model', () => {
 
   it('finds real defects, reruns exactly the named groups once, and the final document has them replaced', async () => {
     const { provider, calls } = countingProvider();
-    const { meta, output, attempts } = await run(chain, { provider });
+    const { meta, events, output, attempts } = await run(chain, { provider });
     expect(meta.status).toBe('succeeded');
     const split = output<{ groups: { group_key: string; unit_ids: string[] }[] }>('split');
     const groupOf = new Map(split.groups.flatMap((g) => g.unit_ids.map((id) => [id, g.group_key] as const)));
@@ -102,6 +102,10 @@ describe('the two-pass contract rewrite on the demo model', () => {
     // Read again, the repaired document has none of the terminology defects the first read found.
     const left = findDefects([final.clauses])?.filter((d) => d.kind === 'terminology') ?? [];
     expect(left).toEqual([]);
+    // The replay's assembled pane, once the run is over, shows the final document (with the repairs), not the draft.
+    const [shown] = assemblyProgress(chain, events);
+    expect([shown?.stepId, shown?.contiguous, shown?.total]).toEqual(['assemble', split.groups.length, split.groups.length]);
+    expect(shown?.text).toBe(final.document);
   });
 });
 

@@ -1,7 +1,8 @@
 import { parseRef, refStep, resolveRef } from '../chain/refs.ts';
 import type { Chain } from '../chain/schema.ts';
 import type { TraceEvent } from '../trace/events.ts';
-import { assembleGroups, sourceGroupsOf, unitRange } from './assemble-core.ts';
+import { assembleGroups, sourceGroupsOf, unitRange, type AssembledClause, type Assembly } from './assemble-core.ts';
+import type { AssembleConfig } from './assemble.ts';
 import { typedStep } from './index.ts';
 import { stepRegistry } from './index.ts';
 
@@ -67,8 +68,8 @@ export function progressLine(p: AssemblyProgress): string {
 }
 
 /**
- * The document so far for each assemble step of the chain that reads a map's results (one per
- * map: a second assembly of the same map, as in the two-pass chain, is not folded twice).
+ * The document so far for each map that an assemble step merges: the first assembly while the
+ * run goes, the last finished one after (the two-pass chain's final document, with its repairs).
  *
  * @example
  * for (const p of assemblyProgress(chain, events)) console.error(progressLine(p)); // assembled 3/9 groups (units 1.1–4.2)
@@ -84,24 +85,46 @@ export function assemblyProgress(chain: Chain, events: readonly TraceEvent[]): A
       byUnit.set(e.unitId, { ok: e.status === 'ok', output: e.output });
     }
   }
-  const seen = new Set<string>();
-  const out: AssemblyProgress[] = [];
+  // Per map, the assemble steps that merge it (the two-pass chain has the draft and the final one).
+  const byMap = new Map<string, { step: (typeof chain.steps)[number]; config: AssembleConfig; groupsRef: string }[]>();
   for (const step of chain.steps) {
     const typed = typedStep(step);
     if (typed?.kind !== 'assemble') continue;
     const { groups: groupsRef, results: resultsRef } = typed.config.bindings;
     if (!groupsRef || !resultsRef || parseRef(groupsRef).root !== 'steps') continue;
     const mapStepId = fanOutBehind(chain, resultsRef);
-    if (!mapStepId || seen.has(mapStepId)) continue;
-    seen.add(mapStepId);
+    if (!mapStepId) continue;
+    byMap.set(mapStepId, [...(byMap.get(mapStepId) ?? []), { step, config: typed.config, groupsRef }]);
+  }
+  const out: AssemblyProgress[] = [];
+  for (const [mapStepId, steps] of byMap) {
+    // While the run goes, the first assembly fills in from the map's units; once a later one
+    // finished (with the repairs), its recorded output is the document.
+    const chosen = steps.findLast((s) => outputs.has(s.step.id)) ?? (steps[0] as (typeof steps)[number]);
+    const step = chosen.step;
+    const recorded = outputs.get(step.id) as Assembly | undefined;
+    const groupsRef = chosen.groupsRef;
     const groups = sourceGroupsOf(resolveRef(groupsRef, { inputs: {}, outputs }));
     if (!groups) continue;
-    // A finished map's output covers units restored from elsewhere (a fork's reused steps).
     const byUnit = new Map(units.get(mapStepId));
-    const mapOutput = outputs.get(mapStepId) as { results?: { unit_id: string; status: string; output: unknown }[] } | undefined;
-    for (const r of mapOutput?.results ?? []) if (!byUnit.has(r.unit_id)) byUnit.set(r.unit_id, { ok: r.status === 'ok', output: r.output });
+    let cfg: Pick<AssembleConfig, 'itemsPath' | 'idField' | 'textField'> = chosen.config;
+    if (recorded && Array.isArray(recorded.clauses)) {
+      // The finished assembly as it was recorded: its clauses by group, missing groups failed.
+      byUnit.clear();
+      cfg = { itemsPath: 'clauses', idField: 'id', textField: 'rewrite' };
+      for (const g of groups) byUnit.set(g.group_key, { ok: false, output: { clauses: [] } });
+      for (const c of recorded.clauses) {
+        const entry = byUnit.get(c.group_key);
+        if (entry) (entry.output as { clauses: AssembledClause[] }).clauses.push(c);
+      }
+      for (const g of recorded.groups ?? []) if (g.status !== 'missing' && byUnit.has(g.group_key)) (byUnit.get(g.group_key) as { ok: boolean }).ok = true;
+    } else {
+      // A finished map's output covers units restored from elsewhere (a fork's reused steps).
+      const mapOutput = outputs.get(mapStepId) as { results?: { unit_id: string; status: string; output: unknown }[] } | undefined;
+      for (const r of mapOutput?.results ?? []) if (!byUnit.has(r.unit_id)) byUnit.set(r.unit_id, { ok: r.status === 'ok', output: r.output });
+    }
     const ok = new Map([...byUnit].filter(([, u]) => u.ok).map(([k, u]) => [k, u.output]));
-    const assembly = assembleGroups(groups, ok, new Map(), typed.config);
+    const assembly = assembleGroups(groups, ok, new Map(), cfg);
     let contiguous = 0;
     while (contiguous < groups.length && assembly.groups[contiguous]?.status === 'ok') contiguous++;
     const progressGroups = groups.map((g, i): ProgressGroup => {
@@ -109,7 +132,7 @@ export function assemblyProgress(chain: Chain, events: readonly TraceEvent[]): A
       const status: ProgressGroupStatus = i < contiguous ? 'assembled' : usable ? 'done' : byUnit.has(g.group_key) ? 'failed' : 'pending';
       return { index: i + 1, group_key: g.group_key, unit_ids: g.unit_ids, status };
     });
-    const top = contiguous > 0 ? assembleGroups(groups.slice(0, contiguous), ok, new Map(), typed.config).document : '';
+    const top = contiguous > 0 ? assembleGroups(groups.slice(0, contiguous), ok, new Map(), cfg).document : '';
     const firstUnit = groups[0]?.unit_ids[0];
     const lastUnit = groups[contiguous - 1]?.unit_ids.at(-1);
     out.push({
