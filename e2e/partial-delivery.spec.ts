@@ -79,3 +79,25 @@ test('the contract rewrite fills in from the top as groups finish, then shows th
   await clickWithMouse(page, toggle);
   await expect(pane).toHaveCount(0);
 });
+
+test('the two-pass rewrite on the demo model: the reader names two groups, only those rerun, and the pane shows the repaired document', async ({ app, page }) => {
+  await app.open();
+  await app.openChain('demo-contract-rewrite-two-pass');
+  await expect(app.node('reader')).toBeVisible();
+  await clickWithMouse(page, page.getByTestId('run.open'));
+  await clickWithMouse(page, page.getByTestId('run.start'));
+  await app.expectRunStatus(/succeeded/i);
+  await app.expectStoredReplay();
+  // The repair map ran only the groups the reader named: two units, not eleven.
+  await expect(page.getByTestId('replay.units.repair').locator('[data-testid^="replay.unit.repair."]')).toHaveCount(2);
+  await expect(page.getByTestId('replay.units.rewrite').locator('[data-testid^="replay.unit.rewrite."]')).toHaveCount(11);
+  const toggle = page.getByTestId('replay.assembledToggle');
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await clickWithMouse(page, toggle);
+  const text = page.getByTestId('replay.assembled.text');
+  await expect(text).toContainText('1.52 VerticalNet Content has the meaning');
+  await expect(text).not.toContainText('Verticalnet Content');
+  await expect(page.getByTestId('replay.assembled.count')).toContainText('2 rewritten again after the defect list');
+  await expect(page.getByTestId('replay.assembled.strip').locator('.is-replaced')).toHaveCount(2);
+  await expectNoOverflow(page.getByTestId('replay.assembled'));
+  await app.screenshot('partial-delivery-two-pass-1440');
+});

@@ -14,6 +14,7 @@ interface Props {
  */
 export function AssembledPane({ progress, live }: Props) {
   const below = progress.groups.filter((g) => g.status !== 'assembled');
+  const replaced = progress.groups.filter((g) => g.replaced).length;
   const units = progress.units ? ` · units ${progress.units.first}–${progress.units.last}` : '';
   return (
     <div className="replay-panes">
@@ -23,11 +24,16 @@ export function AssembledPane({ progress, live }: Props) {
           <span className="muted" data-testid="replay.assembled.count">
             {progress.contiguous} of {progress.total} groups from the top{units}
             {progress.done > progress.contiguous ? ` · ${progress.done - progress.contiguous} more done below a pending group` : ''}
+            {replaced > 0 ? ` · ${replaced} rewritten again after the defect list` : ''}
           </span>
         </div>
         <ol className="assembled-strip" aria-label="Groups in clause order" data-testid="replay.assembled.strip">
           {progress.groups.map((g) => (
-            <li key={g.group_key} className={`assembled-chip is-${g.status}`} title={g.status === 'assembled' ? `group ${g.index} of ${progress.total} assembled` : placeholderText(g, progress.total)}>
+            <li
+              key={g.group_key}
+              className={`assembled-chip is-${g.status}${g.replaced ? ' is-replaced' : ''}`}
+              title={g.status === 'assembled' ? `group ${g.index} of ${progress.total} assembled${g.replaced ? ', rewritten again after the defect list' : ''}` : placeholderText(g, progress.total)}
+            >
               {g.index}
             </li>
           ))}

@@ -106,6 +106,7 @@ describe('the two-pass contract rewrite on the demo model', () => {
     const [shown] = assemblyProgress(chain, events);
     expect([shown?.stepId, shown?.contiguous, shown?.total]).toEqual(['assemble', split.groups.length, split.groups.length]);
     expect(shown?.text).toBe(final.document);
+    expect(shown?.groups.filter((g) => g.replaced).map((g) => g.group_key).sort()).toEqual([...named].sort());
   });
 });
 

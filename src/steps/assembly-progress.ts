@@ -26,6 +26,8 @@ export interface ProgressGroup {
    * `pending`: not finished yet; `failed`: its unit failed (the assembly will name it missing).
    */
   status: ProgressGroupStatus;
+  /** A finished assembly took this group's replacement (the two-pass repair). */
+  replaced?: boolean;
 }
 
 export interface AssemblyProgress {
@@ -130,7 +132,8 @@ export function assemblyProgress(chain: Chain, events: readonly TraceEvent[]): A
     const progressGroups = groups.map((g, i): ProgressGroup => {
       const usable = assembly.groups[i]?.status === 'ok';
       const status: ProgressGroupStatus = i < contiguous ? 'assembled' : usable ? 'done' : byUnit.has(g.group_key) ? 'failed' : 'pending';
-      return { index: i + 1, group_key: g.group_key, unit_ids: g.unit_ids, status };
+      const replaced = recorded?.replaced_groups?.includes(g.group_key) ?? false;
+      return { index: i + 1, group_key: g.group_key, unit_ids: g.unit_ids, status, ...(replaced ? { replaced } : {}) };
     });
     const top = contiguous > 0 ? assembleGroups(groups.slice(0, contiguous), ok, new Map(), cfg).document : '';
     const firstUnit = groups[0]?.unit_ids[0];
