@@ -88,6 +88,11 @@ describe('the two-pass contract rewrite on the demo model', () => {
     expect(attempts('reader')).toHaveLength(1);
     expect(attempts('repair').map((a) => a.unit).sort()).toEqual([...named].sort());
     expect(calls.filter((c) => c === 'group_rewrite')).toHaveLength(split.groups.length);
+    // Each repair call is handed its own group's defects and no other group's.
+    for (const a of attempts('repair')) {
+      const prompt = a.record.messages.map((m) => m.content).join('\n');
+      for (const d of defects) expect(prompt.includes(JSON.stringify(d.note).slice(1, -1)), `${a.unit} ⟷ ${d.clause_id}`).toBe(d.group_key === a.unit);
+    }
     expect(calls.filter((c) => c === 'defect_list')).toHaveLength(1);
     expect(calls.filter((c) => c === 'group_repair')).toHaveLength(named.length);
 

@@ -1,5 +1,7 @@
 import type { ModelConfig } from './model.config.ts';
 import { selectUnits, type MapConfig, type UnitResult } from './map.ts';
+import { getPath } from '../chain/refs.ts';
+import { isRecord } from '../files/json-value.ts';
 import { runContractCall } from './model-call.ts';
 import type { StepOutcome, StepRunContext } from './types.ts';
 
@@ -38,11 +40,14 @@ export async function runMap(ctx: StepRunContext<MapConfig>): Promise<StepOutcom
   const untrusted = new Set(ctx.untrusted);
   if (ctx.untrusted.has('items')) untrusted.add(itemName);
   const unitConfig: ModelConfig = ctx.config;
+  const idPath = unitIdField.split('.');
 
   const results = await mapWithConcurrency(selected, concurrency, async ({ item, id: unitId }, index): Promise<UnitResult> => {
     const done = ctx.completedUnits?.get(unitId);
     if (done) return { unit_id: unitId, status: done.status, output: done.output ?? null, error_detail: done.error ?? null };
-    const outcome = await runContractCall(ctx, { config: unitConfig, values: { ...shared, [itemName]: item }, untrusted, unit: unitId });
+    // Inside a unit, `only` reads just the entries naming it (a group's own defects, not every group's).
+    const own = Array.isArray(ctx.values.only) ? { only: ctx.values.only.filter((v) => String(isRecord(v) ? getPath(v, idPath) : v) === unitId) } : {};
+    const outcome = await runContractCall(ctx, { config: unitConfig, values: { ...shared, ...own, [itemName]: item }, untrusted, unit: unitId });
     const result: UnitResult = outcome.status === 'succeeded'
       ? { unit_id: unitId, status: 'ok', output: outcome.output, error_detail: null }
       : { unit_id: unitId, status: 'error', output: null, error_detail: { code: outcome.failure.code, message: outcome.failure.message } };

@@ -57,7 +57,8 @@ export function unitIdOf(item: unknown, index: number, unitIdField: string): str
  * The items a map runs: all of them, or, when `only` is bound, those whose unit id it names
  * (a list of ids, or of records carrying the unit id field, such as a reader's defect list),
  * each once, in the collection's order. Null when `only` cannot select: it is not a list, or
- * there is no unit id field to match on (positions would shift). The run says which.
+ * there is no unit id field to match on (positions would shift). The run says which. Inside
+ * each unit the template's `{only}` is just the entries naming that unit (its own defects).
  */
 export function selectUnits(items: readonly unknown[], unitIdField: string, only: unknown): { item: unknown; id: string }[] | null {
   const all = items.map((item, index) => ({ item, id: unitIdOf(item, index, unitIdField) }));

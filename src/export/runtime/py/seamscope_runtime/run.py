@@ -257,6 +257,10 @@ class Run:
         raw_id = get_path(item, spec.unit_id_field.split(".")) if spec.unit_id_field else UNDEFINED
         unit_id = str(index + 1) if raw_id is UNDEFINED or raw_id is None else js_string(raw_id)
         shared = {k: v for k, v in reads.items() if k != "items"}
+        if isinstance(reads.get("only", UNDEFINED), list):
+            # Inside a unit, `only` reads just the entries naming it (a group's own defects, not every group's).
+            path = spec.unit_id_field.split(".")
+            shared["only"] = [v for v in reads["only"] if js_string(get_path(v, path) if isinstance(v, dict) else v) == unit_id]
         untrusted = set(spec.untrusted)
         if "items" in untrusted:
             untrusted.add(spec.item_name)
