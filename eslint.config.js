@@ -43,14 +43,16 @@ const layers = {
 // - providers/profiles.ts: the OpenAI, Anthropic and demo-model clients, loaded with import();
 // - trace/otlp/index.ts: OTLP interop (its import parses embedded chains);
 // - steps/egress.ts: re-exported from the steps index it cost +2.5 KiB gzip on first paint
-//   (Rolldown's chunking, not its size).
+//   (Rolldown's chunking, not its size);
+// - steps/assembly-progress.ts: the replay's partial-delivery fold; through the steps index it
+//   landed in the first load although only the lazily loaded replay uses it.
 // Type-only imports of other modules are not allowed either: the indexes re-export the types.
 const entries = {
   '*': ['index.ts'],
   chain: ['index.ts', 'schema.ts', 'parse.ts', 'lint.ts', 'layout.ts'],
   providers: ['index.ts', 'profiles.ts'],
   trace: ['index.ts', 'otlp/index.ts'],
-  steps: ['index.ts', 'egress.ts'],
+  steps: ['index.ts', 'egress.ts', 'assembly-progress.ts'],
 };
 
 // src/ is the headless core: it runs in Node (CLI, tests, exported code) and in the browser,

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { Chain } from '../../src/chain/index.ts';
 import { usePaneLayout } from '../ui/layout-context.ts';
 import { useRunStore } from '../stores/run-store.ts';
@@ -14,6 +14,9 @@ import { Timeline } from './Timeline.tsx';
 import { AddToDatasetButton } from './dataset/AddToDatasetButton.tsx';
 import { useReplayKeys } from './use-replay-keys.ts';
 import { modelContractOf } from '../designer/model-contract.ts';
+// Straight from its module, not the steps index: the index is in the first load, the replay is not.
+import { assemblyProgress } from '../../src/steps/assembly-progress.ts';
+import { AssembledPane } from './AssembledPane.tsx';
 
 // The fork dialog brings the engine (validator, providers); it loads when first opened.
 const ForkDialog = lazy(() => import('./fork/ForkDialog.tsx').then((m) => ({ default: m.ForkDialog })));
@@ -34,10 +37,17 @@ export function ReplayView() {
   const liveRun = useRunStore(selectLive);
   const running = liveRun?.status === 'running';
   const [forkStep, setForkStep] = useState<string | null>(null);
+  // null: the default — the assembled document while a split → map → assemble run is live.
+  const [assembledChoice, setAssembledChoice] = useState<{ runId: string; show: boolean } | null>(null);
+  const chain = replay?.meta.chain as Chain | undefined;
+  const events = replay?.events;
+  // Folded again only when new events arrive; the first assembly that has its groups is shown.
+  const assembly = useMemo(() => (chain?.steps && events ? (assemblyProgress(chain, events).find((p) => p.total > 0) ?? null) : null), [chain, events]);
   const folded = usePaneLayout().collapsed.replay;
   useReplayKeys(replay !== null);
   if (!replay) return null;
-  const { meta, view, index, events, reports, compare, live } = replay;
+  const { meta, view, index, reports, compare, live } = replay;
+  const showAssembled = assembly !== null && !compare && (assembledChoice?.runId === meta.id ? assembledChoice.show : live);
   const boundary = view.boundaries[index] ?? null;
   const report = boundary ? (reports[index] ?? null) : null;
   const stepById = new Map(view.steps.map((s) => [s.stepId, s]));
@@ -70,12 +80,26 @@ export function ReplayView() {
         boundaryTitle={label}
       />
       <div className="replay-steps-row">
-        <Timeline meta={meta} view={view} events={events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={live || running ? undefined : setForkStep} />
-        <AddToDatasetButton meta={meta} events={events} disabled={live} />
+        <Timeline meta={meta} view={view} events={replay.events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={live || running ? undefined : setForkStep} />
+        {assembly && (
+          <button
+            type="button"
+            className={showAssembled ? 'button small is-on' : 'button small'}
+            data-testid="replay.assembledToggle"
+            aria-pressed={showAssembled}
+            title="The assembled document as it fills in from the top, group by group in clause order"
+            onClick={() => setAssembledChoice({ runId: meta.id, show: !showAssembled })}
+          >
+            Assembled {assembly.contiguous}/{assembly.total}
+          </button>
+        )}
+        <AddToDatasetButton meta={meta} events={replay.events} disabled={live} />
       </div>
       {meta.error && <div className="replay-error">{meta.error}</div>}
       {compare ? (
         <DiffView compare={compare} names={names} />
+      ) : showAssembled && assembly ? (
+        <AssembledPane progress={assembly} live={live} />
       ) : boundary ? (
         <>
           <BoundaryHeader boundary={boundary} report={report} producer={stepById.get(boundary.producer)} consumer={stepById.get(boundary.consumer)} view={view} />

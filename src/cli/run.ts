@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { formatJsonPath, parseStrictJson } from '../files/strict-json.ts';
 import type { Chain } from '../chain/schema.ts';
 import { stepRegistry } from '../steps/index.ts';
+import { createAssemblyTracker } from '../steps/assembly-progress.ts';
 import { runChain } from '../engine/run.ts';
 import { stepsNamingProfiles } from '../steps/model.config.ts';
 import { egressOrigin, egressRefusal, unconfirmedEgress } from '../steps/egress.ts';
@@ -102,6 +103,7 @@ export async function runCommand(args: ParsedArgs, io: Io, usage: string): Promi
   const named = stepsNamingProfiles(chain);
   if (named.length) io.err(`note: ${named.map((n) => `${n.stepId} names the profile "${terminalLine(n.profile)}"`).join('; ')}; the command line calls one endpoint for every step`);
   const repo = createMemoryRunRepository();
+  const trackAssembly = createAssemblyTracker(chain);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -109,6 +111,8 @@ export async function runCommand(args: ParsedArgs, io: Io, usage: string): Promi
     chain, inputs, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile), repo, signal: controller.signal, budget,
     allowEgress, egressHint: 'name its origin with --allow-webhook',
     onEvent: (e) => {
+      // Partial delivery: the assembled document's top part, as it grows (stderr; stdout stays the output).
+      for (const line of trackAssembly(e)) io.err(`  ${terminalLine(line)}`);
       if (e.type === 'step.finished') io.err(`  ${e.status.padEnd(9)} ${terminalLine(e.stepId)}${e.failure ? `  ${terminalLine(e.failure.code)}: ${terminalLine(e.failure.message)}` : ''}`);
     },
   }).finally(() => process.off('SIGINT', onSignal));

@@ -1,4 +1,5 @@
 import { collectionSummary, composeReply, plainEnglish } from './demo-compose.ts';
+import { applyCorrections, defectReport } from './demo-defects.ts';
 import { citation, composeAnswer, composeReason, rankEvidence, relevant, type Ranked } from './demo-evidence.ts';
 import { classifyOption, factFor, keywordQuery, requestSentence } from './demo-fields.ts';
 import { idGroups, idsForField, largestGroup, textsById, type IdGroup } from './demo-ids.ts';
@@ -275,7 +276,9 @@ export class DemoGenerator {
     const id = slot.itemId;
     const handed = id !== undefined ? (this.handed ??= textsById(this.analysis.json)).get(id) : undefined;
     const own = id !== undefined ? this.analysis.sentences.filter((x) => x.sectionId === id).map((x) => x.text).join(' ') : '';
-    return plainEnglish(handed ?? (own || sentence?.text || ''), id);
+    const text = plainEnglish(handed ?? (own || sentence?.text || ''), id);
+    // A repair call is handed the reader's defect list: the named clause takes its corrections.
+    return id === undefined ? text : applyCorrections(text, id, this.analysis.json);
   }
 
   /** Without a heading path: an id-looking token in the quote, else its rank. */
@@ -290,5 +293,8 @@ export function generateDemoOutput(messages: PromptMessage[], schema?: Record<st
   const analysis: PromptAnalysis = analysePrompt(messages);
   const generator = new DemoGenerator(analysis, schema ?? {});
   if (!schema) return analysis.wantsSummary || !analysis.question ? generator.summaryText() : generator.answerText();
+  // A reader handed the assembled rewrite beside the original: the defects the texts show.
+  const report = defectReport(analysis.json, schema);
+  if (report) return JSON.stringify(report);
   return JSON.stringify(generator.value(schema, { name: '', rank: 0, depth: 0 }));
 }

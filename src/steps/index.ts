@@ -1,5 +1,6 @@
 import { parseStep, type ParsedStep } from '../chain/parsed-step.ts';
 import type { Chain, StepDef } from '../chain/schema.ts';
+import { assembleStep } from './assemble.ts';
 import { gateStep } from './gate.ts';
 import { modelStep } from './model.ts';
 import { mapStep } from './map.ts';
@@ -24,7 +25,7 @@ import { webhookStep } from './webhook.ts';
  * const config = model?.config.parse({ prompt: 'Summarise {inputs.doc}' });
  */
 /** Every built-in step kind. Adding a kind: one file in this folder plus one entry here. */
-export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, gateStep, routerStep, outputStep, abstainStep, escalateStep, webhookStep, templateStep] as const;
+export const builtInSteps = [modelStep, mapStep, reduceStep, retrieveStep, splitStep, assembleStep, gateStep, routerStep, outputStep, abstainStep, escalateStep, webhookStep, templateStep] as const;
 export type StepKind = (typeof builtInSteps)[number]['kind'];
 
 type TypedStepOf<D> = D extends StepDefinition<infer K, infer C> ? ParsedStep<K, C> : never;

@@ -3,7 +3,7 @@ import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { mapWithConcurrency } from './map.ts';
+import { mapWithConcurrency } from './map-run.ts';
 
 const mapChain: Chain = {
   format: 'seamscope.chain', version: 1, id: 'map-reduce', name: 'Map then reduce',

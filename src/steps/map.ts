@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { getPath } from '../chain/refs.ts';
 import { bindingsField } from './common.ts';
-import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
+import { budgetNeedsTokenizer, modelConfigSchema, modelContract } from './model.config.ts';
 import { defineStep } from './types.ts';
+import { isRecord } from '../files/json-value.ts';
 
 /**
  * Fan-out: one contract call per unit of a collection, with bounded concurrency. Each unit's
@@ -52,18 +53,20 @@ export function unitIdOf(item: unknown, index: number, unitIdField: string): str
   return raw === undefined || raw === null ? String(index + 1) : String(raw);
 }
 
-/** Runs `task` over `items` with at most `limit` in flight, keeping results in input order. */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/**
+ * The items a map runs: all of them, or, when `only` is bound, those whose unit id it names
+ * (a list of ids, or of records carrying the unit id field, such as a reader's defect list),
+ * each once, in the collection's order. Null when `only` cannot select: it is not a list, or
+ * there is no unit id field to match on (positions would shift). The run says which. Inside
+ * each unit the template's `{only}` is just the entries naming that unit (its own defects).
+ */
+export function selectUnits(items: readonly unknown[], unitIdField: string, only: unknown): { item: unknown; id: string }[] | null {
+  const all = items.map((item, index) => ({ item, id: unitIdOf(item, index, unitIdField) }));
+  if (only === undefined) return all;
+  if (!unitIdField || !Array.isArray(only)) return null;
+  const path = unitIdField.split('.');
+  const wanted = new Set(only.map((v) => (isRecord(v) ? getPath(v, path) : v)).filter((v) => v !== undefined && v !== null).map(String));
+  return all.filter((u) => wanted.has(u.id));
 }
 
 export const mapStep = defineStep<'map', MapConfig>({
@@ -77,13 +80,21 @@ export const mapStep = defineStep<'map', MapConfig>({
     outputSchema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false },
   }),
   bindings: (cfg) => cfg.bindings,
-  expectedBindings: () => [{ name: 'items', required: true, connect: 'the step or input holding the collection to fan out over' }],
+  expectedBindings: () => [
+    { name: 'items', required: true, connect: 'the step or input holding the collection to fan out over' },
+    { name: 'only', required: false, connect: 'the list naming the units to run (ids, or records with the unit id field)' },
+  ],
   branches: () => [],
   templateNames: (cfg) => [cfg.itemName],
   terminal: false,
   produces: { by: 'model', contract: modelContract },
   python: { form: 'map', spec: 'MapSpec', fields: (cfg) => ({ itemName: cfg.itemName, unitIdField: cfg.unitIdField, concurrency: cfg.concurrency }) },
-  units: { ids: (cfg, values) => (Array.isArray(values.items) ? values.items.map((item, i) => unitIdOf(item, i, cfg.unitIdField)) : null) },
+  units: {
+    ids: (cfg, values) => {
+      const selected = Array.isArray(values.items) ? selectUnits(values.items, cfg.unitIdField, values.only) : null;
+      return selected ? selected.map((u) => u.id) : null;
+    },
+  },
   onFail: (cfg) => cfg.onFail,
   needsTokenizer: budgetNeedsTokenizer,
   fields: [
@@ -101,31 +112,8 @@ export const mapStep = defineStep<'map', MapConfig>({
   outputSchema: (cfg) => mapOutputSchema(cfg.outputSchema),
   schemas: (cfg) => (cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
   async run(ctx) {
-    // The call machinery loads on the first run, not with the registry (the designer never needs it).
-    const { runContractCall } = await import('./model-call.ts');
-    const items = ctx.values.items;
-    if (!Array.isArray(items)) return { status: 'failed', failure: { code: 'missing_input', message: `the map needs a collection bound as "items"; got ${items === undefined ? 'nothing' : typeof items}` } };
-    if (items.length === 0) return { status: 'failed', failure: { code: 'missing_input', message: 'the collection bound as "items" is empty: stopping before any model call rather than inventing units' } };
-    const { itemName, unitIdField, concurrency } = ctx.config;
-    const shared = Object.fromEntries(Object.entries(ctx.values).filter(([k]) => k !== 'items'));
-    const untrusted = new Set(ctx.untrusted);
-    if (ctx.untrusted.has('items')) untrusted.add(itemName);
-    const unitConfig: ModelConfig = ctx.config;
-
-    const results = await mapWithConcurrency(items, concurrency, async (item, index): Promise<UnitResult> => {
-      const unitId = unitIdOf(item, index, unitIdField);
-      const done = ctx.completedUnits?.get(unitId);
-      if (done) return { unit_id: unitId, status: done.status, output: done.output ?? null, error_detail: done.error ?? null };
-      const outcome = await runContractCall(ctx, { config: unitConfig, values: { ...shared, [itemName]: item }, untrusted, unit: unitId });
-      const result: UnitResult = outcome.status === 'succeeded'
-        ? { unit_id: unitId, status: 'ok', output: outcome.output, error_detail: null }
-        : { unit_id: unitId, status: 'error', output: null, error_detail: { code: outcome.failure.code, message: outcome.failure.message } };
-      ctx.emit({ type: 'step.unit', at: ctx.now(), stepId: ctx.step.id, unitId, index, status: result.status, output: result.output, ...(result.error_detail ? { error: result.error_detail } : {}) });
-      // Each finished unit is durable before more work is done, so a resume never repeats it.
-      await ctx.checkpoint();
-      return result;
-    });
-    const okCount = results.filter((r) => r.status === 'ok').length;
-    return { status: 'succeeded', output: { results, ok_count: okCount, error_count: results.length - okCount } };
+    // The fan-out and the call machinery load on the first run, not with the registry (the designer never needs them).
+    const { runMap } = await import('./map-run.ts');
+    return runMap(ctx);
   },
 });

@@ -19,7 +19,7 @@ describe('chainNeedsTokenizer', () => {
 
 describe('TypedStep, the registry-derived union', () => {
   it('has one member per built-in kind, each with its own config type and a branded id', () => {
-    expectTypeOf<TypedStep['kind']>().toEqualTypeOf<'model' | 'map' | 'reduce' | 'retrieve' | 'split' | 'gate' | 'router' | 'output' | 'abstain' | 'escalate' | 'webhook' | 'template'>();
+    expectTypeOf<TypedStep['kind']>().toEqualTypeOf<'model' | 'map' | 'reduce' | 'retrieve' | 'split' | 'assemble' | 'gate' | 'router' | 'output' | 'abstain' | 'escalate' | 'webhook' | 'template'>();
     expectTypeOf<StepConfig<'map'>>().toEqualTypeOf<MapConfig>();
     expectTypeOf<StepConfig<'template'>>().toEqualTypeOf<TemplateConfig>();
     expectTypeOf<TypedStep['id']>().toEqualTypeOf<StepId>();

@@ -303,7 +303,7 @@ PER_TICKET = rt.MapSpec(
 
 def per_ticket_step(run: rt.Run, reads: dict[str, Any]) -> rt.StepOutcome:
     # Summarise each ticket: The local pass: one ticket per call, a typed summary per ticket, a failed ticket kept as a typed error.
-    items = run.items(reads)
+    items = run.items(PER_TICKET, reads)
     if not isinstance(items, list):
         return items
     # At most 4 units at once; a failed unit is a typed result, never an abort of the batch.

@@ -21,7 +21,7 @@ export function writePyStep(w: CodeWriter, s: EmitStep): void {
       const fields = form.fields(config);
       pySpec(w, s, form.spec, [...modelConstants(w, s), ...literalFields(fields)]);
       return pyFunction(w, s, () => {
-        w.line('items = run.items(reads)');
+        w.line(`items = run.items(${s.names.spec}, reads)`);
         w.block('if not isinstance(items, list):', () => w.line('return items'), null);
         w.line(`# At most ${String(fields.concurrency)} units at once; a failed unit is a typed result, never an abort of the batch.`);
         w.line(`results = rt.map_concurrent(items, ${s.names.spec}.concurrency, lambda item, index: run.unit(${s.names.spec}, reads, item, index))`);

@@ -5,7 +5,7 @@
 from .cli import main
 from .jsjson import UNDEFINED, parse_json, stringify
 from .run import Run, RunResult, resolve_settings, start_run
-from .specs import (GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, RunEnd, RunOptions, SplitSpec, StepOutcome, StepResult,
+from .specs import (AssembleSpec, GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, RunEnd, RunOptions, SplitSpec, StepOutcome, StepResult,
                     StepSpec, TemplateSpec, WebhookSpec)
 from .steps import map_concurrent
 from .text import get_path, same_value
@@ -13,7 +13,7 @@ from .text import get_path, same_value
 RUNTIME_VERSION = 1
 
 __all__ = [
-    "UNDEFINED", "GateSpec", "MapSpec", "ModelSpec", "ReasonSpec", "RetrieveSpec", "RouterSpec", "Run", "RunEnd", "RunOptions", "RunResult",
+    "UNDEFINED", "AssembleSpec", "GateSpec", "MapSpec", "ModelSpec", "ReasonSpec", "RetrieveSpec", "RouterSpec", "Run", "RunEnd", "RunOptions", "RunResult",
     "SplitSpec", "StepOutcome", "StepResult", "StepSpec", "TemplateSpec", "WebhookSpec", "get_path", "main", "map_concurrent", "parse_json", "resolve_settings",
     "same_value", "start_run", "stringify",
 ]

@@ -18,8 +18,8 @@ from .jsjson import UNDEFINED, js_string, stringify
 from .model_call import CallContext, contract_call
 from .openai import ProviderError
 from .scrub import Scrubber
-from .specs import GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, SplitSpec, StepResult, StepSpec, TemplateSpec, WebhookSpec
-from .steps import idempotency_key, map_items, map_output, retrieve, split, typed_collection
+from .specs import AssembleSpec, GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, SplitSpec, StepResult, StepSpec, TemplateSpec, WebhookSpec
+from .steps import assemble, idempotency_key, select_units, map_items, map_output, retrieve, split, typed_collection
 from .text import get_path, hash_value, render_template, resolve_ref, string_for_prompt
 from .tokens import load_token_counter
 from .transport import TransportPolicy, call_with_retries
@@ -250,13 +250,17 @@ class Run:
     def model(self, spec: ModelSpec, reads: dict) -> dict:
         return contract_call(self._context(), spec, reads, set(spec.untrusted))
 
-    def items(self, reads: dict) -> Any:
-        return map_items(reads.get("items", UNDEFINED))
+    def items(self, spec: MapSpec, reads: dict) -> Any:
+        return select_units(spec, reads, map_items(reads.get("items", UNDEFINED)))
 
     def unit(self, spec: MapSpec, reads: dict, item: Any, index: int) -> dict:
         raw_id = get_path(item, spec.unit_id_field.split(".")) if spec.unit_id_field else UNDEFINED
         unit_id = str(index + 1) if raw_id is UNDEFINED or raw_id is None else js_string(raw_id)
         shared = {k: v for k, v in reads.items() if k != "items"}
+        if isinstance(reads.get("only", UNDEFINED), list):
+            # Inside a unit, `only` reads just the entries naming it (a group's own defects, not every group's).
+            path = spec.unit_id_field.split(".")
+            shared["only"] = [v for v in reads["only"] if js_string(get_path(v, path) if isinstance(v, dict) else v) == unit_id]
         untrusted = set(spec.untrusted)
         if "items" in untrusted:
             untrusted.add(spec.item_name)
@@ -287,6 +291,9 @@ class Run:
         if self._count is None:
             raise RuntimeError("split needs a token counter")
         return split(spec, reads, self.settings, self._count)
+
+    def assemble(self, spec: AssembleSpec, reads: dict) -> dict:
+        return assemble(spec, reads)
 
     def gate(self, spec: GateSpec, reads: dict) -> dict:
         problems = run_check(spec.check, reads, self._validate)

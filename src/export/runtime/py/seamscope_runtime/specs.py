@@ -63,6 +63,14 @@ class SplitSpec(StepSpec):
 
 
 @dataclass(frozen=True, kw_only=True)
+class AssembleSpec(StepSpec):
+    # Where each group's output lists its units, and each unit's id and rewritten text.
+    items_path: str = "clauses"
+    id_field: str = "id"
+    text_field: str = "rewrite"
+
+
+@dataclass(frozen=True, kw_only=True)
 class GateSpec(StepSpec):
     check: dict = field(default_factory=dict)
 

@@ -8,8 +8,8 @@ from typing import Any, Callable
 from .jsjson import UNDEFINED, js_object, js_string, js_typeof
 from .retrieval import retrieve_sections
 from .sections import split_sections, top_level_of
-from .specs import SplitSpec
-from .text import hash_string, js_trim, string_for_prompt
+from .specs import AssembleSpec, MapSpec, SplitSpec
+from .text import get_path, hash_string, js_trim, string_for_prompt
 
 
 def map_concurrent(items: list, limit: int, task: Callable[[Any, int], Any]) -> list:
@@ -155,6 +155,101 @@ def split(spec: SplitSpec, reads: dict, settings: dict, count: Callable[[str], i
         return {"status": "failed", "failure": {"code": "over_budget", "message": f"the shared context ({shared} tokens) leaves no room in a {window}-token window"}}
     groups = _group(units, cap, window, shared, spec.expansion, spec.headroom, count)
     return {"status": "succeeded", "output": {"groups": groups, "group_count": len(groups), "unit_count": len(units), "shared_tokens": shared, "cap": cap, "window": window}}
+
+
+def select_units(spec: MapSpec, reads: dict, items: Any) -> Any:
+    """All the items, or, when `only` is bound, those whose unit id it names, each once, in order."""
+    only = reads.get("only", UNDEFINED)
+    if not isinstance(items, list) or only is UNDEFINED:
+        return items
+    if not spec.unit_id_field:
+        return {"status": "failed", "failure": {"code": "missing_input", "message": 'a map reading "only" needs a unit id field to match the units it names'}}
+    if not isinstance(only, list):
+        return {"status": "failed", "failure": {"code": "missing_input", "message": f'"only" must be a list of unit ids or of records with "{spec.unit_id_field}"'}}
+    path = spec.unit_id_field.split(".")
+    named = [get_path(v, path) if isinstance(v, dict) else v for v in only]
+    wanted = {js_string(v) for v in named if v is not UNDEFINED and v is not None}
+
+    def unit_id(item: Any, index: int) -> str:
+        raw = get_path(item, path)
+        return str(index + 1) if raw is UNDEFINED or raw is None else js_string(raw)
+
+    return [item for index, item in enumerate(items) if unit_id(item, index) in wanted]
+
+
+def _source_groups(value: Any) -> Any:
+    groups = value if isinstance(value, list) else (value.get("groups", UNDEFINED) if isinstance(value, dict) else UNDEFINED)
+    if not isinstance(groups, list):
+        return None
+    out = []
+    for g in groups:
+        if not isinstance(g, dict) or not isinstance(g.get("group_key"), str) or not isinstance(g.get("unit_ids"), list):
+            return None
+        units = [{"id": js_string(u.get("id", UNDEFINED)), "text": u["text"] if isinstance(u.get("text"), str) else ""}
+                 for u in (g["units"] if isinstance(g.get("units"), list) else []) if isinstance(u, dict)]
+        out.append({"group_key": g["group_key"], "unit_ids": [js_string(i) for i in g["unit_ids"]], "units": units})
+    return out
+
+
+def _ok_outputs(value: Any) -> dict:
+    results = value if isinstance(value, list) else (value.get("results", UNDEFINED) if isinstance(value, dict) else UNDEFINED)
+    out: dict = {}
+    if isinstance(results, list):
+        for r in results:
+            if isinstance(r, dict) and r.get("status") == "ok" and r.get("unit_id", UNDEFINED) is not UNDEFINED:
+                out[js_string(r["unit_id"])] = r.get("output", UNDEFINED)
+    return out
+
+
+def _rewrites_for(spec: AssembleSpec, group: dict, output: Any) -> Any:
+    items = get_path(output, spec.items_path.split("."))
+    if not isinstance(items, list) or len(items) != len(group["unit_ids"]):
+        return None
+    by_id: dict = {}
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        uid = item.get(spec.id_field, UNDEFINED)
+        text = item.get(spec.text_field, UNDEFINED)
+        if uid is UNDEFINED or not isinstance(text, str) or js_string(uid) in by_id:
+            return None
+        by_id[js_string(uid)] = text
+    return by_id if all(i in by_id for i in group["unit_ids"]) else None
+
+
+def unit_range(ids: list) -> str:
+    if not ids:
+        return "no clauses"
+    return f"clause {ids[0]}" if len(ids) == 1 else f"clauses {ids[0]}–{ids[-1]}"
+
+
+def assemble(spec: AssembleSpec, reads: dict) -> dict:
+    """The groups' rewrites merged in unit order; a group whose ids do not come back exactly is a named placeholder."""
+    groups = _source_groups(reads.get("groups", UNDEFINED))
+    if groups is None:
+        return {"status": "failed", "failure": {"code": "missing_input", "message": 'assemble needs "groups" bound to a split step (its groups with group_key and unit_ids)'}}
+    results = _ok_outputs(reads.get("results", UNDEFINED))
+    replacements = {} if reads.get("replacements", UNDEFINED) is UNDEFINED else _ok_outputs(reads["replacements"])
+    parts: list = []
+    clauses: list = []
+    out: list = []
+    for i, group in enumerate(groups):
+        key = group["group_key"]
+        replaced = _rewrites_for(spec, group, replacements[key]) if key in replacements else None
+        rewrites = replaced if replaced is not None else (_rewrites_for(spec, group, results[key]) if key in results else None)
+        out.append({"group_key": key, "unit_ids": group["unit_ids"], "status": "replaced" if replaced is not None else "ok" if rewrites is not None else "missing"})
+        if rewrites is None:
+            parts.append(f"[group {i + 1} of {len(groups)} missing: {unit_range(group['unit_ids'])}]")
+            continue
+        sources = {u["id"]: u["text"] for u in group["units"]}
+        for uid in group["unit_ids"]:
+            clauses.append({"id": uid, "group_key": key, "source": sources.get(uid, ""), "rewrite": rewrites[uid]})
+            parts.append(f"{uid} {rewrites[uid]}")
+    missing = [g["group_key"] for g in out if g["status"] == "missing"]
+    return {"status": "succeeded", "output": {
+        "document": "\n\n".join(parts), "clauses": clauses, "groups": out, "group_count": len(out), "assembled_count": len(out) - len(missing),
+        "complete": not missing, "missing_groups": missing, "replaced_groups": [g["group_key"] for g in out if g["status"] == "replaced"],
+    }}
 
 
 def idempotency_key(run_id: str, step_id: str) -> str:
