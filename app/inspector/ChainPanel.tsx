@@ -2,9 +2,10 @@ import { useReactFlow } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
 import type { Chain } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { BudgetSection } from './BudgetSection.tsx';
 
 const EndpointNotice = lazy(() => import('../profiles/EndpointNotice.tsx'));
+// The run budget's editor loads after first paint: the shell's first load is held under its size limit.
+const BudgetSection = lazy(() => import('./BudgetSection.tsx').then((m) => ({ default: m.BudgetSection })));
 
 /** Shown when nothing is selected: the chain's name, description and inputs. */
 export function ChainPanel({ chain }: { chain: Chain }) {
@@ -52,7 +53,9 @@ export function ChainPanel({ chain }: { chain: Chain }) {
           Add input
         </button>
       </div>
-      <BudgetSection chain={chain} />
+      <Suspense fallback={null}>
+        <BudgetSection chain={chain} />
+      </Suspense>
       {chain.meta?.endpoint !== undefined && (
         <Suspense fallback={null}>
           <EndpointNotice chain={chain} />
