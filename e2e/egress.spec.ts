@@ -140,8 +140,10 @@ test('a key echoed by the endpoint reaches no IndexedDB table, download or conso
       echo.enqueue({ fault: 'echo_key', status: 500 }, { fault: 'echo_key', status: 200 });
       echo.setResponder(() => ({ fault: 'echo_key', status: 401 }));
       await app.run();
+      // The second protocol's run starts while the first one's "failed" still shows: wait for its
+      // calls before reading the status, or the old status passes for the new run's.
+      await expect.poll(() => echo.requests.filter((r) => r.method === 'POST' && r.protocol === kind).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
       await app.expectRunStatus(/failed/i);
-      expect(echo.requests.filter((r) => r.method === 'POST' && r.protocol === kind).length).toBeGreaterThanOrEqual(3);
       await expect(page.locator('.toast').filter({ hasText: 'failed' }).first()).toBeVisible();
     }
 
