@@ -47,8 +47,19 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }])
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
     await app.screenshot(`planner-${size.width}`);
 
+    // A granularity from the table becomes the step's: it then makes exactly that many groups.
+    await planner.getByTestId('planner.use.17').click();
+    await expect(planner.getByTestId('planner.use.17')).toHaveAttribute('aria-pressed', 'true');
+    await expect(planner.getByTestId('planner.configured')).toHaveText('As configured, this step makes 17 groups, balanced by tokens.');
+    await expect(page.getByTestId('inspector.field.groups')).toHaveValue('17');
+    await expect(app.node('split')).toContainText('17 groups, balanced by tokens');
+    await page.keyboard.press('Control+Z');
+    await expect(planner.getByTestId('planner.configured')).toContainText('As configured, this step makes 11 groups: it fills');
+
     // The table follows the step's config: a doubled cap needs fewer groups.
-    await page.getByTestId('inspector.field.outputCap').fill('8000');
+    await page.getByTestId('inspector.field.outputCap').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('8000');
     await expect(heads).toHaveText([/^7\s*★$/, '11', '21']);
     await expect(planner.getByTestId('planner.why')).toContainText('of the 8,000-token cap');
   });

@@ -107,6 +107,9 @@ export default function PlannerSection({ chain, step }: { chain: Chain; step: St
     return built.ok ? { job: built.job, plan: planJob(built.job), splitGroups: built.splitGroups } : { problem: built.problem };
   }, [chain, step.id, sources, profile]);
 
+  const chosen = typeof step.config.groups === 'number' ? step.config.groups : 0;
+  const updateStepConfig = useEditorStore((st) => st.updateStepConfig);
+
   return (
     <section className="planner" data-testid="planner" aria-labelledby="planner-title">
       <h3 id="planner-title" className="planner-title">How many groups</h3>
@@ -126,8 +129,24 @@ export default function PlannerSection({ chain, step }: { chain: Chain; step: St
             <strong>{result.plan.recommended ? `${result.plan.recommended} ★` : 'No grouping fits'}</strong> — {result.plan.why}
           </p>
           <p className="muted small" data-testid="planner.configured">
-            As configured, this step makes {result.splitGroups} groups: it fills each group up to its limits, where the planner balances them.
+            {chosen > 0
+              ? `As configured, this step makes ${result.splitGroups} groups, balanced by tokens.`
+              : `As configured, this step makes ${result.splitGroups} groups: it fills each group up to its limits, where the planner balances them.`}
           </p>
+          <div className="planner-use" role="group" aria-label="Groups the step makes">
+            <span className="small">Make</span>
+            {result.plan.granularities.map((g) => (
+              <button
+                key={g.groups} type="button" className="button small" aria-pressed={chosen === g.groups} data-testid={`planner.use.${g.groups}`}
+                onClick={() => updateStepConfig(step.id, 'groups', g.groups)}
+              >
+                {g.groups} groups
+              </button>
+            ))}
+            <button type="button" className="button small" aria-pressed={chosen === 0} data-testid="planner.use.cap" onClick={() => updateStepConfig(step.id, 'groups', 0)}>
+              as many as the cap needs
+            </button>
+          </div>
           {result.plan.warnings.map((w) => (
             <p key={w} className="small planner-warning" data-testid="planner.warning">{w}</p>
           ))}

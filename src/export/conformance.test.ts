@@ -139,6 +139,29 @@ const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
     },
     scenarios: [{ name: 'the missing placeholder fails the step, named', replies: [], shows: ['note failed missing_input: the template has no value for {t.id}'] }],
   },
+  {
+    // A chosen number of groups (from the planner): a balanced partition, not packing by the cap.
+    chain: {
+      format: 'seamscope.chain', version: 1, id: 'fixture-split-groups', name: 'Split into a chosen number of groups',
+      inputs: [{
+        name: 'clauses', schema: { type: 'array', items: { type: 'object' } }, trust: 'untrusted', required: true,
+        example: [
+          { id: '1.1', section: '1', text: 'The Supplier shall deliver the Goods within thirty (30) days of the Order.' },
+          { id: '1.2', section: '1', text: 'Delivery is complete when the Buyer signs the delivery note.' },
+          { id: '2.1', section: '2', text: 'The Buyer shall pay each invoice within sixty (60) days of receipt, in euro, by bank transfer to the account the Supplier names in writing, and late payment bears interest at the statutory rate.' },
+          { id: '2.2', section: '2', text: 'Disputed amounts may be withheld.' },
+          { id: '3.1', section: '3', text: 'Either party may end this Agreement on ninety (90) days written notice.' },
+          { id: '3.2', section: '3', text: 'Clauses 2.1 and 4 survive the end of this Agreement.' },
+          { id: '4', section: '4', text: 'This Agreement is governed by the laws of Ireland.' },
+        ],
+      }],
+      steps: [
+        { id: 'split', kind: 'split', name: 'Split', position: { x: 0, y: 0 }, config: { bindings: { units: 'inputs.clauses' }, outputCap: 4000, window: 0, expansion: 1.2, headroom: 0.6, groups: 3 } },
+        { id: 'final', kind: 'output', name: 'Out', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.split' } } },
+      ],
+    },
+    scenarios: [{ name: 'three groups, balanced, sections whole', replies: [] }],
+  },
 ];
 
 const routeTool = {

@@ -78,7 +78,10 @@ export function jobFromChain(chain: Chain, registry: StepRegistry, options: Chai
   // Each unit is counted once; the split step's own grouping reads the same counts.
   const counted = new Map(read.map((u) => [u.text, options.countTokens(u.text)]));
   const countOnce = (text: string) => counted.get(text) ?? options.countTokens(text);
-  const splitGroups = groupUnits(read, { cap: writer.cap, window: writer.window, sharedTokens, expansion: config.data.expansion, headroom: config.data.headroom }, countOnce).length;
+  // A split step told a number of groups makes exactly that many (fewer only with fewer units).
+  const splitGroups = config.data.groups > 0
+    ? Math.min(config.data.groups, read.length)
+    : groupUnits(read, { cap: writer.cap, window: writer.window, sharedTokens, expansion: config.data.expansion, headroom: config.data.headroom }, countOnce).length;
   return {
     ok: true,
     stepId,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { groupUnits, toUnits, type Unit } from './split.ts';
+import { groupUnits, splitConfigSchema, splitStep, toUnits, type SplitConfig, type Unit } from './split.ts';
+import type { StepRunContext } from './types.ts';
 
 const contract = readFileSync(new URL('../../public/demo/documents/cuad-neoforma-verticalnet-co-branding-1999.txt', import.meta.url), 'utf8');
 const count = (t: string) => Math.ceil(t.length / 4);
@@ -31,6 +32,24 @@ describe('split', () => {
         expect(sectionTokens * plan.expansion).toBeGreaterThan(plan.cap * plan.headroom);
       }
     }
+  });
+
+  it('makes exactly the number of groups chosen (from the planner), balanced, contiguous and sections whole', async () => {
+    const run = (config: Partial<SplitConfig>) => splitStep.run({
+      config: splitConfigSchema.parse(config), values: { units: contract }, countTokens: count, model: { name: 'm', maxOutputTokens: 4000, contextWindow: 32_000 },
+    } as unknown as StepRunContext<SplitConfig>);
+    const packed = await run({ outputCap: 4000 });
+    const chosen = await run({ outputCap: 4000, groups: 17 });
+    if (packed.status !== 'succeeded' || chosen.status !== 'succeeded') throw new Error('split failed');
+    const groupsOf = (o: unknown) => (o as { groups: { unit_ids: string[]; input_tokens: number }[] }).groups;
+    expect(groupsOf(packed.output).length).not.toBe(17);
+    const groups = groupsOf(chosen.output);
+    expect(groups).toHaveLength(17);
+    expect(groups.flatMap((g) => g.unit_ids)).toEqual(units.map((u) => u.id));
+    // Balanced: no group holds more than twice the mean, but for a clause too big to share one.
+    const mean = groups.reduce((n, g) => n + g.input_tokens, 0) / groups.length;
+    for (const g of groups) if (g.unit_ids.length > 1) expect(g.input_tokens).toBeLessThan(2 * mean);
+    expect(splitStep.summary(splitConfigSchema.parse({ groups: 17 }))[0]).toBe('17 groups, balanced by tokens');
   });
 
   it('derives group keys from content, so a retry regroups identically', () => {

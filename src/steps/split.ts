@@ -23,6 +23,11 @@ export const splitConfigSchema = z.object({
   expansion: z.number().positive().max(20).default(1.2),
   /** Share of the cap a group may plan to use, leaving room for a mis-estimated length. */
   headroom: z.number().positive().max(1).default(0.6),
+  /**
+   * Exactly this many groups, balanced by tokens (a granularity chosen from the planner); 0 sizes
+   * groups from the cap and the window instead. Sections stay whole where they can either way.
+   */
+  groups: z.number().int().min(0).max(10_000).default(0),
 });
 export type SplitConfig = z.infer<typeof splitConfigSchema>;
 
@@ -65,9 +70,15 @@ export function toUnits(value: unknown): Unit[] | string {
 export function groupUnits(units: readonly Unit[], plan: GroupPlan, countTokens: (t: string) => number): UnitGroup[] {
   const outLimit = plan.cap * plan.headroom;
   const inLimit = plan.window - plan.cap * plan.headroom;
-  const counted = units.map((u) => ({ ...u, tokens: countTokens(u.text) }));
   const fits = (source: number) => source * plan.expansion <= outLimit && plan.sharedTokens + source <= inLimit;
-  return packSections(counted, fits).map((g) => {
+  return toUnitGroups(packSections(countUnits(units, countTokens), fits), plan);
+}
+
+export const countUnits = (units: readonly Unit[], countTokens: (t: string) => number) => units.map((u) => ({ ...u, tokens: countTokens(u.text) }));
+
+/** The step's output form of grouped units: stable keys, the units, what each group sends and is expected to write. */
+export function toUnitGroups(groups: readonly (readonly (Unit & { tokens: number })[])[], plan: Pick<GroupPlan, 'sharedTokens' | 'expansion'>): UnitGroup[] {
+  return groups.map((g) => {
     const ids = g.map((u) => u.id);
     const input = g.reduce((n, u) => n + u.tokens, 0);
     return {
@@ -99,7 +110,7 @@ export const splitStep = defineStep<'split', SplitConfig>({
   terminal: false,
   produces: { by: 'code' },
   coverage: { kind: 'partition', binding: 'units' },
-  python: { form: 'call', spec: 'SplitSpec', method: 'split', fields: (cfg) => ({ outputCap: cfg.outputCap, window: cfg.window, expansion: cfg.expansion, headroom: cfg.headroom }) },
+  python: { form: 'call', spec: 'SplitSpec', method: 'split', fields: (cfg) => ({ outputCap: cfg.outputCap, window: cfg.window, expansion: cfg.expansion, headroom: cfg.headroom, groups: cfg.groups }) },
   needsTokenizer: () => true,
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (units, shared)' },
@@ -107,8 +118,9 @@ export const splitStep = defineStep<'split', SplitConfig>({
     { kind: 'number', key: 'window', label: 'Window (0: profile)', min: 0 },
     { kind: 'number', key: 'expansion', label: 'Output per input token', min: 0.1, step: 0.1 },
     { kind: 'number', key: 'headroom', label: 'Share of cap to plan for', min: 0.1, max: 1, step: 0.05 },
+    { kind: 'number', key: 'groups', label: 'Groups (0: from the cap)', min: 0, max: 10_000 },
   ],
-  summary: (cfg) => [`groups sized from ${cfg.outputCap || 'the profile'} output cap × ${cfg.headroom}`, 'sections kept whole'],
+  summary: (cfg) => [cfg.groups > 0 ? `${cfg.groups} groups, balanced by tokens` : `groups sized from ${cfg.outputCap || 'the profile'} output cap × ${cfg.headroom}`, 'sections kept whole'],
   outputSchema: () => ({
     type: 'object',
     properties: {
@@ -124,7 +136,11 @@ export const splitStep = defineStep<'split', SplitConfig>({
     const window = ctx.config.window || ctx.model.contextWindow || 128_000;
     const sharedTokens = ctx.values.shared === undefined ? 0 : ctx.countTokens(stringifyForPrompt(ctx.values.shared));
     if (sharedTokens >= window - cap * ctx.config.headroom) return { status: 'failed', failure: { code: 'over_budget', message: `the shared context (${sharedTokens} tokens) leaves no room in a ${window}-token window` } };
-    const groups = groupUnits(units, { cap, window, sharedTokens, expansion: ctx.config.expansion, headroom: ctx.config.headroom }, ctx.countTokens);
+    const plan = { cap, window, sharedTokens, expansion: ctx.config.expansion, headroom: ctx.config.headroom };
+    // A chosen number of groups partitions instead of packing (loaded here: the first paint carries no partitioning).
+    const groups = ctx.config.groups > 0
+      ? toUnitGroups((await import('./partition.ts')).partitionUnits(countUnits(units, ctx.countTokens), ctx.config.groups), plan)
+      : groupUnits(units, plan, ctx.countTokens);
     return { status: 'succeeded', output: { groups, group_count: groups.length, unit_count: units.length, shared_tokens: sharedTokens, cap, window } };
   },
 });

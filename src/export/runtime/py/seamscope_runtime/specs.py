@@ -60,6 +60,8 @@ class SplitSpec(StepSpec):
     window: int = 0
     expansion: float = 1.2
     headroom: float = 0.6
+    # Exactly this many groups, balanced by tokens; 0 sizes groups from the cap and the window.
+    groups: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -133,10 +133,85 @@ def _group(units: list[dict], cap: float, window: float, shared: int, expansion:
                 add(unit)
         i = j
     close()
+    return _group_records([[{**u, "tokens": tokens.get(u["id"], 0)} for u in g] for g in groups], shared, expansion)
+
+
+def _pack(units: list[dict], fits: Callable[[int], bool]) -> list[list[dict]]:
+    """packSections (src/steps/grouping.ts): whole sections while they fit, cut at unit boundaries when one cannot."""
+    groups: list[list[dict]] = []
+    state = {"current": [], "used": 0}
+
+    def close() -> None:
+        if state["current"]:
+            groups.append(state["current"])
+        state.update(current=[], used=0)
+
+    def add(unit: dict) -> None:
+        state["current"].append(unit)
+        state["used"] += unit["tokens"]
+
+    i = 0
+    while i < len(units):
+        j = i
+        while j < len(units) and units[j]["section"] == units[i]["section"]:
+            j += 1
+        section = units[i:j]
+        section_tokens = sum(u["tokens"] for u in section)
+        if not fits(state["used"] + section_tokens):
+            close()
+        if fits(state["used"] + section_tokens):
+            for unit in section:
+                add(unit)
+        else:
+            for unit in section:
+                if state["current"] and not fits(state["used"] + unit["tokens"]):
+                    close()
+                add(unit)
+        i = j
+    close()
+    return groups
+
+
+def _split_largest(groups: list[list[dict]]) -> None:
+    def total(g: list[dict]) -> int:
+        return sum(u["tokens"] for u in g)
+    at = 0
+    for i, g in enumerate(groups):
+        if len(g) > 1 and (len(groups[at]) < 2 or total(g) > total(groups[at])):
+            at = i
+    group = groups[at]
+    half = total(group) / 2
+    cut = 1
+    running = group[0]["tokens"]
+    while cut < len(group) - 1 and running + group[cut]["tokens"] <= half:
+        running += group[cut]["tokens"]
+        cut += 1
+    groups[at:at + 1] = [group[:cut], group[cut:]]
+
+
+def _partition(units: list[dict], count: int) -> list[list[dict]]:
+    """partitionUnits (src/steps/partition.ts): exactly `count` contiguous groups, balanced by tokens."""
+    target = max(1, min(count, len(units)))
+    if not units:
+        return []
+    low, high = 0, sum(u["tokens"] for u in units)
+    while low < high:
+        mid = (low + high) // 2
+        if len(_pack(units, lambda t: t <= mid)) <= target:
+            high = mid
+        else:
+            low = mid + 1
+    groups = _pack(units, lambda t: t <= high)
+    while len(groups) < target:
+        _split_largest(groups)
+    return groups
+
+
+def _group_records(groups: list[list[dict]], shared: int, expansion: float) -> list[dict]:
     out = []
     for g in groups:
         ids = [u["id"] for u in g]
-        size = sum(tokens.get(u["id"], 0) for u in g)
+        size = sum(u["tokens"] for u in g)
         out.append({"group_key": f"g-{hash_string(chr(0).join(ids))[-10:]}", "unit_ids": ids, "units": [{"id": u["id"], "text": u["text"]} for u in g],
                     "input_tokens": size + shared, "projected_output_tokens": math.ceil(size * expansion)})
     return out
@@ -153,7 +228,11 @@ def split(spec: SplitSpec, reads: dict, settings: dict, count: Callable[[str], i
     shared = 0 if reads.get("shared", UNDEFINED) is UNDEFINED else count(string_for_prompt(reads["shared"]))
     if shared >= window - cap * spec.headroom:
         return {"status": "failed", "failure": {"code": "over_budget", "message": f"the shared context ({shared} tokens) leaves no room in a {window}-token window"}}
-    groups = _group(units, cap, window, shared, spec.expansion, spec.headroom, count)
+    if spec.groups > 0:
+        counted = [{**u, "tokens": count(u["text"])} for u in units]
+        groups = _group_records(_partition(counted, spec.groups), shared, spec.expansion)
+    else:
+        groups = _group(units, cap, window, shared, spec.expansion, spec.headroom, count)
     return {"status": "succeeded", "output": {"groups": groups, "group_count": len(groups), "unit_count": len(units), "shared_tokens": shared, "cap": cap, "window": window}}
 
 
