@@ -131,11 +131,16 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
     if (!entry || collecting.has(jobId)) return;
     collecting.add(jobId);
     try {
-      const found = job ?? (await queue.getJob(jobId));
+      let found = job ?? (await queue.getJob(jobId));
       if (!found) return;
+      const hasValue = (j: Job) => j.finishedOn && j.returnvalue !== null && j.returnvalue !== undefined;
       // A return value is written only when a job completes: no need to ask its state then.
-      const state = found.finishedOn && found.returnvalue !== null && found.returnvalue !== undefined ? 'completed' : await found.getState();
+      const state = hasValue(found) ? 'completed' : await found.getState();
       if (state !== 'completed' && state !== 'failed') return;
+      // Read while it was still active, completed before its state was asked: read it again for
+      // its return value (seen in CI under load as a result "not one: received null").
+      if (state === 'completed' && !hasValue(found)) found = await queue.getJob(jobId);
+      if (!found) return;
       const { result, runFile } = state === 'completed' ? checkedResult(found.returnvalue, entry, jobId) : { result: failedResult(entry, jobId, found.failedReason, found.attemptsMade), runFile: null };
       await opts.onResult(result, runFile);
       pending.delete(jobId);
