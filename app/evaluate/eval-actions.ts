@@ -63,13 +63,13 @@ export async function planVariants(chainIds: readonly string[], controls: boolea
 }
 
 /** Each variant's input files, read once per chain they come from. */
-async function inputFilesOf(variants: readonly EvalVariant[]): Promise<Record<string, Record<string, string>>> {
+async function inputFilesOf(variants: readonly EvalVariant[]): Promise<Map<string, Record<string, string>>> {
   const bySource = new Map<string, Promise<Record<string, string>>>();
-  const out: Record<string, Record<string, string>> = {};
+  const out = new Map<string, Record<string, string>>();
   for (const v of variants) {
     const source = sourceOf(v, variants);
     if (!bySource.has(source.id)) bySource.set(source.id, loadInputFiles(source));
-    out[v.name] = await (bySource.get(source.id) as Promise<Record<string, string>>);
+    out.set(v.name, await (bySource.get(source.id) as Promise<Record<string, string>>));
   }
   return out;
 }
@@ -88,7 +88,7 @@ export async function estimate(datasetId: string, chainIds: readonly string[], c
   const files = await inputFilesOf(variants);
   const out = [];
   for (const v of variants) {
-    const items = dataset.items.map((item) => completeItem(v, files[v.name] ?? {}, item));
+    const items = dataset.items.map((item) => completeItem(v, files.get(v.name) ?? {}, item));
     out.push(...estimateEval([v], items, stepRegistry, countTokens, profile.prices.input || profile.prices.output ? profile.prices : null, profile.maxOutputTokens));
   }
   if (mine !== estimates) return;

@@ -18,8 +18,8 @@ import { getApiKey } from '../persistence/profiles.ts';
 export interface StoredEvalJob {
   record: EvalRecord;
   profile: EndpointProfile;
-  /** Per variant name: its chain's input files (read by the tab: they are served as demo files). */
-  files: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Per variant name (a Map: a chain id is any string): its chain's input files, read by the tab (they are served as demo files). */
+  files: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 /** The item as `variant` runs it: inputs the item leaves out come from the chain's input files, then its examples. */
@@ -65,7 +65,7 @@ export async function runStoredEval(
   const outcome = await runEval({
     variants: record.variants, dataset, provider: shared.provider, model: runModelSettings(profile), repo, registry: stepRegistry,
     concurrency: record.concurrency, signal, done, countTokens: await loadTokenCounter(), judges,
-    itemFor: (variant, item) => completeItem(variant, job.files[variant.name] ?? {}, item),
+    itemFor: (variant, item) => completeItem(variant, job.files.get(variant.name) ?? {}, item),
     runIdFor: (v, item) => `${record.id}-${hashValue([v.name, item.id]).slice(0, 10)}`,
     onResult: async (result) => {
       await db.evalResults.put({ evalId: record.id, key: resultKey(result.variant, result.itemId), result });

@@ -240,6 +240,9 @@ interface PreparedPlace {
  */
 const prepared = new Map<string, PreparedPlace[]>();
 const PREPARED_KEPT = 32;
+/** And at most this many characters of source in all: a few large documents, not 32 of them. */
+const PREPARED_CHARS = 8_000_000;
+let preparedChars = 0;
 
 function preparedSource(text: string): PreparedPlace[] {
   const known = prepared.get(text);
@@ -293,8 +296,14 @@ function preparedSource(text: string): PreparedPlace[] {
     byPlace.set(place, record);
     out.push(record);
   }
+  if (text.length > PREPARED_CHARS) return out;
   prepared.set(text, out);
-  if (prepared.size > PREPARED_KEPT) prepared.delete(prepared.keys().next().value as string);
+  preparedChars += text.length;
+  while (prepared.size > PREPARED_KEPT || preparedChars > PREPARED_CHARS) {
+    const oldest = prepared.keys().next().value as string;
+    prepared.delete(oldest);
+    preparedChars -= oldest.length;
+  }
   return out;
 }
 
