@@ -6,7 +6,8 @@
  *   npx tsx scripts/bench-eval.ts [--items 1000] [--concurrency 8] [--repeats 3]
  *
  * - throughput: items/s of `runEval` (engine, validation, scoring, results streamed to a
- *   file, each run dropped from memory once written) ÷ items/s of the pool (fetch + JSON.parse);
+ *   file, each run dropped from memory once written) ÷ items/s of the pool (fetch + JSON.parse
+ *   of the same request bodies, read off the mock's log);
  *   the median of the per-repeat ratios. Target ≥ 0.9.
  * - engine alone: items/s of the same batch with an in-process provider (no HTTP), for where the
  *   time goes: at 0 ms per call the ratio cannot pass engine ÷ (engine + pool), since each item
@@ -64,16 +65,19 @@ const heap = () => {
   return process.memoryUsage().heapUsed;
 };
 
-async function plainPool(url: string, n: number): Promise<number> {
+/**
+ * The pool: fetch + JSON.parse, nothing else, sending exactly the body the engine sent for the
+ * first item (read off the mock's request log), with each item's question in it. The same
+ * requests, so the mock's own work per request is the same on both sides.
+ */
+async function plainPool(url: string, n: number, template: { path: string; headers: Record<string, string>; body: string }): Promise<number> {
+  const [head, tail] = template.body.split('How many days for appeal 0?') as [string, string];
   let next = 0;
   const t0 = performance.now();
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const res = await fetch(`${url}/v1/chat/completions`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'mock-model', messages: [{ role: 'user', content: `Answer briefly: How many days for appeal ${i}?` }], max_tokens: 256 }),
-      });
+      const res = await fetch(`${url}${template.path}`, { method: 'POST', headers: template.headers, body: `${head}How many days for appeal ${i}?${tail}` });
       JSON.parse(await res.text());
     }
   };
@@ -129,9 +133,12 @@ const server = await createMockModelServer();
 server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
 const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-bench-eval-'));
 try {
-  // Warm both paths (JIT, sockets) before measuring.
-  await plainPool(server.url, 50);
+  // Warm both paths (JIT, sockets) before measuring; the first eval request is the pool's template.
   await evalBatch(server.url, 50, dir);
+  const first = server.requests.find((r) => JSON.stringify(r.body).includes('How many days for appeal 0?'));
+  if (!first) throw new Error('the mock saw no request for the first item');
+  const template = { path: first.path, headers: { 'content-type': 'application/json' }, body: first.rawBody ?? JSON.stringify(first.body) };
+  await plainPool(server.url, 50, template);
   const ratios: number[] = [];
   const growth: number[] = [];
   const alone: number[] = [];
@@ -139,7 +146,7 @@ try {
   for (let r = 0; r < REPEATS; r++) {
     server.reset();
     server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
-    const pool = await plainPool(server.url, ITEMS);
+    const pool = await plainPool(server.url, ITEMS, template);
     server.reset();
     server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
     const ev = await evalBatch(server.url, ITEMS, dir);

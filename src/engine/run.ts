@@ -146,12 +146,17 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const budget = new BudgetGuard(tighterBudget(prepared.parsed.ok ? prepared.parsed.chain.budget : undefined, opts.budget), now);
   budget.restore(spendOf(opts.resume?.events ?? []));
   // The time budget cancels what is still in flight at its deadline, as the person's Cancel does.
-  const overBudget = new AbortController();
-  const signal = AbortSignal.any([cancel, overBudget.signal]);
+  // One controller for both: the person's cancel is linked into it by a listener removed when
+  // the run ends (AbortSignal.any would keep a weak reference per run on a batch's shared signal).
+  const halt = new AbortController();
+  const signal = halt.signal;
+  const onCancel = () => halt.abort(cancel.reason);
+  if (cancel.aborted) onCancel();
+  else cancel.addEventListener('abort', onCancel, { once: true });
   const timeLeft = budget.timeLeftMs();
   const deadline = timeLeft === null ? undefined : setTimeout(() => {
     budget.stop(`time budget of ${budget.budget.maxTimeMs} ms reached`);
-    overBudget.abort();
+    halt.abort();
   }, timeLeft);
   // The last line of defence: whatever path a key took, no event or run record carries it.
   const scrub = runScrubber(opts);
@@ -184,6 +189,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
         : { status: 'failed', error: `Internal error: ${scrub.text((error as Error).message)}` };
   } finally {
     clearTimeout(deadline);
+    cancel.removeEventListener('abort', onCancel);
   }
   // The run's own words keep their shape ("the 1024-token output cap" is no "Token <secret>"): what
   // an endpoint sent was scrubbed of key shapes where it came in, and the keys go here, as in events.

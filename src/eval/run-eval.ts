@@ -137,16 +137,19 @@ export async function runEvalItem(
   // finished steps are restored from its events, not called (or paid for) again.
   const earlier = runId ? await ctx.repo.getRun(runId) : undefined;
   const frozen = !earlier && ctx.frozen ? await ctx.frozen.runFor(variant, item) : null;
+  const earlierEvents = earlier ? await ctx.repo.getEvents(runId as string) : [];
   const resume = earlier
-    ? { resume: { events: await ctx.repo.getEvents(runId as string) } }
+    ? { resume: { events: earlierEvents } }
     : frozen && ctx.frozen ? { fork: frozenFork(variant.chain, frozen, ctx.frozen.stage, ctx.registry ?? stepRegistry) } : {};
+  // The run's events as they are recorded (the objects the repository stores, which nothing
+  // changes afterwards), after the earlier attempt's: reading them back would copy every event.
+  const events: TraceEvent[] = [...earlierEvents];
   const meta = await runChain({
-    chain: variant.chain, inputs: item.inputs, provider: ctx.provider, model: ctx.model, repo: ctx.repo, ...resume,
+    chain: variant.chain, inputs: item.inputs, provider: ctx.provider, model: ctx.model, repo: ctx.repo, ...resume, onEvent: (e) => void events.push(e),
     ...(runId ? { runId } : {}), ...(ctx.registry ? { registry: ctx.registry } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.countTokens ? { countTokens: ctx.countTokens } : {}),
     ...(ctx.allowEgress ? { allowEgress: ctx.allowEgress, egressHint: 'name its origin with --allow-webhook' } : {}), now,
   });
   if (ctx.signal?.aborted && (meta.status === 'cancelled' || meta.status === 'interrupted')) return null;
-  const events = await ctx.repo.getEvents(meta.id);
   const { outcome, calls, steps } = outcomeOf(meta, events);
   const scored = scoreItem(item, scorers, outcome);
   const judged = await judgeItem(ctx, item, scorers, outcome.status === 'succeeded' ? outcome.output : undefined, now);

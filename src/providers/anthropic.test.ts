@@ -237,3 +237,20 @@ describe('Anthropic provider: request shape', () => {
     expect((await failure(provider().call(request, { fetch }))).code).toBe('bad_response');
   });
 });
+
+describe('an endpoint that redirects', () => {
+  it('is not followed: the key never reaches the address it points to, and the error says what to set', async () => {
+    const elsewhere = await createFixtureServer();
+    try {
+      elsewhere.reply({ body: '{}' });
+      server.reply({ status: 307, headers: { location: `${elsewhere.url}/v1/messages` }, body: '' });
+      const err = await failure(provider().call(request, { fetch }));
+      expect(err.code).toBe('bad_response');
+      expect(err.retryable).toBe(false);
+      expect(err.message).toMatch(/redirect.*not followed.*address it redirects to/);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});

@@ -56,8 +56,14 @@ export async function postJson(ctx: CallContext, url: string, headers: Record<st
   // browsers throw "Illegal invocation" when window.fetch runs with a foreign `this`.
   const doFetch = ctx.fetch;
   try {
-    return await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: ctx.signal });
+    // A redirect is not followed: it would carry the key's header (x-api-key is not dropped
+    // across origins) to wherever the endpoint points. Not following also spares fetch the
+    // copy of the request (and its body) it keeps to replay on a redirect.
+    return await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: ctx.signal, redirect: 'error' });
   } catch (err) {
+    if (!ctx.signal?.aborted && /redirect/i.test(describe(err))) {
+      throw new ProviderError('bad_response', 'it answered with a redirect, which is not followed (the request carries the API key): set the endpoint to the address it redirects to');
+    }
     throw transportFailure(err, ctx.signal, false);
   }
 }
