@@ -3,7 +3,7 @@
  * against a plain promise pool making the same requests with the same concurrency, in the same
  * run. Prints figures; it asserts nothing.
  *
- *   npx tsx scripts/bench-eval.ts [--items 1000] [--concurrency 8] [--repeats 3]
+ *   npm run bench:eval [-- --items 1000 --concurrency 8 --repeats 5 --warmup 300]
  *
  * - throughput: items/s of `runEval` (engine, validation, scoring, results streamed to a
  *   file, each run dropped from memory once written) ÷ items/s of the pool (fetch + JSON.parse
@@ -38,7 +38,9 @@ const opt = (name: string, fallback: number) => {
 };
 const ITEMS = opt('items', 1000);
 const CONCURRENCY = opt('concurrency', 8);
-const REPEATS = opt('repeats', 3);
+const REPEATS = opt('repeats', 5);
+/** Items each path runs before any is measured: steady state (optimised code, open sockets) is what is compared. */
+const WARMUP = opt('warmup', 300);
 
 const chain: Chain = {
   format: 'seamscope.chain', version: 1, id: 'bench-eval', name: 'Bench eval',
@@ -134,11 +136,12 @@ server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
 const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-bench-eval-'));
 try {
   // Warm both paths (JIT, sockets) before measuring; the first eval request is the pool's template.
-  await evalBatch(server.url, 50, dir);
+  await evalBatch(server.url, WARMUP, dir);
   const first = server.requests.find((r) => JSON.stringify(r.body).includes('How many days for appeal 0?'));
   if (!first) throw new Error('the mock saw no request for the first item');
   const template = { path: first.path, headers: { 'content-type': 'application/json' }, body: first.rawBody ?? JSON.stringify(first.body) };
-  await plainPool(server.url, 50, template);
+  await plainPool(server.url, WARMUP, template);
+  await engineAlone(WARMUP);
   const ratios: number[] = [];
   const growth: number[] = [];
   const alone: number[] = [];

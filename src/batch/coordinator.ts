@@ -112,26 +112,48 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
 
   let wake: () => void = () => undefined;
   const nudge = () => wake();
-  const finished = new Set<string>();
+  // A completed event carries the job's return value: collected from it, the job is neither read
+  // back (its whole hash, parsed again) nor asked its state; a failed job is read for its reason.
+  const finished = new Map<string, unknown>();
   // Listening before adding: no job can finish unheard.
-  const onFinished = ({ jobId }: { jobId: string }) => {
+  const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue?: unknown }) => {
     if (pending.has(jobId)) {
-      finished.add(jobId);
+      finished.set(jobId, returnvalue ?? null);
       nudge();
     }
   };
-  events.on('completed', onFinished);
-  events.on('failed', onFinished);
+  const onFailed = ({ jobId }: { jobId: string }) => {
+    if (pending.has(jobId)) {
+      finished.set(jobId, null);
+      nudge();
+    }
+  };
+  events.on('completed', onCompleted);
+  events.on('failed', onFailed);
   await events.waitUntilReady();
   opts.signal?.addEventListener('abort', nudge, { once: true });
 
   const collecting = new Set<string>();
-  const collect = async (jobId: string, job?: Job): Promise<void> => {
+  const settle = async (jobId: string, result: ItemResult, runFile: string | null, starts: number) => {
+    await opts.onResult(result, runFile);
+    pending.delete(jobId);
+    ran++;
+    if (result.status === 'failed') failed++;
+    restarts += Math.max(0, starts - 1);
+    await queue.remove(jobId).catch(() => undefined);
+    opts.onProgress?.({ done: skipped + ran, total, failed, etaMs: Math.round(((Date.now() - started) / ran) * pending.size) });
+  };
+  const collect = async (jobId: string, value: unknown = null): Promise<void> => {
     const entry = pending.get(jobId);
     if (!entry || collecting.has(jobId)) return;
     collecting.add(jobId);
     try {
-      let found = job ?? (await queue.getJob(jobId));
+      const heard = value === null ? null : checkedResult(value, entry, jobId);
+      if (heard) {
+        await settle(jobId, heard.result, heard.runFile, heard.started);
+        return;
+      }
+      let found = await queue.getJob(jobId);
       if (!found) return;
       const hasValue = (j: Job) => j.finishedOn && j.returnvalue !== null && j.returnvalue !== undefined;
       // A return value is written only when a job completes: no need to ask its state then.
@@ -142,13 +164,7 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
       if (state === 'completed' && !hasValue(found)) found = await queue.getJob(jobId);
       if (!found) return;
       const { result, runFile } = state === 'completed' ? checkedResult(found.returnvalue, entry, jobId) : { result: failedResult(entry, jobId, found.failedReason, found.attemptsMade), runFile: null };
-      await opts.onResult(result, runFile);
-      pending.delete(jobId);
-      ran++;
-      if (result.status === 'failed') failed++;
-      restarts += Math.max(0, (found.attemptsStarted ?? 1) - 1);
-      await found.remove().catch(() => undefined);
-      opts.onProgress?.({ done: skipped + ran, total, failed, etaMs: Math.round(((Date.now() - started) / ran) * pending.size) });
+      await settle(jobId, result, runFile, found.attemptsStarted ?? 1);
     } finally {
       collecting.delete(jobId);
     }
@@ -176,24 +192,24 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
     }
     const batch = [...finished];
     finished.clear();
-    await Promise.all(batch.map((id) => collect(id)));
+    await Promise.all(batch.map(([id, value]) => collect(id, value)));
   }
-  events.off('completed', onFinished);
-  events.off('failed', onFinished);
+  events.off('completed', onCompleted);
+  events.off('failed', onFailed);
   return { cancelled: pending.size > 0, ran, skipped, restarts };
 }
 
 /** A worker's result, checked: a payload that is not one (or names another item) counts as that item failing. */
-function checkedResult(value: unknown, entry: { variant: EvalVariant; item: DatasetItem }, runId: string): { result: ItemResult; runFile: string | null } {
+function checkedResult(value: unknown, entry: { variant: EvalVariant; item: DatasetItem }, runId: string): { result: ItemResult; runFile: string | null; started: number } {
   const parsed = jobResultSchema.safeParse(value);
-  if (!parsed.success) return { result: failedResult(entry, runId, `the worker's result is not one: ${firstIssue(parsed.error)}`, 1), runFile: null };
-  const { result, runFile } = parsed.data;
+  if (!parsed.success) return { result: failedResult(entry, runId, `the worker's result is not one: ${firstIssue(parsed.error)}`, 1), runFile: null, started: 1 };
+  const { result, runFile, started = 1 } = parsed.data;
   if (result.variant !== entry.variant.name || result.itemId !== entry.item.id || result.runId !== runId) {
-    return { result: failedResult(entry, runId, 'the worker returned the result of another item', 1), runFile: null };
+    return { result: failedResult(entry, runId, 'the worker returned the result of another item', 1), runFile: null, started };
   }
   const run = parseRunFile(runFile);
-  if (!run.ok) return { result: failedResult(entry, runId, `the worker's run file is not one: ${run.message}`, 1), runFile: null };
-  return { result: result as ItemResult, runFile };
+  if (!run.ok) return { result: failedResult(entry, runId, `the worker's run file is not one: ${run.message}`, 1), runFile: null, started };
+  return { result: result as ItemResult, runFile, started };
 }
 
 /** An item whose job failed after its retries: reported with its error, like a run that failed. */

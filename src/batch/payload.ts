@@ -45,8 +45,10 @@ export const jobResultSchema = z.object({
   result: itemResultSchema,
   /** The run file exactly as `eval` writes it under runs/ (checked again with parseRunFile). */
   runFile: z.string().max(64 * 1024 * 1024),
+  /** How many times the job had been started when this run finished (BullMQ's attemptsStarted): more than 1 is a restart. */
+  started: z.number().int().min(1).max(1_000_000).optional(),
 }).strict();
-export interface JobResult { format: typeof RESULT_FORMAT; version: 1; result: ItemResult; runFile: string }
+export interface JobResult { format: typeof RESULT_FORMAT; version: 1; result: ItemResult; runFile: string; started?: number }
 
 /** The first problem of a failed parse, as `path: message`. */
 export function firstIssue(error: z.ZodError): string {

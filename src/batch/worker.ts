@@ -69,7 +69,7 @@ export function startBatchWorker(opts: BatchWorkerOptions): BatchWorker {
       { ...variant, chain }, item, data.runId, data.scorers,
     );
     if (!ran) throw new Error('the worker was stopped before the run finished');
-    return { format: RESULT_FORMAT, version: 1, result: ran.result, runFile: JSON.stringify(toRunFile(ran.meta, ran.events)) };
+    return { format: RESULT_FORMAT, version: 1, result: ran.result, runFile: JSON.stringify(toRunFile(ran.meta, ran.events)), ...(job.attemptsStarted ? { started: job.attemptsStarted } : {}) };
   };
   const lock = opts.lockDurationMs ?? 30_000;
   const worker = opts.backend.worker(evalQueueName(opts.profileKey), processor as never, {

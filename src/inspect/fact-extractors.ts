@@ -4,6 +4,7 @@ import {
   refRe, sectionRe, structuralBefore, unitStems, yearContextRe, yearRe,
 } from './fact-patterns.ts';
 import type { FactKind } from './facts.ts';
+import { matchesOf } from './matches.ts';
 
 /**
  * One extractor per fact kind. Each reads the text (and its lowercase twin, same offsets,
@@ -66,12 +67,12 @@ const scaleOf: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m
 const currencyOf = (marker: string): string => (/€|EUR|euro/i.test(marker) ? '€' : /£|GBP/i.test(marker) ? '£' : '$');
 
 export const money: Extractor = (text, _lower, emit) => {
-  for (const m of text.matchAll(moneyPrefixRe)) {
+  for (const m of matchesOf(moneyPrefixRe, text)) {
     const value = Number(m[2]!.replace(/,/g, '')) * (m[3] ? (scaleOf[m[3].toLowerCase()] ?? 1) : 1);
     const symbol = currencyOf(m[1]!);
     emit('money', m.index, m.index + m[0].length, `${symbol}${fmt(value)}`, value, symbol);
   }
-  for (const m of text.matchAll(moneySuffixRe)) {
+  for (const m of matchesOf(moneySuffixRe, text)) {
     let value = Number(m[1]!.replace(/,/g, '')) * (m[2] ? (scaleOf[m[2].toLowerCase()] ?? 1) : 1);
     if (m[3]!.toLowerCase() === 'cents') value /= 100;
     const symbol = currencyOf(m[3]!);
@@ -94,19 +95,19 @@ export const percentages: Extractor = (text, lower, emit) => {
 export const dates: Extractor = (text, _lower, emit) => {
   // Day-first dates before month-led ones, or "30 December 2016" would lose its day to "December 2016".
   for (const { re, order } of dateRes) {
-    for (const m of text.matchAll(re)) {
+    for (const m of matchesOf(re, text)) {
       const normalized = order === 'dmy' ? `${m[3]}-${pad(monthIndex(m[2]!))}-${pad(m[1]!)}`
         : order === 'iso' ? `${m[1]}-${m[2]}-${m[3]}`
           : `${m[3]}-${pad(m[1]!)}-${pad(m[2]!)}`; // slashes in US order, as the corpus writes them
       emit('date', m.index, m.index + m[0].length, normalized);
     }
   }
-  for (const m of text.matchAll(monthDateRe)) {
+  for (const m of matchesOf(monthDateRe, text)) {
     const month = pad(monthIndex(m[1]!));
     const normalized = m[4] ? `${m[4]}-${month}` : m[3] ? `${m[3]}-${month}-${pad(m[2]!)}` : `--${month}-${pad(m[2]!)}`;
     emit('date', m.index, m.index + m[0].length, normalized);
   }
-  for (const m of text.matchAll(yearRe)) {
+  for (const m of matchesOf(yearRe, text)) {
     if (yearContextRe.test(text.slice(Math.max(0, m.index - 20), m.index))) emit('date', m.index, m.index + 4, m[0], Number(m[0]));
   }
 };
@@ -122,24 +123,24 @@ function opensLine(text: string, at: number): boolean {
 const normalizeRef = (ref: string) => ref.replace(/[–—]/g, '-');
 
 export const sections: Extractor = (text, _lower, emit) => {
-  for (const m of text.matchAll(sectionRe)) {
+  for (const m of matchesOf(sectionRe, text)) {
     const listStart = m.index + m[0].length - m[1]!.length;
     let first = true;
-    for (const r of m[1]!.matchAll(refRe)) {
+    for (const r of matchesOf(refRe, m[1]!)) {
       const s = listStart + r.index;
       // The first ref keeps its keyword in the span ("section 1395w–22"), for the highlight.
       emit('section', first ? m.index : s, s + r[0].length, normalizeRef(r[0]));
       first = false;
     }
   }
-  for (const m of text.matchAll(parenChainRe)) emit('section', m.index, m.index + m[0].length, m[0]);
-  for (const m of text.matchAll(clauseNumberRe)) if (opensLine(text, m.index)) emit('section', m.index, m.index + m[0].length, m[0]);
+  for (const m of matchesOf(parenChainRe, text)) emit('section', m.index, m.index + m[0].length, m[0]);
+  for (const m of matchesOf(clauseNumberRe, text)) if (opensLine(text, m.index)) emit('section', m.index, m.index + m[0].length, m[0]);
 };
 
 export const ids: Extractor = (text, _lower, emit) => {
   for (const { re, gate } of idRes) {
     if (gate && !gate.test(text)) continue;
-    for (const m of text.matchAll(re)) {
+    for (const m of matchesOf(re, text)) {
       const end = m.index + m[0].length;
       const start = m[1] !== undefined ? end - m[1].length : m.index;
       emit('id', start, end, text.slice(start, end).replace(/^#/, ''));
@@ -150,16 +151,16 @@ export const ids: Extractor = (text, _lower, emit) => {
 const isTermChar = (c: string | undefined) => c !== undefined && /[\w-]/.test(c);
 
 export const conditions: Extractor = (text, lower, emit) => {
-  for (const m of text.matchAll(conditionRe)) {
+  for (const m of matchesOf(conditionRe, text)) {
     // The capture group that matched says which curated condition this is.
     let i = 1;
     while (i < m.length && m[i] === undefined) i++;
     emit('condition', m.index, m.index + m[0].length, curatedConditions[i - 1]?.[0] ?? m[0].toLowerCase());
   }
   // A quoted literal is a named value ('pending', 'no longer needed'): one fact wherever it is used.
-  for (const m of text.matchAll(quotedLiteralRe)) emit('condition', m.index, m.index + m[0].length, m[1]!.toLowerCase());
+  for (const m of matchesOf(quotedLiteralRe, text)) emit('condition', m.index, m.index + m[0].length, m[1]!.toLowerCase());
   const terms = new Set<string>();
-  for (const m of text.matchAll(definedTermRe)) {
+  for (const m of matchesOf(definedTermRe, text)) {
     const term = (m[1] ?? m[2] ?? '').trim();
     // One-word terms ("Customer", "Term") are the parties and the document itself: everywhere, never dropped, pure noise.
     const words = term.split(/\s+/).length;
@@ -217,12 +218,12 @@ function textBounds(text: string): TextBounds {
 export const numbers: Extractor = (text, _lower, emit) => {
   // A limit makes a spelled count a figure ("at most five passengers"); a spelled number
   // confirmed by digits ("one (1) complete copy") makes the digits one.
-  for (const m of text.matchAll(countLimitRe)) {
+  for (const m of matchesOf(countLimitRe, text)) {
     const value = parseAmount(m[1]!);
     const start = m.index + m[0].length - m[1]!.length;
     if (value !== undefined) emit('number', start, m.index + m[0].length, fmt(value), value);
   }
-  for (const m of text.matchAll(digitsInParensRe)) {
+  for (const m of matchesOf(digitsInParensRe, text)) {
     const from = Math.max(0, m.index - 24);
     const left = spelledLeftRe.exec(text.slice(from, m.index));
     const value = Number(m[1]);
@@ -230,7 +231,7 @@ export const numbers: Extractor = (text, _lower, emit) => {
     emit('number', from + left.index, m.index + m[0].length, fmt(value), value);
   }
   const content = textBounds(text);
-  for (const m of text.matchAll(numberRe)) {
+  for (const m of matchesOf(numberRe, text)) {
     const amountEnd = m.index + m[1]!.length;
     if (isListMarker(text, m.index, amountEnd, content)) continue;
     // A leading zero ("02116") makes it a code, not a quantity: keep it verbatim.

@@ -1,5 +1,6 @@
 import type { FactKind } from './facts.ts';
 import { factPlaces, type FactStatus, type SurvivalFact, type SurvivalReport } from './survival.ts';
+import { matchesOf } from './matches.ts';
 
 /**
  * What a question asks, as source facts ranked by relevance to it: BM25 of the question's words against each fact's own text, the
@@ -88,7 +89,7 @@ export function questionForm(question: string): QuestionForm {
     phrase ??= m[0].trim();
   }
   // The form's nouns ("which reasons", "what deadline") stay terms: they name what is asked too.
-  const terms = [...question.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)].flatMap((m) => m[0].split('-')).map(processTerm).filter((t): t is string => t !== null);
+  const terms = [...matchesOf(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu, question)].flatMap((m) => m[0].split('-')).map(processTerm).filter((t): t is string => t !== null);
   return { wants: [...wants], phrase, terms: [...new Set(terms)] };
 }
 
@@ -122,7 +123,7 @@ function placeDocs(survival: SurvivalReport, sourceText: (name: string) => strin
     if (!list) {
       if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
       list = [];
-      for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      for (const m of matchesOf(/[\p{L}\p{N}]+/gu, text)) {
         const t = processTerm(m[0]);
         if (t !== null) list.push(t);
       }
@@ -210,7 +211,7 @@ function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => bool
   return best;
 }
 
-const termsOf = (text: string) => [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => processTerm(m[0])).filter((t): t is string => t !== null);
+const termsOf = (text: string) => [...matchesOf(/[\p{L}\p{N}]+/gu, text)].map((m) => processTerm(m[0])).filter((t): t is string => t !== null);
 
 const round = (n: number) => Math.round(n * 100) / 100;
 

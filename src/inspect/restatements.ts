@@ -1,5 +1,6 @@
 import { NUM, parseAmount, WORD } from './fact-patterns.ts';
 import type { Fact } from './facts.ts';
+import { matchesOf } from './matches.ts';
 
 /**
  * How an intermediate restates a figure it did not keep exactly: roughly ("two months" for a
@@ -58,7 +59,7 @@ const monthNumber = (name: string) => ['jan', 'feb', 'mar', 'apr', 'may', 'jun',
 /** Spelled numbers from two up, and "one" (read only where the words around it match, by the caller). */
 export function spelledNumbers(text: string): { value: number; start: number; end: number }[] {
   const found: { value: number; start: number; end: number }[] = [];
-  for (const m of text.matchAll(spelledRe)) {
+  for (const m of matchesOf(spelledRe, text)) {
     const value = parseAmount(m[1]!);
     if (value !== undefined && value >= 1) found.push({ value, start: m.index, end: m.index + m[0].length });
   }
@@ -67,7 +68,7 @@ export function spelledNumbers(text: string): { value: number; start: number; en
 
 export function indexQuantities(text: string): QuantityIndex {
   const quantities: StatedQuantity[] = [];
-  for (const m of text.matchAll(durationRe)) {
+  for (const m of matchesOf(durationRe, text)) {
     if (m[7]) {
       quantities.push({ kind: 'duration', value: 0.5, size: 0.5 * (daysPer[m[7].toLowerCase()] ?? 0), unit: m[7].toLowerCase(), business: false, hedged: true, text: m[0] });
       continue;
@@ -81,7 +82,7 @@ export function indexQuantities(text: string): QuantityIndex {
     const hedged = m[1] !== undefined || /^(?:a couple of)$/i.test(m[2]!);
     quantities.push({ kind: 'duration', value, size: value * (daysPer[unit] ?? 0), unit, business: qualifier === 'business' || qualifier === 'working', hedged, text: m[0] });
   }
-  for (const m of text.matchAll(hedgedAmountRe)) {
+  for (const m of matchesOf(hedgedAmountRe, text)) {
     if (m[3] !== undefined) {
       const value = Number(m[3].replace(/,/g, ''));
       quantities.push({ kind: 'money', value, size: value, unit: m[2]!, business: false, hedged: true, text: m[0] });
@@ -91,8 +92,8 @@ export function indexQuantities(text: string): QuantityIndex {
     }
   }
   const periods = new Map<string, string>();
-  for (const m of text.matchAll(monthYearRe)) periods.set(`${m[2]}-${String(monthNumber(m[1]!)).padStart(2, '0')}`, m[0]);
-  for (const m of text.matchAll(yearRe)) if (!periods.has(m[1]!)) periods.set(m[1]!, m[0]);
+  for (const m of matchesOf(monthYearRe, text)) periods.set(`${m[2]}-${String(monthNumber(m[1]!)).padStart(2, '0')}`, m[0]);
+  for (const m of matchesOf(yearRe, text)) if (!periods.has(m[1]!)) periods.set(m[1]!, m[0]);
   return { quantities, periods };
 }
 

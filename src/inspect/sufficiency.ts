@@ -1,7 +1,7 @@
 import type { Boundary } from '../trace/replay.ts';
 import type { BoundaryLabel } from '../trace/events.ts';
 import type { BoundaryReport } from './boundary.ts';
-import { factSurvival } from './survival.ts';
+import { factsSurvived } from './survival.ts';
 
 /**
  * Sufficiency at a boundary: could the consumer's answer be derived from what it received?
@@ -67,10 +67,10 @@ export function goldFactSurvives(fact: string, intermediate: unknown): boolean {
  * with the intermediate indexed once for all of them (an eval scores every item this way).
  */
 export function goldFactsMissing(facts: readonly string[], intermediate: unknown): string[] {
-  const report = factSurvival(facts.map((text, i) => ({ name: String(i), text })), intermediate);
+  const judged = factsSurvived(facts.map((text, i) => ({ name: String(i), text })), intermediate);
   let loose: string | undefined;
   return facts.filter((fact, i) => {
-    const own = report.facts.filter((f) => f.source === String(i));
+    const own = judged.filter((f) => f.source === String(i));
     if (own.length > 0) return own.some((f) => !f.survived);
     const wanted = looseText(fact);
     loose ??= looseText(strings(intermediate, []).join('\n'));

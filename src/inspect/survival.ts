@@ -2,6 +2,7 @@ import { splitSections } from '../steps/sections.ts';
 import { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './facts.ts';
 import { parseAmount } from './fact-patterns.ts';
 import { findRestatement, indexQuantities, spelledNumbers, type QuantityIndex } from './restatements.ts';
+import { matchesOf } from './matches.ts';
 
 /**
  * Fact survival across a handoff: which facts of the sources can still be found in the
@@ -54,8 +55,8 @@ interface IntermediateIndex {
   bare: Set<number>;
   /** All string content, lowercased, dashes and spaces normalised, for containment of ids, sections and terms. */
   loose: string;
-  /** Every quantity and date the intermediate states, exactly or roughly, for approximations and changes. */
-  quantities: QuantityIndex;
+  /** Every quantity and date the intermediate states, exactly or roughly, for approximations and changes (worked out when a fact is dropped). */
+  quantities(): QuantityIndex;
 }
 
 const looseForm = (s: string) => s.toLowerCase().replace(/[–—]/g, '-').replace(/[“”]/g, '"').replace(/\s+/g, ' ');
@@ -107,11 +108,12 @@ function indexIntermediate(intermediate: unknown): IntermediateIndex {
   }
   const loose = looseForm(strings.join('\n'));
   // A share restated in words ("covered at half the cost") keeps the percentage it names.
-  for (const m of loose.matchAll(shareWordsRe)) {
+  for (const m of matchesOf(shareWordsRe, loose)) {
     const share = shareWords[(m[1] ?? '').replace(/^(?:a|one)\s+/, '')];
     if (share !== undefined) keys.add(`percentage:${share}%`);
   }
-  return { keys, contexts, bare, loose, quantities: indexQuantities(joined) };
+  let quantities: QuantityIndex | undefined;
+  return { keys, contexts, bare, loose, quantities: () => (quantities ??= indexQuantities(joined)) };
 }
 
 const shareWords: Record<string, string> = { half: '50', quarter: '25', 'three quarters': '75', third: '33', 'two thirds': '67' };
@@ -137,7 +139,7 @@ const stopWords = new Set('the a an and or of to in on at by for with from withi
 /** The content words of a passage (lowercased, no figures, spelled or not, no stop words): what a sentence is about. */
 function contextWords(text: string): Set<string> {
   const words = new Set<string>();
-  for (const m of text.toLowerCase().matchAll(/[a-z][a-z'’]{2,}/g)) {
+  for (const m of matchesOf(/[a-z][a-z'’]{2,}/g, text.toLowerCase())) {
     const w = m[0].replace(/['’]s$/, '').replace(/(?:ing|ed|es|s)$/, '');
     if (w.length >= 3 && !stopWords.has(m[0]) && parseAmount(m[0]) === undefined) words.add(w);
   }
@@ -320,13 +322,57 @@ function preparedSource(text: string): PreparedPlace[] {
  */
 export function factSurvival(sources: readonly { name: string; text: string }[], intermediate: unknown): SurvivalReport {
   const index = indexIntermediate(intermediate);
+  const facts = judgeFacts(sources, index, true);
+  for (const f of facts) {
+    if (f.survived) {
+      f.status = 'survived';
+      continue;
+    }
+    f.status = 'dropped';
+    const found = findRestatement(f, index.quantities());
+    if (found) {
+      f.status = found.status;
+      f.restatedAs = found.text;
+    }
+  }
+  const byKind = emptyByKind();
+  for (const f of facts) {
+    byKind[f.kind].total++;
+    if (!f.survived) byKind[f.kind].dropped++;
+  }
+  return { facts, dropped: facts.filter((f) => !f.survived), survived: facts.filter((f) => f.survived), byKind };
+}
+
+/**
+ * Whether each fact of each source survived, judged exactly as `factSurvival` judges it, without
+ * the report around it (restatements, places, tallies): what a scorer needs for every item.
+ */
+export function factsSurvived(sources: readonly { name: string; text: string }[], intermediate: unknown): { source: string; survived: boolean }[] {
+  return judgeFacts(sources, indexIntermediate(intermediate), false);
+}
+
+/**
+ * A prepared place as a report entry. Written out field by field: spreading the facts (whose
+ * shapes differ: a value, a unit or neither) sent V8 to its slow generic copy, which was the
+ * largest single cost of scoring an item.
+ */
+function asEntry(place: PreparedPlace, source: string, survived: boolean, full: boolean): SurvivalFact {
+  const f = place.fact;
+  const entry: SurvivalFact = { kind: f.kind, text: f.text, start: f.start, end: f.end, normalized: f.normalized, source, section: place.section, survived, status: survived ? 'survived' : 'dropped', line: place.occurrences[0]?.line ?? 1, occurrences: full ? place.occurrences.map((o) => ({ ...o })) : [] };
+  if (f.value !== undefined) entry.value = f.value;
+  if (f.unit !== undefined) entry.unit = f.unit;
+  return entry;
+}
+
+/** Each source fact at its place, with whether it survived; `full` also copies its occurrences and records its places. */
+function judgeFacts(sources: readonly { name: string; text: string }[], index: IntermediateIndex, full: boolean): SurvivalFact[] {
   const facts: SurvivalFact[] = [];
   for (const source of sources) {
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
     for (const place of preparedSource(source.text)) {
       const kept = survives(place.fact, index, place.words);
-      const entry: SurvivalFact = { ...place.fact, source: source.name, section: place.section, survived: kept, status: kept ? 'survived' : 'dropped', line: place.occurrences[0]?.line ?? 1, occurrences: place.occurrences.map((o) => ({ ...o })) };
-      placeOf.set(entry, place.places.map((p) => ({ ...p })));
+      const entry = asEntry(place, source.name, kept, full);
+      if (full) placeOf.set(entry, place.places.map((p) => ({ ...p })));
       const record = { entry, words: place.words };
       const list = placesOfKey.get(place.key);
       if (list) list.push(record);
@@ -352,22 +398,5 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
       for (const p of places) if (!supported.has(p)) p.entry.survived = false;
     }
   }
-  for (const f of facts) {
-    if (f.survived) {
-      f.status = 'survived';
-      continue;
-    }
-    f.status = 'dropped';
-    const found = findRestatement(f, index.quantities);
-    if (found) {
-      f.status = found.status;
-      f.restatedAs = found.text;
-    }
-  }
-  const byKind = emptyByKind();
-  for (const f of facts) {
-    byKind[f.kind].total++;
-    if (!f.survived) byKind[f.kind].dropped++;
-  }
-  return { facts, dropped: facts.filter((f) => !f.survived), survived: facts.filter((f) => f.survived), byKind };
+  return facts;
 }

@@ -14,6 +14,8 @@ export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
   readonly url: string;
   readonly port: number;
+  /** The server's process id (bench:batch reads its CPU time). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ async function startOn(binary: string, port: number): Promise<RedisServer | null
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
+        pid: child.pid ?? 0,
         async stop() {
           if (!gone) child.kill('SIGTERM');
           await exited;
