@@ -1,5 +1,5 @@
 import type { PromptAnalysis, Sentence } from './demo-prompt.ts';
-import { contentStems, type DurationMatch } from './demo-text.ts';
+import { contentStems, stemCounts, type DurationMatch } from './demo-text.ts';
 
 /**
  * Ranks the prompt's sentences against the question (BM25 over sentences, plus a few
@@ -35,7 +35,7 @@ export function rankEvidence(analysis: PromptAnalysis): Ranked[] {
   const query = [...new Set(contentStems(question))];
   if (query.length === 0) return [];
   const df = new Map<string, number>();
-  for (const s of sentences) for (const t of new Set(s.stems)) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const s of sentences) for (const t of stemCounts(s.stems).keys()) df.set(t, (df.get(t) ?? 0) + 1);
   const n = sentences.length;
   const avgdl = sentences.reduce((sum, s) => sum + s.stems.length, 0) / n || 1;
   const wantsDuration = isDurationQuestion(question);
@@ -50,9 +50,10 @@ export function rankEvidence(analysis: PromptAnalysis): Ranked[] {
     let score = 0;
     let matched = 0;
     let covered = 0;
-    const titleStems = new Set(contentStems(s.titles.join(' ')));
+    const titleStems = stemCounts(contentStems(s.titles.join(' ')));
+    const counts = stemCounts(s.stems);
     for (const t of query) {
-      const tf = s.stems.filter((x) => x === t).length;
+      const tf = counts.get(t) ?? 0;
       const d = df.get(t) ?? 0;
       const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
       // The headings a sentence sits under say what it is about, at a lower weight than its words.

@@ -17,8 +17,9 @@ export interface Sentence {
   titles: string[];
   /** Came from a JSON value in the prompt (an earlier step's selection). */
   fromJson: boolean;
-  stems: string[];
-  durations: DurationMatch[];
+  /** Shared with every other sentence of the same text (memoised): read, never changed. */
+  stems: readonly string[];
+  durations: readonly DurationMatch[];
 }
 
 export interface Section {

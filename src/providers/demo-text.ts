@@ -28,8 +28,30 @@ export function stem(word: string): string {
   return w.slice(0, 7);
 }
 
-/** Content stems of a text, stopwords removed; digits kept (they are what questions ask for). */
-export function contentStems(text: string): string[] {
+/**
+ * A bounded memo for the demo model's pure per-text work. The model reads the whole prompt on
+ * every call, and in an eval that prompt holds the same document for every item and variant:
+ * its sentences are analysed once, not once per call. Least recently used out first.
+ */
+function memo<T>(compute: (text: string) => T, max = 20_000): (text: string) => T {
+  const known = new Map<string, T>();
+  return (text) => {
+    const seen = known.get(text);
+    if (seen !== undefined) {
+      known.delete(text);
+      known.set(text, seen);
+      return seen;
+    }
+    const value = compute(text);
+    if (text.length > 20_000) return value;
+    known.set(text, value);
+    if (known.size > max) known.delete(known.keys().next().value as string);
+    return value;
+  };
+}
+
+/** Content stems of a text, stopwords removed; digits kept (they are what questions ask for). Shared: never changed by a caller. */
+export const contentStems: (text: string) => readonly string[] = memo((text) => {
   const out: string[] = [];
   for (const m of text.toLowerCase().matchAll(/[a-z0-9]+/g)) {
     const word = m[0];
@@ -37,6 +59,19 @@ export function contentStems(text: string): string[] {
     out.push(stem(word));
   }
   return out;
+});
+
+const counted = new WeakMap<readonly string[], ReadonlyMap<string, number>>();
+
+/** How often each stem occurs in `stems` (one of contentStems' lists), worked out once per list. */
+export function stemCounts(stems: readonly string[]): ReadonlyMap<string, number> {
+  let counts = counted.get(stems);
+  if (!counts) {
+    const made = new Map<string, number>();
+    for (const t of stems) made.set(t, (made.get(t) ?? 0) + 1);
+    counted.set(stems, (counts = made));
+  }
+  return counts;
 }
 
 const unit = '(?:calendar |business |working )?(?:days?|hours?|weeks?|months?|years?)';
@@ -58,7 +93,8 @@ export interface DurationMatch {
   spoken: string;
 }
 
-export function findDurations(text: string): DurationMatch[] {
+/** The durations a text states, in order. Shared: never changed by a caller. */
+export const findDurations: (text: string) => readonly DurationMatch[] = memo((text) => {
   const out: DurationMatch[] = [];
   for (const m of text.matchAll(durationPattern)) {
     const amount = m[1] ?? '';
@@ -69,7 +105,7 @@ export function findDurations(text: string): DurationMatch[] {
     out.push({ text: m[0], index: m.index ?? 0, amount, unit: unitWord, spoken: `${amount} ${qualifier ? `${qualifier} ` : ''}${plural}` });
   }
   return out;
-}
+});
 
 /** Sentence spans of one paragraph, as [start, end) offsets into it (verbatim slices). */
 export function sentenceSpans(paragraph: string): [number, number][] {

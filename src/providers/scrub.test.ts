@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError, scrubProviderError } from './errors.ts';
-import { combineScrubbers, createScrubber, REDACTED, shapeScrubber } from './scrub.ts';
+import { combineScrubbers, createScrubber, KEY_SHAPES, REDACTED, SHAPE_HINT, shapeScrubber } from './scrub.ts';
 
 const KEY = 'canary-Zq9xK2mW7vLp';
 
@@ -25,6 +25,28 @@ describe('scrubbing keys from what endpoints send back', () => {
     }
     // Ordinary words survive.
     expect(shapeScrubber.text('The bearer of the ticket asked for a sketch of the api')).toBe('The bearer of the ticket asked for a sketch of the api');
+  });
+
+  it('the one-scan hint lets through every text a key shape would change', () => {
+    const texts = [
+      'BEARER abcdefgh', 'basic dXNlcjpwYXNz', 'Token 1234abcd', 'TOKEN\tzzzzzzzz', 'x-goog-api-key: AIzaSyA-123456', 'X-API-KEY = "longvalue"',
+      'AUTHORIZATION:whatever', 'apikey=abcd1234', 'API-KEY: 12345678', 'sk-live123456', 'prefix SK-notakey', 'nothing to see here', 'ok',
+    ];
+    for (const text of texts) {
+      const full = KEY_SHAPES.reduce((out, [re, replacement]) => out.replace(re, replacement), text);
+      if (full !== text) expect(SHAPE_HINT.test(text), text).toBe(true);
+      expect(shapeScrubber.text(text)).toBe(full);
+    }
+  });
+
+  it('copies an object only from its first change, keeping the entries before it', () => {
+    const scrub = createScrubber([KEY]);
+    const value = { first: 1, second: 'plain', third: `has ${KEY}`, fourth: ['x'] };
+    const out = scrub.value(value) as Record<string, unknown>;
+    expect(out).not.toBe(value);
+    expect(Object.keys(out)).toEqual(['first', 'second', 'third', 'fourth']);
+    expect(out).toMatchObject({ first: 1, second: 'plain', third: `has ${REDACTED}` });
+    expect(out.fourth).toBe(value.fourth);
   });
 
   it('walks JSON values, object keys included, and returns the same value when nothing changed', () => {

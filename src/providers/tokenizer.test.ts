@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedPieces, loadTokenCounter, LONG_RUN } from './tokenizer.ts';
+import { boundedPieces, loadTokenCounter, LONG_RUN, REMEMBERED_MIN_CHARS, rememberingCounter } from './tokenizer.ts';
 
 describe('token counter', () => {
   it('counts with o200k_base and treats special-token text in untrusted input as plain text', async () => {
@@ -32,5 +32,30 @@ describe('bounded pieces (linear counting of long runs)', () => {
     }
     // 200,000 characters of one letter finish (they took ~28 s before).
     expect(count('a'.repeat(200_000))).toBeGreaterThan(200_000 / 16);
+  });
+});
+
+describe('remembering counter', () => {
+  it('counts a long text once, however often it comes back, and short ones every time', () => {
+    const calls: number[] = [];
+    const count = rememberingCounter((t) => {
+      calls.push(t.length);
+      return Math.ceil(t.length / 4);
+    });
+    const doc = 'Appeal within 180 calendar days. '.repeat(REMEMBERED_MIN_CHARS / 10);
+    expect(count(doc)).toBe(Math.ceil(doc.length / 4));
+    expect(count(`${doc}`)).toBe(Math.ceil(doc.length / 4));
+    expect(count(doc.slice(0, -1))).toBe(Math.ceil((doc.length - 1) / 4));
+    count('short');
+    count('short');
+    expect(calls).toEqual([doc.length, doc.length - 1, 5, 5]);
+  });
+
+  it('gives the real tokenizer the same counts with or without it', async () => {
+    const counter = await loadTokenCounter();
+    const doc = '§ 1395w-22(g)(3)(B): a plan shall decide within 72 hours. '.repeat(100);
+    const first = counter(doc);
+    expect(counter(doc)).toBe(first);
+    expect(first).toBeGreaterThan(1000);
   });
 });

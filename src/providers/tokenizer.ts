@@ -47,8 +47,44 @@ export function boundedCounter(countTokens: (text: string) => number): TokenCoun
   };
 }
 
+/** Texts at least this long are remembered with their count; shorter ones cost less to count than to look up. */
+export const REMEMBERED_MIN_CHARS = 2_000;
+const REMEMBERED_TEXTS = 256;
+const REMEMBERED_CHARS = 32_000_000;
+
+/**
+ * A counter that remembers the counts of long texts. The same long text comes back again and
+ * again: the document bound into every item's prompt, in every variant of an eval, measured
+ * again by each budget check; counting it (BPE, linear but slow: ~1 s per MB) was most of the
+ * CPU an eval over a statute spent. Least recently used out first; at most 256 texts and 32 M
+ * characters are held.
+ */
+export function rememberingCounter(count: TokenCounter): TokenCounter {
+  const known = new Map<string, number>();
+  let chars = 0;
+  return (text) => {
+    if (text.length < REMEMBERED_MIN_CHARS) return count(text);
+    const seen = known.get(text);
+    if (seen !== undefined) {
+      known.delete(text);
+      known.set(text, seen);
+      return seen;
+    }
+    const tokens = count(text);
+    if (text.length > REMEMBERED_CHARS / 4) return tokens;
+    known.set(text, tokens);
+    chars += text.length;
+    while (known.size > REMEMBERED_TEXTS || chars > REMEMBERED_CHARS) {
+      const oldest = known.keys().next().value as string;
+      known.delete(oldest);
+      chars -= oldest.length;
+    }
+    return tokens;
+  };
+}
+
 export function loadTokenCounter(): Promise<TokenCounter> {
-  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => boundedCounter((text) => m.countTokens(text, noSpecialTokens)));
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => rememberingCounter(boundedCounter((text) => m.countTokens(text, noSpecialTokens))));
   return loading;
 }
 
