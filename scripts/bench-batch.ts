@@ -6,7 +6,8 @@
  *
  *   npm run bench:batch [-- --items 2000 --workers 2 --concurrency 8 --kill-items 400]
  *
- * - throughput: items/s of the batch (2 worker processes × concurrency 8, a coordinator
+ * - throughput (workers and the in-process eval over the CLI's node:http transport, as
+ *   `seamscope worker` and `seamscope eval` run): items/s of the batch (2 worker processes × concurrency 8, a coordinator
  *   collecting results and checking every run file) as a fraction of the ideal, 16 slots /
  *   50 ms = 320 items/s (target ≥ 0.8); and the in-process eval (runEval, concurrency 16) on the
  *   same items, as items/s and the same fraction.
@@ -34,6 +35,7 @@ import { createMockModelServer, type MockModelServer } from '../src/testing/mock
 import { postgresAvailable, startPostgresServer } from '../src/testing/postgres-server.ts';
 import { startRedisServer } from '../src/testing/redis-server.ts';
 import { createMemoryRunRepository } from '../src/trace/index.ts';
+import { createNodeFetch } from '../src/cli/node-fetch.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -57,7 +59,7 @@ if (argv.includes('--worker')) {
   const backend = await openBackend(parsed.target);
   const worker = startBatchWorker({
     backend, profileKey: profileKey(profile), provider: createProviderForProfile(profile, {}), model: runModelSettings(profile),
-    registry: stepRegistry, concurrency: CONCURRENCY, lockDurationMs: 2_000, countTokens,
+    registry: stepRegistry, concurrency: CONCURRENCY, lockDurationMs: 2_000, countTokens, fetch: createNodeFetch(),
   });
   process.stdout.write('ready\n');
   process.once('SIGTERM', () => void worker.close().then(() => backend.close()).then(() => process.exit(0)));
@@ -219,7 +221,7 @@ async function inProcess(mock: MockModelServer, n: number): Promise<{ rate: numb
   const t0 = performance.now();
   await runEval({
     variants: [{ name: 'bench', kind: 'chain', chain: answerChain() }], dataset: answerDataset(n), provider: createProviderForProfile(profile, {}),
-    model: runModelSettings(profile), repo, concurrency: WORKERS * CONCURRENCY, countTokens, registry: stepRegistry,
+    model: runModelSettings(profile), repo, concurrency: WORKERS * CONCURRENCY, countTokens, registry: stepRegistry, fetch: createNodeFetch(),
     onResult: async (r, run) => {
       if (r.status === 'failed') failed++;
       await repo.deleteRun(run.meta.id);

@@ -31,6 +31,8 @@ export interface BatchWorkerOptions {
   /** How long a job stays this worker's without a lock renewal; a dead worker's jobs return after about this long. */
   lockDurationMs?: number;
   countTokens?: TokenCounter;
+  /** The fetch the runs use (the CLI passes its node:http one); the global fetch when absent. */
+  fetch?: typeof fetch;
   log?(line: string): void;
 }
 
@@ -65,7 +67,7 @@ export function startBatchWorker(opts: BatchWorkerOptions): BatchWorker {
     const repo = createMemoryRunRepository();
     const { chainHash: _hash, ...variant } = data.variant;
     const ran = await runEvalItem(
-      { provider, model: opts.model, repo, registry: opts.registry, ...(signal ? { signal } : {}), ...(opts.allowEgress ? { allowEgress: opts.allowEgress } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}) },
+      { provider, model: opts.model, repo, registry: opts.registry, ...(signal ? { signal } : {}), ...(opts.allowEgress ? { allowEgress: opts.allowEgress } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), ...(opts.fetch ? { fetch: opts.fetch } : {}) },
       { ...variant, chain }, item, data.runId, data.scorers,
     );
     if (!ran) throw new Error('the worker was stopped before the run finished');

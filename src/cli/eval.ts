@@ -18,6 +18,7 @@ import { parseQueueUrl, type QueueTarget } from '../batch/queue-url.ts';
 import { terminalLine } from './terminal-text.ts';
 import { itemResultSchema } from '../eval/item-result.ts';
 import { firstIssue } from '../batch/payload.ts';
+import { createNodeFetch } from './node-fetch.ts';
 
 /**
  * `seamscope eval <chain.json>... --dataset FILE`: every chain over every item, through the
@@ -173,6 +174,8 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   const profile = profileFromArgs(args.options);
   const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
   const shared = shareRateLimit(createProviderForProfile(profile, { apiKey }));
+  // One fetch (and its kept-alive sockets) for every run of the eval.
+  const nodeFetch = createNodeFetch();
   // The eval's identity: what it runs on. Results are reused on resume only for the very same eval.
   const evalId = `eval-${hashValue({ chains: chains.map((c) => c.chain), items: [...itemsByVariant.values()].map((d) => d.items), scorers, model: profile.model, endpoint: profile.baseUrl, ...(frozen ? { frozen: [resolve(frozen.dir), frozen.stage] } : {}), ...(judges.size ? { judges: [...judges.values()] } : {}) }).slice(0, 12)}`;
   const outDir = resolve(typeof args.options.out === 'string' ? args.options.out : join('.evals', evalId));
@@ -225,7 +228,7 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
         const repo = createMemoryRunRepository();
         await runEval({
           variants: [variant], dataset: itemsByVariant.get(variant.name) ?? dataset, scorers, provider: shared.provider, model: runModelSettings(profile), repo,
-          concurrency, signal: controller.signal, done, registry: stepRegistry, allowEgress, runIdFor, judges,
+          concurrency, signal: controller.signal, done, registry: stepRegistry, allowEgress, runIdFor, judges, fetch: nodeFetch,
           ...(frozen ? { frozen: { stage: frozen.stage, runFor: (v: EvalVariant, item: { id: string }) => frozenRun(frozen.dir, v.name, item.id) } } : {}),
           onResult: async (result, run) => {
             await record(result, JSON.stringify(toRunFile(run.meta, run.events)));

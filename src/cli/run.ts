@@ -17,6 +17,7 @@ import { readContainedFile } from './contained-file.ts';
 import { loadChain, type Io } from './load-chain.ts';
 import { terminalLine } from './terminal-text.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
+import { createNodeFetch } from './node-fetch.ts';
 
 export const runOptions: OptionTable = {
   inputs: 'string', endpoint: 'string', model: 'string', protocol: 'string', 'no-structured-output': 'flag',
@@ -109,7 +110,7 @@ export async function runCommand(args: ParsedArgs, io: Io, usage: string): Promi
   process.once('SIGINT', onSignal);
   const run = await runChain({
     chain, inputs, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile), repo, signal: controller.signal, budget,
-    allowEgress, egressHint: 'name its origin with --allow-webhook',
+    fetch: createNodeFetch(), allowEgress, egressHint: 'name its origin with --allow-webhook',
     onEvent: (e) => {
       // Partial delivery: the assembled document's top part, as it grows (stderr; stdout stays the output).
       for (const line of trackAssembly(e)) io.err(`  ${terminalLine(line)}`);

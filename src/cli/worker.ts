@@ -4,6 +4,7 @@ import { stepRegistry } from '../steps/index.ts';
 import type { OptionTable, ParsedArgs } from './args.ts';
 import type { Io } from './load-chain.ts';
 import { allowedWebhookOrigins, profileFromArgs } from './run.ts';
+import { createNodeFetch } from './node-fetch.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /**
@@ -47,7 +48,7 @@ export async function workerCommand(args: ParsedArgs, io: Io, stop: Promise<void
   const backend = await openBackend(parsed.target, io.env);
   const worker = startBatchWorker({
     backend, profileKey: key, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile),
-    registry: stepRegistry, concurrency, allowEgress, lockDurationMs: lockMs, log: (line) => io.err(terminalLine(line)),
+    registry: stepRegistry, concurrency, allowEgress, lockDurationMs: lockMs, fetch: createNodeFetch(), log: (line) => io.err(terminalLine(line)),
   });
   io.err(`worker on ${terminalLine(parsed.target.display)}, queue ${evalQueueName(key)} (${profile.kind === 'demo' ? 'demo model' : terminalLine(`${profile.baseUrl} ${profile.model}`)}), concurrency ${concurrency}`);
   await stop;

@@ -72,11 +72,13 @@ describe('webhook terminal', () => {
     req.on('data', (c) => (data += c));
     req.on('end', () => {
       received.push({ key: req.headers['idempotency-key'] as string | undefined, body: JSON.parse(data) });
-      if (failNext-- > 0) res.writeHead(503).end();
+      if (req.url === '/moved') res.writeHead(307, { location: `${elsewhere}/hook` }).end();
+      else if (failNext-- > 0) res.writeHead(503).end();
       else res.writeHead(200).end('ok');
     });
   });
   let url = '';
+  let elsewhere = 'http://127.0.0.1:1';
   beforeAll(async () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
@@ -104,6 +106,31 @@ describe('webhook terminal', () => {
     await runChain({ chain: hookChain(), inputs: { q: 'x' }, allowEgress, provider: createScriptedProvider([]), repo, runId: first.id, resume: { events }, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length });
     expect(received).toHaveLength(3);
     expect(received[2]?.key).toBe(received[0]?.key);
+  });
+
+  it('does not follow a redirect to another origin: the step fails, saying where it pointed', async () => {
+    const other: string[] = [];
+    const far = createServer((req, res) => {
+      other.push(req.url ?? '');
+      res.writeHead(200).end('ok');
+    });
+    await new Promise<void>((r) => far.listen(0, '127.0.0.1', r));
+    elsewhere = `http://127.0.0.1:${(far.address() as AddressInfo).port}`;
+    try {
+      const moved = url.replace(/\/hook$/, '/moved');
+      const chain: Chain = { ...hookChain(), steps: hookChain().steps.map((s) => (s.kind === 'webhook' ? { ...s, config: { ...s.config, url: moved } } : s)) };
+      const { createNodeFetch } = await import('../cli/node-fetch.ts');
+      for (const fetchImpl of [undefined, createNodeFetch()]) {
+        received.length = 0;
+        const run = await runChain({ chain, inputs: { q: 'x' }, allowEgress: [new URL(url).origin], provider: createScriptedProvider([{ v: 'hello' }]), repo: createMemoryRunRepository(), model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, countTokens: (t) => t.length, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+        expect(run.status).toBe('failed');
+        expect(run.error).toContain(`redirect to ${elsewhere}/hook`);
+        expect(received).toHaveLength(1);
+      }
+      expect(other).toHaveLength(0);
+    } finally {
+      await new Promise<void>((r) => far.close(() => r()));
+    }
   });
 
   it('refuses, before any model call, a run whose webhook origin was not allowed', async () => {

@@ -69,6 +69,8 @@ export interface EvalOptions {
    */
   itemFor?(variant: EvalVariant, item: DatasetItem): DatasetItem;
   countTokens?: TokenCounter;
+  /** The fetch the runs' calls and webhooks use (the CLI's node:http one); the global fetch when absent. */
+  fetch?: typeof fetch;
   now?: () => number;
   registry?: StepRegistry;
   /** Webhook origins the runs may post to (none by default: a chain with a webhook fails). */
@@ -117,7 +119,7 @@ export function outcomeOf(meta: RunMeta, events: readonly TraceEvent[]): { outco
 }
 
 /** What one item run needs: the parts of EvalOptions a worker on another machine has too. */
-export type EvalItemContext = Pick<EvalOptions, 'provider' | 'model' | 'repo' | 'signal' | 'countTokens' | 'now' | 'registry' | 'allowEgress' | 'judges' | 'frozen'>;
+export type EvalItemContext = Pick<EvalOptions, 'provider' | 'model' | 'repo' | 'signal' | 'countTokens' | 'fetch' | 'now' | 'registry' | 'allowEgress' | 'judges' | 'frozen'>;
 
 /**
  * One variant over one item: the run (resumed from `repo` when an earlier attempt left it
@@ -146,7 +148,7 @@ export async function runEvalItem(
   const events: TraceEvent[] = [...earlierEvents];
   const meta = await runChain({
     chain: variant.chain, inputs: item.inputs, provider: ctx.provider, model: ctx.model, repo: ctx.repo, ...resume, onEvent: (e) => void events.push(e),
-    ...(runId ? { runId } : {}), ...(ctx.registry ? { registry: ctx.registry } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.countTokens ? { countTokens: ctx.countTokens } : {}),
+    ...(runId ? { runId } : {}), ...(ctx.registry ? { registry: ctx.registry } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.countTokens ? { countTokens: ctx.countTokens } : {}), ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
     ...(ctx.allowEgress ? { allowEgress: ctx.allowEgress, egressHint: 'name its origin with --allow-webhook' } : {}), now,
   });
   if (ctx.signal?.aborted && (meta.status === 'cancelled' || meta.status === 'interrupted')) return null;
@@ -205,7 +207,7 @@ async function judgeItem(opts: EvalItemContext, item: DatasetItem, scorers: read
     const values: Record<string, unknown> = { ...item.inputs, output: typeof judged === 'string' ? judged : JSON.stringify(judged ?? null, null, 2), expected: JSON.stringify(item.expected, null, 2) };
     const inputs = Object.fromEntries(chain.inputs.filter((i) => Object.hasOwn(values, i.name)).map((i) => [i.name, values[i.name]]));
     const repo = createMemoryRunRepository();
-    const meta = await runChain({ chain, inputs, provider: opts.provider, model: opts.model, repo, ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), now });
+    const meta = await runChain({ chain, inputs, provider: opts.provider, model: opts.model, repo, ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.countTokens ? { countTokens: opts.countTokens } : {}), ...(opts.fetch ? { fetch: opts.fetch } : {}), now });
     usage.calls += (await repo.getEvents(meta.id)).filter((e) => e.type === 'step.attempt').length;
     usage.inputTokens += meta.usage?.inputTokens ?? 0;
     usage.outputTokens += meta.usage?.outputTokens ?? 0;

@@ -389,6 +389,51 @@ describe('a webhook terminal', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   }, 120_000);
+
+  it('follows no redirect, in the engine and both programs: the step fails the same way and nothing reaches the other origin', async () => {
+    const reachedElsewhere: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      reachedElsewhere.push(req.url ?? '');
+      res.writeHead(200).end('{}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/hook`;
+    let posted = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        posted++;
+        res.writeHead(307, { location: target }).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const parsed = parseChain({
+        format: 'seamscope.chain', version: 1, id: 'fixture-webhook-redirect', name: 'Answer, then send it on',
+        inputs: [{ name: 'question', schema: { type: 'string' }, example: 'Hello?' }],
+        steps: [
+          { id: 'answer', kind: 'model', name: 'Answer', config: { bindings: { question: 'inputs.question' }, prompt: '{question}', outputSchema: answerSchema } },
+          { id: 'send', kind: 'webhook', name: 'Send', config: { bindings: { value: 'steps.answer' }, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` } },
+        ],
+      }, stepRegistry);
+      if (!parsed.ok) throw new Error('fixture');
+      const inputs = { question: 'Hello?' };
+      const [engine, ts, py] = await Promise.all([
+        runEngine(parsed.chain, inputs, DEFAULT_SETTINGS, [], 'conformance-redirect'),
+        runExported(parsed.chain, 'ts', inputs, DEFAULT_SETTINGS, [], 'conformance-redirect'),
+        runExported(parsed.chain, 'py', inputs, DEFAULT_SETTINGS, [], 'conformance-redirect'),
+      ]);
+      expectSameRun(ts, engine, true, 'TypeScript');
+      expectSameRun(py, engine, true, 'Python');
+      expect(engine.status).toBe('failed');
+      expect(engine.error).toContain(`redirect to ${target}, which is not followed`);
+      expect(posted).toBe(3);
+      expect(reachedElsewhere).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  }, 120_000);
 });
 
 describe.concurrent('exported programs conform to the engine', () => {

@@ -110,10 +110,17 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
         const doFetch = ctx.fetch;
+        // Egress is confirmed for the webhook's own origin: a redirect elsewhere is not followed
+        // (fetch would post the value on to wherever it points), it fails the step, saying so.
         const res = await doFetch(ctx.config.url, {
-          method: 'POST', body, signal: ctx.signal,
+          method: 'POST', body, signal: ctx.signal, redirect: 'manual',
           headers: { ...ctx.config.headers, 'content-type': 'application/json', 'idempotency-key': key },
         });
+        if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+          const to = res.headers.get('location');
+          lastError = `the webhook answered with a redirect${to ? ` to ${to}` : ''}, which is not followed: the run may post only to the origin it was allowed`;
+          break;
+        }
         if (res.ok) return { status: 'succeeded', output: { status: res.status, idempotency_key: key, value: ctx.values.value ?? null }, terminal: 'output' };
         lastError = `the webhook answered ${res.status} ${res.statusText}`.trim();
         if (res.status < 500 && res.status !== 429) break;

@@ -209,6 +209,19 @@ def _usage(usage: Any) -> dict:
     return out
 
 
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is not followed, as in the engine: it would carry the key (and a webhook's value)
+    to wherever it points. urllib then raises the 3xx as an HTTPError, which the callers report."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102 - urllib's hook
+        return None
+
+
+OPENER = urllib.request.build_opener(NoRedirect())
+
+REDIRECT_REFUSED = "it answered with a redirect, which is not followed (the request carries the API key): set the endpoint to the address it redirects to"
+
+
 def call_openai(endpoint: dict, request: dict, timeout_s: float) -> dict:
     """One call. Errors become ProviderErrors; retries are the caller's."""
     body = build_body(request, endpoint["structuredOutput"], endpoint["maxTokensParam"])
@@ -219,8 +232,11 @@ def call_openai(endpoint: dict, request: dict, timeout_s: float) -> dict:
     data = stringify(body).encode("utf-8")
     req = urllib.request.Request(url, data=data, headers=headers, method="POST")
     try:
-        response = urllib.request.urlopen(req, timeout=timeout_s)
+        response = OPENER.open(req, timeout=timeout_s)
     except urllib.error.HTTPError as error:
+        if 300 <= error.code < 400:
+            error.close()
+            raise ProviderError("bad_response", REDIRECT_REFUSED) from None
         text = _read(error, error.code)
         parsed = _parse(text)
         fields = _fields(parsed)

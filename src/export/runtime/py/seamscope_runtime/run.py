@@ -16,7 +16,7 @@ from .checks import run_check
 from .shared import SHARED
 from .jsjson import UNDEFINED, js_string, stringify
 from .model_call import CallContext, contract_call
-from .openai import ProviderError
+from .openai import OPENER, ProviderError
 from .scrub import Scrubber
 from .specs import AssembleSpec, GateSpec, MapSpec, ModelSpec, ReasonSpec, RetrieveSpec, RouterSpec, SplitSpec, StepResult, StepSpec, TemplateSpec, WebhookSpec
 from .steps import assemble, idempotency_key, select_units, map_items, map_output, retrieve, split, typed_collection
@@ -356,9 +356,15 @@ class Run:
             headers = {**spec.headers, "content-type": "application/json", "idempotency-key": key}
             request = urllib.request.Request(spec.url, data=body, headers=headers, method="POST")
             try:
-                with urllib.request.urlopen(request, timeout=30) as response:
+                with OPENER.open(request, timeout=30) as response:
                     return {"status": "succeeded", "output": {"status": response.status, "idempotency_key": key, "value": value}, "terminal": "output"}
             except urllib.error.HTTPError as error:
+                if 300 <= error.code < 400:
+                    # Egress is confirmed for the webhook's own origin: a redirect elsewhere is not followed.
+                    to = error.headers.get("location") if error.headers else None
+                    last_error = f"the webhook answered with a redirect{f' to {to}' if to else ''}, which is not followed: the run may post only to the origin it was allowed"
+                    error.close()
+                    break
                 last_error = f"the webhook answered {error.code} {error.reason}".strip()
                 if error.code < 500 and error.code != 429:
                     break
