@@ -105,3 +105,49 @@ describe('parseStrictJson', () => {
     expect(performance.now() - started).toBeLessThan(5000);
   });
 });
+
+describe('the native fast path agrees with the strict reader', () => {
+  it('reads valid text as JSON.parse does, whatever its strings hold', () => {
+    const texts = [
+      '{"a":"\\":","b":["\\"c\\":",{"d" : 1}],"e\\\\":2}',
+      '{"__proto__":{"x":1},"k":"v"}',
+      '\ufeff{"bom":true}',
+      '[{"a":1},{"a":1},{"a":{"a":{"a":[]}}}]',
+      '"just a string with \\"a\\": inside"',
+      '{"x":-0,"y":1e308,"z":[1.5e-300]}',
+    ];
+    for (const text of texts) {
+      const read = parseStrictJson(text);
+      expect(read.ok, text).toBe(true);
+      if (read.ok) expect(read.value).toEqual(JSON.parse(text.replace(/^\ufeff/, '')));
+    }
+    const proto = parseStrictJson('{"__proto__":{"polluted":true}}');
+    expect(proto.ok && Object.hasOwn(proto.value as object, '__proto__')).toBe(true);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('still refuses a key written twice wherever it hides, with its path', () => {
+    const cases: [string, (string | number)[]][] = [
+      ['{"a":"\\"a\\":","a":1}', ['a']],
+      ['{"outer":[{"k":1},{"k":2,"k" :3}]}', ['outer', 1, 'k']],
+      ['{"e\\\\":1,"e\\\\":2}', ['e\\']],
+      ['{"__proto__":1,"__proto__":2}', ['__proto__']],
+    ];
+    for (const [text, path] of cases) {
+      const read = parseStrictJson(text);
+      expect(read.ok, text).toBe(false);
+      if (!read.ok) {
+        expect(read.code).toBe('duplicate-key');
+        expect(read.path).toEqual(path);
+      }
+    }
+  });
+
+  it('still refuses a number that overflows and nesting past the limit', () => {
+    const big = parseStrictJson('{"n":[1,2,1e400]}');
+    expect(!big.ok && big.code).toBe('non-finite');
+    const deep = parseStrictJson(`${'['.repeat(6)}${']'.repeat(6)}`, { maxDepth: 5 });
+    expect(!deep.ok && deep.code).toBe('depth');
+    expect(parseStrictJson(`${'['.repeat(5)}${']'.repeat(5)}`, { maxDepth: 5 }).ok).toBe(true);
+  });
+});
