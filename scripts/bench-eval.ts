@@ -3,7 +3,7 @@
  * against a plain promise pool making the same requests with the same concurrency, in the same
  * run. Prints figures; it asserts nothing.
  *
- *   npm run bench:eval [-- --items 1000 --concurrency 8 --repeats 5 --warmup 300]
+ *   npm run bench:eval [-- --items 1000 --concurrency 8 --repeats 7 --warmup 300]
  *
  * - throughput: items/s of `runEval` over the CLI's transport (createNodeFetch: node:http, as
  *   `seamscope eval` runs; also printed over the global fetch) (engine, validation, scoring, results streamed to a
@@ -41,7 +41,7 @@ const opt = (name: string, fallback: number) => {
 };
 const ITEMS = opt('items', 1000);
 const CONCURRENCY = opt('concurrency', 8);
-const REPEATS = opt('repeats', 5);
+const REPEATS = opt('repeats', 7);
 /** Items each path runs before any is measured: steady state (optimised code, open sockets) is what is compared. */
 const WARMUP = opt('warmup', 300);
 
