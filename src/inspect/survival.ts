@@ -2,6 +2,7 @@ import { splitSections } from '../steps/sections.ts';
 import { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './facts.ts';
 import { parseAmount } from './fact-patterns.ts';
 import { findRestatement, indexQuantities, spelledNumbers, type QuantityIndex } from './restatements.ts';
+import { TextCache } from '../text-cache.ts';
 import { matchesOf } from './matches.ts';
 
 /**
@@ -240,19 +241,12 @@ interface PreparedPlace {
  * depends on the source alone. Bounded, least recently used out first. The prepared places are
  * never handed out: each report copies what it mutates.
  */
-const prepared = new Map<string, PreparedPlace[]>();
-const PREPARED_KEPT = 32;
-/** And at most this many characters of source in all: a few large documents, not 32 of them. */
-const PREPARED_CHARS = 8_000_000;
-let preparedChars = 0;
+/** At most 32 sources and 8 M characters of them: a few large documents, not 32 of them. */
+const prepared = new TextCache<PreparedPlace[]>({ texts: 32, chars: 8_000_000 });
 
 function preparedSource(text: string): PreparedPlace[] {
   const known = prepared.get(text);
-  if (known) {
-    prepared.delete(text);
-    prepared.set(text, known);
-    return known;
-  }
+  if (known) return known;
   const starts = lineStarts(text);
   const sections = splitSections(text);
   const sectionStarts = sections.map((section) => section.start);
@@ -298,15 +292,7 @@ function preparedSource(text: string): PreparedPlace[] {
     byPlace.set(place, record);
     out.push(record);
   }
-  if (text.length > PREPARED_CHARS) return out;
-  prepared.set(text, out);
-  preparedChars += text.length;
-  while (prepared.size > PREPARED_KEPT || preparedChars > PREPARED_CHARS) {
-    const oldest = prepared.keys().next().value as string;
-    prepared.delete(oldest);
-    preparedChars -= oldest.length;
-  }
-  return out;
+  return prepared.set(text, out);
 }
 
 /**

@@ -4,6 +4,8 @@
  * verbatim slice of the prompt: nothing here rewrites whitespace inside a sentence.
  */
 
+import { TextCache } from '../text-cache.ts';
+
 const stopwords = new Set(
   ('a an and any are as at be been but by can could did do does for from had has have how i if in into is it its ' +
     'may me might must my no not of on or our over shall should so such than that the their them then there these ' +
@@ -33,21 +35,9 @@ export function stem(word: string): string {
  * every call, and in an eval that prompt holds the same document for every item and variant:
  * its sentences are analysed once, not once per call. Least recently used out first.
  */
-function memo<T>(compute: (text: string) => T, max = 20_000): (text: string) => T {
-  const known = new Map<string, T>();
-  return (text) => {
-    const seen = known.get(text);
-    if (seen !== undefined) {
-      known.delete(text);
-      known.set(text, seen);
-      return seen;
-    }
-    const value = compute(text);
-    if (text.length > 20_000) return value;
-    known.set(text, value);
-    if (known.size > max) known.delete(known.keys().next().value as string);
-    return value;
-  };
+function memo<T>(compute: (text: string) => T): (text: string) => T {
+  const known = new TextCache<T>({ texts: 20_000, chars: 8_000_000 });
+  return (text) => known.get(text) ?? known.set(text, compute(text));
 }
 
 /** Content stems of a text, stopwords removed; digits kept (they are what questions ask for). Shared: never changed by a caller. */

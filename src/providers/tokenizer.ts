@@ -3,6 +3,8 @@
  * models; a close estimate for others). The encoding is ~2 MB, so it is loaded through
  * import() and lands in its own chunk, only when a run or an estimate needs it.
  */
+import { TextCache } from '../text-cache.ts';
+
 export type TokenCounter = (text: string) => number;
 
 let loading: Promise<TokenCounter> | null = null;
@@ -49,8 +51,6 @@ export function boundedCounter(countTokens: (text: string) => number): TokenCoun
 
 /** Texts at least this long are remembered with their count; shorter ones cost less to count than to look up. */
 export const REMEMBERED_MIN_CHARS = 2_000;
-const REMEMBERED_TEXTS = 256;
-const REMEMBERED_CHARS = 32_000_000;
 
 /**
  * A counter that remembers the counts of long texts. The same long text comes back again and
@@ -60,26 +60,10 @@ const REMEMBERED_CHARS = 32_000_000;
  * characters are held.
  */
 export function rememberingCounter(count: TokenCounter): TokenCounter {
-  const known = new Map<string, number>();
-  let chars = 0;
+  const known = new TextCache<number>({ texts: 256, chars: 32_000_000 });
   return (text) => {
     if (text.length < REMEMBERED_MIN_CHARS) return count(text);
-    const seen = known.get(text);
-    if (seen !== undefined) {
-      known.delete(text);
-      known.set(text, seen);
-      return seen;
-    }
-    const tokens = count(text);
-    if (text.length > REMEMBERED_CHARS / 4) return tokens;
-    known.set(text, tokens);
-    chars += text.length;
-    while (known.size > REMEMBERED_TEXTS || chars > REMEMBERED_CHARS) {
-      const oldest = known.keys().next().value as string;
-      known.delete(oldest);
-      chars -= oldest.length;
-    }
-    return tokens;
+    return known.get(text) ?? known.set(text, count(text));
   };
 }
 
