@@ -146,17 +146,18 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const budget = new BudgetGuard(tighterBudget(prepared.parsed.ok ? prepared.parsed.chain.budget : undefined, opts.budget), now);
   budget.restore(spendOf(opts.resume?.events ?? []));
   // The time budget cancels what is still in flight at its deadline, as the person's Cancel does.
-  // One controller for both: the person's cancel is linked into it by a listener removed when
-  // the run ends (AbortSignal.any would keep a weak reference per run on a batch's shared signal).
-  const halt = new AbortController();
-  const signal = halt.signal;
-  const onCancel = () => halt.abort(cancel.reason);
-  if (cancel.aborted) onCancel();
-  else cancel.addEventListener('abort', onCancel, { once: true });
+  // With a time budget, one controller for both: the person's cancel is linked into it by a
+  // listener removed when the run ends (AbortSignal.any would keep a weak reference per run on a
+  // batch's shared signal). Without one, the cancel signal is the run's own.
   const timeLeft = budget.timeLeftMs();
+  const halt = timeLeft === null ? null : new AbortController();
+  const signal = halt ? halt.signal : cancel;
+  const onCancel = () => halt?.abort(cancel.reason);
+  if (halt && cancel.aborted) onCancel();
+  else if (halt) cancel.addEventListener('abort', onCancel, { once: true });
   const deadline = timeLeft === null ? undefined : setTimeout(() => {
     budget.stop(`time budget of ${budget.budget.maxTimeMs} ms reached`);
-    halt.abort();
+    halt?.abort();
   }, timeLeft);
   // The last line of defence: whatever path a key took, no event or run record carries it.
   const scrub = runScrubber(opts);
