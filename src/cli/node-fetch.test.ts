@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
+import { Agent as HttpsAgent, createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../providers/errors.ts';
 import { createOpenAIProvider } from '../providers/openai.ts';
 import { createFixtureServer, type FixtureServer } from '../testing/fixture-server.ts';
+import { LOOPBACK_TLS } from '../testing/loopback-tls.ts';
 import { createNodeFetch } from './node-fetch.ts';
 
 const nodeFetch = createNodeFetch();
@@ -130,6 +132,27 @@ describe('node fetch (the CLI and workers)', () => {
       expect(none.status).toBe(204);
       expect(none.body).toBeNull();
     } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('speaks HTTPS, verifying the certificate: a server it does not trust is refused', async () => {
+    const server = createHttpsServer(LOOPBACK_TLS, (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"tls":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const trusting = new HttpsAgent({ keepAlive: true, ca: LOOPBACK_TLS.cert });
+    try {
+      const res = await createNodeFetch(fetch, { httpsAgent: trusting })(url, { ...post, body: '{}' });
+      expect(await res.json()).toEqual({ tls: true });
+      const refused = await rejection(nodeFetch(url, { ...post, body: '{}' }));
+      expect(refused).toBeInstanceOf(TypeError);
+      expect(((refused as TypeError).cause as NodeJS.ErrnoException).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    } finally {
+      trusting.destroy();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }

@@ -21,9 +21,10 @@ import type { Readable } from 'node:stream';
  * over http(s), a string or bytes body, redirects not followed). Anything else (a redirect to
  * follow, a Request object, a stream body) goes to the global fetch unchanged.
  */
-export function createNodeFetch(fallback: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
+export function createNodeFetch(fallback: typeof fetch = globalThis.fetch.bind(globalThis), opts: { httpsAgent?: HttpsAgent } = {}): typeof fetch {
   // Kept-alive sockets: idle ones are unref'd by the agent, so they never hold the process open.
-  const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
+  // TLS is Node's own, with its CA store (NODE_EXTRA_CA_CERTS adds a private CA, as for fetch).
+  const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': opts.httpsAgent ?? new HttpsAgent({ keepAlive: true }) };
   const nodeFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? safeUrl(input) : input instanceof URL ? input : null;
     const body = init?.body;

@@ -1,0 +1,23 @@
+/**
+ * A self-signed certificate for 127.0.0.1 (EC P-256, valid until 2126), made for the node fetch
+ * test's HTTPS server and trusted only by the agent that test builds. Not a secret: it guards
+ * nothing but a test server on loopback.
+ */
+export const LOOPBACK_TLS = {
+  key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQglm9MBN9GGdtWkKgT
+iOOAuW7JRl46sf8e9IhQe9N11XuhRANCAARKLRR2gg+gnnCJ9/st2bP33EdW+4SU
+lqklBAUBl/hKCRD274zWQAjB+AisS5ZsMiXNYDta62pOoMfG7oZv2BeE
+-----END PRIVATE KEY-----\n`,
+  cert: `-----BEGIN CERTIFICATE-----
+MIIBkDCCATagAwIBAgIUSulEq8UEF75H7llrEUoQP+8jlyQwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTIwMjA3NTU0NVoYDzIxMjYxMTA4
+MDc1NTQ1WjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAARKLRR2gg+gnnCJ9/st2bP33EdW+4SUlqklBAUBl/hKCRD274zWQAjB
++AisS5ZsMiXNYDta62pOoMfG7oZv2BeEo2QwYjAdBgNVHQ4EFgQU2JrnoZAUYFn7
+cphwOKrAGDVX5H4wHwYDVR0jBBgwFoAU2JrnoZAUYFn7cphwOKrAGDVX5H4wDwYD
+VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0gAMEUC
+IHBjCZc5qtifhwvu2nOaBCXKJxZy84wNa1YaIfA53ZSbAiEAz+07bB0EY9MafTiJ
+l/+Njoj0+Expvs6FZ47YHzecV84=
+-----END CERTIFICATE-----\n`,
+};
