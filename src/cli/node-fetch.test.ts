@@ -61,6 +61,26 @@ describe('node fetch (the CLI and workers)', () => {
     expect(a?.headers.authorization).toBe('Bearer k');
   });
 
+  it('decodes a body as fetch does (a leading BOM dropped, bad bytes replaced) and reads it once', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('é"}')]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const ours = await nodeFetch(url, { ...post, body: '{}' });
+      const theirs = await fetch(url, { ...post, body: '{}' });
+      expect(await ours.text()).toBe(await theirs.text());
+      expect(ours.bodyUsed).toBe(true);
+      expect(await rejection(ours.text())).toBeInstanceOf(TypeError);
+      expect(await (await nodeFetch(url, { ...post, body: '{}' })).json()).toEqual(await (await fetch(url, { ...post, body: '{}' })).json());
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('settles at the headers and streams the body as it arrives', async () => {
     const res = await nodeFetch(slowUrl, { ...post, body: '{}' });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();

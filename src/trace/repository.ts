@@ -29,7 +29,8 @@ export function createMemoryRunRepository(): RunRepository {
     async updateRun(id, patch) {
       const current = runs.get(id);
       if (!current) throw new Error(`No run ${id}`);
-      runs.set(id, { ...current, ...structuredClone(patch) });
+      // As with createRun: what the engine hands over is not changed afterwards; reads clone.
+      runs.set(id, { ...current, ...patch });
     },
     async appendEvents(runId, batch) {
       const list = events.get(runId);
