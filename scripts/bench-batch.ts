@@ -18,11 +18,14 @@
  *   present; --no-postgres skips it), as items/s and the fraction.
  * Ends with JSON lines: {"bench":"batch",…} and {"bench":"batch-postgres",…}
  *
+ * The mock runs in a process of its own, as an endpoint would (`--mock-in-process` puts it in the
+ * coordinator's, as earlier figures were measured).
+ *
  * Run through `npm run bench:batch`, which bundles this file with esbuild (bullmq, ioredis and
  * pg left external, resolved from node_modules) and runs it on plain Node; the workers are the
  * same bundle started again with --worker, as separate processes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -49,9 +52,24 @@ const CONCURRENCY = opt('concurrency', 8);
 const KILL_ITEMS = opt('kill-items', 400);
 const CALL_MS = 50;
 const countTokens = (t: string) => Math.ceil(t.length / 4);
-const MOCK_URL = { value: '' };
+const MOCK = { url: '', pid: 0 };
 
-if (argv.includes('--worker')) {
+if (argv.includes('--mock-process')) {
+  // The endpoint, in a process of its own as it would be on its own machine: the coordinator's
+  // bursts of work no longer delay its 50 ms answers. Told what to do over IPC.
+  const server = await createMockModelServer();
+  const send = (m: unknown) => process.send?.(m);
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'faulty' || m.type === 'plain') {
+      server.reset();
+      if (m.type === 'faulty') faultyResponder(server);
+      else server.setResponder(() => ({ content: { answer: 'Within 60 days.' }, delayMs: CALL_MS }));
+      send({ type: 'done' });
+    } else if (m.type === 'calls') send({ type: 'calls', calls: [...callsPerItem(server)] });
+    else if (m.type === 'close') void server.close().then(() => process.exit(0));
+  });
+  send({ type: 'ready', url: server.url });
+} else if (argv.includes('--worker')) {
   // A worker process: serves the queue until SIGTERM (or dies by SIGKILL, in the kill round).
   const parsed = parseQueueUrl(arg('queue'));
   if (!parsed.ok) throw new Error(parsed.message);
@@ -65,6 +83,67 @@ if (argv.includes('--worker')) {
   process.once('SIGTERM', () => void worker.close().then(() => backend.close()).then(() => process.exit(0)));
 } else {
   await bench();
+}
+
+/** The mock model server the bench talks to, in its own process (default) or in this one (--mock-in-process). */
+interface MockHandle {
+  url: string;
+  pid: number;
+  faulty(): Promise<void>;
+  plain(): Promise<void>;
+  callsPerItem(): Promise<Map<number, number>>;
+  close(): Promise<void>;
+}
+
+function callsPerItem(server: MockModelServer): Map<number, number> {
+  const calls = new Map<number, number>();
+  for (const r of server.requests) {
+    const i = itemOfPrompt(JSON.stringify(r.body));
+    calls.set(i, (calls.get(i) ?? 0) + 1);
+  }
+  return calls;
+}
+
+async function startMock(): Promise<MockHandle> {
+  if (argv.includes('--mock-in-process')) {
+    const server = await createMockModelServer();
+    return {
+      url: server.url, pid: process.pid,
+      faulty: async () => {
+        server.reset();
+        faultyResponder(server);
+      },
+      plain: async () => {
+        server.reset();
+        server.setResponder(() => ({ content: { answer: 'Within 60 days.' }, delayMs: CALL_MS }));
+      },
+      callsPerItem: async () => callsPerItem(server),
+      close: () => server.close(),
+    };
+  }
+  const child = fork(fileURLToPath(import.meta.url), ['--mock-process'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const reply = <T>(type: string, message?: unknown): Promise<T> => new Promise((resolve) => {
+    const on = (m: { type: string }) => {
+      if (m.type !== type) return;
+      child.off('message', on);
+      resolve(m as T);
+    };
+    child.on('message', on);
+    if (message) child.send(message);
+  });
+  const { url } = await reply<{ url: string }>('ready');
+  return {
+    url, pid: child.pid ?? 0,
+    faulty: async () => void (await reply('done', { type: 'faulty' })),
+    plain: async () => void (await reply('done', { type: 'plain' })),
+    callsPerItem: async () => new Map((await reply<{ calls: [number, number][] }>('calls', { type: 'calls' })).calls),
+    close: async () => {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.send({ type: 'close' });
+      await gone;
+    },
+  };
 }
 
 /** 0.2 % of items fail for good, 5 % fail once and then answer. */
@@ -91,8 +170,9 @@ function startWorkerProcess(queue: string, mock: string): Promise<ChildProcess> 
 
 async function bench() {
   const redis = await startRedisServer();
-  const mock = await createMockModelServer();
-  MOCK_URL.value = mock.url;
+  const mock = await startMock();
+  MOCK.url = mock.url;
+  MOCK.pid = mock.pid === process.pid ? 0 : mock.pid;
   const profile = mockProfile(mock.url);
   const variant: EvalVariant = { name: 'bench', kind: 'chain', chain: answerChain() };
   const parsed = parseQueueUrl(redis.url);
@@ -100,17 +180,16 @@ async function bench() {
   const ideal = (WORKERS * CONCURRENCY * 1000) / CALL_MS;
   try {
     // Warm-up: the mock, the engine's JIT and the sockets, with a small in-process eval.
-    faultyResponder(mock);
-    await inProcess(mock, 100);
+    await mock.faulty();
+    await inProcess(mock.url, 100);
 
-    mock.reset();
-    faultyResponder(mock);
+    await mock.faulty();
     const cpuLocal = cpuSeconds(process.pid);
-    const local = await inProcess(mock, ITEMS);
-    console.log(`in-process eval: CPU ms per item (eval + mock) ${(((cpuSeconds(process.pid) - cpuLocal) * 1000) / ITEMS).toFixed(1)}`);
+    const cpuLocalMock = mock.pid === process.pid ? 0 : cpuSeconds(mock.pid);
+    const local = await inProcess(mock.url, ITEMS);
+    console.log(`in-process eval: CPU ms per item: eval ${(((cpuSeconds(process.pid) - cpuLocal) * 1000) / ITEMS).toFixed(1)}${mock.pid === process.pid ? ' (with the mock)' : `, mock ${(((cpuSeconds(mock.pid) - cpuLocalMock) * 1000) / ITEMS).toFixed(1)}`}`);
 
-    mock.reset();
-    faultyResponder(mock);
+    await mock.faulty();
     const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(redis.url, mock.url)));
     const backend = await openBackend(parsed.target);
     const batchRate = await batchRound(backend, 'redis', 'bench-batch', workers.map((w) => w.pid ?? 0), redis.pid);
@@ -118,8 +197,7 @@ async function bench() {
     console.log(`in-process eval, concurrency ${WORKERS * CONCURRENCY}: ${local.rate.toFixed(0)} items/s = ${(local.rate / ideal).toFixed(2)} of the ideal; ${local.failed} failed; batch ÷ in-process = ${(batchRate / local.rate).toFixed(2)}`);
 
     // The kill round: a quarter of the way in, one worker dies without a word.
-    mock.reset();
-    mock.setResponder(() => ({ content: { answer: 'Within 60 days.' }, delayMs: CALL_MS }));
+    await mock.plain();
     const killDataset = answerDataset(KILL_ITEMS);
     const killResults: ItemResult[] = [];
     let killed = false;
@@ -136,11 +214,7 @@ async function bench() {
       },
     });
     const killSeconds = (performance.now() - t1) / 1000;
-    const calls = new Map<number, number>();
-    for (const r of mock.requests) {
-      const i = itemOfPrompt(JSON.stringify(r.body));
-      calls.set(i, (calls.get(i) ?? 0) + 1);
-    }
+    const calls = await mock.callsPerItem();
     const twice = [...calls.values()].filter((n) => n > 1).length;
     const lost = KILL_ITEMS - new Set(killResults.map((r) => r.itemId)).size;
     console.log(`kill -9 of one worker (concurrency ${CONCURRENCY}) at ${KILL_ITEMS / 4}/${KILL_ITEMS} items: ${lost} lost, ${twice} item(s) ran twice, ${killSeconds.toFixed(1)} s in all (its jobs wait out their 2 s lock)`);
@@ -160,8 +234,7 @@ async function bench() {
         const pgTarget = parseQueueUrl(pg.url);
         if (!pgTarget.ok) throw new Error(pgTarget.message);
         const pgBackend = await openBackend(pgTarget.target);
-        mock.reset();
-        faultyResponder(mock);
+        await mock.faulty();
         const pgWorkers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(pg.url, mock.url)));
         const pgRate = await batchRound(pgBackend, 'postgres', 'bench-pg', pgWorkers.map((w) => w.pid ?? 0));
         console.log(JSON.stringify({ bench: 'batch-postgres', items: ITEMS, perS: Number(pgRate.toFixed(1)), fraction: Number((pgRate / ideal).toFixed(3)) }));
@@ -190,13 +263,13 @@ function cpuSeconds(pid: number): number {
 
 /** One full batch on `backend` with the faulty mock; items/s, printed, with where the CPU went. */
 async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string, workerPids: readonly number[] = [], serverPid = 0): Promise<number> {
-  const cpu0 = { coordinator: cpuSeconds(process.pid), workers: workerPids.map(cpuSeconds), server: serverPid ? cpuSeconds(serverPid) : 0 };
-  const profile = mockProfile(MOCK_URL.value);
+  const cpu0 = { coordinator: cpuSeconds(process.pid), workers: workerPids.map(cpuSeconds), server: serverPid ? cpuSeconds(serverPid) : 0, mock: MOCK.pid ? cpuSeconds(MOCK.pid) : 0 };
+  const profile = mockProfile(MOCK.url);
   const variant: EvalVariant = { name: 'bench', kind: 'chain', chain: answerChain() };
   const dataset = answerDataset(ITEMS);
   const ideal = (WORKERS * CONCURRENCY * 1000) / CALL_MS;
   const results: ItemResult[] = [];
-  // The mock's 50 ms timers run on this process's event loop: its delay is added to every call.
+  // With --mock-in-process the mock's 50 ms timers run on this event loop: its delay is added to every call.
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
   const t0 = performance.now();
@@ -210,12 +283,12 @@ async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, labe
   console.log(`run latency in the worker: p50 ${lat[Math.floor(lat.length / 2)]} ms, p95 ${lat[Math.floor(lat.length * 0.95)]} ms, mean ${(lat.reduce((a, b) => a + b, 0) / lat.length).toFixed(1)} ms`);
   const failed = results.filter((r) => r.status === 'failed').length;
   const workerCpu = workerPids.reduce((n, pid, i) => n + cpuSeconds(pid) - (cpu0.workers[i] ?? 0), 0);
-  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted; CPU ms per item: workers ${((workerCpu * 1000) / ITEMS).toFixed(1)}, coordinator + mock ${(((cpuSeconds(process.pid) - cpu0.coordinator) * 1000) / ITEMS).toFixed(1)}${serverPid ? `, ${label} ${(((cpuSeconds(serverPid) - cpu0.server) * 1000) / ITEMS).toFixed(1)}` : ''}; coordinator event-loop delay p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`);
+  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted; CPU ms per item: workers ${((workerCpu * 1000) / ITEMS).toFixed(1)}, ${MOCK.pid ? 'coordinator' : 'coordinator + mock'} ${(((cpuSeconds(process.pid) - cpu0.coordinator) * 1000) / ITEMS).toFixed(1)}${MOCK.pid ? `, mock ${(((cpuSeconds(MOCK.pid) - cpu0.mock) * 1000) / ITEMS).toFixed(1)}` : ''}${serverPid ? `, ${label} ${(((cpuSeconds(serverPid) - cpu0.server) * 1000) / ITEMS).toFixed(1)}` : ''}; coordinator event-loop delay p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`);
   return rate;
 }
 
-async function inProcess(mock: MockModelServer, n: number): Promise<{ rate: number; failed: number }> {
-  const profile = mockProfile(mock.url);
+async function inProcess(url: string, n: number): Promise<{ rate: number; failed: number }> {
+  const profile = mockProfile(url);
   const repo = createMemoryRunRepository();
   let failed = 0;
   const t0 = performance.now();
