@@ -5,15 +5,17 @@
  *
  *   npm run bench:eval [-- --items 1000 --concurrency 8 --repeats 7 --warmup 300]
  *
- * - throughput: items/s of `runEval` over the CLI's transport (createNodeFetch: node:http, as
- *   `seamscope eval` runs; also printed over the global fetch) (engine, validation, scoring, results streamed to a
- *   file, each run dropped from memory once written) ÷ items/s of the pool (fetch + JSON.parse
- *   of the same request bodies, read off the mock's log);
- *   the median of the per-repeat ratios. Target ≥ 0.9.
+ * - throughput: items/s of `runEval` (engine, validation, scoring, results streamed to a file,
+ *   each run dropped from memory once written) ÷ items/s of the pool (a request + JSON.parse
+ *   of the same request bodies, read off the mock's log), both over the same transport: the
+ *   CLI's (createNodeFetch: node:http, as `seamscope eval` runs) for the headline figure, and
+ *   the global fetch (undici's, as the app's worker has it) beside it; the median of the
+ *   per-repeat ratios. Target ≥ 0.9.
+ * - The mock runs in a process of its own, as an endpoint does (`--mock-in-process` puts it on
+ *   this process's event loop, as figures before 2026-12-02 were measured).
  * - engine alone: items/s of the same batch with an in-process provider (no HTTP), for where the
- *   time goes: over the pool's own transport the ratio could not pass engine ÷ (engine + pool),
- *   since each item pays both the engine's work (run, events, validation, scoring, sufficiency)
- *   and a request; the CLI's transport pays less per request than the pool's fetch.
+ *   time goes: the engine's work per item (run, events, validation, scoring, sufficiency) next
+ *   to the pool's cost per request.
  * - memory: heap after a full batch against heap after a quarter of it (results streamed out,
  *   so it should stay flat: a ratio near 1), with `--expose-gc` when available.
  * Ends with one JSON line: {"bench":"eval","items":…,"throughputRatio":…,"heapGrowth":…}
@@ -22,15 +24,17 @@
  * plain Node with --expose-gc: under tsx every module hook and source-map lookup lands in the
  * eval's figures and not in the pool's.
  */
+import { fork } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Chain } from '../src/chain/index.ts';
 import { runEval, type Dataset } from '../src/eval/index.ts';
 import { createProviderForProfile } from '../src/providers/profiles.ts';
 import type { ModelProvider } from '../src/providers/types.ts';
-import { createMockModelServer } from '../src/testing/mock-server.ts';
+import { createMockModelServer, type MockModelServer } from '../src/testing/mock-server.ts';
 import { createMemoryRunRepository } from '../src/trace/index.ts';
 import { createNodeFetch } from '../src/cli/node-fetch.ts';
 
@@ -75,14 +79,14 @@ const heap = () => {
  * first item (read off the mock's request log), with each item's question in it. The same
  * requests, so the mock's own work per request is the same on both sides.
  */
-async function plainPool(url: string, n: number, template: { path: string; headers: Record<string, string>; body: string }): Promise<number> {
+async function plainPool(url: string, n: number, template: { path: string; headers: Record<string, string>; body: string }, transport: typeof fetch): Promise<number> {
   const [head, tail] = template.body.split('How many days for appeal 0?') as [string, string];
   let next = 0;
   const t0 = performance.now();
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const res = await fetch(`${url}${template.path}`, { method: 'POST', headers: template.headers, body: `${head}How many days for appeal ${i}?${tail}` });
+      const res = await transport(`${url}${template.path}`, { method: 'POST', headers: template.headers, body: `${head}How many days for appeal ${i}?${tail}` });
       JSON.parse(await res.text());
     }
   };
@@ -134,48 +138,124 @@ async function engineAlone(n: number): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-const server = await createMockModelServer();
-server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
-const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-bench-eval-'));
-try {
-  // Warm both paths (JIT, sockets) before measuring; the first eval request is the pool's template.
-  const cliFetch = createNodeFetch();
-  await evalBatch(server.url, WARMUP, dir, cliFetch);
-  await evalBatch(server.url, WARMUP, dir);
+/** The mock model server, in a process of its own (as an endpoint is) or in this one (--mock-in-process). */
+interface MockHandle {
+  url: string;
+  /** Forgets the request log (the responder stays: 0 ms, one fixed answer). */
+  reset(): Promise<void>;
+  /** The raw request the engine sent for the first item: the pool's template. */
+  firstRequest(): Promise<{ path: string; body: string } | undefined>;
+  close(): Promise<void>;
+}
+
+const ANSWER = { content: { answer: 'Within 60 days.' } };
+const firstOf = (server: MockModelServer) => {
   const first = server.requests.find((r) => JSON.stringify(r.body).includes('How many days for appeal 0?'));
-  if (!first) throw new Error('the mock saw no request for the first item');
-  const template = { path: first.path, headers: { 'content-type': 'application/json' }, body: first.rawBody ?? JSON.stringify(first.body) };
-  await plainPool(server.url, WARMUP, template);
-  await engineAlone(WARMUP);
-  const ratios: number[] = [];
-  const growth: number[] = [];
-  const alone: number[] = [];
-  const pools: number[] = [];
-  const viaFetch: number[] = [];
-  for (let r = 0; r < REPEATS; r++) {
-    server.reset();
-    server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
-    const pool = await plainPool(server.url, ITEMS, template);
-    server.reset();
-    server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
-    const ev = await evalBatch(server.url, ITEMS, dir, cliFetch);
-    server.reset();
-    server.setResponder(() => ({ content: { answer: 'Within 60 days.' } }));
-    const overFetch = await evalBatch(server.url, ITEMS, dir);
-    viaFetch.push(overFetch.rate / pool);
-    const engine = await engineAlone(ITEMS);
-    alone.push(engine);
-    pools.push(pool);
-    ratios.push(ev.rate / pool);
-    growth.push(ev.heapEnd / Math.max(1, ev.heapQuarter));
-    console.log(`repeat ${r + 1}: pool ${pool.toFixed(0)} items/s, eval ${ev.rate.toFixed(0)} items/s, ratio ${(ev.rate / pool).toFixed(2)} (${(overFetch.rate / pool).toFixed(2)} with the global fetch instead of the CLI's node:http one); engine alone ${engine.toFixed(0)} items/s; heap ${(ev.heapQuarter / 2 ** 20).toFixed(1)} MiB at ${ITEMS / 4} items → ${(ev.heapEnd / 2 ** 20).toFixed(1)} MiB at ${ITEMS}`);
+  return first ? { path: first.path, body: first.rawBody ?? JSON.stringify(first.body) } : undefined;
+};
+
+async function startMock(): Promise<MockHandle> {
+  if (argv.includes('--mock-in-process')) {
+    const server = await createMockModelServer();
+    server.setResponder(() => ANSWER);
+    return {
+      url: server.url,
+      reset: async () => {
+        server.reset();
+        server.setResponder(() => ANSWER);
+      },
+      firstRequest: async () => firstOf(server),
+      close: () => server.close(),
+    };
   }
-  console.log(`throughput ratio (median of ${REPEATS}): ${median(ratios).toFixed(2)} (target ≥ 0.9); heap growth ${median(growth).toFixed(2)}× from a quarter to the whole batch${(globalThis as { gc?: unknown }).gc ? '' : ' (run with node --expose-gc for exact heap figures)'}`);
-  console.log(`with the global fetch (undici's) in the engine too, as the app's worker has it: ratio ${median(viaFetch).toFixed(2)}`);
-  const ceiling = median(alone) / (median(alone) + median(pools));
-  console.log(`engine alone (no HTTP): ${median(alone).toFixed(0)} items/s; over the pool's own HTTP (the global fetch) the ratio could not pass ${ceiling.toFixed(2)} (engine ÷ (engine + pool)): the CLI's node:http transport costs less per request than the pool's fetch`);
-  console.log(JSON.stringify({ bench: 'eval', items: ITEMS, concurrency: CONCURRENCY, throughputRatio: Number(median(ratios).toFixed(3)), throughputRatioGlobalFetch: Number(median(viaFetch).toFixed(3)), heapGrowth: Number(median(growth).toFixed(3)), engineAloneItemsPerS: Math.round(median(alone)), ratioCeiling: Number(ceiling.toFixed(3)) }));
-} finally {
-  await server.close();
-  await rm(dir, { recursive: true, force: true });
+  const child = fork(fileURLToPath(import.meta.url), ['--mock-process'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const reply = <T>(type: string, message?: unknown): Promise<T> => new Promise((resolve) => {
+    const on = (m: { type: string }) => {
+      if (m.type !== type) return;
+      child.off('message', on);
+      resolve(m as T);
+    };
+    child.on('message', on);
+    if (message) child.send(message);
+  });
+  const { url } = await reply<{ url: string }>('ready');
+  return {
+    url,
+    reset: async () => void (await reply('done', { type: 'reset' })),
+    firstRequest: async () => (await reply<{ first?: { path: string; body: string } }>('first', { type: 'first' })).first,
+    close: async () => {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.send({ type: 'close' });
+      await gone;
+    },
+  };
+}
+
+async function bench() {
+  const mock = await startMock();
+  const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-bench-eval-'));
+  try {
+    // Warm every path (JIT, sockets) before measuring; the first eval request is the pool's template.
+    const cliFetch = createNodeFetch();
+    await evalBatch(mock.url, WARMUP, dir, cliFetch);
+    await evalBatch(mock.url, WARMUP, dir);
+    const first = await mock.firstRequest();
+    if (!first) throw new Error('the mock saw no request for the first item');
+    const template = { ...first, headers: { 'content-type': 'application/json' } };
+    await plainPool(mock.url, WARMUP, template, cliFetch);
+    await plainPool(mock.url, WARMUP, template, fetch);
+    await engineAlone(WARMUP);
+    const ratios: number[] = [];
+    const growth: number[] = [];
+    const alone: number[] = [];
+    const pools: number[] = [];
+    const viaFetch: number[] = [];
+    for (let r = 0; r < REPEATS; r++) {
+      // Each transport against a pool on the same transport: the engine's cost is what differs.
+      await mock.reset();
+      const pool = await plainPool(mock.url, ITEMS, template, cliFetch);
+      await mock.reset();
+      const ev = await evalBatch(mock.url, ITEMS, dir, cliFetch);
+      await mock.reset();
+      const poolFetch = await plainPool(mock.url, ITEMS, template, fetch);
+      await mock.reset();
+      const overFetch = await evalBatch(mock.url, ITEMS, dir);
+      viaFetch.push(overFetch.rate / poolFetch);
+      const engine = await engineAlone(ITEMS);
+      alone.push(engine);
+      pools.push(pool);
+      ratios.push(ev.rate / pool);
+      growth.push(ev.heapEnd / Math.max(1, ev.heapQuarter));
+      console.log(`repeat ${r + 1}: node:http: pool ${pool.toFixed(0)} items/s, eval ${ev.rate.toFixed(0)} items/s, ratio ${(ev.rate / pool).toFixed(2)}; global fetch: pool ${poolFetch.toFixed(0)}, eval ${overFetch.rate.toFixed(0)}, ratio ${(overFetch.rate / poolFetch).toFixed(2)}; engine alone ${engine.toFixed(0)} items/s; heap ${(ev.heapQuarter / 2 ** 20).toFixed(1)} MiB at ${ITEMS / 4} items → ${(ev.heapEnd / 2 ** 20).toFixed(1)} MiB at ${ITEMS}`);
+    }
+    console.log(`throughput ratio (median of ${REPEATS}), eval ÷ pool, both over the CLI's node:http transport: ${median(ratios).toFixed(2)} (target ≥ 0.9); heap growth ${median(growth).toFixed(2)}× from a quarter to the whole batch${(globalThis as { gc?: unknown }).gc ? '' : ' (run with node --expose-gc for exact heap figures)'}`);
+    console.log(`both over the global fetch (undici's), as the app's worker has it: ratio ${median(viaFetch).toFixed(2)}`);
+    // Per item, the engine's own work (run, events, validation, scoring, sufficiency) against a pool request.
+    const engineMs = 1000 / median(alone);
+    const poolMs = 1000 / median(pools);
+    console.log(`engine alone (no HTTP): ${median(alone).toFixed(0)} items/s, ${engineMs.toFixed(3)} ms per item, against ${poolMs.toFixed(3)} ms per pool request (node:http)${argv.includes('--mock-in-process') ? ', the mock on the same core' : '; the mock in its own process, as an endpoint is'}`);
+    console.log(JSON.stringify({ bench: 'eval', items: ITEMS, concurrency: CONCURRENCY, mock: argv.includes('--mock-in-process') ? 'in-process' : 'own process', throughputRatio: Number(median(ratios).toFixed(3)), throughputRatioGlobalFetch: Number(median(viaFetch).toFixed(3)), heapGrowth: Number(median(growth).toFixed(3)), engineAloneItemsPerS: Math.round(median(alone)), poolItemsPerS: Math.round(median(pools)), engineMsPerItem: Number(engineMs.toFixed(3)) }));
+  } finally {
+    await mock.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (argv.includes('--mock-process')) {
+  // The endpoint, in a process of its own; told over IPC to forget its log or hand over the template.
+  const server = await createMockModelServer();
+  server.setResponder(() => ANSWER);
+  const send = (m: unknown) => process.send?.(m);
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'reset') {
+      server.reset();
+      server.setResponder(() => ANSWER);
+      send({ type: 'done' });
+    } else if (m.type === 'first') send({ type: 'first', first: firstOf(server) });
+    else if (m.type === 'close') void server.close().then(() => process.exit(0));
+  });
+  send({ type: 'ready', url: server.url });
+} else {
+  await bench();
 }
