@@ -100,6 +100,8 @@ const hostile = hostileStrings(200);
 const statute = readFileSync(join(REPO_ROOT, 'public/demo/documents/42-USC-1395ff.md'), 'utf8');
 const handbook = readFileSync(join(REPO_ROOT, 'public/demo/documents/dental-plan-handbook.md'), 'utf8');
 const contract = readFileSync(join(REPO_ROOT, 'public/demo/documents/cuad-neoforma-verticalnet-co-branding-1999.txt'), 'utf8');
+// A table of contents before its body: the clause run is chosen by the text each line owns.
+const paratek = readFileSync(join(REPO_ROOT, 'src/testing/survival-set/documents/cuad-paratek-carbogen.txt'), 'utf8');
 
 function jsonSamples(): string[] {
   return [
@@ -240,7 +242,9 @@ describe('the Python runtime matches the engine', () => {
   it('section splitting on the demo documents and on awkward layouts', async () => {
     const docs = [statute, contract, '# A\ntext\n## 2.1 B\nmore\n### C\r\nend', '# One\r\n## Two\r\nbody', 'para one\n\n\npara two\n \npara\u2028three', '1. Definitions\n1.1 X\n'.repeat(12),
       '##### (a) In general\n(1) first\n(A) sub\n(i) deeper\n(I) deepest\n(2) second\n##### (b) Other\n(1) again', 'no structure at all',
-      handbook, '§ 1.1 One rule.\nSection 1.2. Two rules.\n2.1 Three 😀 rules.\n## Next\n2.2 Four.', '(a) First.\n(b) Second.\n(c) Third.', '1) Pay.\n2) File.\n3) Wait.', ...hostile.slice(0, 40)];
+      handbook, '§ 1.1 One rule.\nSection 1.2. Two rules.\n2.1 Three 😀 rules.\n## Next\n2.2 Four.', paratek,
+      // Weights in UTF-16 code units: the astral line outweighs the plain one only as the engine counts.
+      '1.1 A.\n1.2 B.\n2.1 C.\n1.2 😀😀😀\n1.2 xxxxx\n1.3 D.', '## 1. A\n1.1 a\n1.2 b\n## 4. D\n4.1 d\n4.2 e\n3.1 back\n', '(a) First.\n(b) Second.\n(c) Third.', '1) Pay.\n2) File.\n3) Wait.', ...hostile.slice(0, 40)];
     const got = await python(docs.map((d) => ['sections', d]));
     docs.forEach((d, i) => {
       const want = splitSections(d).map((s) => ({ id: s.id, heading: s.heading, text: s.text }));

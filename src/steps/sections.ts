@@ -113,14 +113,16 @@ const clauseLine = /^\s*(?:§\s*|Section\s+)?(\d{1,3}(?:\.\d{1,3}){0,3})\.?\s{1,
 /**
  * Contracts and handbooks: lines that start with a clause number (`1.`, `1.1`, `4.1.`,
  * `§ 4.1`, `Section 10.5.1`) followed by the clause's text — each is a section whose text is
- * the clause, not a heading. Page numbers and cross-references are filtered by requiring each
- * top-level number to follow its predecessor; a Markdown heading between clauses ends the
- * clause before it (the heading belongs to what follows).
+ * the clause, not a heading. Of all such lines, the clauses are the run whose numbers strictly
+ * increase and which covers the most text (heaviestIncreasing): a table of contents before the
+ * body, page numbers and cross-references that happen to start a line own little text and fall
+ * out, and a numbering jump (`2.3` then `4.1`, a section left out) is kept. A Markdown heading
+ * between clauses ends the clause before it (the heading belongs to what follows).
  */
 function clauseSections(text: string, lines: Line[]): Section[] | null {
-  const sections: Section[] = [];
+  const candidates: Section[] = [];
+  const numbers: number[][] = [];
   const headingStarts: number[] = [];
-  let top = 0;
   for (const line of lines) {
     if (headingLine.test(line.text)) {
       headingStarts.push(line.start);
@@ -129,15 +131,79 @@ function clauseSections(text: string, lines: Line[]): Section[] | null {
     const match = clauseLine.exec(line.text);
     if (!match) continue;
     const id = match[1] as string;
-    const first = Number(id.split('.')[0]);
-    if (first !== top && first !== top + 1) continue;
     if (!id.includes('.') && !/^[A-Z]/.test(match[2] ?? '')) continue;
-    top = first;
-    sections.push({ id, heading: (match[2] ?? '').slice(0, 120), text: '', start: line.start, end: line.start });
+    candidates.push({ id, heading: (match[2] ?? '').slice(0, 120), text: '', start: line.start, end: line.start });
+    numbers.push(id.split('.').map(Number));
   }
+  // What each candidate would own: up to the next candidate or heading, whichever comes first.
+  const weights: number[] = [];
+  let h = 0;
+  candidates.forEach((candidate, i) => {
+    while (h < headingStarts.length && (headingStarts[h] as number) <= candidate.start) h++;
+    const end = Math.min(candidates[i + 1]?.start ?? text.length, headingStarts[h] ?? text.length);
+    weights.push(end - candidate.start);
+  });
+  const sections = heaviestIncreasing(numbers, weights).map((i) => candidates[i] as Section);
   // Three numbered clauses make a numbered document (a short handbook has a few per part).
   if (sections.filter((s) => s.id.includes('.')).length < 3) return null;
   return endAtHeadings(text, closeSections(text, sections), headingStarts);
+}
+
+/** Clause numbers in reading order: 4 < 4.1 < 4.2 < 4.10 < 5. */
+function compareNumbers(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+  }
+  return a.length - b.length;
+}
+
+/**
+ * The indices, in order, of the strictly increasing subsequence of `numbers` with the largest
+ * total weight: a Fenwick tree over the numbers' ranks holds the best chain ending below each
+ * rank, so a document of n candidate lines costs O(n log n). Ties go to the later chain (a body
+ * after its table of contents). The Python runtime's `_heaviest_increasing` is the same
+ * algorithm, tie for tie.
+ */
+export function heaviestIncreasing(numbers: readonly (readonly number[])[], weights: readonly number[]): number[] {
+  const n = numbers.length;
+  if (n === 0) return [];
+  const order = numbers.map((_, i) => i).sort((a, b) => compareNumbers(numbers[a] as number[], numbers[b] as number[]) || a - b);
+  const rank = new Array<number>(n);
+  let r = 0;
+  order.forEach((index, k) => {
+    if (k > 0 && compareNumbers(numbers[order[k - 1] as number] as number[], numbers[index] as number[]) !== 0) r++;
+    rank[index] = r + 1;
+  });
+  const size = r + 1;
+  // tree[k]: the best (total, last index) over a block of ranks; index -1 means none.
+  const treeTotal = new Array<number>(size + 1).fill(0);
+  const treeIndex = new Array<number>(size + 1).fill(-1);
+  const better = (total: number, index: number, thanTotal: number, thanIndex: number) => total > thanTotal || (total === thanTotal && index > thanIndex);
+  const total = new Array<number>(n);
+  const parent = new Array<number>(n);
+  let best = -1;
+  for (let i = 0; i < n; i++) {
+    let bestTotal = 0;
+    let bestIndex = -1;
+    for (let k = (rank[i] as number) - 1; k > 0; k -= k & -k) {
+      if (better(treeTotal[k] as number, treeIndex[k] as number, bestTotal, bestIndex)) {
+        bestTotal = treeTotal[k] as number;
+        bestIndex = treeIndex[k] as number;
+      }
+    }
+    total[i] = bestTotal + (weights[i] as number);
+    parent[i] = bestIndex;
+    for (let k = rank[i] as number; k <= size; k += k & -k) {
+      if (better(total[i] as number, i, treeTotal[k] as number, treeIndex[k] as number)) {
+        treeTotal[k] = total[i] as number;
+        treeIndex[k] = i;
+      }
+    }
+    if (best < 0 || better(total[i] as number, i, total[best] as number, best)) best = i;
+  }
+  const chain: number[] = [];
+  for (let i = best; i >= 0; i = parent[i] as number) chain.push(i);
+  return chain.reverse();
 }
 
 /** Cuts each section at the first Markdown heading inside it. */

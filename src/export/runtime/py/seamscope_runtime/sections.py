@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .text import DOT, NOT_WS, WS, hash_string, js_slice, js_trim, js_trim_end
+from .text import DOT, NOT_WS, WS, hash_string, js_slice, js_trim, js_trim_end, utf16_length
 
 
 @dataclass(frozen=True)
@@ -108,9 +108,9 @@ def _paragraphs(text: str) -> list[Section]:
 
 
 def _clauses(text: str, lines: list[tuple[str, int]]) -> list[Section] | None:
-    sections: list[Section] = []
+    candidates: list[Section] = []
+    numbers: list[list[int]] = []
     heading_starts: list[int] = []
-    top = 0
     for line, start in lines:
         if _HEADING_LINE.match(line):
             heading_starts.append(start)
@@ -119,16 +119,70 @@ def _clauses(text: str, lines: list[tuple[str, int]]) -> list[Section] | None:
         if not match:
             continue
         cid = match.group(1)
-        first = int(cid.split(".")[0])
-        if first != top and first != top + 1:
-            continue
         if "." not in cid and not re.match(r"[A-Z]", match.group(2)):
             continue
-        top = first
-        sections.append(Section(cid, js_slice(match.group(2), 0, 120), "", start, start))
+        candidates.append(Section(cid, js_slice(match.group(2), 0, 120), "", start, start))
+        numbers.append([int(part) for part in cid.split(".")])
+    # What each candidate would own, in UTF-16 code units as the engine counts: up to the next candidate or heading.
+    weights: list[int] = []
+    h = 0
+    for i, candidate in enumerate(candidates):
+        while h < len(heading_starts) and heading_starts[h] <= candidate.start:
+            h += 1
+        end = min(candidates[i + 1].start if i + 1 < len(candidates) else len(text), heading_starts[h] if h < len(heading_starts) else len(text))
+        weights.append(utf16_length(text[candidate.start:end]))
+    sections = [candidates[i] for i in _heaviest_increasing(numbers, weights)]
     if sum(1 for s in sections if "." in s.id) < 3:
         return None
     return _end_at_headings(text, _close(text, sections), heading_starts)
+
+
+def _heaviest_increasing(numbers: list[list[int]], weights: list[int]) -> list[int]:
+    """The engine's heaviestIncreasing: the strictly increasing run of clause numbers with the most weight,
+    over a Fenwick tree of ranks, ties to the later chain."""
+    n = len(numbers)
+    if n == 0:
+        return []
+    # Lists compare as clause numbers do (4 < 4.1 < 4.2 < 4.10 < 5).
+    order = sorted(range(n), key=lambda i: (numbers[i], i))
+    rank = [0] * n
+    r = 0
+    for k, index in enumerate(order):
+        if k > 0 and numbers[order[k - 1]] != numbers[index]:
+            r += 1
+        rank[index] = r + 1
+    size = r + 1
+    tree_total = [0] * (size + 1)
+    tree_index = [-1] * (size + 1)
+
+    def better(total: int, index: int, than_total: int, than_index: int) -> bool:
+        return total > than_total or (total == than_total and index > than_index)
+
+    total = [0] * n
+    parent = [-1] * n
+    best = -1
+    for i in range(n):
+        best_total, best_index = 0, -1
+        k = rank[i] - 1
+        while k > 0:
+            if better(tree_total[k], tree_index[k], best_total, best_index):
+                best_total, best_index = tree_total[k], tree_index[k]
+            k -= k & -k
+        total[i] = best_total + weights[i]
+        parent[i] = best_index
+        k = rank[i]
+        while k <= size:
+            if better(total[i], i, tree_total[k], tree_index[k]):
+                tree_total[k], tree_index[k] = total[i], i
+            k += k & -k
+        if best < 0 or better(total[i], i, total[best], best):
+            best = i
+    chain = []
+    i = best
+    while i >= 0:
+        chain.append(i)
+        i = parent[i]
+    return chain[::-1]
 
 
 def _end_at_headings(text: str, sections: list[Section], heading_starts: list[int]) -> list[Section]:
