@@ -244,7 +244,9 @@ describe('the Python runtime matches the engine', () => {
       '##### (a) In general\n(1) first\n(A) sub\n(i) deeper\n(I) deepest\n(2) second\n##### (b) Other\n(1) again', 'no structure at all',
       handbook, '§ 1.1 One rule.\nSection 1.2. Two rules.\n2.1 Three 😀 rules.\n## Next\n2.2 Four.', paratek,
       // Weights in UTF-16 code units: the astral line outweighs the plain one only as the engine counts.
-      '1.1 A.\n1.2 B.\n2.1 C.\n1.2 😀😀😀\n1.2 xxxxx\n1.3 D.', '## 1. A\n1.1 a\n1.2 b\n## 4. D\n4.1 d\n4.2 e\n3.1 back\n', '(a) First.\n(b) Second.\n(c) Third.', '1) Pay.\n2) File.\n3) Wait.', ...hostile.slice(0, 40)];
+      '1.1 A.\n1.2 B.\n2.1 C.\n1.2 😀😀😀\n1.2 xxxxx\n1.3 D.', '## 1. A\n1.1 a\n1.2 b\n## 4. D\n4.1 d\n4.2 e\n3.1 back\n',
+      // Statutes as plain text: subsections by letter order, (i)/(v)/(x) settled by the markers around them.
+      statute.replace(/^#{1,6} /gm, ''), '(a) A\n(1) one\n(h) H\n(1) x\n(A) y\n(i) first\n(ii) second\n(i) Defs\n(1) z\n(v) V\n(1) w', 'Terms:\n(i) Price.\n(ii) Delivery.\n(iii) Returns.', '(a) First.\n(b) Second.\n(c) Third.', '1) Pay.\n2) File.\n3) Wait.', ...hostile.slice(0, 40)];
     const got = await python(docs.map((d) => ['sections', d]));
     docs.forEach((d, i) => {
       const want = splitSections(d).map((s) => ({ id: s.id, heading: s.heading, text: s.text }));

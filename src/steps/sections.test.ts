@@ -91,6 +91,35 @@ describe('numbered clauses are clauses', () => {
   });
 });
 
+describe('statutes pasted as plain text', () => {
+  const markdown = readFileSync(new URL('../../public/demo/documents/42-USC-1395ff.md', import.meta.url), 'utf8');
+
+  it('42 USC 1395ff without its Markdown headings: the same nested ids as with them', () => {
+    const plain = markdown.replace(/^#{1,6} /gm, '');
+    expect(plain).not.toMatch(/^#/m);
+    const ids = splitSections(plain).map((s) => s.id);
+    expect(ids).toEqual(splitSections(markdown).map((s) => s.id));
+    expect(ids).toContain('(b)(1)(F)(i)');
+    expect(ids.filter((id) => id.includes('#'))).toEqual([]);
+  });
+
+  it('(i) after (h) is a subsection; (i) before (ii), or after a clause (i), is a clause', () => {
+    const doc = [
+      '(g) Notices', '(1) A notice is in writing.', '(A) It names the claim.', '(i) the date of service;', '(ii) the amount;', '(B) It is sent by mail.',
+      '(h) Review', '(1) A member may ask for review.', '(A) within 60 days; or', '(B) later for good cause.',
+      '(i) Definitions', '(1) Plan means the health plan.',
+      '(j) Effective date', '(1) This section applies from 2027.',
+    ].join('\n').replace(/^/, '(a) Scope\n(1) This section covers members.\n');
+    const ids = splitSections(doc).map((s) => s.id);
+    expect(ids).toEqual(['(a)', '(a)(1)', '(g)', '(g)(1)', '(g)(1)(A)', '(g)(1)(A)(i)', '(g)(1)(A)(ii)', '(g)(1)(B)', '(h)', '(h)(1)', '(h)(1)(A)', '(h)(1)(B)', '(i)', '(i)(1)', '(j)', '(j)(1)']);
+  });
+
+  it('a contract\'s (i), (ii) list is not a statute; a letter\'s (a), (b), (c) stays a list', () => {
+    expect(splitSections('Terms:\n(i) Price is fixed.\n(ii) Delivery is free.\n(iii) Returns in 30 days.').map((s) => s.id)).toEqual(['(i)', '(ii)', '(iii)']);
+    expect(splitSections('(a) First rule applies.\n(b) Second rule applies.\n(c) Third rule applies.').map((s) => s.id)).toEqual(['(a)', '(b)', '(c)']);
+  });
+});
+
 describe('heaviestIncreasing', () => {
   it('the strictly increasing run with the most weight, ties to the later run', () => {
     expect(heaviestIncreasing([[1], [2], [3], [1], [2], [3]], [1, 1, 1, 5, 5, 5])).toEqual([3, 4, 5]);

@@ -2,7 +2,8 @@
  * Splits a document into addressable sections with stable ids, so retrieval can select whole
  * sections, dynamic enums can list a document's own ids, and quotes can be checked against the
  * section they claim. These shapes are recognised, in this order:
- * - statutes: Markdown headings `##### (a) …` with `(1)`, `(A)`, `(i)`, `(I)` paragraphs → ids like `(b)(1)(D)(i)`;
+ * - statutes: `(a)` subsections (Markdown headings `##### (a) …`, or lines of their own in plain text)
+ *   with `(1)`, `(A)`, `(i)`, `(I)` paragraphs → ids like `(b)(1)(D)(i)`;
  * - numbered clauses (`4.1 A member may appeal …`, `§ 4.1`, `Section 4.1`) → ids `4.1`, each with its text;
  * - Markdown headings → ids from a leading number (`7.3`) or the heading's position (`s4`);
  * - lettered or numbered items (`(a) …`, `1) …`) in a document without headings → `(a)`, `1)`;
@@ -45,27 +46,79 @@ function markerLevel(marker: string, previousLevel: number): number | null {
   return null;
 }
 
-function statuteSections(text: string, lines: Line[]): Section[] | null {
+/** `a` → 1 … `z` → 26, `aa` → 27 … `zz` → 52 (subsections after `(z)`); null for anything else. */
+function letterRank(marker: string): number | null {
+  if (/^[a-z]$/.test(marker)) return marker.charCodeAt(0) - 96;
+  if (/^([a-z])\1$/.test(marker)) return marker.charCodeAt(0) - 96 + 26;
+  return null;
+}
+
+const romans = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
+
+/**
+ * In a statute without Markdown headings, whether a lowercase marker that could be either
+ * is a clause `(i)`, `(v)`, `(x)` … (level 4) rather than the next subsection: it is when it
+ * follows its roman predecessor in the same subparagraph, or when the next marker is its roman
+ * successor (`(i)` then `(ii)`); otherwise, when it is the letter right after the current
+ * subsection (`(h)` then `(i)`), it is the subsection.
+ */
+function isClauseMarker(marker: string, previousClause: string | undefined, nextMarker: string | undefined, topRank: number): boolean {
+  const at = romans.indexOf(marker);
+  if (at > 0 && previousClause === romans[at - 1]) return true;
+  if (nextMarker !== undefined && nextMarker === romans[at + 1]) return true;
+  return letterRank(marker) !== topRank + 1;
+}
+
+/**
+ * Statutes: `(a)` subsections with `(1)`, `(A)`, `(i)`, `(I)` paragraphs below them, the
+ * subsections either Markdown headings (`##### (a) In general`, as the US Code's Markdown has
+ * them) or, in a statute pasted as plain text, lines of their own: there a lowercase marker is a
+ * subsection when its letter comes after the current one, and the roman/letter ambiguity of
+ * `(i)`, `(v)`, `(x)` is settled by the markers around it (isClauseMarker).
+ */
+function statuteSections(text: string, lines: Line[], plain: boolean): Section[] | null {
   const sections: Section[] = [];
   const path: string[] = [];
   let level = 0;
   let sawParagraph = false;
-  for (const line of lines) {
+  const markers = lines.map((line) => markerLine.exec(line.text)?.[1]);
+  let topRank = 0;
+  let nextAt = 0;
+  const nextMarker = (i: number) => {
+    if (nextAt <= i) nextAt = i + 1;
+    while (nextAt < lines.length && markers[nextAt] === undefined) nextAt++;
+    return markers[nextAt];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as Line;
     const heading = headingLine.exec(line.text);
     const headingMarker = heading ? markerLine.exec(heading[2] ?? '') : null;
-    if (headingMarker && /^[a-z]{1,2}$/.test(headingMarker[1] ?? '')) {
+    if (!plain && headingMarker && /^[a-z]{1,2}$/.test(headingMarker[1] ?? '')) {
       path.length = 0;
       path[1] = `(${headingMarker[1]})`;
       level = 1;
       sections.push({ id: path.join(''), heading: heading?.[2] ?? '', text: '', start: line.start, end: line.start });
       continue;
     }
-    const marker = path[1] ? markerLine.exec(line.text) : null;
-    const next = marker ? markerLevel(marker[1] ?? '', level) : null;
-    if (marker && next !== null) {
+    const marker = markers[i];
+    if (plain && marker !== undefined) {
+      const rank = letterRank(marker);
+      const clause = romanLower.test(marker) && level >= 3 && isClauseMarker(marker, level >= 4 ? path[4]?.slice(1, -1) : undefined, nextMarker(i), topRank);
+      // The first subsection is (a): a list of (i), (ii) items in a letter or a contract is no statute.
+      if (rank !== null && rank > topRank && (topRank > 0 || rank === 1) && !clause) {
+        topRank = rank;
+        path.length = 0;
+        path[1] = `(${marker})`;
+        level = 1;
+        sections.push({ id: path.join(''), heading: line.text.trim().slice(0, 120), text: '', start: line.start, end: line.start });
+        continue;
+      }
+    }
+    const next = marker !== undefined && path[1] ? markerLevel(marker, level) : null;
+    if (next !== null) {
       sawParagraph = true;
       path.length = next;
-      path[next] = `(${marker[1]})`;
+      path[next] = `(${marker})`;
       level = next;
       sections.push({ id: path.filter(Boolean).join(''), heading: line.text.trim().slice(0, 120), text: '', start: line.start, end: line.start });
     }
@@ -241,5 +294,7 @@ export function topLevelOf(id: string): string {
 
 export function splitSections(text: string): Section[] {
   const lines = splitLines(text);
-  return statuteSections(text, lines) ?? clauseSections(text, lines) ?? headingSections(text, lines) ?? enumeratedSections(text, lines) ?? paragraphSections(text);
+  // A plain-text statute comes after numbered clauses and headings: a contract's or a handbook's
+  // (a)/(i) lists inside its clauses or parts must not make it a statute.
+  return statuteSections(text, lines, false) ?? clauseSections(text, lines) ?? headingSections(text, lines) ?? statuteSections(text, lines, true) ?? enumeratedSections(text, lines) ?? paragraphSections(text);
 }
