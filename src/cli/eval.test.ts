@@ -56,7 +56,15 @@ describe('seamscope eval', () => {
     await writeFile(join(out, 'results.jsonl'), `${lines.slice(0, 3).join('\n')}\n${(lines[3] ?? '').slice(0, 40)}`);
     const torn = captureIo();
     expect(await main(['eval', ...chains(), '--dataset', join(dir, 'q.dataset.jsonl'), '--out', out], torn.io)).toBe(0);
-    expect(torn.err[0]).toContain('resuming: 3 item run(s) already in');
+    expect(torn.err[0]).toMatch(/results\.jsonl: dropped a torn last line/);
+    expect(torn.err[1]).toContain('resuming: 3 item run(s) already in');
+    // The torn fragment is gone, not glued to the rerun item's line: the next resume runs nothing.
+    const repaired = await readFile(join(out, 'results.jsonl'), 'utf8');
+    expect(repaired.endsWith('\n')).toBe(true);
+    expect(repaired.trim().split('\n').map((l) => (JSON.parse(l) as { itemId: string }).itemId).sort()).toEqual(lines.map((l) => (JSON.parse(l) as { itemId: string }).itemId).sort());
+    const afterTorn = captureIo();
+    expect(await main(['eval', ...chains(), '--dataset', join(dir, 'q.dataset.jsonl'), '--out', out], afterTorn.io)).toBe(0);
+    expect(afterTorn.err[0]).toContain('resuming: 4 item run(s) already in');
 
     // A line someone edited into another shape is an error with the file and line; nothing runs.
     const edited = (await readFile(join(out, 'results.jsonl'), 'utf8')).trim().split('\n');

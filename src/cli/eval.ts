@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, stat, truncate, writeFile } from 'node:fs/promises';
 import { MAX_CHAIN_BYTES } from '../chain/parse.ts';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildControls } from '../eval/controls.ts';
@@ -16,9 +16,8 @@ import { loadChain, type Io } from './load-chain.ts';
 import { allowedWebhookOrigins, completeInputs, profileFromArgs } from './run.ts';
 import { parseQueueUrl, type QueueTarget } from '../batch/queue-url.ts';
 import { terminalLine } from './terminal-text.ts';
-import { itemResultSchema } from '../eval/item-result.ts';
-import { firstIssue } from '../batch/payload.ts';
 import { createNodeFetch } from './node-fetch.ts';
+import { readResults } from './results-file.ts';
 
 /**
  * `seamscope eval <chain.json>... --dataset FILE`: every chain over every item, through the
@@ -75,38 +74,6 @@ const fileSafe = (s: string) => {
   const safe = s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^\.+/, '').slice(0, 120) || 'item';
   return safe === s ? safe : `${safe}-${hashValue(s).slice(0, 8)}`;
 };
-
-/**
- * Results an earlier run of the same eval wrote, each line checked against the result schema:
- * the folder is the user's, but anything could have edited it. A torn last line (a crash
- * mid-write) is dropped and that item runs again; any other bad line is an error naming the
- * file and line, and nothing runs.
- */
-async function readResults(path: string): Promise<ItemResult[] | string> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return [];
-  }
-  const lines = text.split('\n');
-  while (lines.length && !lines.at(-1)?.trim()) lines.pop();
-  const results: ItemResult[] = [];
-  for (const [i, line] of lines.entries()) {
-    if (!line.trim()) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      if (i === lines.length - 1 && !text.endsWith('\n')) break;
-      return `${terminalLine(path)} line ${i + 1}: not JSON`;
-    }
-    const parsed = itemResultSchema.safeParse(value);
-    if (!parsed.success) return `${terminalLine(path)} line ${i + 1}: ${firstIssue(parsed.error)}`;
-    results.push(parsed.data);
-  }
-  return results;
-}
 
 export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (args.options.help !== undefined) return io.out(evalUsage), 0;
@@ -189,7 +156,12 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (!manifest) await writeFile(manifestPath, `${JSON.stringify({ format: 'seamscope.eval-run', version: 1, evalId, chains: chainPaths.map((p) => basename(p)), dataset: basename(datasetPath), model: profile.model }, null, 2)}\n`);
   const stored = await readResults(resultsPath);
   if (typeof stored === 'string') return io.err(`${stored}; fix or remove it (or choose another --out)`), 2;
-  const earlier = stored.filter((r) => names.has(r.variant));
+  // A line the last run was writing when it stopped: cut, or ended, so the next line starts on a line of its own.
+  if (stored.repair === 'cut') {
+    await truncate(resultsPath, stored.keepBytes);
+    io.err(`${terminalLine(resultsPath)}: dropped a torn last line (the run stopped while writing it); that item runs again`);
+  } else if (stored.repair === 'newline') await appendFile(resultsPath, '\n');
+  const earlier = stored.results.filter((r) => names.has(r.variant));
   const results = [...earlier];
   const done = new Set(earlier.map((r) => resultKey(r.variant, r.itemId)));
   if (earlier.length) io.err(`resuming: ${earlier.length} item run(s) already in ${terminalLine(resultsPath)}`);
