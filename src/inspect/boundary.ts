@@ -2,7 +2,7 @@ import type { RunMeta, TraceEvent } from '../trace/events.ts';
 import { buildRunView, type Boundary } from '../trace/replay.ts';
 import { stepRegistry, type StepRegistry } from '../steps/index.ts';
 import { factKey, type FactKind } from './facts.ts';
-import { findQuestion, instructionText, receivedSources } from './consumer-prompt.ts';
+import { directInputs, findQuestion, instructionText, receivedSources } from './consumer-prompt.ts';
 import { askedKinds } from './question-kinds.ts';
 import { askedFacts, questionForm, type AskedFact } from './relevance.ts';
 import { factSurvival, type SurvivalFact, type SurvivalReport } from './survival.ts';
@@ -222,7 +222,7 @@ export function boundarySufficiency(meta: RunMeta, boundaries: readonly Boundary
   return boundaries.map((b): BoundarySufficiency => {
     const gold = goldFor(goldFacts, b);
     let estimate;
-    if (gold?.some((f) => f.trim() !== '')) estimate = goldSufficiency(b.intermediate, b.consumer, gold);
+    if (gold?.some((f) => f.trim() !== '')) estimate = goldSufficiency(b.intermediate, b.consumer, gold, directInputs(b));
     else {
       let survival = cache.get(b.producer);
       if (!survival) cache.set(b.producer, (survival = factSurvival(b.sources, b.intermediate)));

@@ -61,8 +61,24 @@ function isHandedOver(boundary: Boundary, segment: PromptSegment): boolean {
   return segment.text.length > 500 && boundary.sources.some((s) => sameText(s.text, segment.text));
 }
 
+/**
+ * The chain inputs the consumer was itself given whole, beside the handoff: for a model step,
+ * those whose text is in its prompt as a binding (one its budget cut is not); for a step that
+ * makes no model call (retrieve, a gate, code), every input it binds.
+ */
+export function directInputs(boundary: Boundary): { name: string; text: string }[] {
+  const inputs = boundary.consumerInputs ?? [];
+  if (!boundary.received || inputs.length === 0) return inputs;
+  const bound = boundary.received.segments.filter((s) => s.kind.startsWith('binding:'));
+  return inputs.filter((input) => bound.some((s) => sameText(s.text, input.text)));
+}
+
 /** Names of the producer's sources that the consumer was also given verbatim. */
 export function receivedSources(boundary: Boundary): string[] {
-  const bound = (boundary.received?.segments ?? []).filter((s) => s.kind.startsWith('binding:'));
+  if (!boundary.received) {
+    const direct = directInputs(boundary).map((i) => i.name);
+    return boundary.sources.filter((source) => direct.includes(source.name)).map((s) => s.name);
+  }
+  const bound = boundary.received.segments.filter((s) => s.kind.startsWith('binding:'));
   return boundary.sources.filter((source) => bound.some((s) => sameText(s.text, source.text))).map((s) => s.name);
 }

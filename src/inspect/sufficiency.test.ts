@@ -6,7 +6,9 @@ import { seedQuestion, seedQuotes, seedSource, seedSummary } from '../testing/se
 import { setBoundaryLabel } from '../trace/labels.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { inspectRun, runSufficiency } from './boundary.ts';
-import { goldFactsMissing, goldFactSurvives, summarizeSufficiency, type BoundarySufficiency } from './sufficiency.ts';
+import { goldFactsMissing, goldFactSurvives, goldSufficiency, summarizeSufficiency, type BoundarySufficiency } from './sufficiency.ts';
+import { directInputs } from './consumer-prompt.ts';
+import type { Chain } from '../chain/schema.ts';
 
 async function seedRun(facts: string[]) {
   const repo = createMemoryRunRepository();
@@ -112,5 +114,61 @@ describe('summarizeSufficiency', () => {
 
   it('has no rate when nothing was decided', () => {
     expect(summarizeSufficiency([item('unknown', 'unsure')])).toMatchObject({ estimated: { rate: null }, labelled: { rate: null } });
+  });
+});
+
+describe('facts the consumer is given itself', () => {
+  const chain: Chain = {
+    format: 'seamscope.chain', version: 1, id: 'rewrite-retrieve', name: 'Rewrite then retrieve',
+    inputs: [
+      { name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true },
+      { name: 'question', schema: { type: 'string' }, trust: 'untrusted', required: true },
+    ],
+    steps: [
+      {
+        id: 'rewrite', kind: 'model', name: 'Rewrite', position: { x: 0, y: 0 },
+        config: { bindings: { question: 'inputs.question' }, prompt: 'Rewrite as a search query: {question}', outputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false } },
+      },
+      { id: 'retrieve', kind: 'retrieve', name: 'Retrieve', position: { x: 280, y: 0 }, config: { bindings: { document: 'inputs.document', query: 'steps.rewrite.query' }, topK: 1 } },
+      {
+        id: 'answer', kind: 'model', name: 'Answer', position: { x: 560, y: 0 },
+        config: { bindings: { chunks: 'steps.retrieve', question: 'inputs.question' }, prompt: 'Chunks: {chunks}\nQuestion: {question}', outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false } },
+      },
+      // A gate reads the document only to check against it: it is no material for what it passes on.
+      { id: 'check', kind: 'gate', name: 'Check', position: { x: 840, y: 0 }, config: { bindings: { value: 'steps.answer', source: 'inputs.document' }, check: { type: 'jsonSchema', schema: { type: 'object' } }, onFail: 'abort' } },
+      { id: 'final', kind: 'output', name: 'Final', position: { x: 1120, y: 0 }, config: { bindings: { value: 'steps.check.answer' } } },
+    ],
+  };
+
+  async function run() {
+    const repo = createMemoryRunRepository();
+    const provider = createScriptedProvider([{ query: 'reconsideration request' }, { answer: 'Ask for reconsideration soon.' }]);
+    const meta = await runChain({ chain, inputs: { document: seedSource, question: seedQuestion }, provider, model: { name: 'm', maxOutputTokens: 100, structuredOutput: true }, repo, countTokens: (t) => t.length });
+    expect(meta.status).toBe('succeeded');
+    return { meta, events: await repo.getEvents(meta.id) };
+  }
+
+  it('a query\'s boundary into a retrieve step that reads the document cannot lose the document\'s facts; a gate\'s reference document does not count', async () => {
+    const { meta, events } = await run();
+    const gold = ['180 calendar days'];
+    const byId = new Map(inspectRun(meta, events, { gold }).sufficiency.map((s) => [`${s.producer}->${s.consumer}`, s.estimate]));
+    expect(byId.get('rewrite->retrieve')).toMatchObject({ verdict: 'sufficient', basis: 'gold', missing: [] });
+    expect(byId.get('rewrite->retrieve')?.reason).toMatch(/within retrieve's reach: 1 not in the handoff but in "document", which it is given itself/);
+    // The answer lacks the fact; the gate after it holds the document, but only to check.
+    expect(byId.get('answer->check')).toMatchObject({ verdict: 'insufficient', missing: ['180 calendar days'] });
+    expect(runSufficiency(meta, events, { gold })).toEqual(inspectRun(meta, events, { gold }).sufficiency);
+  });
+
+  it('a model consumer counts an input only as far as its prompt carried it whole', () => {
+    const boundary = (segments: { kind: string; text: string }[]) => ({
+      id: 'b', producer: 'p', consumer: 'answer', binding: 'facts', intermediate: { facts: [] }, sources: [], consumerOutput: null,
+      consumerInputs: [{ name: 'document', text: seedSource }],
+      received: { messages: [], segments: segments as never },
+    });
+    expect(directInputs(boundary([{ kind: 'binding:document', text: seedSource }]))).toEqual([{ name: 'document', text: seedSource }]);
+    // Its budget cut the document: what was cut did not reach it.
+    expect(directInputs(boundary([{ kind: 'binding:document', text: seedSource.slice(0, 40) }]))).toEqual([]);
+    expect(goldSufficiency({ facts: [] }, 'answer', ['180 calendar days'], [{ name: 'document', text: seedSource }]).verdict).toBe('sufficient');
+    expect(goldSufficiency({ facts: [] }, 'answer', ['180 calendar days'], []).verdict).toBe('insufficient');
   });
 });

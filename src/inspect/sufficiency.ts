@@ -1,6 +1,7 @@
 import type { Boundary } from '../trace/replay.ts';
 import type { BoundaryLabel } from '../trace/events.ts';
 import type { BoundaryReport } from './boundary.ts';
+import { directInputs } from './consumer-prompt.ts';
 import { factsSurvived } from './survival.ts';
 
 /**
@@ -78,13 +79,20 @@ export function goldFactsMissing(facts: readonly string[], intermediate: unknown
   });
 }
 
-/** The estimate on gold facts alone: what reached `consumer` of what the answer needs. */
-export function goldSufficiency(intermediate: unknown, consumer: string, gold: readonly string[]): SufficiencyEstimate {
+/**
+ * The estimate on gold facts alone: what reached `consumer` of what the answer needs, through
+ * the handoff or in an input the consumer is given itself (`direct`: a retrieve step reads the
+ * document beside the rewritten query, so the query's boundary cannot lose the document's facts).
+ */
+export function goldSufficiency(intermediate: unknown, consumer: string, gold: readonly string[], direct: readonly { name: string; text: string }[] = []): SufficiencyEstimate {
   const wanted = gold.map((f) => f.trim()).filter(Boolean);
-  const missing = goldFactsMissing(wanted, intermediate);
-  return missing.length === 0
-    ? { verdict: 'sufficient', basis: 'gold', missing, reason: `all ${wanted.length} gold fact${wanted.length === 1 ? '' : 's'} reached ${consumer}` }
-    : { verdict: 'insufficient', basis: 'gold', missing, reason: `${missing.length} of ${wanted.length} gold facts did not reach ${consumer}: ${missing.join('; ')}` };
+  const notHandedOver = goldFactsMissing(wanted, intermediate);
+  const missing = notHandedOver.length && direct.length ? goldFactsMissing(notHandedOver, direct.map((d) => d.text)) : notHandedOver;
+  if (missing.length > 0) return { verdict: 'insufficient', basis: 'gold', missing, reason: `${missing.length} of ${wanted.length} gold facts did not reach ${consumer}: ${missing.join('; ')}` };
+  const all = `all ${wanted.length} gold fact${wanted.length === 1 ? '' : 's'}`;
+  if (notHandedOver.length === 0) return { verdict: 'sufficient', basis: 'gold', missing, reason: `${all} reached ${consumer}` };
+  const names = direct.map((d) => `"${d.name}"`).join(', ');
+  return { verdict: 'sufficient', basis: 'gold', missing, reason: `${all} are within ${consumer}'s reach: ${notHandedOver.length} not in the handoff but in ${names}, which it is given itself` };
 }
 
 export function goldFor(gold: GoldFacts | undefined, boundary: Pick<Boundary, 'id' | 'producer'>): readonly string[] | undefined {
@@ -99,8 +107,8 @@ export function goldFor(gold: GoldFacts | undefined, boundary: Pick<Boundary, 'i
  * const estimate = estimateSufficiency(boundary, inspectBoundary(boundary), ['180 calendar days']);
  * if (estimate.verdict === 'insufficient') console.log(estimate.missing);
  */
-export function estimateSufficiency(boundary: Pick<Boundary, 'intermediate'>, report: BoundaryReport, gold?: readonly string[]): SufficiencyEstimate {
-  if (gold?.some((f) => f.trim() !== '')) return goldSufficiency(boundary.intermediate, report.consumer, gold);
+export function estimateSufficiency(boundary: Boundary, report: BoundaryReport, gold?: readonly string[]): SufficiencyEstimate {
+  if (gold?.some((f) => f.trim() !== '')) return goldSufficiency(boundary.intermediate, report.consumer, gold, directInputs(boundary));
   if (report.lossy) return { verdict: 'insufficient', basis: 'asked', missing: [], reason: report.reasons.join('; ') };
   // The facts the question is about (ranked by relevance): one of them reaching the consumer whole is enough to answer.
   const keptAsked = report.askedFacts.filter((a) => a.status === 'survived' && !report.sourcesAlsoReceived.includes(a.fact.source));

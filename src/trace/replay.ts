@@ -34,6 +34,12 @@ export interface Boundary {
   intermediate: unknown;
   /** The chain inputs the producer read, directly or through earlier steps. */
   sources: { name: string; text: string }[];
+  /**
+   * The chain inputs the consumer binds itself, beside the producer's output (a retrieve step's
+   * document next to the rewritten query): facts the handoff dropped from them are still within
+   * its reach. Absent on boundaries built by hand.
+   */
+  consumerInputs?: { name: string; text: string }[];
   received: { messages: ChatMessage[]; segments: PromptSegment[] } | null;
   consumerOutput: unknown;
 }
@@ -49,6 +55,32 @@ export interface RunView {
  * each time (a 5,000-step trace took minutes to inspect). A trace's chain is untrusted, so a
  * step reached again while its own inputs are being worked out (a cycle) adds nothing.
  */
+/**
+ * The chain inputs each step binds itself (not through earlier steps) as material for what it
+ * produces, per step, remembered. A step that passes one binding through (a gate) reads its
+ * other inputs only to check against them: none of them is material.
+ */
+function directInputs(chain: Chain, registry: StepRegistry): (stepId: string) => string[] {
+  const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
+  const memo = new Map<string, string[]>();
+  return (stepId) => {
+    let known = memo.get(stepId);
+    if (known) return known;
+    const step = stepsById.get(stepId);
+    const def = step && registry.get(step.kind);
+    const parsed = step && def ? def.config.safeParse(step.config) : undefined;
+    known = [];
+    if (def && parsed?.success && def.produces.by !== 'passThrough') {
+      for (const ref of Object.values(def.bindings(parsed.data))) {
+        const { root, name } = parseRef(ref);
+        if (root === 'inputs' && !known.includes(name)) known.push(name);
+      }
+    }
+    memo.set(stepId, known);
+    return known;
+  };
+}
+
 function inputClosures(chain: Chain, registry: StepRegistry): (stepId: string) => string[] {
   const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
   const memo = new Map<string, string[]>();
@@ -112,21 +144,30 @@ const ran = (s: StepView | undefined) => s !== undefined && s.status !== 'skippe
  * chain object shares its snapshot (the engine makes one per chain), so a batch of a thousand
  * runs parses the step configs once, not once per run; snapshots are never edited.
  */
-const shapeCache = new WeakMap<object, WeakMap<StepRegistry, { edges: ChainEdge[]; closureOf: (stepId: string) => string[] }>>();
+interface ChainShape {
+  edges: ChainEdge[];
+  closureOf: (stepId: string) => string[];
+  directOf: (stepId: string) => string[];
+}
+const shapeCache = new WeakMap<object, WeakMap<StepRegistry, ChainShape>>();
 
-function chainShape(chain: Chain, registry: StepRegistry) {
-  if (typeof chain !== 'object' || chain === null) return { edges: chainEdges(chain, registry).filter((e) => e.kind === 'data'), closureOf: inputClosures(chain, registry) };
+function makeShape(chain: Chain, registry: StepRegistry): ChainShape {
+  return { edges: chainEdges(chain, registry).filter((e) => e.kind === 'data'), closureOf: inputClosures(chain, registry), directOf: directInputs(chain, registry) };
+}
+
+function chainShape(chain: Chain, registry: StepRegistry): ChainShape {
+  if (typeof chain !== 'object' || chain === null) return makeShape(chain, registry);
   let byRegistry = shapeCache.get(chain);
   if (!byRegistry) shapeCache.set(chain, (byRegistry = new WeakMap()));
   let shape = byRegistry.get(registry);
-  if (!shape) byRegistry.set(registry, (shape = { edges: chainEdges(chain, registry).filter((e) => e.kind === 'data'), closureOf: inputClosures(chain, registry) }));
+  if (!shape) byRegistry.set(registry, (shape = makeShape(chain, registry)));
   return shape;
 }
 
 /** What the boundary views of one run share: the chain's data edges and the sources each producer read. */
 function boundaryContext(meta: RunMeta, registry: StepRegistry) {
   const chain = meta.chain as Chain;
-  const { edges, closureOf } = chainShape(chain, registry);
+  const { edges, closureOf, directOf } = chainShape(chain, registry);
   const texts = new Map<string, string>();
   const inputText = (name: string) => {
     let text = texts.get(name);
@@ -139,12 +180,19 @@ function boundaryContext(meta: RunMeta, registry: StepRegistry) {
     if (!list) sources.set(producer, (list = closureOf(producer).map((name) => ({ name, text: inputText(name) }))));
     return list;
   };
+  const consumerInputs = new Map<string, Boundary['sources']>();
+  const consumerInputsOf = (consumer: string) => {
+    let list = consumerInputs.get(consumer);
+    if (!list) consumerInputs.set(consumer, (list = directOf(consumer).map((name) => ({ name, text: inputText(name) }))));
+    return list;
+  };
   const boundary = (edge: ChainEdge, producer: StepView | undefined, consumer: StepView): Boundary => {
     const last = consumer.attempts[consumer.attempts.length - 1]?.record;
     return {
       id: edge.id, producer: edge.source, consumer: edge.target, binding: edge.label,
       intermediate: producer?.output,
       sources: sourcesOf(edge.source),
+      consumerInputs: consumerInputsOf(edge.target),
       received: last ? { messages: last.messages, segments: last.segments } : null,
       consumerOutput: consumer.output,
     };
