@@ -6,7 +6,8 @@ import { parseRunFile } from '../trace/run-file.ts';
 import type { QueueBackend } from './backend.ts';
 import { CHAINS_QUEUE, chainHash, evalQueueName, SHARED_TEXT_CHARS, storeChains, storeTexts, textHash } from './chain-store.ts';
 import { enqueueInChunks } from './enqueue.ts';
-import { firstIssue, JOB_FORMAT, jobResultSchema, type JobData } from './payload.ts';
+import { firstIssue } from '../files/zod-issue.ts';
+import { JOB_FORMAT, jobResultSchema, type JobData } from './payload.ts';
 
 /**
  * The coordinator: puts one job per variant and item on the endpoint profile's queue, then

@@ -49,9 +49,3 @@ export const jobResultSchema = z.object({
   started: z.number().int().min(1).max(1_000_000).optional(),
 }).strict();
 export interface JobResult { format: typeof RESULT_FORMAT; version: 1; result: ItemResult; runFile: string; started?: number }
-
-/** The first problem of a failed parse, as `path: message`. */
-export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  return `${issue?.path.length ? issue.path.join('.') : '$'}: ${issue?.message ?? 'invalid'}`;
-}

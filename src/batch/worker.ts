@@ -9,7 +9,8 @@ import { createMemoryRunRepository } from '../trace/repository.ts';
 import { toRunFile } from '../trace/run-file.ts';
 import type { QueueBackend } from './backend.ts';
 import { CHAINS_QUEUE, createChainReader, createTextReader, evalQueueName } from './chain-store.ts';
-import { firstIssue, jobDataSchema, RESULT_FORMAT, type JobResult } from './payload.ts';
+import { firstIssue } from '../files/zod-issue.ts';
+import { jobDataSchema, RESULT_FORMAT, type JobResult } from './payload.ts';
 
 /**
  * The worker loop: BullMQ hands this process jobs of one endpoint profile's queue, each one

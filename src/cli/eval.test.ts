@@ -73,7 +73,7 @@ describe('seamscope eval', () => {
     const before = await readFile(join(out, 'results.jsonl'), 'utf8');
     const refused = captureIo();
     expect(await main(['eval', ...chains(), '--dataset', join(dir, 'q.dataset.jsonl'), '--out', out], refused.io)).toBe(2);
-    expect(refused.err.join('\n')).toMatch(/results\.jsonl line 2: calls: /);
+    expect(refused.err.join('\n')).toMatch(/results\.jsonl line 2: \$\.calls: /);
     expect(await readFile(join(out, 'results.jsonl'), 'utf8')).toBe(before);
   });
 

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { firstIssue } from '../batch/payload.ts';
+import { firstIssue } from '../files/zod-issue.ts';
 import { itemResultSchema, type ItemResult } from '../eval/item-result.ts';
 import { terminalLine } from './terminal-text.ts';
 

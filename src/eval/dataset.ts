@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { formatJsonPath, parseStrictJson } from '../files/strict-json.ts';
+import { firstIssue } from '../files/zod-issue.ts';
 import { scorerSpecSchema, type ScorerSpec } from './scorer-spec.ts';
 
 /**
@@ -61,15 +62,11 @@ export interface Dataset {
 
 export type DatasetResult = { ok: true; dataset: Dataset } | { ok: false; line: number; message: string };
 
-function issueText(error: z.ZodError): string {
-  const issue = error.issues[0];
-  return `${formatJsonPath((issue?.path ?? []) as (string | number)[])}: ${issue?.message ?? 'invalid'}`;
-}
 
 /** Checks one item and adds it, or says what is wrong with it (every reader of a dataset format goes through this). */
 export function acceptItem(value: unknown, items: DatasetItem[], ids: Set<string>): string | null {
   const parsed = datasetItemSchema.safeParse(value);
-  if (!parsed.success) return issueText(parsed.error);
+  if (!parsed.success) return firstIssue(parsed.error);
   if (ids.has(parsed.data.id)) return `$.id: "${parsed.data.id}" is used by an earlier line`;
   ids.add(parsed.data.id);
   items.push(parsed.data);
@@ -118,7 +115,7 @@ export async function readDataset(lines: AsyncIterable<string>): Promise<Dataset
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'format')) {
       if (items.length > 0 || header) return { ok: false, line: n, message: 'the header line (with "format") must come first, once' };
       const parsed = headerSchema.safeParse(value);
-      if (!parsed.success) return { ok: false, line: n, message: `header ${issueText(parsed.error)}` };
+      if (!parsed.success) return { ok: false, line: n, message: `header ${firstIssue(parsed.error)}` };
       header = parsed.data;
       continue;
     }

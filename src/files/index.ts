@@ -8,4 +8,5 @@
  */
 export { formatJsonPath, parseStrictJson, type JsonPath, type StrictJsonErrorCode, type StrictJsonOptions, type StrictJsonResult } from './strict-json.ts';
 export { checkRelativePath, MAX_RELATIVE_PATH_LENGTH, type RelativePathCheck } from './relative-path.ts';
+export { firstIssue } from './zod-issue.ts';
 export { isContainer, isRecord, propertyOf, prototypeFreeRecord } from './json-value.ts';
