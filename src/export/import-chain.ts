@@ -1,4 +1,6 @@
-import { parseChain, type ChainLimits, type ParseChainResult } from '../chain/parse.ts';
+import { MAX_CHAIN_BYTES, parseChain, type ChainLimits, type ParseChainResult } from '../chain/parse.ts';
+import { parseStrictJson } from '../files/strict-json.ts';
+import { chainFromLangflow, isLangflowFlow } from './import-langflow.ts';
 import { stepRegistry, type StepRegistry } from '../steps/index.ts';
 
 /**
@@ -102,13 +104,30 @@ export interface ImportChainOptions {
  * if (result.ok) openChain(result.chain);
  */
 export function importChainSource(text: string, options: ImportChainOptions = {}): ParseChainResult {
-  if (fileKind(text, options.fileName) === 'chain') return parseChain(text, options.registry ?? stepRegistry, options.limits);
+  if (fileKind(text, options.fileName) === 'chain') {
+    const flow = langflowFlow(text);
+    if (flow) {
+      const converted = chainFromLangflow(flow, options.fileName);
+      return converted.ok ? parseChain(converted.chain, options.registry ?? stepRegistry, options.limits) : converted;
+    }
+    return parseChain(text, options.registry ?? stepRegistry, options.limits);
+  }
   const embedded = embeddedChain(text, options.fileName);
   if (embedded === null) {
     return { ok: false, problems: [{ path: '$', message: `this is neither a chain file (a JSON object) nor a program exported by Seamscope (no ${CHAIN_BEGIN} block)` }] };
   }
   if (!embedded.ok) return { ok: false, problems: [{ path: '$', message: embedded.message }] };
   return parseChain(embedded.json, options.registry ?? stepRegistry, options.limits);
+}
+
+/**
+ * The parsed flow when `text` is a Langflow export (read as strictly as a chain file, within the
+ * same size bound), else null: a chain file goes to parseChain untouched.
+ */
+function langflowFlow(text: string): Record<string, unknown> | null {
+  if (text.length > MAX_CHAIN_BYTES || /"format"\s*:\s*"seamscope\./.test(text.slice(0, 4096)) || !/"edges"\s*:/.test(text)) return null;
+  const parsed = parseStrictJson(text);
+  return parsed.ok && isLangflowFlow(parsed.value) ? (parsed.value as Record<string, unknown>) : null;
 }
 
 /** Whether a file is a program exported by Seamscope (with its embedded chain) rather than a chain file. */

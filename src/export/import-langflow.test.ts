@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Chain } from '../chain/schema.ts';
+import { runChain } from '../engine/run.ts';
+import { createDemoProvider } from '../providers/demo-model.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
+import { importChainSource } from './import-chain.ts';
+
+const sample = (name: string) => readFileSync(new URL(`../testing/import-samples/langflow/${name}.json`, import.meta.url), 'utf8');
+const imported = (text: string, fileName?: string): Chain => {
+  const result = importChainSource(text, fileName ? { fileName } : {});
+  if (!result.ok) throw new Error(result.problems.map((p) => `${p.path} ${p.message}`).join('\n'));
+  return result.chain;
+};
+const config = (chain: Chain, id: string) => chain.steps.find((s) => s.id === id)?.config as Record<string, unknown>;
+
+/** A hand-written Langflow flow: nodes and edges in the export's shape, with only the fields the importer reads. */
+function flow(nodes: { id: string; type: string; name?: string; fields?: Record<string, unknown> }[], edges: [string, string, string][]) {
+  return JSON.stringify({
+    name: 'Hand-made flow', id: 'hand-made',
+    data: {
+      nodes: nodes.map((n, i) => ({
+        id: n.id, type: 'genericNode', position: { x: i * 300, y: 40 },
+        data: { type: n.type, id: n.id, node: { display_name: n.name ?? n.type, template: Object.fromEntries(Object.entries(n.fields ?? {}).map(([k, v]) => [k, { value: v }])) } },
+      })),
+      edges: edges.map(([source, target, fieldName]) => ({ source, target, data: { targetHandle: { fieldName, id: target } } })),
+    },
+  });
+}
+
+describe('Langflow flows import as chains', () => {
+  it('Basic Prompt Chaining (starter project): three model steps in a row, each with its Prompt as the system message', () => {
+    const chain = imported(sample('Basic_Prompt_Chaining'), 'Basic_Prompt_Chaining.json');
+    expect(chain.name).toBe('Prompt Chaining');
+    expect(chain.inputs.map((i) => [i.name, i.trust])).toEqual([['chat_input', 'untrusted']]);
+    expect(chain.steps.map((s) => [s.id, s.kind])).toEqual([['openai', 'model'], ['openai_2', 'model'], ['openai_3', 'model'], ['chat_output', 'output']]);
+    expect(config(chain, 'openai')).toMatchObject({ bindings: { input: 'inputs.chat_input' }, prompt: '{input}', outputSchema: null });
+    expect(config(chain, 'openai_2')).toMatchObject({ bindings: { input: 'steps.openai' } });
+    expect(config(chain, 'openai')?.system).toMatch(/^You are a visionary product innovator/);
+    expect(config(chain, 'chat_output')).toEqual({ bindings: { value: 'steps.openai_3' } });
+    expect(chain.steps[0]?.description).toMatch(/Imported from Langflow's OpenAIModel \(model gpt-/);
+    expect(chain.meta?.importedFrom).toMatchObject({ tool: 'langflow' });
+  });
+
+  it('Financial Report Parser: Structured Output is a model step with the field table as its schema, the parser a template', () => {
+    const chain = imported(sample('Financial_Report_Parser'));
+    expect(chain.steps.map((s) => [s.id, s.kind])).toEqual([['structured_output', 'model'], ['parser', 'template'], ['chat_output', 'output']]);
+    expect(config(chain, 'structured_output')?.outputSchema).toEqual({
+      type: 'object', additionalProperties: false, required: ['EBITDA', 'NET_INCOME', 'GROSS_PROFIT'],
+      properties: { EBITDA: { type: 'string', description: 'description of field' }, NET_INCOME: { type: 'string', description: 'description of field' }, GROSS_PROFIT: { type: 'string', description: 'description of field' } },
+    });
+    expect(config(chain, 'parser')).toEqual({ bindings: { data: 'steps.structured_output' }, text: 'EBITDA: {data.EBITDA}  ,  Net Income: {data.NET_INCOME} , GROSS_PROFIT: {data.GROSS_PROFIT}' });
+    // The sample report is the input's example; the unwired spare component and the notes are in the description.
+    expect(chain.inputs[0]?.example).toMatch(/^In 2022, the company/);
+    expect(chain.description).toContain('Left out, wired to nothing: "Data to Message" (ParseData)');
+    expect(chain.description).toContain('Note in the flow: # Financial Report Parser');
+  });
+
+  it('a flow with components Seamscope has no counterpart for is refused, each named by its place in the file', () => {
+    const result = importChainSource(sample('Research_Translation_Loop'));
+    expect(result.ok).toBe(false);
+    const problems = result.ok ? [] : result.problems;
+    expect(problems.map((p) => p.message).join('\n')).toMatch(/"arXiv" \(ArXivComponent\) has no Seamscope counterpart/);
+    expect(problems.map((p) => p.message).join('\n')).toMatch(/"Loop" \(LoopComponent\)/);
+    expect(problems.every((p) => /^\$\.data\.nodes(\[\d+\])?$/.test(p.path))).toBe(true);
+  });
+
+  it('imported flows run on the demo model', async () => {
+    for (const name of ['Basic_Prompting', 'Basic_Prompt_Chaining', 'Financial_Report_Parser']) {
+      const chain = imported(sample(name));
+      const repo = createMemoryRunRepository();
+      const meta = await runChain({
+        chain, inputs: { chat_input: 'In 2023 gross profit was $2.0 billion, EBITDA $1.1 billion and net income $700 million.' }, provider: createDemoProvider(),
+        model: { name: 'demo', maxOutputTokens: 1024, structuredOutput: true }, repo,
+      });
+      expect(meta.status, name).toBe('succeeded');
+    }
+  });
+
+  it('a Prompt\'s variables become bindings (wired) or its own text (typed in); {{ }} are literal braces; names never clash', () => {
+    const text = flow(
+      [
+        { id: 'in', type: 'ChatInput', name: 'Question' },
+        { id: 'doc', type: 'TextInput', name: 'Policy text' },
+        { id: 'p', type: 'Prompt', fields: { template: 'Policy: {policy}\nTone: {tone}\nAnswer {question} as JSON like {{"answer": "…"}}', tone: 'plain' } },
+        { id: 'm', type: 'AnthropicModel', name: 'Claude', fields: { model_name: 'claude-x', temperature: 0.3, api_key: 'sk-ant-secret-value', code: 'import os; os.system("rm -rf /")' } },
+        { id: 'out', type: 'ChatOutput' },
+      ],
+      [['doc', 'p', 'policy'], ['in', 'p', 'question'], ['p', 'm', 'input_value'], ['in', 'm', 'system_message'], ['m', 'out', 'input_value']],
+    );
+    const chain = imported(text);
+    expect(chain.inputs.map((i) => i.name)).toEqual(['question', 'policy_text']);
+    expect(config(chain, 'claude')).toMatchObject({
+      bindings: { policy: 'inputs.policy_text', question: 'inputs.question', system: 'inputs.question' },
+      prompt: 'Policy: {policy}\nTone: plain\nAnswer {question} as JSON like {"answer": "…"}', system: '{system}', temperature: 0.3,
+    });
+    // Neither the key nor the component code is copied.
+    expect(JSON.stringify(chain)).not.toMatch(/sk-ant-secret-value|os\.system/);
+  });
+
+  it('a cycle and an output wired to nothing are problems; a chain file is not mistaken for a flow', () => {
+    const cyclic = importChainSource(flow(
+      [{ id: 'in', type: 'ChatInput' }, { id: 'a', type: 'OpenAIModel', name: 'A' }, { id: 'b', type: 'OpenAIModel', name: 'B' }, { id: 'out', type: 'ChatOutput' }],
+      [['in', 'a', 'input_value'], ['b', 'a', 'system_message'], ['a', 'b', 'input_value'], ['b', 'out', 'input_value']],
+    ));
+    expect(cyclic.ok ? [] : cyclic.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/is in a loop of edges/));
+    const unwired = importChainSource(flow([{ id: 'in', type: 'ChatInput' }, { id: 'a', type: 'OpenAIModel', name: 'A' }, { id: 'out', type: 'ChatOutput', name: 'Chat Output' }], [['in', 'a', 'input_value'], ['in', 'out', 'sender']]));
+    expect(unwired.ok ? [] : unwired.problems.map((p) => p.message)).toContainEqual('"Chat Output" has nothing wired into its input');
+    const demo = readFileSync(new URL('../../public/demo/summarise-then-answer.chain.json', import.meta.url), 'utf8');
+    expect(imported(demo).id).toBe('demo-summarise-then-answer');
+  });
+});

@@ -1,0 +1,284 @@
+import type { ChainProblem } from '../chain/parse.ts';
+import { isRecord } from '../files/json-value.ts';
+
+/**
+ * Langflow flows (the JSON Langflow's "Export" writes; its starter projects are such files) as
+ * Seamscope chains, so a pipeline built there can be replayed boundary by boundary here. The
+ * components that have a Seamscope counterpart are mapped; a flow with any other component in
+ * it is refused with each such component named, never imported with a silent gap.
+ *
+ * - Chat Input / Text Input → a chain input (its text, when the flow has one, the example);
+ * - a language model component (OpenAI, Anthropic, … any `*Model` with `input_value`) → a
+ *   model step: its system message and input, each either a Prompt component's template (its
+ *   `{variables}` become the step's bindings) or the text of whatever feeds it;
+ * - Structured Output → a model step whose output schema is the component's field table, on
+ *   the model component wired to its `llm` handle (that component is a setting, not a step);
+ * - Parser / Parse Data → a template step (`{field}` reads the field of the data it parses);
+ * - a Prompt component read by anything else (an output, a parser) → a template step;
+ * - Chat Output / Text Output → the output step;
+ * - notes → the chain's description.
+ * Component code embedded in the flow is never read or run; API keys in it are not copied. Model
+ * names and temperatures are kept (the temperature in the step, the model name in its
+ * description: the chain runs on the profile the user picks).
+ */
+
+interface FlowNode {
+  id: string;
+  type: string;
+  name: string;
+  template: Record<string, unknown>;
+  position: { x: number; y: number };
+  index: number;
+}
+
+interface FlowEdge {
+  source: string;
+  target: string;
+  field: string;
+}
+
+export type LangflowImport = { ok: true; chain: Record<string, unknown> } | { ok: false; problems: ChainProblem[] };
+
+const INPUT_TYPES = new Set(['ChatInput', 'TextInput']);
+const OUTPUT_TYPES = new Set(['ChatOutput', 'TextOutput']);
+const PROMPT_TYPES = new Set(['Prompt', 'PromptTemplate']);
+const STRUCTURED_TYPES = new Set(['StructuredOutput', 'StructuredOutputComponent']);
+const PARSER_TYPES = new Set(['parser', 'ParseData', 'ParserComponent', 'ParseDataFrame']);
+const MAX_NODES = 2_000;
+const LAYOUT_SCALE = 0.4;
+
+/** Whether a parsed JSON value is a Langflow flow export: `{data: {nodes: [...], edges: [...]}}` with typed component nodes. */
+export function isLangflowFlow(value: unknown): boolean {
+  if (!isRecord(value) || !isRecord(value.data)) return false;
+  const { nodes, edges } = value.data;
+  if (!Array.isArray(nodes) || !Array.isArray(edges)) return false;
+  return nodes.some((n) => isRecord(n) && isRecord(n.data) && typeof n.data.type === 'string' && isRecord(n.data.node));
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+/** A field's value in a component's template: `template[field].value`. */
+const fieldValue = (node: FlowNode, field: string): unknown => {
+  const entry = node.template[field];
+  return isRecord(entry) ? entry.value : undefined;
+};
+const isModel = (node: FlowNode) => /Model(Component)?$/.test(node.type) && !/Embedding/.test(node.type);
+const isNote = (node: FlowNode) => node.type === 'note' || node.type === '' || node.type === 'noteNode';
+
+/** An identifier from a display name: "OpenAI" → openai, "Chat Input" → chat_input; unique within `taken`. */
+function identifierFrom(name: string, fallback: string, taken: Set<string>): string {
+  const base = (name.normalize('NFKD').replace(/[^\w\s]/g, '').trim().toLowerCase().replace(/\s+/g, '_').replace(/^(\d)/, '_$1').slice(0, 56)) || fallback;
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
+  taken.add(id);
+  return id;
+}
+
+/** Binds `ref` under `name`, or under `name_2`, `name_3`… when `name` already reads something else; the name used. */
+function bind(bindings: Record<string, string>, name: string, ref: string): string {
+  let used = name;
+  for (let n = 2; Object.hasOwn(bindings, used) && bindings[used] !== ref; n++) used = `${name}_${n}`;
+  bindings[used] = ref;
+  return used;
+}
+
+/** Langflow's prompt templates are f-string-like: `{{` and `}}` are literal braces. */
+const literalBraces = (template: string) => template.replace(/\{\{/g, '{').replace(/\}\}/g, '}');
+
+function readNodes(raw: unknown[], problems: ChainProblem[]): FlowNode[] {
+  const nodes: FlowNode[] = [];
+  raw.forEach((n, index) => {
+    if (!isRecord(n) || typeof n.id !== 'string') return void problems.push({ path: `$.data.nodes[${index}]`, message: 'a node without an id' });
+    const data = isRecord(n.data) ? n.data : {};
+    const node = isRecord(data.node) ? data.node : {};
+    const position = isRecord(n.position) && Number.isFinite(n.position.x) && Number.isFinite(n.position.y) ? { x: Number(n.position.x), y: Number(n.position.y) } : { x: index * 280, y: 0 };
+    const type = n.type === 'noteNode' ? 'note' : text(data.type);
+    nodes.push({ id: n.id, type, name: text(node.display_name) || type || n.id, template: isRecord(node.template) ? node.template : {}, position, index });
+  });
+  return nodes;
+}
+
+function readEdges(raw: unknown[]): FlowEdge[] {
+  const edges: FlowEdge[] = [];
+  for (const e of raw) {
+    if (!isRecord(e) || typeof e.source !== 'string' || typeof e.target !== 'string') continue;
+    const handle = isRecord(e.data) && isRecord(e.data.targetHandle) ? e.data.targetHandle : null;
+    edges.push({ source: e.source, target: e.target, field: text(handle?.fieldName) });
+  }
+  return edges;
+}
+
+/** A JSON Schema for a Structured Output component's field table (name, type, description, multiple). */
+function schemaOfTable(table: unknown): Record<string, unknown> | null {
+  if (!Array.isArray(table) || table.length === 0) return null;
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const row of table) {
+    if (!isRecord(row) || typeof row.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(row.name)) return null;
+    const kind = text(row.type).toLowerCase();
+    const type = kind === 'int' || kind === 'integer' ? 'integer' : kind === 'float' || kind === 'number' ? 'number' : kind === 'bool' || kind === 'boolean' ? 'boolean' : kind === 'dict' ? 'object' : 'string';
+    const item: Record<string, unknown> = { type, ...(text(row.description) ? { description: text(row.description) } : {}) };
+    const multiple = row.multiple === true || /^true$/i.test(text(row.multiple));
+    properties[row.name] = multiple ? { type: 'array', items: item } : item;
+    required.push(row.name);
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/**
+ * Converts a parsed Langflow flow into a chain object (still to be checked by parseChain, as any
+ * chain file is). Problems name the node by its place in the file.
+ */
+export function chainFromLangflow(flow: Record<string, unknown>, fileName?: string): LangflowImport {
+  const data = flow.data as { nodes: unknown[]; edges: unknown[] };
+  const problems: ChainProblem[] = [];
+  if (data.nodes.length > MAX_NODES) return { ok: false, problems: [{ path: '$.data.nodes', message: `${data.nodes.length} nodes, more than ${MAX_NODES}` }] };
+  const nodes = readNodes(data.nodes, problems);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const edges = readEdges(data.edges).filter((e) => byId.has(e.source) && byId.has(e.target));
+  const into = (target: string, field: string) => edges.find((e) => e.target === target && e.field === field);
+  const where = (node: FlowNode) => `$.data.nodes[${node.index}]`;
+
+  // Model components wired into a Structured Output's `llm` handle are its settings, not steps.
+  const settingsOnly = new Set(edges.filter((e) => e.field === 'llm' && STRUCTURED_TYPES.has(byId.get(e.target)?.type ?? '')).map((e) => e.source));
+  // A Prompt read only as a model's system message or input is folded into that model step.
+  const foldedPrompt = (node: FlowNode) => PROMPT_TYPES.has(node.type) && edges.some((e) => e.source === node.id) && edges.filter((e) => e.source === node.id).every((e) => {
+    const target = byId.get(e.target);
+    return target !== undefined && (isModel(target) || STRUCTURED_TYPES.has(target.type)) && ['system_message', 'system_prompt', 'input_value'].includes(e.field);
+  });
+
+  const taken = new Set<string>();
+  const inputs: Record<string, unknown>[] = [];
+  const steps: Record<string, unknown>[] = [];
+  const refOf = new Map<string, string>();
+  const notes: string[] = [];
+  for (const node of nodes) {
+    if (isNote(node)) {
+      const note = text(fieldValue(node, 'text')) || text((flow.data as { nodes: { data?: { node?: { description?: unknown } } }[] }).nodes[node.index]?.data?.node?.description);
+      if (note.trim()) notes.push(note.trim());
+    } else if (INPUT_TYPES.has(node.type)) {
+      const name = identifierFrom(node.name, 'input', taken);
+      refOf.set(node.id, `inputs.${name}`);
+      const example = text(fieldValue(node, 'input_value'));
+      inputs.push({ name, description: `${node.name} in the Langflow flow`, schema: { type: 'string' }, trust: 'untrusted', required: true, ...(example ? { example } : {}) });
+    }
+  }
+
+  /** The text a field of `node` carries: the template of a folded Prompt (its variables bound), a binding to what feeds it, or its own value. */
+  const fieldText = (node: FlowNode, field: string, bindings: Record<string, string>, bindingName: string): string => {
+    const edge = into(node.id, field);
+    const source = edge ? byId.get(edge.source) : undefined;
+    if (source && PROMPT_TYPES.has(source.type) && foldedPrompt(source)) return promptTemplate(source, bindings);
+    if (source) {
+      const ref = refOf.get(source.id);
+      if (!ref) return '';
+      const name = bind(bindings, bindingName, ref);
+      return `{${name}}`;
+    }
+    return literalBraces(text(fieldValue(node, field)));
+  };
+  /** A Prompt component's template with its `{variables}` bound to what feeds each (or its own text, inlined). */
+  const promptTemplate = (prompt: FlowNode, bindings: Record<string, string>): string => {
+    const template = text(fieldValue(prompt, 'template'));
+    return literalBraces(template.replace(/(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g, (whole, variable: string) => {
+      const edge = into(prompt.id, variable);
+      const ref = edge ? refOf.get(edge.source) : undefined;
+      if (ref) {
+        const name = bind(bindings, variable, ref);
+        return name === variable ? whole : `{${name}}`;
+      }
+      const own = text(fieldValue(prompt, variable));
+      return own ? own.replace(/\{/g, '{{').replace(/\}/g, '}}') : whole;
+    }));
+  };
+
+  // Steps in an order where what a step reads is made first (the flow's edges, depth first).
+  const order: FlowNode[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: FlowNode) => {
+    if (state.get(node.id) === 'done') return;
+    if (state.get(node.id) === 'open') return void problems.push({ path: where(node), message: `"${node.name}" is in a loop of edges; a chain runs each step once` });
+    state.set(node.id, 'open');
+    for (const e of edges) if (e.target === node.id) visit(byId.get(e.source) as FlowNode);
+    state.set(node.id, 'done');
+    order.push(node);
+  };
+  for (const node of nodes) visit(node);
+
+  const left: string[] = [];
+  let hasOutput = false;
+  for (const node of order) {
+    if (isNote(node) || INPUT_TYPES.has(node.type) || settingsOnly.has(node.id) || foldedPrompt(node)) continue;
+    // A component wired to nothing is not part of the flow (starter projects keep spares about).
+    if (!edges.some((e) => e.source === node.id || e.target === node.id)) {
+      left.push(`"${node.name}" (${node.type || 'untyped'})`);
+      continue;
+    }
+    const id = identifierFrom(node.name, 'step', taken);
+    const base = { id, name: node.name, position: node.position };
+    const bindings: Record<string, string> = {};
+    if (isModel(node) || STRUCTURED_TYPES.has(node.type)) {
+      const structured = STRUCTURED_TYPES.has(node.type);
+      const settings = structured ? byId.get(into(node.id, 'llm')?.source ?? '') : node;
+      const system = fieldText(node, structured ? 'system_prompt' : 'system_message', bindings, 'system');
+      const prompt = fieldText(node, 'input_value', bindings, 'input');
+      if (!prompt.trim() && !system.trim()) problems.push({ path: where(node), message: `"${node.name}" has neither an input nor a system message` });
+      const outputSchema = structured ? schemaOfTable(fieldValue(node, 'output_schema')) : null;
+      if (structured && !outputSchema) problems.push({ path: where(node), message: `"${node.name}": its output schema table is empty or names a field that is not an identifier` });
+      const temperature = Number(settings ? fieldValue(settings, 'temperature') : undefined);
+      const modelName = settings ? text(fieldValue(settings, 'model_name')) || text(fieldValue(settings, 'model')) : '';
+      steps.push({
+        ...base, kind: 'model',
+        description: `Imported from Langflow's ${settings?.type ?? node.type}${modelName ? ` (model ${modelName})` : ''}${structured ? ', a Structured Output component' : ''}.`,
+        config: {
+          bindings, system, prompt: prompt.trim() ? prompt : 'Go on.', outputSchema,
+          ...(structured && /^[A-Za-z0-9_-]{1,64}$/.test(text(fieldValue(node, 'schema_name'))) ? { schemaName: text(fieldValue(node, 'schema_name')) } : {}),
+          ...(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2 ? { temperature } : {}),
+        },
+      });
+    } else if (PARSER_TYPES.has(node.type) || PROMPT_TYPES.has(node.type)) {
+      let template: string;
+      if (PROMPT_TYPES.has(node.type)) template = promptTemplate(node, bindings);
+      else {
+        const edge = into(node.id, 'input_data') ?? into(node.id, 'data') ?? edges.find((e) => e.target === node.id);
+        const ref = edge ? refOf.get(edge.source) : undefined;
+        if (ref) bindings.data = ref;
+        const source = edge ? byId.get(edge.source) : undefined;
+        const freeText = source !== undefined && (isModel(source) || INPUT_TYPES.has(source.type));
+        // A parser's {field} reads that field of the data; {text} of a message is the message itself.
+        template = literalBraces((text(fieldValue(node, 'pattern')) || text(fieldValue(node, 'template')) || '{text}').replace(/(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g, (_w, field: string) => (freeText && field === 'text' ? '{data}' : `{data.${field}}`)));
+      }
+      steps.push({ ...base, kind: 'template', description: `Imported from Langflow's ${node.type} component.`, config: { bindings, text: template } });
+    } else if (OUTPUT_TYPES.has(node.type)) {
+      const edge = into(node.id, 'input_value');
+      const ref = edge ? refOf.get(edge.source) : undefined;
+      // Wired to a component that was refused: that problem is already said.
+      if (!edge) problems.push({ path: where(node), message: `"${node.name}" has nothing wired into its input` });
+      hasOutput = true;
+      steps.push({ ...base, kind: 'output', config: { bindings: ref ? { value: ref } : {} } });
+    } else {
+      problems.push({ path: where(node), message: `Langflow component "${node.name}" (${node.type || 'untyped'}) has no Seamscope counterpart: a chain here is built from model steps, prompts, parsers, inputs and outputs, and runs no component code` });
+      continue;
+    }
+    refOf.set(node.id, `steps.${id}`);
+  }
+  if (!hasOutput) problems.push({ path: '$.data.nodes', message: 'the flow has no Chat Output or Text Output component: a chain needs the output it returns' });
+  if (problems.length > 0) return { ok: false, problems };
+
+  // Langflow's cards are about 320 px wide and sit some 700 px apart; Seamscope's are half as
+  // wide. The flow keeps its arrangement, drawn at this canvas's density from the origin.
+  const placed = steps.map((step) => step.position as { x: number; y: number });
+  const minX = Math.min(...placed.map((p) => p.x));
+  const minY = Math.min(...placed.map((p) => p.y));
+  for (const step of steps) {
+    const p = step.position as { x: number; y: number };
+    step.position = { x: Math.round((p.x - minX) * LAYOUT_SCALE), y: Math.round((p.y - minY) * LAYOUT_SCALE) };
+  }
+
+  const name = text(flow.name) || (fileName ?? '').replace(/^.*[\\/]/, '').replace(/\.json$/i, '') || 'Imported Langflow flow';
+  const description = [text(flow.description), `Imported from Langflow${fileName ? ` (${fileName.replace(/^.*[\\/]/, '')})` : ''}.`, ...notes.map((n) => `Note in the flow: ${n}`), ...(left.length ? [`Left out, wired to nothing: ${left.join(', ')}.`] : [])].filter(Boolean).join('\n\n').slice(0, 8000);
+  const id = `langflow-${typeof flow.id === 'string' && /^[A-Za-z0-9-]{1,80}$/.test(flow.id) ? flow.id : identifierFrom(name, 'flow', new Set())}`;
+  return {
+    ok: true,
+    chain: { format: 'seamscope.chain', version: 1, id, name: name.slice(0, 200), description, inputs, steps, meta: { importedFrom: { tool: 'langflow', ...(text(flow.last_tested_version) ? { version: text(flow.last_tested_version) } : {}) } } },
+  };
+}
