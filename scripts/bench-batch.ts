@@ -25,10 +25,11 @@
  * pg left external, resolved from node_modules) and runs it on plain Node; the workers are the
  * same bundle started again with --worker, as separate processes.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { forkMockProcess } from './bench/mock-process.ts';
 import { openBackend, parseQueueUrl, profileKey, runBatch, startBatchWorker } from '../src/batch/index.ts';
 import { runEval, type EvalVariant, type ItemResult } from '../src/eval/index.ts';
 import { createProviderForProfile, runModelSettings } from '../src/providers/profiles.ts';
@@ -121,28 +122,13 @@ async function startMock(): Promise<MockHandle> {
       close: () => server.close(),
     };
   }
-  const child = fork(fileURLToPath(import.meta.url), ['--mock-process'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  process.once('exit', () => child.kill('SIGKILL'));
-  const reply = <T>(type: string, message?: unknown): Promise<T> => new Promise((resolve) => {
-    const on = (m: { type: string }) => {
-      if (m.type !== type) return;
-      child.off('message', on);
-      resolve(m as T);
-    };
-    child.on('message', on);
-    if (message) child.send(message);
-  });
-  const { url } = await reply<{ url: string }>('ready');
+  const { url, pid, reply, close } = await forkMockProcess(fileURLToPath(import.meta.url), '--mock-process');
   return {
-    url, pid: child.pid ?? 0,
+    url, pid,
     faulty: async () => void (await reply('done', { type: 'faulty' })),
     plain: async () => void (await reply('done', { type: 'plain' })),
     callsPerItem: async () => new Map((await reply<{ calls: [number, number][] }>('calls', { type: 'calls' })).calls),
-    close: async () => {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.send({ type: 'close' });
-      await gone;
-    },
+    close,
   };
 }
 

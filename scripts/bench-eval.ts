@@ -24,12 +24,12 @@
  * plain Node with --expose-gc: under tsx every module hook and source-map lookup lands in the
  * eval's figures and not in the pool's.
  */
-import { fork } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forkMockProcess } from './bench/mock-process.ts';
 import type { Chain } from '../src/chain/index.ts';
 import { runEval, type Dataset } from '../src/eval/index.ts';
 import { createProviderForProfile } from '../src/providers/profiles.ts';
@@ -168,27 +168,12 @@ async function startMock(): Promise<MockHandle> {
       close: () => server.close(),
     };
   }
-  const child = fork(fileURLToPath(import.meta.url), ['--mock-process'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  process.once('exit', () => child.kill('SIGKILL'));
-  const reply = <T>(type: string, message?: unknown): Promise<T> => new Promise((resolve) => {
-    const on = (m: { type: string }) => {
-      if (m.type !== type) return;
-      child.off('message', on);
-      resolve(m as T);
-    };
-    child.on('message', on);
-    if (message) child.send(message);
-  });
-  const { url } = await reply<{ url: string }>('ready');
+  const { url, reply, close } = await forkMockProcess(fileURLToPath(import.meta.url), '--mock-process');
   return {
     url,
     reset: async () => void (await reply('done', { type: 'reset' })),
     firstRequest: async () => (await reply<{ first?: { path: string; body: string } }>('first', { type: 'first' })).first,
-    close: async () => {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.send({ type: 'close' });
-      await gone;
-    },
+    close,
   };
 }
 
