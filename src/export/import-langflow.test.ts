@@ -109,4 +109,22 @@ describe('Langflow flows import as chains', () => {
     const demo = readFileSync(new URL('../../public/demo/summarise-then-answer.chain.json', import.meta.url), 'utf8');
     expect(imported(demo).id).toBe('demo-summarise-then-answer');
   });
+
+  it('names from the file are only names: __proto__ and constructor as Prompt variables, fields and field names', () => {
+    const text = flow(
+      [
+        { id: 'in', type: 'ChatInput', name: 'Question' },
+        { id: 'p', type: 'Prompt', fields: { template: 'A {__proto__} B {constructor}', constructor: 'typed' } },
+        { id: 's', type: 'StructuredOutput', name: 'Extract', fields: { output_schema: [{ name: '__proto__', type: 'text' }, { name: 'answer', type: 'int', multiple: 'True' }] } },
+        { id: 'out', type: 'ChatOutput', name: 'Chat Output' },
+      ],
+      [['in', 'p', '__proto__'], ['p', 's', 'input_value'], ['s', 'out', 'input_value']],
+    );
+    const result = importChainSource(text);
+    // Whatever the verdict, nothing outside the file's own data was touched or read.
+    expect(({} as Record<string, unknown>).__proto__).toBe(Object.prototype);
+    expect(Object.prototype).not.toHaveProperty('answer');
+    // The chain check then refuses the key by name, as it does in any chain file.
+    expect(result.ok ? [] : result.problems).toContainEqual({ path: '$.steps[0].config.outputSchema.properties.__proto__', message: 'the key "__proto__" is not allowed' });
+  });
 });

@@ -1,5 +1,6 @@
 import type { ChainProblem } from '../chain/parse.ts';
-import { isRecord } from '../files/json-value.ts';
+import { setOwn } from '../chain/own.ts';
+import { isRecord, propertyOf } from '../files/json-value.ts';
 
 /**
  * Langflow flows (the JSON Langflow's "Export" writes; its starter projects are such files) as
@@ -57,10 +58,7 @@ export function isLangflowFlow(value: unknown): boolean {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 /** A field's value in a component's template: `template[field].value`. */
-const fieldValue = (node: FlowNode, field: string): unknown => {
-  const entry = node.template[field];
-  return isRecord(entry) ? entry.value : undefined;
-};
+const fieldValue = (node: FlowNode, field: string): unknown => propertyOf(propertyOf(node.template, field), 'value');
 const isModel = (node: FlowNode) => /Model(Component)?$/.test(node.type) && !/Embedding/.test(node.type);
 const isNote = (node: FlowNode) => node.type === 'note' || node.type === '' || node.type === 'noteNode';
 
@@ -77,7 +75,8 @@ function identifierFrom(name: string, fallback: string, taken: Set<string>): str
 function bind(bindings: Record<string, string>, name: string, ref: string): string {
   let used = name;
   for (let n = 2; Object.hasOwn(bindings, used) && bindings[used] !== ref; n++) used = `${name}_${n}`;
-  bindings[used] = ref;
+  // Names come from the file: "__proto__" is stored as a key, as any other.
+  setOwn(bindings, used, ref);
   return used;
 }
 
@@ -118,7 +117,7 @@ function schemaOfTable(table: unknown): Record<string, unknown> | null {
     const type = kind === 'int' || kind === 'integer' ? 'integer' : kind === 'float' || kind === 'number' ? 'number' : kind === 'bool' || kind === 'boolean' ? 'boolean' : kind === 'dict' ? 'object' : 'string';
     const item: Record<string, unknown> = { type, ...(text(row.description) ? { description: text(row.description) } : {}) };
     const multiple = row.multiple === true || /^true$/i.test(text(row.multiple));
-    properties[row.name] = multiple ? { type: 'array', items: item } : item;
+    setOwn(properties, row.name, multiple ? { type: 'array', items: item } : item);
     required.push(row.name);
   }
   return { type: 'object', properties, required, additionalProperties: false };
@@ -153,7 +152,7 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   const notes: string[] = [];
   for (const node of nodes) {
     if (isNote(node)) {
-      const note = text(fieldValue(node, 'text')) || text((flow.data as { nodes: { data?: { node?: { description?: unknown } } }[] }).nodes[node.index]?.data?.node?.description);
+      const note = text(fieldValue(node, 'text')) || text(propertyOf(propertyOf(propertyOf(data.nodes[node.index], 'data'), 'node'), 'description'));
       if (note.trim()) notes.push(note.trim());
     } else if (INPUT_TYPES.has(node.type)) {
       const name = identifierFrom(node.name, 'input', taken);
@@ -241,7 +240,7 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       else {
         const edge = into(node.id, 'input_data') ?? into(node.id, 'data') ?? edges.find((e) => e.target === node.id);
         const ref = edge ? refOf.get(edge.source) : undefined;
-        if (ref) bindings.data = ref;
+        if (ref) setOwn(bindings, 'data', ref);
         const source = edge ? byId.get(edge.source) : undefined;
         const freeText = source !== undefined && (isModel(source) || INPUT_TYPES.has(source.type));
         // A parser's {field} reads that field of the data; {text} of a message is the message itself.
