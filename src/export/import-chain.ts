@@ -1,5 +1,6 @@
 import { MAX_CHAIN_BYTES, parseChain, type ChainLimits, type ParseChainResult } from '../chain/parse.ts';
 import { parseStrictJson } from '../files/strict-json.ts';
+import { chainFromFlowise, isFlowiseFlow } from './import-flowise.ts';
 import { chainFromLangflow, isLangflowFlow } from './import-langflow.ts';
 import { stepRegistry, type StepRegistry } from '../steps/index.ts';
 
@@ -105,9 +106,9 @@ export interface ImportChainOptions {
  */
 export function importChainSource(text: string, options: ImportChainOptions = {}): ParseChainResult {
   if (fileKind(text, options.fileName) === 'chain') {
-    const flow = langflowFlow(text);
+    const flow = otherToolsFlow(text);
     if (flow) {
-      const converted = chainFromLangflow(flow, options.fileName);
+      const converted = flow.tool === 'langflow' ? chainFromLangflow(flow.value, options.fileName) : chainFromFlowise(flow.value, options.fileName);
       return converted.ok ? parseChain(converted.chain, options.registry ?? stepRegistry, options.limits) : converted;
     }
     return parseChain(text, options.registry ?? stepRegistry, options.limits);
@@ -121,13 +122,16 @@ export function importChainSource(text: string, options: ImportChainOptions = {}
 }
 
 /**
- * The parsed flow when `text` is a Langflow export (read as strictly as a chain file, within the
- * same size bound), else null: a chain file goes to parseChain untouched.
+ * The parsed flow when `text` is a Langflow or Flowise export (read as strictly as a chain
+ * file, within the same size bound), else null: a chain file goes to parseChain untouched.
  */
-function langflowFlow(text: string): Record<string, unknown> | null {
+function otherToolsFlow(text: string): { tool: 'langflow' | 'flowise'; value: Record<string, unknown> } | null {
   if (text.length > MAX_CHAIN_BYTES || /"format"\s*:\s*"seamscope\./.test(text.slice(0, 4096)) || !/"edges"\s*:/.test(text)) return null;
   const parsed = parseStrictJson(text);
-  return parsed.ok && isLangflowFlow(parsed.value) ? (parsed.value as Record<string, unknown>) : null;
+  if (!parsed.ok) return null;
+  if (isLangflowFlow(parsed.value)) return { tool: 'langflow', value: parsed.value as Record<string, unknown> };
+  if (isFlowiseFlow(parsed.value)) return { tool: 'flowise', value: parsed.value as Record<string, unknown> };
+  return null;
 }
 
 /** Whether a file is a program exported by Seamscope (with its embedded chain) rather than a chain file. */

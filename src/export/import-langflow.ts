@@ -1,6 +1,7 @@
 import type { ChainProblem } from '../chain/parse.ts';
 import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
+import { bind, identifierFrom, placeAtCanvasDensity } from './import-flow-common.ts';
 
 /**
  * Langflow flows (the JSON Langflow's "Export" writes; its starter projects are such files) as
@@ -46,7 +47,6 @@ const PROMPT_TYPES = new Set(['Prompt', 'PromptTemplate']);
 const STRUCTURED_TYPES = new Set(['StructuredOutput', 'StructuredOutputComponent']);
 const PARSER_TYPES = new Set(['parser', 'ParseData', 'ParserComponent', 'ParseDataFrame']);
 const MAX_NODES = 2_000;
-const LAYOUT_SCALE = 0.4;
 
 /** Whether a parsed JSON value is a Langflow flow export: `{data: {nodes: [...], edges: [...]}}` with typed component nodes. */
 export function isLangflowFlow(value: unknown): boolean {
@@ -61,24 +61,6 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 const fieldValue = (node: FlowNode, field: string): unknown => propertyOf(propertyOf(node.template, field), 'value');
 const isModel = (node: FlowNode) => /Model(Component)?$/.test(node.type) && !/Embedding/.test(node.type);
 const isNote = (node: FlowNode) => node.type === 'note' || node.type === '' || node.type === 'noteNode';
-
-/** An identifier from a display name: "OpenAI" → openai, "Chat Input" → chat_input; unique within `taken`. */
-function identifierFrom(name: string, fallback: string, taken: Set<string>): string {
-  const base = (name.normalize('NFKD').replace(/[^\w\s]/g, '').trim().toLowerCase().replace(/\s+/g, '_').replace(/^(\d)/, '_$1').slice(0, 56)) || fallback;
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
-  taken.add(id);
-  return id;
-}
-
-/** Binds `ref` under `name`, or under `name_2`, `name_3`… when `name` already reads something else; the name used. */
-function bind(bindings: Record<string, string>, name: string, ref: string): string {
-  let used = name;
-  for (let n = 2; Object.hasOwn(bindings, used) && bindings[used] !== ref; n++) used = `${name}_${n}`;
-  // Names come from the file: "__proto__" is stored as a key, as any other.
-  setOwn(bindings, used, ref);
-  return used;
-}
 
 /** Langflow's prompt templates are f-string-like: `{{` and `}}` are literal braces. */
 const literalBraces = (template: string) => template.replace(/\{\{/g, '{').replace(/\}\}/g, '}');
@@ -263,15 +245,8 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   if (!hasOutput) problems.push({ path: '$.data.nodes', message: 'the flow has no Chat Output or Text Output component: a chain needs the output it returns' });
   if (problems.length > 0) return { ok: false, problems };
 
-  // Langflow's cards are about 320 px wide and sit some 700 px apart; Seamscope's are half as
-  // wide. The flow keeps its arrangement, drawn at this canvas's density from the origin.
-  const placed = steps.map((step) => step.position as { x: number; y: number });
-  const minX = Math.min(...placed.map((p) => p.x));
-  const minY = Math.min(...placed.map((p) => p.y));
-  for (const step of steps) {
-    const p = step.position as { x: number; y: number };
-    step.position = { x: Math.round((p.x - minX) * LAYOUT_SCALE), y: Math.round((p.y - minY) * LAYOUT_SCALE) };
-  }
+  // Langflow's cards are about 320 px wide and sit some 700 px apart; Seamscope's are half as wide.
+  placeAtCanvasDensity(steps, 0.4);
 
   const name = text(flow.name) || (fileName ?? '').replace(/^.*[\\/]/, '').replace(/\.json$/i, '') || 'Imported Langflow flow';
   const description = [text(flow.description), `Imported from Langflow${fileName ? ` (${fileName.replace(/^.*[\\/]/, '')})` : ''}.`, ...notes.map((n) => `Note in the flow: ${n}`), ...(left.length ? [`Left out, wired to nothing: ${left.join(', ')}.`] : [])].filter(Boolean).join('\n\n').slice(0, 8000);

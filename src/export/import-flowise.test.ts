@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Chain } from '../chain/schema.ts';
+import { runChain } from '../engine/run.ts';
+import { createDemoProvider } from '../providers/demo-model.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
+import { importChainSource } from './import-chain.ts';
+import { htmlToText } from './import-flowise.ts';
+
+const sample = (name: string) => readFileSync(new URL(`../testing/import-samples/flowise/${name}.json`, import.meta.url), 'utf8');
+const imported = (text: string, fileName?: string): Chain => {
+  const result = importChainSource(text, fileName ? { fileName } : {});
+  if (!result.ok) throw new Error(result.problems.map((p) => `${p.path} ${p.message}`).join('\n'));
+  return result.chain;
+};
+const config = (chain: Chain, id: string) => chain.steps.find((s) => s.id === id)?.config as Record<string, unknown>;
+
+describe('Flowise flows import as chains', () => {
+  it('a chatflow (Prompt Chaining): each LLM Chain a model step, prompt values bound to the chat input and the chain before', () => {
+    const chain = imported(sample('chatflows-Prompt_Chaining'), 'chatflows-Prompt_Chaining.json');
+    expect(chain.inputs.map((i) => [i.name, i.trust])).toEqual([['question', 'untrusted']]);
+    expect(chain.steps.map((s) => [s.id, s.kind])).toEqual([['llm_chain', 'model'], ['llm_chain_2', 'model'], ['output', 'output']]);
+    expect(config(chain, 'llm_chain')).toMatchObject({ bindings: { objective: 'inputs.question' }, temperature: 0.9 });
+    expect(config(chain, 'llm_chain')?.prompt).toMatch(/^You are an AI who performs one task based on the following objective: \{objective\}\./);
+    expect(config(chain, 'llm_chain_2')).toMatchObject({ bindings: { objective: 'inputs.question', result: 'steps.llm_chain' } });
+    expect(config(chain, 'output')).toEqual({ bindings: { value: 'steps.llm_chain_2' } });
+    expect(chain.steps[0]?.description).toBe("Imported from Flowise's llmChain (model gpt-3.5-turbo).");
+    expect(chain.meta?.importedFrom).toEqual({ tool: 'flowise', kind: 'chatflow' });
+  });
+
+  it('an Agentflow v2 LLM node: HTML messages as text, the {{ question }} mention a binding, structured output rows as the schema', () => {
+    const chain = imported(sample('agentflowsv2-Structured_Output'));
+    const cfg = config(chain, 'strutured_output');
+    expect(cfg.system).toBe('Given user query, return result only in JSON format, without exception.\nWhen asked to self-correct, output only the corrected JSON and no other text.');
+    expect(cfg.prompt).toBe('{question}');
+    expect(cfg.bindings).toEqual({ question: 'inputs.question' });
+    expect(cfg.outputSchema).toEqual({
+      type: 'object', additionalProperties: false, required: ['output'],
+      properties: {
+        output: {
+          type: 'array', description: 'answer and its reason to the question',
+          items: { type: 'object', additionalProperties: false, required: ['answer', 'reason'], properties: { answer: { type: 'string', description: 'Value of the answer' }, reason: { type: 'string', description: 'Reason for the answer' } } },
+        },
+      },
+    });
+  });
+
+  it('conditions, agents and loops are refused, each by name and place', () => {
+    const result = importChainSource(sample('agentflowsv2-Supervisor_Worker'));
+    const messages = result.ok ? [] : result.problems.map((p) => `${p.path} ${p.message}`);
+    expect(messages).toContainEqual(expect.stringMatching(/^\$\.nodes\[1\] Flowise node "Check next worker" \(conditionAgentflow\) has no Seamscope counterpart/));
+    expect(messages.filter((m) => m.includes('(agentAgentflow)'))).toHaveLength(3);
+    expect(messages.filter((m) => m.includes('(loopAgentflow)'))).toHaveLength(2);
+  });
+
+  it('imported flows run on the demo model', async () => {
+    for (const name of ['chatflows-Prompt_Chaining', 'agentflowsv2-Structured_Output']) {
+      const repo = createMemoryRunRepository();
+      const meta = await runChain({ chain: imported(sample(name)), inputs: { question: 'How do I plan a product launch?' }, provider: createDemoProvider(), model: { name: 'demo', maxOutputTokens: 1024, structuredOutput: true }, repo });
+      expect(meta.status, name).toBe('succeeded');
+    }
+  });
+
+  it('HTML is made text, never kept as markup; a mention of flow state is a problem, not a silent gap', () => {
+    expect(htmlToText('<p>Tom &amp; Jerry &lt;3</p><p>next<br/>line <script>x</script></p>')).toBe('Tom & Jerry <3\nnext\nline x');
+    const flow = JSON.stringify({
+      nodes: [
+        { id: 'startAgentflow_0', position: { x: 0, y: 0 }, data: { id: 'startAgentflow_0', name: 'startAgentflow', label: 'Start', inputs: { startInputType: 'chatInput' } } },
+        { id: 'llmAgentflow_0', position: { x: 300, y: 0 }, data: { id: 'llmAgentflow_0', name: 'llmAgentflow', label: 'Ask', inputs: { llmMessages: [{ role: 'user', content: '<p>{{ $flow.state.plan }}</p>' }], llmModelConfig: { credential: 'cred-123', modelName: 'x' } } } },
+      ],
+      edges: [{ source: 'startAgentflow_0', target: 'llmAgentflow_0' }],
+    });
+    const result = importChainSource(flow);
+    expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual(['"Ask": {{ $flow.state.plan }} names no input or earlier node (flow state and variables have no counterpart)']);
+  });
+});

@@ -1,0 +1,240 @@
+import type { ChainProblem } from '../chain/parse.ts';
+import { setOwn } from '../chain/own.ts';
+import { isRecord, propertyOf } from '../files/json-value.ts';
+import { bind, identifierFrom, placeAtCanvasDensity } from './import-flow-common.ts';
+
+/**
+ * Flowise flows (a chatflow or an Agentflow v2 as Flowise exports them; its marketplace
+ * templates are such files) as Seamscope chains. As with Langflow, what has a counterpart is
+ * mapped and any other node is refused by name; no node's code or credential is read.
+ *
+ * Chatflows (LangChain nodes):
+ * - an LLM Chain → a model step: its Prompt Template's text (or a Chat Prompt Template's system
+ *   and human messages), each `{variable}` bound through the template's prompt values —
+ *   `{{question}}` is the chat input, `{{node.data.instance}}` that node's output, anything else
+ *   typed-in text; the chat model wired to it is a setting (temperature kept, model name noted);
+ * - the LLM Chain nothing reads is the output.
+ * Agentflow v2:
+ * - Start (chat input) → the chain input `question`;
+ * - an LLM node → a model step: its system messages as the system message, its user messages
+ *   as the prompt (their HTML made text), each `{{ question }}` or `{{ nodeId }}` mention a
+ *   binding; its structured output keys → the output schema;
+ * - the nodes nothing follows are the output (one output step reading the last).
+ */
+
+export type FlowiseImport = { ok: true; chain: Record<string, unknown> } | { ok: false; problems: ChainProblem[] };
+
+interface FlowiseNode {
+  id: string;
+  name: string;
+  label: string;
+  category: string;
+  inputs: Record<string, unknown>;
+  position: { x: number; y: number };
+  index: number;
+}
+
+const MAX_NODES = 2_000;
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** Whether a parsed JSON value is a Flowise export: top-level `nodes` and `edges`, nodes carrying `data.name` and `data.inputs`. */
+export function isFlowiseFlow(value: unknown): boolean {
+  if (!isRecord(value) || !Array.isArray(value.nodes) || !Array.isArray(value.edges) || isRecord(value.data)) return false;
+  return value.nodes.some((n) => isRecord(n) && isRecord(n.data) && typeof n.data.name === 'string' && isRecord(n.data.inputs));
+}
+
+const isChatModel = (node: FlowiseNode) => node.category === 'Chat Models' || node.category === 'LLMs';
+const isPrompt = (node: FlowiseNode) => node.name === 'promptTemplate' || node.name === 'chatPromptTemplate';
+
+/** `{{nodeId.data.instance}}` → nodeId; `{{question}}` → 'question'; else null. */
+function referenceOf(value: string): string | null {
+  const m = /^\{\{\s*([A-Za-z_$][\w$]*)(?:\.data\.instance)?\s*\}\}$/.exec(value.trim());
+  return m ? (m[1] as string) : null;
+}
+
+/** Flowise's rich-text messages (TipTap HTML) as plain text: paragraphs and breaks as new lines, tags dropped, entities read. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|h[1-6])>/gi, '\n')
+    .replace(/<[^>]{0,2000}>/g, '')
+    .replace(/&(nbsp|amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] ?? '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** An output schema from an Agentflow LLM node's structured output rows (key, type, enum values, JSON schema). */
+function schemaOfRows(rows: unknown): Record<string, unknown> | null | 'bad' {
+  if (!Array.isArray(rows) || rows.length === 0) return null;
+  const properties: Record<string, unknown> = {};
+  for (const row of rows) {
+    if (!isRecord(row) || typeof row.key !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(row.key)) return 'bad';
+    const description = text(row.description) ? { description: text(row.description) } : {};
+    let schema: Record<string, unknown>;
+    switch (row.type) {
+      case 'number': schema = { type: 'number' }; break;
+      case 'boolean': schema = { type: 'boolean' }; break;
+      case 'stringArray': schema = { type: 'array', items: { type: 'string' } }; break;
+      case 'enum': schema = { type: 'string', enum: text(row.enumValues).split(',').map((v) => v.trim()).filter(Boolean) }; break;
+      case 'jsonArray': {
+        let fields: unknown;
+        try {
+          fields = JSON.parse(text(row.jsonSchema));
+        } catch {
+          return 'bad';
+        }
+        if (!isRecord(fields)) return 'bad';
+        schema = { type: 'array', items: { type: 'object', properties: fields, required: Object.keys(fields), additionalProperties: false } };
+        break;
+      }
+      default: schema = { type: 'string' };
+    }
+    setOwn(properties, row.key, { ...schema, ...description });
+  }
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+export function chainFromFlowise(flow: Record<string, unknown>, fileName?: string): FlowiseImport {
+  const rawNodes = flow.nodes as unknown[];
+  if (rawNodes.length > MAX_NODES) return { ok: false, problems: [{ path: '$.nodes', message: `${rawNodes.length} nodes, more than ${MAX_NODES}` }] };
+  const problems: ChainProblem[] = [];
+  const nodes: FlowiseNode[] = [];
+  rawNodes.forEach((n, index) => {
+    const data = propertyOf(n, 'data');
+    const id = text(propertyOf(n, 'id')) || text(propertyOf(data, 'id'));
+    if (!id || !isRecord(data)) return void problems.push({ path: `$.nodes[${index}]`, message: 'a node without an id or data' });
+    const position = propertyOf(n, 'position');
+    const x = Number(propertyOf(position, 'x'));
+    const y = Number(propertyOf(position, 'y'));
+    nodes.push({
+      id, name: text(data.name), label: text(data.label) || text(data.name) || id, category: text(data.category),
+      inputs: isRecord(data.inputs) ? data.inputs : {}, position: Number.isFinite(x) && Number.isFinite(y) ? { x, y } : { x: index * 300, y: 0 }, index,
+    });
+  });
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const edges = (flow.edges as unknown[]).flatMap((e) => {
+    const source = text(propertyOf(e, 'source'));
+    const target = text(propertyOf(e, 'target'));
+    return byId.has(source) && byId.has(target) ? [{ source, target }] : [];
+  });
+  const where = (node: FlowiseNode) => `$.nodes[${node.index}]`;
+  const agentflow = nodes.some((n) => n.name === 'startAgentflow');
+
+  const taken = new Set<string>();
+  const inputs: Record<string, unknown>[] = [];
+  const steps: Record<string, unknown>[] = [];
+  const stepOf = new Map<string, string>();
+  let question: string | null = null;
+  const questionRef = () => {
+    if (!question) {
+      question = identifierFrom('question', 'question', taken);
+      inputs.push({ name: question, description: 'The chat input of the Flowise flow', schema: { type: 'string' }, trust: 'untrusted', required: true });
+    }
+    return `inputs.${question}`;
+  };
+
+  // Steps in an order where a step comes after what it reads (edges, depth first); a cycle is a problem.
+  const order: FlowiseNode[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: FlowiseNode) => {
+    if (state.get(node.id) === 'done') return;
+    if (state.get(node.id) === 'open') return void problems.push({ path: where(node), message: `"${node.label}" is in a loop of edges; a chain runs each step once` });
+    state.set(node.id, 'open');
+    for (const e of edges) if (e.target === node.id) visit(byId.get(e.source) as FlowiseNode);
+    state.set(node.id, 'done');
+    order.push(node);
+  };
+  for (const node of nodes) visit(node);
+
+  /** Binds a `{{…}}` reference: the chat input, or an earlier node's output; null when it names neither. */
+  const refFor = (name: string): string | null => {
+    if (name === 'question') return questionRef();
+    const step = stepOf.get(name);
+    return step ? `steps.${step}` : null;
+  };
+  const settingsOf = (model: FlowiseNode | undefined, config: Record<string, unknown>) => {
+    const temperature = Number(model ? (model.inputs.temperature ?? propertyOf(model.inputs.llmModelConfig, 'temperature')) : undefined);
+    if (Number.isFinite(temperature) && temperature >= 0 && temperature <= 2) config.temperature = temperature;
+    return model ? text(model.inputs.modelName) || text(propertyOf(model.inputs.llmModelConfig, 'modelName')) : '';
+  };
+
+  for (const node of order) {
+    if (isChatModel(node) || isPrompt(node) || node.name === 'startAgentflow') continue;
+    const id = identifierFrom(node.label, 'step', taken);
+    const bindings: Record<string, string> = {};
+    const config: Record<string, unknown> = { bindings };
+    let modelName = '';
+    if (node.name === 'llmChain') {
+      const prompt = byId.get(referenceOf(text(node.inputs.prompt)) ?? '');
+      const model = byId.get(referenceOf(text(node.inputs.model)) ?? '');
+      if (!prompt || !isPrompt(prompt)) {
+        problems.push({ path: where(node), message: `"${node.label}" has no Prompt Template wired to its prompt` });
+        continue;
+      }
+      let values: unknown = prompt.inputs.promptValues;
+      if (typeof values === 'string' && values.trim()) {
+        try {
+          values = JSON.parse(values);
+        } catch {
+          problems.push({ path: where(prompt), message: `"${prompt.label}": its prompt values are not JSON` });
+          continue;
+        }
+      }
+      // Each {variable}: bound to what its prompt value names, or the typed-in value inlined.
+      const fill = (template: string) => template.replace(/(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g, (whole, variable: string) => {
+        const value = text(propertyOf(values, variable));
+        const named = referenceOf(value);
+        const ref = named ? refFor(named) : null;
+        if (named && !ref) problems.push({ path: where(prompt), message: `"${prompt.label}": {${variable}} reads ${value}, which is no node of this flow that comes before it` });
+        if (ref) return `{${bind(bindings, variable, ref)}}`;
+        return value ? value : whole;
+      });
+      if (prompt.name === 'chatPromptTemplate') {
+        config.system = fill(text(prompt.inputs.systemMessagePrompt));
+        config.prompt = fill(text(prompt.inputs.humanMessagePrompt)) || 'Go on.';
+      } else config.prompt = fill(text(prompt.inputs.template));
+      modelName = settingsOf(model, config);
+    } else if (node.name === 'llmAgentflow') {
+      // Mentions are {{ name }}: the chat input, or an earlier node's output.
+      const fill = (html: string) => htmlToText(html).replace(/\{\{\s*([A-Za-z_$][\w$.]*)\s*\}\}/g, (whole, name: string) => {
+        const ref = refFor(name);
+        if (!ref) problems.push({ path: where(node), message: `"${node.label}": ${whole} names no input or earlier node (flow state and variables have no counterpart)` });
+        return ref ? `{${bind(bindings, name.replace(/\W/g, '_'), ref)}}` : whole;
+      });
+      const messages = Array.isArray(node.inputs.llmMessages) ? node.inputs.llmMessages : [];
+      const system = messages.filter((m) => propertyOf(m, 'role') === 'system').map((m) => fill(text(propertyOf(m, 'content'))));
+      const user = [...messages.filter((m) => propertyOf(m, 'role') === 'user').map((m) => fill(text(propertyOf(m, 'content')))), fill(text(node.inputs.llmUserMessage))].filter(Boolean);
+      config.system = system.join('\n\n');
+      // With no user message, Flowise sends the chat input.
+      config.prompt = user.length ? user.join('\n\n') : `{${bind(bindings, 'question', questionRef())}}`;
+      const schema = schemaOfRows(node.inputs.llmStructuredOutput);
+      if (schema === 'bad') problems.push({ path: where(node), message: `"${node.label}": a structured output key is not an identifier or its JSON schema is not JSON` });
+      else if (schema) config.outputSchema = schema;
+      modelName = settingsOf(node, config);
+    } else {
+      problems.push({ path: where(node), message: `Flowise node "${node.label}" (${node.name || 'unnamed'}) has no Seamscope counterpart: a chain here is built from LLM chains, prompt templates, LLM nodes and the chat input, and runs no node code` });
+      continue;
+    }
+    steps.push({ id, kind: 'model', name: node.label, position: node.position, description: `Imported from Flowise's ${node.name}${modelName ? ` (model ${modelName})` : ''}.`, config });
+    stepOf.set(node.id, id);
+  }
+  if (agentflow) questionRef();
+  // The output: the last step that nothing reads (chatflow) or that nothing follows (agentflow).
+  const ending = [...order].reverse().find((n) => stepOf.has(n.id) && !edges.some((e) => e.source === n.id && stepOf.has(e.target)));
+  if (!ending && problems.length === 0) problems.push({ path: '$.nodes', message: 'the flow has no LLM chain or LLM node whose result it returns' });
+  if (problems.length > 0) return { ok: false, problems };
+  const last = steps[steps.length - 1] as { position: { x: number; y: number } };
+  steps.push({ id: identifierFrom('output', 'output', taken), kind: 'output', name: 'Output', position: { x: last.position.x + 700, y: last.position.y }, config: { bindings: { value: `steps.${stepOf.get((ending as FlowiseNode).id)}` } } });
+  placeAtCanvasDensity(steps, 0.4);
+
+  const base = (fileName ?? '').replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
+  const name = text(flow.name) || base.replace(/[-_]+/g, ' ').trim() || 'Imported Flowise flow';
+  return {
+    ok: true,
+    chain: {
+      format: 'seamscope.chain', version: 1, id: `flowise-${identifierFrom(base || name, 'flow', new Set()).replace(/_/g, '-')}`, name: name.slice(0, 200),
+      description: [text(flow.description), `Imported from Flowise${base ? ` (${base}.json)` : ''}.`].filter(Boolean).join('\n\n').slice(0, 8000),
+      inputs, steps, meta: { importedFrom: { tool: 'flowise', kind: agentflow ? 'agentflow' : 'chatflow' } },
+    },
+  };
+}
