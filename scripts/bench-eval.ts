@@ -34,7 +34,7 @@ import type { Chain } from '../src/chain/index.ts';
 import { runEval, type Dataset } from '../src/eval/index.ts';
 import { createProviderForProfile } from '../src/providers/profiles.ts';
 import type { ModelProvider } from '../src/providers/types.ts';
-import { createMockModelServer, type MockModelServer } from '../src/testing/mock-server.ts';
+import { createMockModelServer, type MockModelServer, type MockResponder } from '../src/testing/mock-server.ts';
 import { createMemoryRunRepository } from '../src/trace/index.ts';
 import { createNodeFetch } from '../src/cli/node-fetch.ts';
 
@@ -148,7 +148,14 @@ interface MockHandle {
   close(): Promise<void>;
 }
 
-const ANSWER = { content: { answer: 'Within 60 days.' } };
+/**
+ * Each item gets its own answer (its number in it), as a real endpoint's answers differ: a
+ * cache keyed by text (token counts, fact indexes) must not make every item after the first free.
+ */
+const ANSWER: MockResponder = (call) => {
+  const n = /appeal (\d+)/.exec(call.messages.map((m) => m.content).join('\n'))?.[1] ?? '0';
+  return { content: { answer: `Within 60 days of notice ${n}.` } };
+};
 const firstOf = (server: MockModelServer) => {
   const first = server.requests.find((r) => JSON.stringify(r.body).includes('How many days for appeal 0?'));
   return first ? { path: first.path, body: first.rawBody ?? JSON.stringify(first.body) } : undefined;
@@ -157,12 +164,12 @@ const firstOf = (server: MockModelServer) => {
 async function startMock(): Promise<MockHandle> {
   if (argv.includes('--mock-in-process')) {
     const server = await createMockModelServer();
-    server.setResponder(() => ANSWER);
+    server.setResponder(ANSWER);
     return {
       url: server.url,
       reset: async () => {
         server.reset();
-        server.setResponder(() => ANSWER);
+        server.setResponder(ANSWER);
       },
       firstRequest: async () => firstOf(server),
       close: () => server.close(),
@@ -230,12 +237,12 @@ async function bench() {
 if (argv.includes('--mock-process')) {
   // The endpoint, in a process of its own; told over IPC to forget its log or hand over the template.
   const server = await createMockModelServer();
-  server.setResponder(() => ANSWER);
+  server.setResponder(ANSWER);
   const send = (m: unknown) => process.send?.(m);
   process.on('message', (m: { type: string }) => {
     if (m.type === 'reset') {
       server.reset();
-      server.setResponder(() => ANSWER);
+      server.setResponder(ANSWER);
       send({ type: 'done' });
     } else if (m.type === 'first') send({ type: 'first', first: firstOf(server) });
     else if (m.type === 'close') void server.close().then(() => process.exit(0));
