@@ -33,3 +33,47 @@ export function placeAtCanvasDensity(steps: Record<string, unknown>[], scale: nu
     step.position = { x: Math.round((p.x - minX) * scale), y: Math.round((p.y - minY) * scale) };
   }
 }
+
+/** Edges by the node they leave and the node they enter, so each lookup costs its own edges, not the file's. */
+export function edgesByNode<E extends { source: string; target: string }>(edges: readonly E[]): { from: (id: string) => readonly E[]; to: (id: string) => readonly E[] } {
+  const from = new Map<string, E[]>();
+  const to = new Map<string, E[]>();
+  for (const e of edges) {
+    (from.get(e.source) ?? from.set(e.source, []).get(e.source))?.push(e);
+    (to.get(e.target) ?? to.set(e.target, []).get(e.target))?.push(e);
+  }
+  return { from: (id) => from.get(id) ?? [], to: (id) => to.get(id) ?? [] };
+}
+
+/**
+ * The nodes in an order where each comes after every node with an edge into it (depth first,
+ * without recursion, so a long path in a file cannot exhaust the stack). A node met again while
+ * its own sources are open is on a cycle: `onCycle` hears of it once and the order goes on.
+ */
+export function orderByEdges<N extends { id: string }>(nodes: readonly N[], sourcesOf: (id: string) => readonly N[], onCycle: (node: N) => void): N[] {
+  const order: N[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const reported = new Set<string>();
+  for (const root of nodes) {
+    if (state.has(root.id)) continue;
+    const stack: { node: N; next: number; sources: readonly N[] }[] = [{ node: root, next: 0, sources: sourcesOf(root.id) }];
+    state.set(root.id, 'open');
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as (typeof stack)[number];
+      const source = top.sources[top.next++];
+      if (source === undefined) {
+        stack.pop();
+        state.set(top.node.id, 'done');
+        order.push(top.node);
+      } else if (state.get(source.id) === 'open') {
+        if (!reported.has(top.node.id)) onCycle(top.node);
+        reported.add(top.node.id);
+      }
+      else if (!state.has(source.id)) {
+        state.set(source.id, 'open');
+        stack.push({ node: source, next: 0, sources: sourcesOf(source.id) });
+      }
+    }
+  }
+  return order;
+}

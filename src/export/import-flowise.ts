@@ -1,7 +1,7 @@
 import type { ChainProblem } from '../chain/parse.ts';
 import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
-import { bind, identifierFrom, placeAtCanvasDensity } from './import-flow-common.ts';
+import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './import-flow-common.ts';
 
 /**
  * Flowise flows (a chatflow or an Agentflow v2 as Flowise exports them; its marketplace
@@ -133,18 +133,11 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
     return `inputs.${question}`;
   };
 
-  // Steps in an order where a step comes after what it reads (edges, depth first); a cycle is a problem.
-  const order: FlowiseNode[] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const visit = (node: FlowiseNode) => {
-    if (state.get(node.id) === 'done') return;
-    if (state.get(node.id) === 'open') return void problems.push({ path: where(node), message: `"${node.label}" is in a loop of edges; a chain runs each step once` });
-    state.set(node.id, 'open');
-    for (const e of edges) if (e.target === node.id) visit(byId.get(e.source) as FlowiseNode);
-    state.set(node.id, 'done');
-    order.push(node);
-  };
-  for (const node of nodes) visit(node);
+  // Steps in an order where a step comes after what it reads; a cycle is a problem.
+  const byNode = edgesByNode(edges);
+  const order = orderByEdges(nodes, (id) => byNode.to(id).map((e) => byId.get(e.source) as FlowiseNode), (node) => {
+    problems.push({ path: where(node), message: `"${node.label}" is in a loop of edges; a chain runs each step once` });
+  });
 
   /** Binds a `{{…}}` reference: the chat input, or an earlier node's output; null when it names neither. */
   const refFor = (name: string): string | null => {
@@ -220,7 +213,7 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
   }
   if (agentflow) questionRef();
   // The output: the last step that nothing reads (chatflow) or that nothing follows (agentflow).
-  const ending = [...order].reverse().find((n) => stepOf.has(n.id) && !edges.some((e) => e.source === n.id && stepOf.has(e.target)));
+  const ending = [...order].reverse().find((n) => stepOf.has(n.id) && !byNode.from(n.id).some((e) => stepOf.has(e.target)));
   if (!ending && problems.length === 0) problems.push({ path: '$.nodes', message: 'the flow has no LLM chain or LLM node whose result it returns' });
   if (problems.length > 0) return { ok: false, problems };
   const last = steps[steps.length - 1] as { position: { x: number; y: number } };

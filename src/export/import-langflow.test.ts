@@ -127,4 +127,20 @@ describe('Langflow flows import as chains', () => {
     // The chain check then refuses the key by name, as it does in any chain file.
     expect(result.ok ? [] : result.problems).toContainEqual({ path: '$.steps[0].config.outputSchema.properties.__proto__', message: 'the key "__proto__" is not allowed' });
   });
+
+  it('a file at the node bound with a long path and a flood of edges gets its verdict (no recursion, no scan per node)', () => {
+    const n = 2_000;
+    const nodes = [
+      { id: 'in', type: 'ChatInput', name: 'Question' },
+      ...Array.from({ length: n - 2 }, (_, i) => ({ id: `m${i}`, type: 'OpenAIModel', name: `Model ${i}` })),
+      { id: 'out', type: 'ChatOutput', name: 'Chat Output' },
+    ];
+    const path: [string, string, string][] = nodes.slice(1).map((node, i) => [nodes[i]?.id as string, node.id, 'input_value']);
+    // 100,000 more edges into one model's unused handles.
+    const flood: [string, string, string][] = Array.from({ length: 100_000 }, (_, i) => ['in', 'm5', `extra_${i % 50}`]);
+    const result = importChainSource(flow(nodes, [...path, ...flood]));
+    expect(result.ok ? result.chain.steps.length : result.problems).toBe(n - 1);
+    const tooMany = importChainSource(flow(Array.from({ length: 2_001 }, (_, i) => ({ id: `n${i}`, type: 'OpenAIModel' })), []));
+    expect(tooMany.ok ? [] : tooMany.problems).toEqual([{ path: '$.data.nodes', message: '2001 nodes, more than 2000' }]);
+  });
 });

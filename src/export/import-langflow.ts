@@ -1,7 +1,7 @@
 import type { ChainProblem } from '../chain/parse.ts';
 import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
-import { bind, identifierFrom, placeAtCanvasDensity } from './import-flow-common.ts';
+import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './import-flow-common.ts';
 
 /**
  * Langflow flows (the JSON Langflow's "Export" writes; its starter projects are such files) as
@@ -116,13 +116,14 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   const nodes = readNodes(data.nodes, problems);
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const edges = readEdges(data.edges).filter((e) => byId.has(e.source) && byId.has(e.target));
-  const into = (target: string, field: string) => edges.find((e) => e.target === target && e.field === field);
+  const byNode = edgesByNode(edges);
+  const into = (target: string, field: string) => byNode.to(target).find((e) => e.field === field);
   const where = (node: FlowNode) => `$.data.nodes[${node.index}]`;
 
   // Model components wired into a Structured Output's `llm` handle are its settings, not steps.
   const settingsOnly = new Set(edges.filter((e) => e.field === 'llm' && STRUCTURED_TYPES.has(byId.get(e.target)?.type ?? '')).map((e) => e.source));
   // A Prompt read only as a model's system message or input is folded into that model step.
-  const foldedPrompt = (node: FlowNode) => PROMPT_TYPES.has(node.type) && edges.some((e) => e.source === node.id) && edges.filter((e) => e.source === node.id).every((e) => {
+  const foldedPrompt = (node: FlowNode) => PROMPT_TYPES.has(node.type) && byNode.from(node.id).length > 0 && byNode.from(node.id).every((e) => {
     const target = byId.get(e.target);
     return target !== undefined && (isModel(target) || STRUCTURED_TYPES.has(target.type)) && ['system_message', 'system_prompt', 'input_value'].includes(e.field);
   });
@@ -172,25 +173,17 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
     }));
   };
 
-  // Steps in an order where what a step reads is made first (the flow's edges, depth first).
-  const order: FlowNode[] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const visit = (node: FlowNode) => {
-    if (state.get(node.id) === 'done') return;
-    if (state.get(node.id) === 'open') return void problems.push({ path: where(node), message: `"${node.name}" is in a loop of edges; a chain runs each step once` });
-    state.set(node.id, 'open');
-    for (const e of edges) if (e.target === node.id) visit(byId.get(e.source) as FlowNode);
-    state.set(node.id, 'done');
-    order.push(node);
-  };
-  for (const node of nodes) visit(node);
+  // Steps in an order where what a step reads is made first; a cycle is a problem.
+  const order = orderByEdges(nodes, (id) => byNode.to(id).map((e) => byId.get(e.source) as FlowNode), (node) => {
+    problems.push({ path: where(node), message: `"${node.name}" is in a loop of edges; a chain runs each step once` });
+  });
 
   const left: string[] = [];
   let hasOutput = false;
   for (const node of order) {
     if (isNote(node) || INPUT_TYPES.has(node.type) || settingsOnly.has(node.id) || foldedPrompt(node)) continue;
     // A component wired to nothing is not part of the flow (starter projects keep spares about).
-    if (!edges.some((e) => e.source === node.id || e.target === node.id)) {
+    if (byNode.from(node.id).length === 0 && byNode.to(node.id).length === 0) {
       left.push(`"${node.name}" (${node.type || 'untyped'})`);
       continue;
     }
@@ -220,7 +213,7 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       let template: string;
       if (PROMPT_TYPES.has(node.type)) template = promptTemplate(node, bindings);
       else {
-        const edge = into(node.id, 'input_data') ?? into(node.id, 'data') ?? edges.find((e) => e.target === node.id);
+        const edge = into(node.id, 'input_data') ?? into(node.id, 'data') ?? byNode.to(node.id)[0];
         const ref = edge ? refOf.get(edge.source) : undefined;
         if (ref) setOwn(bindings, 'data', ref);
         const source = edge ? byId.get(edge.source) : undefined;
