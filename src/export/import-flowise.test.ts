@@ -73,4 +73,25 @@ describe('Flowise flows import as chains', () => {
     const result = importChainSource(flow);
     expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual(['"Ask": {{ $flow.state.plan }} names no input or earlier node (flow state and variables have no counterpart)']);
   });
+
+  it('a chatflow with a Chat Prompt Template: its system and human messages; a memory or tool node is refused by name', () => {
+    const node = (id: string, name: string, category: string, inputs: Record<string, unknown>, label = name) => ({ id, position: { x: 0, y: 0 }, data: { id, name, label, category, inputs } });
+    const chatflow = (extra: ReturnType<typeof node>[] = []) => JSON.stringify({
+      nodes: [
+        node('chatPromptTemplate_0', 'chatPromptTemplate', 'Prompts', { systemMessagePrompt: 'You answer for {company}.', humanMessagePrompt: '{text}', promptValues: { company: 'Acme', text: '{{question}}' } }, 'Chat Prompt Template'),
+        node('chatAnthropic_0', 'chatAnthropic', 'Chat Models', { modelName: 'claude-x', temperature: 0.2, credential: 'cred-abc' }, 'ChatAnthropic'),
+        node('llmChain_0', 'llmChain', 'Chains', { model: '{{chatAnthropic_0.data.instance}}', prompt: '{{chatPromptTemplate_0.data.instance}}' }, 'Answer'),
+        ...extra,
+      ],
+      edges: [{ source: 'chatPromptTemplate_0', target: 'llmChain_0' }, { source: 'chatAnthropic_0', target: 'llmChain_0' }, ...extra.map((e) => ({ source: e.id, target: 'llmChain_0' }))],
+    });
+    const chain = imported(chatflow());
+    expect(config(chain, 'answer')).toMatchObject({ system: 'You answer for Acme.', prompt: '{text}', bindings: { text: 'inputs.question' }, temperature: 0.2 });
+    expect(JSON.stringify(chain)).not.toContain('cred-abc');
+    const refused = importChainSource(chatflow([node('bufferMemory_0', 'bufferMemory', 'Memory', {}, 'Buffer Memory'), node('calculator_0', 'calculator', 'Tools', {}, 'Calculator')]));
+    expect(refused.ok ? [] : refused.problems.map((p) => p.message)).toEqual([
+      'Flowise node "Buffer Memory" (bufferMemory) has no Seamscope counterpart: a chain here is built from LLM chains, prompt templates, LLM nodes and the chat input, and runs no node code',
+      'Flowise node "Calculator" (calculator) has no Seamscope counterpart: a chain here is built from LLM chains, prompt templates, LLM nodes and the chat input, and runs no node code',
+    ]);
+  });
 });
