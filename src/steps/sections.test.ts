@@ -91,6 +91,17 @@ describe('numbered clauses are clauses', () => {
   });
 });
 
+describe('against an index made without this parser', () => {
+  it('the Neoforma contract: the same 202 clauses, in order, each starting at its line', () => {
+    const text = readFileSync(new URL('../testing/survival-set/documents/cuad-neoforma-verticalnet.txt', import.meta.url), 'utf8');
+    const index = JSON.parse(readFileSync(new URL('../testing/documents/cuad-neoforma-verticalnet.clauses.json', import.meta.url), 'utf8')) as { clauses: { id: string; offset: number }[] };
+    const sections = splitSections(text);
+    expect(sections.map((s) => s.id)).toEqual(index.clauses.map((c) => c.id));
+    // The index points at the number; a section starts at its line, indentation included.
+    index.clauses.forEach((c, i) => expect(text.slice(sections[i]?.start, c.offset).trim(), c.id).toBe(''));
+  });
+});
+
 describe('statutes pasted as plain text', () => {
   const markdown = readFileSync(new URL('../../public/demo/documents/42-USC-1395ff.md', import.meta.url), 'utf8');
 
