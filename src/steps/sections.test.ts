@@ -98,7 +98,11 @@ describe('against an index made without this parser', () => {
     const sections = splitSections(text);
     expect(sections.map((s) => s.id)).toEqual(index.clauses.map((c) => c.id));
     // The index points at the number; a section starts at its line, indentation included.
-    index.clauses.forEach((c, i) => expect(text.slice(sections[i]?.start, c.offset).trim(), c.id).toBe(''));
+    index.clauses.forEach((c, i) => {
+      const start = sections[i]?.start ?? Number.NaN;
+      expect(start, c.id).toBeLessThanOrEqual(c.offset);
+      expect(text.slice(start, c.offset).trim(), c.id).toBe('');
+    });
   });
 });
 
