@@ -168,8 +168,10 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
         const name = bind(bindings, variable, ref);
         return name === variable ? whole : `{${name}}`;
       }
+      // Typed-in text is inlined. A `{name}` inside it reads as a placeholder (the chain's
+      // templates have no escape), and the chain check then names it.
       const own = text(fieldValue(prompt, variable));
-      return own ? own.replace(/\{/g, '{{').replace(/\}/g, '}}') : whole;
+      return own || whole;
     }));
   };
 
