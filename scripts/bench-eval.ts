@@ -9,7 +9,7 @@
  *   each run dropped from memory once written) ÷ items/s of the pool (a request + JSON.parse
  *   of the same request bodies, read off the mock's log), both over the same transport: the
  *   CLI's (createNodeFetch: node:http, as `seamscope eval` runs) for the headline figure, and
- *   the global fetch (undici's, as the app's worker has it) beside it; the median of the
+ *   Node's global fetch (undici; a library user's default) beside it; the median of the
  *   per-repeat ratios. Target ≥ 0.9.
  * - The mock runs in a process of its own, as an endpoint does (`--mock-in-process` puts it on
  *   this process's event loop, as figures before 2026-12-02 were measured).
@@ -222,7 +222,7 @@ async function bench() {
       console.log(`repeat ${r + 1}: node:http: pool ${pool.toFixed(0)} items/s, eval ${ev.rate.toFixed(0)} items/s, ratio ${(ev.rate / pool).toFixed(2)}; global fetch: pool ${poolFetch.toFixed(0)}, eval ${overFetch.rate.toFixed(0)}, ratio ${(overFetch.rate / poolFetch).toFixed(2)}; engine alone ${engine.toFixed(0)} items/s; heap ${(ev.heapQuarter / 2 ** 20).toFixed(1)} MiB at ${ITEMS / 4} items → ${(ev.heapEnd / 2 ** 20).toFixed(1)} MiB at ${ITEMS}`);
     }
     console.log(`throughput ratio (median of ${REPEATS}), eval ÷ pool, both over the CLI's node:http transport: ${median(ratios).toFixed(2)} (target ≥ 0.9); heap growth ${median(growth).toFixed(2)}× from a quarter to the whole batch${(globalThis as { gc?: unknown }).gc ? '' : ' (run with node --expose-gc for exact heap figures)'}`);
-    console.log(`both over the global fetch (undici's), as the app's worker has it: ratio ${median(viaFetch).toFixed(2)}`);
+    console.log(`both over Node's global fetch (undici), a library user's default: ratio ${median(viaFetch).toFixed(2)}`);
     // Per item, the engine's own work (run, events, validation, scoring, sufficiency) against a pool request.
     const engineMs = 1000 / median(alone);
     const poolMs = 1000 / median(pools);
