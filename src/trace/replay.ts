@@ -49,31 +49,28 @@ export interface RunView {
   boundaries: Boundary[];
 }
 
-/**
- * The chain inputs each step read, directly or through earlier steps, worked out once per
- * step and remembered: asking it afresh for every boundary walked the whole chain upstream
- * each time (a 5,000-step trace took minutes to inspect). A trace's chain is untrusted, so a
- * step reached again while its own inputs are being worked out (a cycle) adds nothing.
- */
-/**
- * The chain inputs each step binds itself (not through earlier steps) as material for what it
- * produces, per step, remembered. A step that passes one binding through (a gate) reads its
- * other inputs only to check against them: none of them is material.
- */
-function directInputs(chain: Chain, registry: StepRegistry): (stepId: string) => string[] {
+/** What one step binds: the chain inputs it reads itself, the steps it reads, and whether it passes a binding through. */
+interface StepReads {
+  inputs: string[];
+  steps: string[];
+  passThrough: boolean;
+}
+
+/** Each step's bindings, parsed once per step and remembered (a trace's chain is untrusted: an unknown or bad step reads nothing). */
+function stepReads(chain: Chain, registry: StepRegistry): (stepId: string) => StepReads {
   const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
-  const memo = new Map<string, string[]>();
+  const memo = new Map<string, StepReads>();
   return (stepId) => {
     let known = memo.get(stepId);
     if (known) return known;
     const step = stepsById.get(stepId);
     const def = step && registry.get(step.kind);
     const parsed = step && def ? def.config.safeParse(step.config) : undefined;
-    known = [];
-    if (def && parsed?.success && def.produces.by !== 'passThrough') {
+    known = { inputs: [], steps: [], passThrough: def?.produces.by === 'passThrough' };
+    if (def && parsed?.success) {
       for (const ref of Object.values(def.bindings(parsed.data))) {
         const { root, name } = parseRef(ref);
-        if (root === 'inputs' && !known.includes(name)) known.push(name);
+        (root === 'inputs' ? known.inputs : known.steps).push(name);
       }
     }
     memo.set(stepId, known);
@@ -81,8 +78,13 @@ function directInputs(chain: Chain, registry: StepRegistry): (stepId: string) =>
   };
 }
 
-function inputClosures(chain: Chain, registry: StepRegistry): (stepId: string) => string[] {
-  const stepsById = new Map(chain.steps.map((s) => [s.id, s]));
+/**
+ * The chain inputs each step read, directly or through earlier steps, worked out once per
+ * step and remembered: asking it afresh for every boundary walked the whole chain upstream
+ * each time (a 5,000-step trace took minutes to inspect). A trace's chain is untrusted, so a
+ * step reached again while its own inputs are being worked out (a cycle) adds nothing.
+ */
+function inputClosures(readsOf: (stepId: string) => StepReads): (stepId: string) => string[] {
   const memo = new Map<string, string[]>();
   const open = new Set<string>();
   const closure = (stepId: string): string[] => {
@@ -90,24 +92,24 @@ function inputClosures(chain: Chain, registry: StepRegistry): (stepId: string) =
     if (known) return known;
     if (open.has(stepId)) return [];
     open.add(stepId);
-    const step = stepsById.get(stepId);
-    const def = step && registry.get(step.kind);
-    const parsed = step && def ? def.config.safeParse(step.config) : undefined;
-    const direct: string[] = [];
-    const upstream: string[] = [];
-    if (def && parsed?.success) {
-      for (const ref of Object.values(def.bindings(parsed.data))) {
-        const { root, name } = parseRef(ref);
-        if (root === 'inputs') direct.push(name);
-        else upstream.push(...closure(name));
-      }
-    }
-    const result = [...new Set([...direct, ...upstream])];
+    const reads = readsOf(stepId);
+    const result = [...new Set([...reads.inputs, ...reads.steps.flatMap(closure)])];
     open.delete(stepId);
     memo.set(stepId, result);
     return result;
   };
   return closure;
+}
+
+/**
+ * The chain inputs a step binds itself as material for what it produces. A step that passes one
+ * binding through (a gate) reads its other inputs only to check against them: none is material.
+ */
+function materialInputs(readsOf: (stepId: string) => StepReads): (stepId: string) => string[] {
+  return (stepId) => {
+    const reads = readsOf(stepId);
+    return reads.passThrough ? [] : [...new Set(reads.inputs)];
+  };
 }
 
 /** A step's view before any event about it: named from the chain (an unknown id stays as it is). */
@@ -152,7 +154,8 @@ interface ChainShape {
 const shapeCache = new WeakMap<object, WeakMap<StepRegistry, ChainShape>>();
 
 function makeShape(chain: Chain, registry: StepRegistry): ChainShape {
-  return { edges: chainEdges(chain, registry).filter((e) => e.kind === 'data'), closureOf: inputClosures(chain, registry), directOf: directInputs(chain, registry) };
+  const readsOf = stepReads(chain, registry);
+  return { edges: chainEdges(chain, registry).filter((e) => e.kind === 'data'), closureOf: inputClosures(readsOf), directOf: materialInputs(readsOf) };
 }
 
 function chainShape(chain: Chain, registry: StepRegistry): ChainShape {
