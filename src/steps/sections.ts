@@ -17,7 +17,8 @@ export interface Section {
   end: number;
 }
 
-const romanLower = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii|xiv|xv|xvi|xvii|xviii|xix|xx)$/;
+/** Lowercase roman numerals as clause markers, in order (`(i)` … `(xx)`). */
+const romans = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
 const romanUpper = /^(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV)$/;
 const markerLine = /^\(([A-Za-z0-9]{1,6})\)\s+(.*)$/;
 const headingLine = /^(#{1,6})\s+(.*)$/;
@@ -40,7 +41,7 @@ function splitLines(text: string): Line[] {
 /** The nesting level of a paragraph marker, given the level of the paragraph before it. */
 function markerLevel(marker: string, previousLevel: number): number | null {
   if (/^\d+$/.test(marker)) return 2;
-  if (romanLower.test(marker)) return 4;
+  if (romans.includes(marker)) return 4;
   if (romanUpper.test(marker) && previousLevel >= 4) return 5;
   if (/^[A-Z]{1,2}$/.test(marker)) return 3;
   return null;
@@ -52,8 +53,6 @@ function letterRank(marker: string): number | null {
   if (/^([a-z])\1$/.test(marker)) return marker.charCodeAt(0) - 96 + 26;
   return null;
 }
-
-const romans = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
 
 /**
  * In a statute without Markdown headings, whether a lowercase marker that could be either
@@ -103,7 +102,7 @@ function statuteSections(text: string, lines: Line[], plain: boolean): Section[]
     const marker = markers[i];
     if (plain && marker !== undefined) {
       const rank = letterRank(marker);
-      const clause = romanLower.test(marker) && level >= 3 && isClauseMarker(marker, level >= 4 ? path[4]?.slice(1, -1) : undefined, nextMarker(i), topRank);
+      const clause = romans.includes(marker) && level >= 3 && isClauseMarker(marker, level >= 4 ? path[4]?.slice(1, -1) : undefined, nextMarker(i), topRank);
       // The first subsection is (a): a list of (i), (ii) items in a letter or a contract is no statute.
       if (rank !== null && rank > topRank && (topRank > 0 || rank === 1) && !clause) {
         topRank = rank;

@@ -18,7 +18,7 @@ class Section:
     end: int
 
 
-_ROMAN_LOWER = re.compile(r"(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii|xiv|xv|xvi|xvii|xviii|xix|xx)\Z")
+_ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"]
 _ROMAN_UPPER = re.compile(r"(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV)\Z")
 _MARKER_LINE = re.compile(r"\(([A-Za-z0-9]{1,6})\)" + WS + "+(" + DOT + r"*)\Z")
 _HEADING_LINE = re.compile(r"(#{1,6})" + WS + "+(" + DOT + r"*)\Z")
@@ -39,7 +39,7 @@ def _lines(text: str) -> list[tuple[str, int]]:
 def _marker_level(marker: str, previous: int) -> int | None:
     if re.fullmatch(r"[0-9]+", marker):
         return 2
-    if _ROMAN_LOWER.match(marker):
+    if marker in _ROMANS:
         return 4
     if _ROMAN_UPPER.match(marker) and previous >= 4:
         return 5
@@ -65,9 +65,6 @@ def _letter_rank(marker: str) -> int | None:
     if re.fullmatch(r"([a-z])\1", marker):
         return ord(marker[0]) - 96 + 26
     return None
-
-
-_ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"]
 
 
 def _is_clause_marker(marker: str, previous_clause: str | None, next_marker: str | None, top_rank: int) -> bool:
@@ -112,7 +109,7 @@ def _statute(text: str, lines: list[tuple[str, int]], plain: bool) -> list[Secti
         if plain and marker is not None:
             rank = _letter_rank(marker)
             previous = path[4][1:-1] if level >= 4 and len(path) > 4 and path[4] else None
-            clause = bool(_ROMAN_LOWER.match(marker)) and level >= 3 and _is_clause_marker(marker, previous, next_marker(i), top_rank)
+            clause = marker in _ROMANS and level >= 3 and _is_clause_marker(marker, previous, next_marker(i), top_rank)
             if rank is not None and rank > top_rank and (top_rank > 0 or rank == 1) and not clause:
                 top_rank = rank
                 path = ["", f"({marker})"]
