@@ -6,7 +6,11 @@
  *
  *   npx tsx scripts/bench-scale.ts [--quick]
  *
- * - run: a chain of N model steps in sequence on the demo model (1,000 and 5,000 steps).
+ * - run: a chain of N model steps in sequence on the demo model (1,000 and 5,000 steps), by the engine.
+ * - `seamscope run` (in this process, the CLI's per-event work included) of four shapes at
+ *   1,000 and 5,000: a model line, a gate line (one model step, then gates each reading the one
+ *   before), a fan-out (one step read by N gates at once) and a map over N units; target ≤ 3×.
+ * - a 20,000-step gate line: it finishes, and its peak heap against the 5,000-step one's.
  * - inspect: `inspectRun` over those runs' traces (every boundary's fact survival).
  * - facts: fact extraction over text with no newlines (1 MB and 5 MB).
  * - tokens: counting one letter repeated (40,000 and 200,000 characters).
@@ -19,6 +23,7 @@ import { demoProfile, runModelSettings } from '../src/providers/profiles.ts';
 import { loadTokenCounter } from '../src/providers/tokenizer.ts';
 import { createMemoryRunRepository } from '../src/trace/repository.ts';
 import { oneLine, sequentialChain } from '../src/testing/battery/b11-bounds.ts';
+import { runShapeThroughCli, SCALE_SHAPES } from '../src/testing/battery/scale-shapes.ts';
 import type { RunMeta } from '../src/trace/events.ts';
 import type { TraceEvent } from '../src/trace/events.ts';
 
@@ -45,6 +50,7 @@ interface Row {
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
+  let heap: { small: number; large: number; nSmall: number; nLarge: number } | null = null;
   const countTokens = await loadTokenCounter();
   const [nSmall, nLarge] = quick ? [200, 1000] : [1000, 5000];
 
@@ -76,6 +82,27 @@ async function main(): Promise<void> {
   const inspectRatio = (inspectMs.get(nLarge) ?? 0) / (inspectMs.get(nSmall) ?? 1);
   push('inspect (steps)', `${nSmall}`, `${nLarge}`, inspectMs.get(nSmall) ?? 0, inspectMs.get(nLarge) ?? 0, nLarge / nSmall, `ratio ≤ ${ratioTarget}×`, inspectRatio <= ratioTarget);
 
+  // `seamscope run` per shape: a small warm-up run first, so the small size is not paying for the JIT.
+  const cliTarget = 3;
+  for (const shape of SCALE_SHAPES) {
+    await runShapeThroughCli(shape, 100);
+    const small = await runShapeThroughCli(shape, nSmall);
+    const large = await runShapeThroughCli(shape, nLarge);
+    if (small.status !== 0 || large.status !== 0) throw new Error(`seamscope run of the ${shape.name} exited ${small.status} / ${large.status}`);
+    const growth = large.ms / small.ms;
+    push(`seamscope run, ${shape.name} (${shape.unit})`, `${nSmall}`, `${nLarge}`, small.ms, large.ms, nLarge / nSmall, `ratio ≤ ${cliTarget}×`, growth <= cliTarget);
+  }
+  // Memory: a 20,000-step gate line finishes, and its peak heap grows with its size (4× the steps).
+  const [mSmall, mLarge] = quick ? [1000, 4000] : [5000, 20_000];
+  const gateLine = SCALE_SHAPES.find((s) => s.name === 'gate line');
+  if (gateLine) {
+    const small = await runShapeThroughCli(gateLine, mSmall);
+    const large = await runShapeThroughCli(gateLine, mLarge);
+    if (large.status !== 0) throw new Error(`the ${mLarge}-step gate line exited ${large.status}`);
+    heap = { small: small.peakHeapMb, large: large.peakHeapMb, nSmall: mSmall, nLarge: mLarge };
+    push(`seamscope run, gate line, time (steps)`, `${mSmall}`, `${mLarge}`, small.ms, large.ms, mLarge / mSmall, `ratio ≤ ${mLarge / mSmall * 1.5}×`, large.ms / small.ms <= (mLarge / mSmall) * 1.5);
+  }
+
   const line = oneLine;
   const [fSmall, fLarge] = quick ? [200_000, 1_000_000] : [1_000_000, 5_000_000];
   const factsSmall = await timed(() => extractFacts(line(fSmall)));
@@ -94,7 +121,11 @@ async function main(): Promise<void> {
   for (const r of rows) {
     console.log(`| ${r.name} | ${r.small} | ${r.large} | ${fmt(r.smallMs)} | ${fmt(r.largeMs)} | ${(r.largeMs / Math.max(r.smallMs, 0.01)).toFixed(2)}× | ${r.sizeRatio}× | ${r.target} | ${r.met ? 'ok' : 'MISSED'} |`);
   }
-  console.log(JSON.stringify({ bench: 'scale', quick, rows: rows.map((r) => ({ case: r.name, smallMs: Math.round(r.smallMs), largeMs: Math.round(r.largeMs), growth: Number((r.largeMs / Math.max(r.smallMs, 0.01)).toFixed(2)), met: r.met })) }));
+  if (heap) {
+    const ratio = heap.large / Math.max(heap.small, 0.01);
+    console.log(`\nPeak heap of the gate line: ${heap.small.toFixed(1)} MB at ${heap.nSmall} steps, ${heap.large.toFixed(1)} MB at ${heap.nLarge} (${ratio.toFixed(2)}× for ${heap.nLarge / heap.nSmall}× the steps; linear ≤ ${(heap.nLarge / heap.nSmall) * 1.5}×: ${ratio <= (heap.nLarge / heap.nSmall) * 1.5 ? 'ok' : 'MISSED'})`);
+  }
+  console.log(JSON.stringify({ bench: 'scale', quick, heap, rows: rows.map((r) => ({ case: r.name, smallMs: Math.round(r.smallMs), largeMs: Math.round(r.largeMs), growth: Number((r.largeMs / Math.max(r.smallMs, 0.01)).toFixed(2)), met: r.met })) }));
 }
 
 await main();

@@ -14,8 +14,7 @@ import { Timeline } from './Timeline.tsx';
 import { AddToDatasetButton } from './dataset/AddToDatasetButton.tsx';
 import { useReplayKeys } from './use-replay-keys.ts';
 import { modelContractOf } from '../designer/model-contract.ts';
-// Straight from its module, not the steps index: the index is in the first load, the replay is not.
-import { assemblyProgress } from '../../src/steps/assembly-progress.ts';
+import { createAssemblyFoldCache } from './assembly-fold-cache.ts';
 import { AssembledPane } from './AssembledPane.tsx';
 
 // The fork dialog brings the engine (validator, providers); it loads when first opened.
@@ -41,8 +40,9 @@ export function ReplayView() {
   const [assembledChoice, setAssembledChoice] = useState<{ runId: string; show: boolean } | null>(null);
   const chain = replay?.meta.chain as Chain | undefined;
   const events = replay?.events;
-  // Folded again only when new events arrive; the first assembly that has its groups is shown.
-  const assembly = useMemo(() => (chain?.steps && events ? (assemblyProgress(chain, events).find((p) => p.total > 0) ?? null) : null), [chain, events]);
+  // A live run's new events are folded in as they arrive, never the whole trace again.
+  const [progressOf] = useState(createAssemblyFoldCache);
+  const assembly = useMemo(() => (chain?.steps && events ? progressOf(chain, events) : null), [progressOf, chain, events]);
   const folded = usePaneLayout().collapsed.replay;
   useReplayKeys(replay !== null);
   if (!replay) return null;

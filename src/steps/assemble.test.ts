@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Chain } from '../chain/schema.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { assembleGroups, okOutputsOf } from './assemble-core.ts';
-import { assemblyProgress, createAssemblyTracker, placeholderText, progressLine } from './assembly-progress.ts';
+import { assemblyProgress, createAssemblyFold, createAssemblyTracker, placeholderText, progressLine } from './assembly-progress.ts';
 import { selectUnits } from './map.ts';
 
 const fields = { itemsPath: 'clauses', idField: 'id', textField: 'rewrite' };
@@ -95,5 +95,17 @@ describe('partial delivery: the assembled document so far, from the trace', () =
     const track = createAssemblyTracker(chain);
     const lines = [splitDone, unit(groups[1]!), unit(groups[0]!), unit(groups[2]!)].flatMap(track);
     expect(lines).toEqual(['assembled 2/3 groups (units 1.1–2.1) [assemble]', 'assembled 3/3 groups (units 1.1–3.2) [assemble]']);
+  });
+
+  it('folds event by event to what the whole trace gives, and keeps only the events the assembly reads', () => {
+    const unrelated: TraceEvent = { type: 'step.finished', at: 3, stepId: 'elsewhere', status: 'succeeded', output: { groups: [] }, latencyMs: 0 };
+    const trace = [splitDone, unrelated, unit(groups[1]!), unit(groups[0]!, 'error'), unit(groups[2]!), unit(groups[0]!)];
+    const fold = createAssemblyFold(chain);
+    const kept = trace.map((e, i) => {
+      const changed = fold.add(e);
+      expect(fold.progress()).toEqual(assemblyProgress(chain, trace.slice(0, i + 1)));
+      return changed;
+    });
+    expect(kept).toEqual([true, false, true, true, true, true]);
   });
 });

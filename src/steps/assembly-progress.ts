@@ -49,9 +49,9 @@ export interface AssemblyProgress {
 }
 
 /** The fan-out step a ref finally reads, through steps that pass one binding on unchanged (gates). */
-function fanOutBehind(chain: Chain, ref: string): string | null {
+function fanOutBehind(byId: ReadonlyMap<string, Chain['steps'][number]>, ref: string): string | null {
   for (let id = refStep(ref), hops = 0; id && hops < 16; hops++) {
-    const step = chain.steps.find((s) => s.id === id);
+    const step = byId.get(id);
     const def = step ? stepRegistry.get(step.kind) : undefined;
     if (!step || !def) return null;
     if (def.units) return id;
@@ -69,82 +69,128 @@ export function progressLine(p: AssemblyProgress): string {
   return `assembled ${p.contiguous}/${p.total} groups${units}`;
 }
 
+interface AssemblyTarget {
+  mapStepId: string;
+  /** The assemble steps that merge this map, in chain order (the two-pass chain has the draft and the final one). */
+  steps: { step: Chain['steps'][number]; config: AssembleConfig; groupsRef: string }[];
+}
+
+/**
+ * The trace folded toward partial delivery, one event at a time. The chain is read once (each
+ * step's config parsed once, when the fold is made); each event costs a map lookup, and only an
+ * event of a step the assembly depends on is kept. `progress()` then costs the map's groups,
+ * never the trace: a long run's live view and the CLI's progress lines stay linear.
+ */
+export interface AssemblyFold {
+  /** Folds one event in; true when it can change the progress (a step the assembly reads). */
+  add(event: TraceEvent): boolean;
+  progress(): AssemblyProgress[];
+}
+
+export function createAssemblyFold(chain: Chain): AssemblyFold {
+  const byId = new Map(chain.steps.map((s) => [s.id, s]));
+  const targets = new Map<string, AssemblyTarget>();
+  for (const step of chain.steps) {
+    // Only an assemble step is parsed in full; any other kind is skipped on its kind alone.
+    if (step.kind !== 'assemble') continue;
+    const typed = typedStep(step);
+    if (typed?.kind !== 'assemble') continue;
+    const { groups: groupsRef, results: resultsRef } = typed.config.bindings;
+    if (!groupsRef || !resultsRef || parseRef(groupsRef).root !== 'steps') continue;
+    const mapStepId = fanOutBehind(byId, resultsRef);
+    if (!mapStepId) continue;
+    const target = targets.get(mapStepId) ?? { mapStepId, steps: [] };
+    target.steps.push({ step, config: typed.config, groupsRef });
+    targets.set(mapStepId, target);
+  }
+  // The steps whose finished output the progress reads: each map, its assemble steps and the steps holding their groups.
+  const watched = new Set<string>();
+  for (const t of targets.values()) {
+    watched.add(t.mapStepId);
+    for (const s of t.steps) {
+      watched.add(s.step.id);
+      const groupsStep = refStep(s.groupsRef);
+      if (groupsStep) watched.add(groupsStep);
+    }
+  }
+  const outputs = new Map<string, unknown>();
+  const units = new Map<string, Map<string, { ok: boolean; output: unknown }>>();
+  return {
+    add(e) {
+      if (e.type === 'step.finished' && e.status === 'succeeded' && watched.has(e.stepId)) {
+        outputs.set(e.stepId, e.output);
+        return true;
+      }
+      if (e.type === 'step.unit' && targets.has(e.stepId)) {
+        let byUnit = units.get(e.stepId);
+        if (!byUnit) units.set(e.stepId, (byUnit = new Map()));
+        byUnit.set(e.unitId, { ok: e.status === 'ok', output: e.output });
+        return true;
+      }
+      return false;
+    },
+    progress: () => [...targets.values()].flatMap((t) => progressOf(t, outputs, units.get(t.mapStepId)) ?? []),
+  };
+}
+
+function progressOf(target: AssemblyTarget, outputs: ReadonlyMap<string, unknown>, unitsOfMap: ReadonlyMap<string, { ok: boolean; output: unknown }> | undefined): AssemblyProgress | null {
+  const { mapStepId, steps } = target;
+  // While the run goes, the first assembly fills in from the map's units; once a later one
+  // finished (with the repairs), its recorded output is the document.
+  const chosen = steps.findLast((s) => outputs.has(s.step.id)) ?? (steps[0] as (typeof steps)[number]);
+  const step = chosen.step;
+  const recorded = outputs.get(step.id) as Assembly | undefined;
+  const groups = sourceGroupsOf(resolveRef(chosen.groupsRef, { inputs: {}, outputs }));
+  if (!groups) return null;
+  const byUnit = new Map(unitsOfMap);
+  let cfg: Pick<AssembleConfig, 'itemsPath' | 'idField' | 'textField'> = chosen.config;
+  if (recorded && Array.isArray(recorded.clauses)) {
+    // The finished assembly as it was recorded: its clauses by group, missing groups failed.
+    byUnit.clear();
+    cfg = { itemsPath: 'clauses', idField: 'id', textField: 'rewrite' };
+    for (const g of groups) byUnit.set(g.group_key, { ok: false, output: { clauses: [] } });
+    for (const c of recorded.clauses) {
+      const entry = byUnit.get(c.group_key);
+      if (entry) (entry.output as { clauses: AssembledClause[] }).clauses.push(c);
+    }
+    for (const g of recorded.groups ?? []) if (g.status !== 'missing' && byUnit.has(g.group_key)) (byUnit.get(g.group_key) as { ok: boolean }).ok = true;
+  } else {
+    // A finished map's output covers units restored from elsewhere (a fork's reused steps).
+    const mapOutput = outputs.get(mapStepId) as { results?: { unit_id: string; status: string; output: unknown }[] } | undefined;
+    for (const r of mapOutput?.results ?? []) if (!byUnit.has(r.unit_id)) byUnit.set(r.unit_id, { ok: r.status === 'ok', output: r.output });
+  }
+  const ok = new Map([...byUnit].filter(([, u]) => u.ok).map(([k, u]) => [k, u.output]));
+  const assembly = assembleGroups(groups, ok, new Map(), cfg);
+  let contiguous = 0;
+  while (contiguous < groups.length && assembly.groups[contiguous]?.status === 'ok') contiguous++;
+  const progressGroups = groups.map((g, i): ProgressGroup => {
+    const usable = assembly.groups[i]?.status === 'ok';
+    const status: ProgressGroupStatus = i < contiguous ? 'assembled' : usable ? 'done' : byUnit.has(g.group_key) ? 'failed' : 'pending';
+    const replaced = recorded?.replaced_groups?.includes(g.group_key) ?? false;
+    return { index: i + 1, group_key: g.group_key, unit_ids: g.unit_ids, status, ...(replaced ? { replaced } : {}) };
+  });
+  const top = contiguous > 0 ? assembleGroups(groups.slice(0, contiguous), ok, new Map(), cfg).document : '';
+  const firstUnit = groups[0]?.unit_ids[0];
+  const lastUnit = groups[contiguous - 1]?.unit_ids.at(-1);
+  return {
+    stepId: step.id, mapStepId, total: groups.length, done: assembly.assembled_count, contiguous, text: top,
+    units: contiguous > 0 && firstUnit !== undefined && lastUnit !== undefined ? { first: firstUnit, last: lastUnit } : null,
+    groups: progressGroups, finished: outputs.has(step.id),
+  };
+}
+
 /**
  * The document so far for each map that an assemble step merges: the first assembly while the
  * run goes, the last finished one after (the two-pass chain's final document, with its repairs).
+ * A whole trace at once; a live view keeps a fold (`createAssemblyFold`) and adds each new event.
  *
  * @example
  * for (const p of assemblyProgress(chain, events)) console.error(progressLine(p)); // assembled 3/9 groups (units 1.1–4.2)
  */
 export function assemblyProgress(chain: Chain, events: readonly TraceEvent[]): AssemblyProgress[] {
-  const outputs = new Map<string, unknown>();
-  const units = new Map<string, Map<string, { ok: boolean; output: unknown }>>();
-  for (const e of events) {
-    if (e.type === 'step.finished' && e.status === 'succeeded') outputs.set(e.stepId, e.output);
-    if (e.type === 'step.unit') {
-      let byUnit = units.get(e.stepId);
-      if (!byUnit) units.set(e.stepId, (byUnit = new Map()));
-      byUnit.set(e.unitId, { ok: e.status === 'ok', output: e.output });
-    }
-  }
-  // Per map, the assemble steps that merge it (the two-pass chain has the draft and the final one).
-  const byMap = new Map<string, { step: (typeof chain.steps)[number]; config: AssembleConfig; groupsRef: string }[]>();
-  for (const step of chain.steps) {
-    const typed = typedStep(step);
-    if (typed?.kind !== 'assemble') continue;
-    const { groups: groupsRef, results: resultsRef } = typed.config.bindings;
-    if (!groupsRef || !resultsRef || parseRef(groupsRef).root !== 'steps') continue;
-    const mapStepId = fanOutBehind(chain, resultsRef);
-    if (!mapStepId) continue;
-    byMap.set(mapStepId, [...(byMap.get(mapStepId) ?? []), { step, config: typed.config, groupsRef }]);
-  }
-  const out: AssemblyProgress[] = [];
-  for (const [mapStepId, steps] of byMap) {
-    // While the run goes, the first assembly fills in from the map's units; once a later one
-    // finished (with the repairs), its recorded output is the document.
-    const chosen = steps.findLast((s) => outputs.has(s.step.id)) ?? (steps[0] as (typeof steps)[number]);
-    const step = chosen.step;
-    const recorded = outputs.get(step.id) as Assembly | undefined;
-    const groupsRef = chosen.groupsRef;
-    const groups = sourceGroupsOf(resolveRef(groupsRef, { inputs: {}, outputs }));
-    if (!groups) continue;
-    const byUnit = new Map(units.get(mapStepId));
-    let cfg: Pick<AssembleConfig, 'itemsPath' | 'idField' | 'textField'> = chosen.config;
-    if (recorded && Array.isArray(recorded.clauses)) {
-      // The finished assembly as it was recorded: its clauses by group, missing groups failed.
-      byUnit.clear();
-      cfg = { itemsPath: 'clauses', idField: 'id', textField: 'rewrite' };
-      for (const g of groups) byUnit.set(g.group_key, { ok: false, output: { clauses: [] } });
-      for (const c of recorded.clauses) {
-        const entry = byUnit.get(c.group_key);
-        if (entry) (entry.output as { clauses: AssembledClause[] }).clauses.push(c);
-      }
-      for (const g of recorded.groups ?? []) if (g.status !== 'missing' && byUnit.has(g.group_key)) (byUnit.get(g.group_key) as { ok: boolean }).ok = true;
-    } else {
-      // A finished map's output covers units restored from elsewhere (a fork's reused steps).
-      const mapOutput = outputs.get(mapStepId) as { results?: { unit_id: string; status: string; output: unknown }[] } | undefined;
-      for (const r of mapOutput?.results ?? []) if (!byUnit.has(r.unit_id)) byUnit.set(r.unit_id, { ok: r.status === 'ok', output: r.output });
-    }
-    const ok = new Map([...byUnit].filter(([, u]) => u.ok).map(([k, u]) => [k, u.output]));
-    const assembly = assembleGroups(groups, ok, new Map(), cfg);
-    let contiguous = 0;
-    while (contiguous < groups.length && assembly.groups[contiguous]?.status === 'ok') contiguous++;
-    const progressGroups = groups.map((g, i): ProgressGroup => {
-      const usable = assembly.groups[i]?.status === 'ok';
-      const status: ProgressGroupStatus = i < contiguous ? 'assembled' : usable ? 'done' : byUnit.has(g.group_key) ? 'failed' : 'pending';
-      const replaced = recorded?.replaced_groups?.includes(g.group_key) ?? false;
-      return { index: i + 1, group_key: g.group_key, unit_ids: g.unit_ids, status, ...(replaced ? { replaced } : {}) };
-    });
-    const top = contiguous > 0 ? assembleGroups(groups.slice(0, contiguous), ok, new Map(), cfg).document : '';
-    const firstUnit = groups[0]?.unit_ids[0];
-    const lastUnit = groups[contiguous - 1]?.unit_ids.at(-1);
-    out.push({
-      stepId: step.id, mapStepId, total: groups.length, done: assembly.assembled_count, contiguous, text: top,
-      units: contiguous > 0 && firstUnit !== undefined && lastUnit !== undefined ? { first: firstUnit, last: lastUnit } : null,
-      groups: progressGroups, finished: outputs.has(step.id),
-    });
-  }
-  return out;
+  const fold = createAssemblyFold(chain);
+  for (const e of events) fold.add(e);
+  return fold.progress();
 }
 
 /** "group 4 of 9 pending: clauses 4.1–5.2": a placeholder's words. */
@@ -156,17 +202,15 @@ export function placeholderText(g: ProgressGroup, total: number): string {
 /**
  * Progress lines for a live run: one each time the top part grows, so a terminal shows the
  * document filling in. Feed it every event; it answers with the lines to print (often none).
+ * Each event is folded in once: an event no assembly depends on costs a lookup.
  */
 export function createAssemblyTracker(chain: Chain): (event: TraceEvent) => string[] {
-  const events: TraceEvent[] = [];
+  const fold = createAssemblyFold(chain);
   const shown = new Map<string, number>();
-  const relevant = new Set(chain.steps.map((s) => s.id));
   return (event) => {
-    if (event.type !== 'step.unit' && event.type !== 'step.finished') return [];
-    if (!relevant.has(event.stepId)) return [];
-    events.push(event);
+    if (!fold.add(event)) return [];
     const lines: string[] = [];
-    for (const p of assemblyProgress(chain, events)) {
+    for (const p of fold.progress()) {
       const before = shown.get(p.mapStepId);
       if (before === p.contiguous || (before === undefined && p.contiguous === 0)) continue;
       shown.set(p.mapStepId, p.contiguous);

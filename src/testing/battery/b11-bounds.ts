@@ -36,6 +36,41 @@ export function sequentialChain(n: number): Chain {
   return { format: 'seamscope.chain', version: 1, id: `scale-${n}`, name: `Scale ${n}`, inputs: [{ name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true }], steps };
 }
 
+const summarySchema = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false };
+
+/** One model step, then n gates in a line, each checking what the one before passed on. */
+export function gateLineChain(n: number): Chain {
+  const steps: StepDef[] = [{ id: 's0', kind: 'model', name: 'Summarise', position: { x: 0, y: 0 }, config: { bindings: { text: 'inputs.document' }, prompt: 'Summarise {text} in one sentence.', outputSchema: summarySchema } }];
+  for (let i = 1; i <= n; i++) {
+    steps.push({ id: `g${i}`, kind: 'gate', name: `Gate ${i}`, position: { x: i * 280, y: 0 }, config: { bindings: { value: i === 1 ? 'steps.s0' : `steps.g${i - 1}` }, check: { type: 'jsonSchema', schema: { type: 'object', required: ['summary'] } } } });
+  }
+  steps.push({ id: 'final', kind: 'output', name: 'Final', position: { x: (n + 1) * 280, y: 0 }, config: { bindings: { value: `steps.g${n}.summary` } } });
+  return { format: 'seamscope.chain', version: 1, id: `gate-line-${n}`, name: `Gate line ${n}`, inputs: [{ name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true }], steps };
+}
+
+/** One model step read by n gates side by side (every one ready at once), the output after the last. */
+export function fanOutChain(n: number): Chain {
+  const steps: StepDef[] = [{ id: 's0', kind: 'model', name: 'Summarise', position: { x: 0, y: 0 }, config: { bindings: { text: 'inputs.document' }, prompt: 'Summarise {text} in one sentence.', outputSchema: summarySchema } }];
+  for (let i = 1; i <= n; i++) {
+    steps.push({ id: `g${i}`, kind: 'gate', name: `Gate ${i}`, position: { x: 280, y: i * 120 }, config: { bindings: { value: 'steps.s0' }, check: { type: 'jsonSchema', schema: { type: 'object', required: ['summary'] } } } });
+  }
+  steps.push({ id: 'final', kind: 'output', name: 'Final', position: { x: 560, y: 0 }, config: { bindings: { value: `steps.g${n}.summary` } } });
+  return { format: 'seamscope.chain', version: 1, id: `fan-out-${n}`, name: `Fan-out ${n}`, inputs: [{ name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true }], steps };
+}
+
+/** A map over n items (one model call each), then the output. Its input is `mapItems(n)`. */
+export function mapChain(): Chain {
+  return {
+    format: 'seamscope.chain', version: 1, id: 'map-scale', name: 'Map scale',
+    inputs: [{ name: 'items', schema: { type: 'array', items: { type: 'string' } }, trust: 'trusted', required: true }],
+    steps: [
+      { id: 'each', kind: 'map', name: 'Each', position: { x: 0, y: 0 }, config: { bindings: { items: 'inputs.items' }, itemName: 'item', prompt: 'Summarise {item} in one sentence.', outputSchema: summarySchema, concurrency: 8 } },
+      { id: 'final', kind: 'output', name: 'Final', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.each.ok_count' } } },
+    ],
+  };
+}
+export const mapItems = (n: number) => Array.from({ length: n }, (_, i) => `Item ${i}: a member may appeal within ${i % 365} calendar days.`);
+
 const DOCUMENT = 'A member may appeal within 180 calendar days. The plan pays up to $1,500 a year. An urgent appeal is decided within 48 hours.';
 
 /** Text with no newline at all (a PDF pasted as one line, or a hostile file). */
@@ -73,7 +108,7 @@ const REDOS: { pattern: string; text: (n: number) => string }[] = [
 export const b11Bounds: BatterySuite = {
   id: 'B11',
   title: 'ReDoS, sizes and scale',
-  target: 'the ReDoS, size and scale cases: bounded time and memory (inspect and run at 5,000 steps within 6× of 1,000; facts on 5 MB without newlines < 2 s; 200,000 characters of one letter counted < 1 s)',
+  target: 'the ReDoS, size and scale cases: bounded time and memory (inspect and run at 5,000 steps within 6× of 1,000, `seamscope run` of a gate line within 3×; facts on 5 MB without newlines < 2 s; 200,000 characters of one letter counted < 1 s)',
   async run(opts: SuiteOptions = {}): Promise<SuiteResult> {
     const clock = new CaseClock();
     const checks: TargetCheck[] = [];
@@ -140,6 +175,25 @@ export const b11Bounds: BatterySuite = {
     note(`run ${large} ÷ ${small} steps ≤ 6×`, runRatio <= 6, `${runRatio.toFixed(2)}× (${Math.round(a.runMs)} → ${Math.round(b.runMs)} ms)`);
     note('every boundary inspected', b.boundaries >= large, `${b.boundaries} boundaries`, false);
     note(`inspect ${large} ÷ ${small} steps ≤ 6×`, inspectRatio <= 6, `${inspectRatio.toFixed(2)}× (${Math.round(a.inspectMs)} → ${Math.round(b.inspectMs)} ms)`);
+
+    // The gate line through `seamscope run` (the CLI's per-event work included): the shape and
+    // the path on which a fold of the whole trace per event went unseen by the engine-only case.
+    cases += 2;
+    const { runShapeThroughCli, SCALE_SHAPES } = await import('./scale-shapes.ts');
+    const gateLine = SCALE_SHAPES.find((shape) => shape.name === 'gate line');
+    if (gateLine) {
+      await runShapeThroughCli(gateLine, 100);
+      const cli = async (n: number) => {
+        const runs = [await clock.time(() => runShapeThroughCli(gateLine, n)), await clock.time(() => runShapeThroughCli(gateLine, n))];
+        return { ms: Math.min(...runs.map((r) => r.ms)), ok: runs.every((r) => r.status === 0) };
+      };
+      const c = await cli(small);
+      const d = await cli(large);
+      definedEnd += 2;
+      const gateRatio = d.ms / c.ms;
+      note(`seamscope run of a gate line ends succeeded at ${small} and ${large} steps`, c.ok && d.ok, c.ok && d.ok ? 'exit 0' : 'a run failed', false);
+      note(`seamscope run, gate line ${large} ÷ ${small} steps ≤ 3×`, gateRatio <= 3, `${gateRatio.toFixed(2)}× (${Math.round(c.ms)} → ${Math.round(d.ms)} ms)`);
+    }
 
     cases += 2;
     const bytes = opts.quick ? 1_000_000 : 5_000_000;

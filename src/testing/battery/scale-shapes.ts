@@ -1,0 +1,57 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Chain } from '../../chain/schema.ts';
+import { main } from '../../cli/main.ts';
+import { fanOutChain, gateLineChain, mapChain, mapItems, sequentialChain } from './b11-bounds.ts';
+
+/**
+ * The chain shapes whose run time must grow linearly with their size (#27), each run the way a
+ * person runs a file: `seamscope run` in this process (main(), so the CLI's own per-event work,
+ * its progress lines and the trace file, is inside the figure; the bench of #11 ran the engine
+ * alone and missed a fold over the whole trace per event in the CLI).
+ */
+export interface ScaleShape {
+  name: string;
+  /** What n counts. */
+  unit: string;
+  build(n: number): { chain: Chain; inputs: Record<string, unknown> };
+}
+
+const DOCUMENT = 'A member may appeal within 180 calendar days. The plan pays up to $1,500 a year. An urgent appeal is decided within 48 hours.';
+
+export const SCALE_SHAPES: readonly ScaleShape[] = [
+  { name: 'model line', unit: 'steps', build: (n) => ({ chain: sequentialChain(n), inputs: { document: DOCUMENT } }) },
+  { name: 'gate line', unit: 'steps', build: (n) => ({ chain: gateLineChain(n), inputs: { document: DOCUMENT } }) },
+  { name: 'fan-out', unit: 'steps', build: (n) => ({ chain: fanOutChain(n), inputs: { document: DOCUMENT } }) },
+  { name: 'map', unit: 'units', build: (n) => ({ chain: mapChain(), inputs: { items: mapItems(n) } }) },
+];
+
+/**
+ * `seamscope run` of a shape at size n on the demo model, in this process; resolves with the
+ * wall time, the exit status and the peak heap the run added (sampled every 20 ms, over the
+ * heap at its start; with --expose-gc, after a collection).
+ */
+export async function runShapeThroughCli(shape: ScaleShape, n: number): Promise<{ ms: number; status: number; peakHeapMb: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'seamscope-scale-'));
+  try {
+    const { chain, inputs } = shape.build(n);
+    const chainPath = join(dir, 'scale.chain.json');
+    const inputsPath = join(dir, 'inputs.json');
+    await writeFile(chainPath, JSON.stringify(chain));
+    await writeFile(inputsPath, JSON.stringify(inputs));
+    const lines = { out: 0, err: 0 };
+    const io = { out: () => void lines.out++, err: () => void lines.err++, env: {} };
+    (globalThis as { gc?: () => void }).gc?.();
+    const base = process.memoryUsage().heapUsed;
+    let peak = base;
+    const sampler = setInterval(() => void (peak = Math.max(peak, process.memoryUsage().heapUsed)), 20);
+    const started = performance.now();
+    const status = await main(['run', chainPath, '--inputs', inputsPath, '--out', join(dir, 'scale.run.json')], io).finally(() => clearInterval(sampler));
+    const ms = performance.now() - started;
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    return { ms, status, peakHeapMb: (peak - base) / 2 ** 20 };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
