@@ -23,6 +23,7 @@ import { restoreFromEvents } from './restore.ts';
 import { planChain, type PlannedStep } from './plan.ts';
 import { createSchemaValidator, type SchemaValidator } from './validate.ts';
 import { asRunId, type RunId } from '../chain/ids.ts';
+import { ReadyQueue } from './ready-queue.ts';
 
 /** The model settings a run takes from its endpoint profile. */
 export interface RunModelSettings {
@@ -272,9 +273,11 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const restored = restoreFromEvents(opts.resume?.events ?? opts.fork?.events ?? []);
   const untrustedInputs = new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name));
   // Which steps may be decidable now: every step at first, then the readers of each step that
-  // settles. The scheduler looks only at these, not at the whole chain after every step
-  // (which made a long sequential chain quadratic).
-  const candidates = new Set<string>(plan.keys());
+  // settles. The scheduler looks only at these, in plan order, not at the whole chain after every
+  // step (which made a long sequential chain quadratic).
+  const planIndex = new Map([...plan.keys()].map((id, i) => [id, i]));
+  const candidates = new ReadyQueue([...plan.keys()], planIndex);
+  for (const id of plan.keys()) candidates.add(id);
   const readers = new Map<string, string[]>();
   for (const p of plan.values()) {
     for (const pred of [...p.dataPreds, ...p.routePreds]) {
@@ -288,7 +291,6 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     settledCount++;
     for (const reader of readers.get(id) ?? []) candidates.add(reader);
   });
-  const planIndex = new Map([...plan.keys()].map((id, i) => [id, i]));
   const outputs = new Map<string, unknown>();
   const tainted = new Set<string>();
   const chosen = new Map<string, Set<string>>(restored.chosen);
@@ -412,28 +414,28 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     for (let again = true; again && !ended.halt && !ended.terminal; ) {
       const settledBefore = settledCount;
       let full = false;
-      // In plan order, as a scan of the whole plan would visit them.
-      const ready = [...candidates].sort((a, b) => (planIndex.get(a) ?? 0) - (planIndex.get(b) ?? 0));
-      for (const id of ready) {
+      // In plan order, as a scan of the whole plan would visit them (a step a skip made
+      // decidable during the pass included).
+      for (let id = candidates.peek(); id !== undefined; id = candidates.peek()) {
         const planned = plan.get(id) as PlannedStep;
         if (state.get(id) !== 'pending') {
-          candidates.delete(id);
+          candidates.pop();
           continue;
         }
         if (planned.standby) {
-          candidates.delete(id);
+          candidates.pop();
           state.set(id, 'skipped');
           continue;
         }
         const preds = [...planned.dataPreds, ...planned.routePreds];
         if (!preds.every(isSettled)) {
-          candidates.delete(id); // back when its last predecessor settles
+          candidates.pop(); // back when its last predecessor settles
           continue;
         }
         const blocked = planned.dataPreds.some((p) => state.get(p) !== 'done');
         const notChosen = planned.routePreds.length > 0 && !planned.routePreds.some((r) => chosen.get(r)?.has(id));
         if (blocked || notChosen) {
-          candidates.delete(id);
+          candidates.pop();
           state.set(id, 'skipped');
           deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'skipped', latencyMs: 0 });
           continue;
@@ -447,14 +449,14 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
           ended.halt ??= { status: 'failed', error: budgetError(refused) };
           break;
         }
-        candidates.delete(id);
+        candidates.pop();
         launch(planned);
       }
       again = !full && settledCount !== settledBefore;
     }
     if (running.size === 0) {
       // Skips can unlock further skips; loop until nothing pending can be decided.
-      const pendingDecidable = !ended.halt && !ended.terminal && [...candidates].some((id) => {
+      const pendingDecidable = !ended.halt && !ended.terminal && [...candidates.values()].some((id) => {
         const p = plan.get(id) as PlannedStep;
         return state.get(id) === 'pending' && [...p.dataPreds, ...p.routePreds].every(isSettled);
       });
