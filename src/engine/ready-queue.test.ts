@@ -13,7 +13,10 @@ describe('ReadyQueue', () => {
     expect(queue.size).toBe(expected.length);
     expect(new Set(queue.values())).toEqual(new Set(expected));
     const out: string[] = [];
-    for (let id = queue.peek(); id !== undefined; id = queue.peek()) expect(queue.pop()).toBe(id), out.push(id);
+    for (let id = queue.peek(); id !== undefined; id = queue.peek()) {
+      expect(queue.pop()).toBe(id);
+      out.push(id);
+    }
     expect(out).toEqual(expected);
     // Taken out, an id may come back.
     queue.add('s3');
