@@ -1,6 +1,9 @@
+import { lazyModule } from './lazy-module.ts';
 import * as z from 'zod';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
+
+const assembleCore = lazyModule(() => import('./assemble-core.ts'));
 
 /**
  * Assembly after a split → map (seed 004): the groups' rewrites merged back in unit order into
@@ -58,7 +61,7 @@ export const assembleStep = defineStep<'assemble', AssembleConfig>({
     },
   }),
   async run(ctx) {
-    const { assembleGroups, okOutputsOf, sourceGroupsOf } = await import('./assemble-core.ts');
+    const { assembleGroups, okOutputsOf, sourceGroupsOf } = await assembleCore();
     const groups = sourceGroupsOf(ctx.values.groups);
     if (!groups) return { status: 'failed', failure: { code: 'missing_input', message: 'assemble needs "groups" bound to a split step (its groups with group_key and unit_ids)' } };
     const replacements = ctx.values.replacements === undefined ? new Map<string, unknown>() : okOutputsOf(ctx.values.replacements);

@@ -1,7 +1,10 @@
+import { lazyModule } from './lazy-module.ts';
 import * as z from 'zod';
 import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsField, fallbackTarget, onFailSchema } from './common.ts';
 import { defineStep, type ExpectedBinding } from './types.ts';
+
+const gateRun = lazyModule(() => import('./gate-run.ts'));
 
 /**
  * A deterministic check in code between two steps. It passes its `value` through when the
@@ -110,7 +113,7 @@ export const gateStep = defineStep<'gate', GateConfig>({
   outputSchema: () => null,
   schemas: (cfg) => (cfg.check.type === 'jsonSchema' ? [{ path: ['check', 'schema'], schema: cfg.check.schema }] : []),
   async run(ctx) {
-    const { runCheck } = await import('./gate-run.ts');
+    const { runCheck } = await gateRun();
     const problems = runCheck(ctx.config.check, ctx.values, ctx.validate);
     ctx.emit({ type: 'step.check', at: ctx.now(), stepId: ctx.step.id, check: ctx.config.check.type, passed: problems.length === 0, problems });
     if (problems.length > 0) return { status: 'failed', failure: { code: 'gate_failed', message: problems.join('; '), details: problems } };

@@ -1,9 +1,12 @@
+import { lazyModule } from './lazy-module.ts';
 import * as z from 'zod';
 import { getPath } from '../chain/refs.ts';
 import { bindingsField } from './common.ts';
 import { budgetNeedsTokenizer, modelConfigSchema, modelContract } from './model.config.ts';
 import { defineStep } from './types.ts';
 import { isRecord } from '../files/json-value.ts';
+
+const mapRun = lazyModule(() => import('./map-run.ts'));
 
 /**
  * Fan-out: one contract call per unit of a collection, with bounded concurrency. Each unit's
@@ -113,7 +116,7 @@ export const mapStep = defineStep<'map', MapConfig>({
   schemas: (cfg) => (cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
   async run(ctx) {
     // The fan-out and the call machinery load on the first run, not with the registry (the designer never needs them).
-    const { runMap } = await import('./map-run.ts');
+    const { runMap } = await mapRun();
     return runMap(ctx);
   },
 });

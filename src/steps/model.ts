@@ -1,8 +1,11 @@
+import { lazyModule } from './lazy-module.ts';
 import { fallbackTarget } from './common.ts';
 import { parseRef } from '../chain/refs.ts';
 import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import { forcedToolSchema } from './model-tools.ts';
 import { defineStep } from './types.ts';
+
+const modelCall = lazyModule(() => import('./model-call.ts'));
 
 /** A model call with a prompt template and an output contract (see model-call.ts). */
 
@@ -80,7 +83,7 @@ export const modelStep = defineStep<'model', ModelConfig>({
     ...(cfg.tools ?? []).map((t, i) => ({ path: ['tools', i, 'parameters'], schema: t.parameters })),
   ],
   async run(ctx) {
-    const { runContractCall } = await import('./model-call.ts');
+    const { runContractCall } = await modelCall();
     return runContractCall(ctx, { config: ctx.config, values: ctx.values, untrusted: ctx.untrusted });
   },
 });

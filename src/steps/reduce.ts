@@ -1,9 +1,12 @@
+import { lazyModule } from './lazy-module.ts';
 import { parseRef } from '../chain/refs.ts';
 import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import type { UnitResult } from './map.ts';
 import { fallbackTarget } from './common.ts';
 import { defineStep } from './types.ts';
 import { propertyOf } from '../files/json-value.ts';
+
+const modelCall = lazyModule(() => import('./model-call.ts'));
 
 /**
  * Integration over a map's typed collection: the template's `{collection}` is the ok units'
@@ -66,7 +69,7 @@ export const reduceStep = defineStep<'reduce', ReduceConfig>({
   schemas: (cfg) => (cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
   async run(ctx) {
     // The call machinery loads on the first run, not with the registry (the designer never needs it).
-    const { runContractCall } = await import('./model-call.ts');
+    const { runContractCall } = await modelCall();
     const collection = typedCollection(ctx.values.collection);
     if (!collection) return { status: 'failed', failure: { code: 'missing_input', message: 'reduce needs "collection" bound to a map step\'s output (its typed results)' } };
     return runContractCall(ctx, { config: ctx.config, values: { ...ctx.values, collection }, untrusted: ctx.untrusted });

@@ -1,7 +1,10 @@
+import { lazyModule } from './lazy-module.ts';
 import * as z from 'zod';
 import { stringifyForPrompt } from '../chain/template.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
+
+const retrieveSearch = lazyModule(() => import('./retrieve-search.ts'));
 
 /**
  * BM25 selection over a document's sections, top-k, deterministic (seed 000's winning design:
@@ -55,7 +58,7 @@ export const retrieveStep = defineStep<'retrieve', RetrieveConfig>({
     if (typeof document !== 'string' || !document.trim()) return { status: 'failed', failure: { code: 'missing_input', message: 'retrieve needs a text "document" bound' } };
     const q = stringifyForPrompt(query).trim();
     if (!q) return { status: 'failed', failure: { code: 'missing_input', message: 'retrieve needs a non-empty "query" bound' } };
-    const { retrieveSections } = await import('./retrieve-search.ts');
+    const { retrieveSections } = await retrieveSearch();
     return { status: 'succeeded', output: { query: q, ...retrieveSections(document, q, ctx.config.topK) } };
   },
 });

@@ -1,3 +1,4 @@
+import { lazyModule } from './lazy-module.ts';
 import * as z from 'zod';
 import { hashString } from '../chain/hash.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
@@ -6,6 +7,8 @@ import { splitSections, topLevelOf } from './sections.ts';
 import { defineStep } from './types.ts';
 import { packSections } from './grouping.ts';
 import { isRecord } from '../files/json-value.ts';
+
+const partition = lazyModule(() => import('./partition.ts'));
 
 /**
  * Partitions units (clauses, sections) into groups sized from the output cap, the window and
@@ -139,7 +142,7 @@ export const splitStep = defineStep<'split', SplitConfig>({
     const plan = { cap, window, sharedTokens, expansion: ctx.config.expansion, headroom: ctx.config.headroom };
     // A chosen number of groups partitions instead of packing (loaded here: the first paint carries no partitioning).
     const groups = ctx.config.groups > 0
-      ? toUnitGroups((await import('./partition.ts')).partitionUnits(countUnits(units, ctx.countTokens), ctx.config.groups), plan)
+      ? toUnitGroups((await partition()).partitionUnits(countUnits(units, ctx.countTokens), ctx.config.groups), plan)
       : groupUnits(units, plan, ctx.countTokens);
     return { status: 'succeeded', output: { groups, group_count: groups.length, unit_count: units.length, shared_tokens: sharedTokens, cap, window } };
   },
