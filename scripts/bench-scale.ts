@@ -24,6 +24,7 @@ import { loadTokenCounter } from '../src/providers/tokenizer.ts';
 import { createMemoryRunRepository } from '../src/trace/repository.ts';
 import { oneLine, sequentialChain } from '../src/testing/battery/b11-bounds.ts';
 import { runShapeThroughCli, SCALE_SHAPES } from '../src/testing/battery/scale-shapes.ts';
+import { TARGETS } from './bench/headlines.ts';
 import type { RunMeta } from '../src/trace/events.ts';
 import type { TraceEvent } from '../src/trace/events.ts';
 
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
   push('inspect (steps)', `${nSmall}`, `${nLarge}`, inspectMs.get(nSmall) ?? 0, inspectMs.get(nLarge) ?? 0, nLarge / nSmall, `ratio ≤ ${ratioTarget}×`, inspectRatio <= ratioTarget);
 
   // `seamscope run` per shape: a small warm-up run first, so the small size is not paying for the JIT.
-  const cliTarget = 3;
+  const cliTarget = TARGETS.scaleCliGrowth;
   for (const shape of SCALE_SHAPES) {
     await runShapeThroughCli(shape, 100);
     const small = await runShapeThroughCli(shape, nSmall);

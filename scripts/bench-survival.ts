@@ -42,4 +42,4 @@ if (args.has('--misses')) {
       `${m.missedFacts.length ? `; missed ${m.missedFacts.join(', ')}` : ''}${m.extraFacts.length ? `; extra ${m.extraFacts.slice(0, 6).join(', ')}${m.extraFacts.length > 6 ? ` …+${m.extraFacts.length - 6}` : ''}` : ''}`);
   }
 }
-if (args.has('--json')) console.log(JSON.stringify({ bench: 'survival', documents: documents.map((d) => ({ ...d, factPrecision: precision(d.facts), factRecall: recall(d.facts), lossyPrecision: precision(d.verdict), lossyRecall: recall(d.verdict) })) }));
+if (args.has('--json')) console.log(JSON.stringify({ bench: 'survival', overall: { lossyRecall: recall(all.verdict), lossyPrecision: precision(all.verdict), factRecall: recall(all.facts), factPrecision: precision(all.facts), falseAlarmRate: all.faithful.total ? all.faithful.falseAlarms / all.faithful.total : null }, documents: documents.map((d) => ({ ...d, factPrecision: precision(d.facts), factRecall: recall(d.facts), lossyPrecision: precision(d.verdict), lossyRecall: recall(d.verdict) })) }));
