@@ -1,3 +1,4 @@
+import { unboundReads } from './unbound.ts';
 import type { ModelContract, StepDefinition, StepRegistry } from '../steps/index.ts';
 import { contractCards } from './contract-card.ts';
 import { chainEdges } from './graph.ts';
@@ -44,15 +45,6 @@ function booleanFlags(schema: unknown): string[] {
  * A required binding the step's kind reads by name that nothing is bound to: the step would
  * look up nothing at run time (a router drawn to read `model_2` and branching on undefined).
  */
-function missingBindings(parsed: ParsedStep): string[] {
-  const { def, config } = parsed;
-  if (!def.expectedBindings) return [];
-  const bound = def.bindings(config);
-  return def.expectedBindings(config)
-    .filter((b) => b.required && !Object.hasOwn(bound, b.name))
-    .map((b) => `${def.title} reads "${b.name}" but nothing is bound to it: connect ${b.connect}`);
-}
-
 /**
  * A step that must cover the whole document (a split for a rewrite) reading a ranking
  * (retrieval): a ranking keeps the top few sections and has no notion of coverage, so some
@@ -139,7 +131,7 @@ export function lintChain(chain: Chain, registry: StepRegistry): LintFinding[] {
     for (const f of def.lint?.({ step, config, chain, producerOf, readsUntrusted }) ?? []) add({ ...f, stepId: step.id });
     const message = def.coverage?.kind === 'partition' ? partitionFromRanking(def.coverage.binding, bindings[def.coverage.binding], (ref) => producerOf(throughPassing(ref))) : null;
     if (message) add({ code: 'partition-from-ranking', severity: 'warning', stepId: step.id, message });
-    for (const message of missingBindings(parsed)) add({ code: 'missing-binding', severity: 'error', stepId: step.id, message });
+    for (const message of unboundReads(parsed)) add({ code: 'missing-binding', severity: 'error', stepId: step.id, message });
     if (def.terminal && edges.some((e) => e.source === step.id)) {
       // Sending data out (a webhook) before the end is worse than ending early.
       add({ code: 'side-effect-before-end', severity: def.egress ? 'error' : 'warning', stepId: step.id, message: 'A terminal step has steps after it: side effects belong at the end of the chain.' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRunFile } from '../trace/run-file.ts';
 import { main } from './main.ts';
+import { routedChain, twoOutputChain } from '../testing/chain-fixtures.ts';
 
 function capture(env: Record<string, string | undefined> = {}) {
   const out: string[] = [];
@@ -29,6 +30,31 @@ describe('seamscope CLI', () => {
     expect(err.join('\n')).toContain('$.steps[0].config.prompt');
     expect(await main(['validate', join(dir, 'missing.json')], io)).toBe(1);
     expect(err.join('\n')).toContain('ENOENT');
+  });
+
+  it('a design error is a problem: validate names it and exits 1, and run refuses before any call', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+    const path = join(dir, 'router.chain.json');
+    // A router's branch drawn to an Output that reads nothing: it would run and return nothing.
+    const chain = routedChain();
+    chain.steps = chain.steps.map((s) => (s.id === 'billing_reply' ? { ...s, config: { bindings: {} } } : s));
+    await writeFile(path, JSON.stringify(chain));
+    const { io, out, err } = capture();
+    expect(await main(['validate', path], io)).toBe(1);
+    expect(out.join('\n')).not.toContain(': ok');
+    expect(err.join('\n')).toContain('error: billing_reply: Output reads "value" but nothing is bound to it');
+    await writeFile(join(dir, 'inputs.json'), JSON.stringify({ ticket: 'Refund please' }));
+    expect(await main(['run', path, '--inputs', join(dir, 'inputs.json'), '--out', join(dir, 'run.json')], io)).toBe(1);
+    expect(err.join('\n')).toContain('failed — The chain cannot run: billing_reply');
+  });
+
+  it('prints every output of a chain with several, as one JSON object', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seamscope-'));
+    const path = join(dir, 'two.chain.json');
+    await writeFile(path, JSON.stringify(twoOutputChain()));
+    const { io, out } = capture();
+    expect(await main(['run', path, '--out', join(dir, 'run.json')], io)).toBe(0);
+    expect(Object.keys(JSON.parse(out.join('\n')) as object)).toEqual(['summary_out', 'answer_out']);
   });
 
   it('runs a demo chain headless on the demo model, writes the trace and prints the output', async () => {

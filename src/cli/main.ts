@@ -65,11 +65,19 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
         const [path] = parseArgs(rest, {}, command).positionals;
         if (!path) return io.err(usage), 2;
         const chain = await loadChain(path, io);
-        if (chain) io.out(`${terminalLine(path)}: ok — "${terminalLine(chain.name)}", ${chain.steps.length} steps, ${chain.inputs.length} inputs`);
-        if (chain) for (const line of egressWarnings(chain)) io.err(line);
+        if (!chain) return 1;
+        // A design error (a read nothing is bound to, a webhook before the end) is a problem: the
+        // chain would run and return nothing, or send data out early. Lint loads only here.
+        const { lintChain } = await import('../chain/lint.ts');
+        const errors = lintChain(chain, stepRegistry).filter((f) => f.severity === 'error');
+        const shape = `"${terminalLine(chain.name)}", ${chain.steps.length} steps, ${chain.inputs.length} inputs`;
+        if (errors.length) io.err(`${terminalLine(path)}: ${errors.length} error${errors.length === 1 ? '' : 's'} — ${shape}`);
+        else io.out(`${terminalLine(path)}: ok — ${shape}`);
+        for (const f of errors) io.err(`  error: ${terminalLine(f.stepId ?? 'chain')}: ${terminalLine(f.message)} (${f.code})`);
+        for (const line of egressWarnings(chain)) io.err(line);
         // Sound, but promising a check that does not happen (an unenforced format): said, never silent.
-        if (chain) for (const f of chainSchemaFindings(chain, stepRegistry)) io.err(`note: ${terminalLine(formatPath(f.path))}: ${terminalLine(f.message)}`);
-        return chain ? 0 : 1;
+        for (const f of chainSchemaFindings(chain, stepRegistry)) io.err(`note: ${terminalLine(formatPath(f.path))}: ${terminalLine(f.message)}`);
+        return errors.length ? 1 : 0;
       }
       case 'run': {
         // The engine, the providers and the tokenizer load only for `run` (validate starts faster).

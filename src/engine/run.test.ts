@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedProvider } from '../testing/scripted-provider.ts';
-import { routedChain, twoStepChain } from '../testing/chain-fixtures.ts';
+import { routedChain, twoOutputChain, twoStepChain } from '../testing/chain-fixtures.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import type { TraceEvent } from '../trace/events.ts';
-import { runChain } from './run.ts';
+import { runChain, runEnd, type StepState } from './run.ts';
 import { updateStepConfig } from '../chain/edit.ts';
 
 const model = { name: 'test-model', maxOutputTokens: 4096, structuredOutput: true };
@@ -163,5 +163,37 @@ describe('fallback', () => {
     expect(events).toContainEqual(expect.objectContaining({ type: 'step.finished', stepId: 'extract', status: 'failed', fallbackTo: 'single' }));
     expect(events).toContainEqual(expect.objectContaining({ type: 'step.finished', stepId: 'single', status: 'succeeded' }));
     expect(meta.output).toBe('via fallback');
+  });
+
+  it('runs every reachable step of a chain with two outputs and returns both by step id', async () => {
+    const { meta, provider, events } = await run(twoOutputChain(), [{ summary: 'Appeal within 180 days.' }, { answer: '180 days' }]);
+    expect(provider.requests).toHaveLength(2);
+    expect(meta.status).toBe('succeeded');
+    expect(meta.output).toEqual({ summary_out: 'Appeal within 180 days.', answer_out: '180 days' });
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'succeeded', terminalStep: 'summary_out' });
+  });
+
+  it('a branch not taken is skipped, and the one output that ran is the output', async () => {
+    const { meta, events } = await run(routedChain(), [{ category: 'billing' }], { ticket: 'Refund my order' });
+    expect(meta).toMatchObject({ status: 'succeeded', output: 'billing' });
+    expect(events.find((e) => e.type === 'step.finished' && e.stepId === 'tech_reply')).toMatchObject({ status: 'skipped' });
+  });
+
+  it('refuses to start a chain with a read nothing is bound to, before any call', async () => {
+    const chain = routedChain();
+    chain.steps = chain.steps.map((s) => (s.id === 'billing_reply' ? { ...s, config: { bindings: {} } } : s));
+    const { meta, provider } = await run(chain, [{ category: 'billing' }], { ticket: 'Refund my order' });
+    expect(provider.requests).toHaveLength(0);
+    expect(meta.status).toBe('failed');
+    expect(meta.error).toContain('billing_reply: Output reads "value" but nothing is bound to it');
+  });
+
+  it('a reachable step left unrun, or an output that returned nothing, fails the run by name', () => {
+    const steps = [{ id: 'a', name: 'A', output: false }, { id: 'out', name: 'Out', output: true }, { id: 'late', name: '', output: false }];
+    const state = new Map<string, StepState>([['a', 'done'], ['out', 'done'], ['late', 'pending']]);
+    expect(runEnd(steps, state, new Map(), new Map([['out', 1]]))).toEqual({ status: 'failed', error: '1 reachable step was left unrun: "late"' });
+    state.set('late', 'skipped');
+    expect(runEnd(steps, state, new Map(), new Map([['out', undefined]]))).toMatchObject({ status: 'failed', error: 'The output "Out" (out) returned nothing: what it reads held no value' });
+    expect(runEnd(steps, state, new Map(), new Map([['out', 0]]))).toEqual({ status: 'succeeded', output: 0, terminalStep: 'out' });
   });
 });

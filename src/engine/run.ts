@@ -24,6 +24,7 @@ import { planChain, type PlannedStep } from './plan.ts';
 import { createSchemaValidator, type SchemaValidator } from './validate.ts';
 import { asRunId, type RunId } from '../chain/ids.ts';
 import { ReadyQueue } from './ready-queue.ts';
+import { unboundReads } from '../chain/unbound.ts';
 
 /** The model settings a run takes from its endpoint profile. */
 export interface RunModelSettings {
@@ -100,7 +101,7 @@ function spendOf(events: readonly TraceEvent[]): { steps: number; requests: numb
   return { steps, requests, tokens, costUsd };
 }
 
-type StepState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
+export type StepState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
 
 const SETTLED: ReadonlySet<StepState> = new Set(['done', 'skipped', 'failed']);
 
@@ -263,6 +264,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   // Egress is checked before anything is called, so a refused webhook costs no model call.
   const refused = unconfirmedEgress(chain, deps.registry, opts.allowEgress ?? []);
   if (refused.length > 0) return { status: 'failed', error: egressRefusal(refused, opts.egressHint ?? 'the caller did not allow it') };
+  // A read nothing is bound to (an Output placed after a branch with no value) would run and
+  // return nothing: refused before anything is called.
+  const unbound = [...(prepared.plan as Map<string, PlannedStep>).values()].flatMap((p) => unboundReads(p).map((m) => `${p.step.id}: ${m}`));
+  if (unbound.length > 0) return { status: 'failed', error: `The chain cannot run: ${unbound.join('; ')}` };
   const validator = opts.validator ?? (defaultValidator ??= createSchemaValidator());
   // Stop and ask: a missing or malformed input ends the run before any model call.
   const inputProblems = checkInputs(chain, opts.inputs, validator);
@@ -324,7 +329,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   };
   // Set from inside the step callbacks; a holder object, so TypeScript does not narrow them to
   // their initial null at the end of the loop.
-  const ended: { halt: { status: RunStatus; error: string } | null; terminal: { stepId: string; output: unknown; ending: 'output' | 'abstain' | 'escalate' } | null } = { halt: null, terminal: null };
+  // `terminal` is an ending that stops the run (abstain, escalate); an output does not: every
+  // reachable step runs, and each output step that ran is one of the run's outputs.
+  const ended: { halt: { status: RunStatus; error: string } | null; terminal: { stepId: string; output: unknown; ending: 'abstain' | 'escalate' } | null } = { halt: null, terminal: null };
+  const returned = new Map<string, unknown>();
 
   const runOne = async (planned: PlannedStep): Promise<{ outcome: StepOutcome; latencyMs: number }> => {
     const { step, def, config } = planned;
@@ -362,7 +370,8 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (outcome.status === 'succeeded') {
       deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'succeeded', output: outcome.output, latencyMs });
       if (outcome.chosen) chosen.set(id, new Set(outcome.chosen));
-      if (outcome.terminal && !ended.terminal) ended.terminal = { stepId: id, output: outcome.output, ending: outcome.terminal };
+      if (outcome.terminal === 'output') returned.set(id, outcome.output);
+      else if (outcome.terminal && !ended.terminal) ended.terminal = { stepId: id, output: outcome.output, ending: outcome.terminal };
       return { output: outcome.output };
     }
     const onFail = planned.def.onFail?.(planned.config) ?? 'abort';
@@ -471,9 +480,32 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   if (h) return { status: h.status, error: h.error };
   const t = ended.terminal;
   if (t) {
-    const status: RunStatus = t.ending === 'abstain' ? 'abstained' : t.ending === 'escalate' ? 'escalated' : 'succeeded';
-    return { status, output: t.output, terminalStep: t.stepId };
+    return { status: t.ending === 'abstain' ? 'abstained' : 'escalated', output: t.output, terminalStep: t.stepId };
   }
-  const last = chain.steps.map((s) => s.id).filter((id) => state.get(id) === 'done').pop();
+  // An output is a terminal that sends nothing out; a webhook's result counts only where no output step ran.
+  return runEnd(chain.steps.map((s) => { const def = deps.registry.get(s.kind); return { id: s.id, name: s.name, output: Boolean(def?.terminal && !def.egress) }; }), state, outputs, returned);
+}
+
+/**
+ * How a run that was not halted ends. Succeeded is earned: no reachable step was left unrun, and
+ * every output step that ran returned a value. One output step: the run's output is its value; several:
+ * one object with each output's value under its step id. A chain without an output step returns
+ * what its last step (in chain order) that ran returned, as before.
+ */
+export function runEnd(steps: readonly { id: string; name: string; output: boolean }[], state: ReadonlyMap<string, StepState>, outputs: ReadonlyMap<string, unknown>, returned: ReadonlyMap<string, unknown>): { status: RunStatus; output?: unknown; error?: string; terminalStep?: string } {
+  const label = (s: { id: string; name: string }) => (s.name && s.name !== s.id ? `"${s.name}" (${s.id})` : `"${s.id}"`);
+  const unrun = steps.filter((s) => state.get(s.id) === 'pending' || state.get(s.id) === 'running');
+  if (unrun.length > 0) return { status: 'failed', error: `${unrun.length} reachable step${unrun.length === 1 ? ' was' : 's were'} left unrun: ${unrun.slice(0, 5).map(label).join(', ')}${unrun.length > 5 ? ', …' : ''}` };
+  // Output steps first; a chain whose only terminal is a webhook returns the webhook's result.
+  const outputSteps = steps.filter((s) => s.output && returned.has(s.id));
+  const ran = outputSteps.length > 0 ? outputSteps : steps.filter((s) => returned.has(s.id)).slice(0, 1);
+  const empty = ran.filter((s) => returned.get(s.id) === undefined);
+  if (empty.length > 0) return { status: 'failed', error: `The output ${empty.map(label).join(', ')} returned nothing: what it reads held no value`, terminalStep: empty[0]?.id };
+  if (ran.length === 1) {
+    const only = ran[0] as { id: string };
+    return { status: 'succeeded', output: returned.get(only.id), terminalStep: only.id };
+  }
+  if (ran.length > 1) return { status: 'succeeded', output: Object.fromEntries(ran.map((s) => [s.id, returned.get(s.id)])), terminalStep: ran[0]?.id };
+  const last = steps.map((s) => s.id).filter((id) => state.get(id) === 'done').pop();
   return { status: 'succeeded', output: last ? outputs.get(last) : undefined, terminalStep: last };
 }

@@ -53,6 +53,23 @@ export function routedChain(): Chain {
   };
 }
 
+/**
+ * Two outputs on two paths of one run (a Langflow flow with a Chat Output after each model
+ * call has this shape): a summary, then an answer from it; the run returns both.
+ */
+export function twoOutputChain(): Chain {
+  return {
+    format: 'seamscope.chain', version: 1, id: 'two-outputs', name: 'Two outputs',
+    inputs: [{ name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true, example: 'Appeals must be filed within 180 days.' }],
+    steps: [
+      { id: 'summary', kind: 'model', name: 'Summary', position: { x: 0, y: 0 }, config: { bindings: { document: 'inputs.document' }, prompt: 'Summarise: {document}', outputSchema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false } } },
+      { id: 'summary_out', kind: 'output', name: 'Summary out', position: { x: 280, y: 0 }, config: { bindings: { value: 'steps.summary.summary' } } },
+      { id: 'answer', kind: 'model', name: 'Answer', position: { x: 280, y: 140 }, config: { bindings: { summary: 'steps.summary.summary' }, prompt: 'From {summary}, how many days?', outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false } } },
+      { id: 'answer_out', kind: 'output', name: 'Answer out', position: { x: 560, y: 140 }, config: { bindings: { value: 'steps.answer.answer' } } },
+    ],
+  };
+}
+
 /** A template builds the context once; a model answers from it; the output returns a message made by another template. */
 export function templateChain(): Chain {
   return {

@@ -239,7 +239,8 @@ def flow(run: rt.Run) -> rt.RunEnd:
     final = run.step(FINAL, {"value": run.read("steps.answer")}, final_step)
     if final.failed:  # on fail: the run fails
         return run.halt(final)
-    return run.end(final)
+    if run.ends(final):
+        return run.end(final)
 
     return run.complete()
 

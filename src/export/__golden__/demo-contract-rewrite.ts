@@ -351,7 +351,7 @@ export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
  *   rewrite (map); on fail: the run fails
  *   id_check (gate); on fail: the run escalates to a person
  *   assemble (assemble); on fail: the run fails
- *   final (output); on fail: the run fails; ends the run
+ *   final (output); on fail: the run fails; a terminal (an output is kept, abstain and escalate end the run)
  */
 export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
   split: splitStep,

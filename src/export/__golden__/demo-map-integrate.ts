@@ -357,7 +357,7 @@ export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
  * that read none of each other run at once, up to 4):
  *   per_ticket (map); on fail: the run fails
  *   integrate (reduce); on fail: the run escalates to a person
- *   final (output); on fail: the run fails; ends the run
+ *   final (output); on fail: the run fails; a terminal (an output is kept, abstain and escalate end the run)
  */
 export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
   per_ticket: perTicketStep,

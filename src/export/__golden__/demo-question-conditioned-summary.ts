@@ -256,7 +256,7 @@ export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
  * that read none of each other run at once, up to 4):
  *   summarise (model); on fail: the run fails
  *   answer (model); on fail: the run fails
- *   final (output); on fail: the run fails; ends the run
+ *   final (output); on fail: the run fails; a terminal (an output is kept, abstain and escalate end the run)
  */
 export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
   summarise: summariseStep,

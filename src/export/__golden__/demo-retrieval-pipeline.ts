@@ -498,7 +498,7 @@ export function finalStep(step: rt.Step): Promise<rt.StepOutcome> {
  *   rerank (model); on fail: the run escalates to a person
  *   generate (model); on fail: the run escalates to a person
  *   citations (gate); on fail: the run escalates to a person
- *   final (output); on fail: the run fails; ends the run
+ *   final (output); on fail: the run fails; a terminal (an output is kept, abstain and escalate end the run)
  */
 export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
   rewrite: rewriteStep,

@@ -521,7 +521,8 @@ def flow(run: rt.Run) -> rt.RunEnd:
         no_answer = run.step(NO_ANSWER, {"value": run.read("steps.quotes_check")}, no_answer_step)
         if no_answer.failed:  # on fail: the run fails
             return run.halt(no_answer)
-        return run.end(no_answer)
+        if run.ends(no_answer):
+            return run.end(no_answer)
 
     # answer (model) — runs only when route_evidence chose it
     if run.ready(ANSWER):
@@ -540,7 +541,8 @@ def flow(run: rt.Run) -> rt.RunEnd:
         final = run.step(FINAL, {"value": run.read("steps.numbers_check")}, final_step)
         if final.failed:  # on fail: the run fails
             return run.halt(final)
-        return run.end(final)
+        if run.ends(final):
+            return run.end(final)
 
     return run.complete()
 

@@ -430,9 +430,9 @@ export function noAnswerStep(step: rt.Step): Promise<rt.StepOutcome> {
  *   select (model); on fail: the run abstains
  *   quotes_check (gate); on fail: the run abstains
  *   route_evidence (router); on fail: the run fails
- *   no_answer (output) — runs only when route_evidence chose it; on fail: the run fails; ends the run
+ *   no_answer (output) — runs only when route_evidence chose it; on fail: the run fails; a terminal (an output is kept, abstain and escalate end the run)
  *   answer (model) — runs only when route_evidence chose it; on fail: the run abstains
- *   final (output) — runs only if answer ran; on fail: the run fails; ends the run
+ *   final (output) — runs only if answer ran; on fail: the run fails; a terminal (an output is kept, abstain and escalate end the run)
  */
 export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
   select: selectStep,

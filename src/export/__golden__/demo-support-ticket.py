@@ -742,7 +742,8 @@ def flow(run: rt.Run) -> rt.RunEnd:
         to_human = run.step(TO_HUMAN, {"value": run.read("steps.classify")}, to_human_step)
         if to_human.failed:  # on fail: the run fails
             return run.halt(to_human)
-        return run.end(to_human)
+        if run.ends(to_human):
+            return run.end(to_human)
 
     # retrieve (retrieve) — runs only when route_urgency chose it
     if run.ready(RETRIEVE):
@@ -763,7 +764,7 @@ def flow(run: rt.Run) -> rt.RunEnd:
             grounding = run.fallback(grounding, ESCALATE_DRAFT, {"value": run.read("steps.draft")}, escalate_draft_step)
         if grounding.failed:  # on fail: the run fails
             return run.halt(grounding)
-        if grounding.terminal:
+        if run.ends(grounding):
             return run.end(grounding)
 
     # reply (output) — runs only if grounding ran
@@ -771,7 +772,8 @@ def flow(run: rt.Run) -> rt.RunEnd:
         reply = run.step(REPLY, {"value": run.read("steps.grounding")}, reply_step)
         if reply.failed:  # on fail: the run fails
             return run.halt(reply)
-        return run.end(reply)
+        if run.ends(reply):
+            return run.end(reply)
 
     return run.complete()
 

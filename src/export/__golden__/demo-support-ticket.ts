@@ -712,11 +712,11 @@ export function toHumanStep(step: rt.Step): Promise<rt.StepOutcome> {
  *   classify (model); on fail: the run escalates to a person
  *   route_intent (router); on fail: the run fails
  *   route_urgency (router) — runs only when route_intent chose it; on fail: the run fails
- *   to_human (escalate) — runs only when route_intent or route_urgency chose it; on fail: the run fails; ends the run
+ *   to_human (escalate) — runs only when route_intent or route_urgency chose it; on fail: the run fails; a terminal (an output is kept, abstain and escalate end the run)
  *   retrieve (retrieve) — runs only when route_urgency chose it; on fail: the run fails
  *   draft (model) — runs only if retrieve ran; on fail: the run escalates to a person
  *   grounding (gate) — runs only if draft ran; on fail: escalate_draft runs in its place, then the run fails
- *   reply (output) — runs only if grounding ran; on fail: the run fails; ends the run
+ *   reply (output) — runs only if grounding ran; on fail: the run fails; a terminal (an output is kept, abstain and escalate end the run)
  */
 export const STEPS: Readonly<Record<string, rt.StepFunction>> = {
   extract: extractStep,

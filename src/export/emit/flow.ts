@@ -6,7 +6,7 @@ import type { StepNames } from './context.ts';
 /**
  * The chain's control flow, written out: each step in the engine's dependency order, a guard
  * where a step may be skipped (behind a router or after a skipped step), the fallbacks a
- * failed step runs in turn, and an early return at a halt or a terminal.
+ * failed step runs in turn, and an early return at a halt, an abstention or an escalation.
  */
 interface FlowSyntax {
   hash: string;
@@ -94,8 +94,8 @@ function writeFlow(w: CodeWriter, plan: ExportPlan, names: Map<string, StepNames
         syntax.ifThen(`${n.result}.failed`, syntax.fallbackCall(n.result, nameOf(fb.step.id), syntax.reads(fb)), commentText(`${fb.step.id} runs in its place`));
       }
       syntax.ifThen(`${n.result}.failed`, syntax.ret(`run.halt(${n.result})`), `on fail: ${standingPolicy(p, fallbacks)}`);
-      if (p.def.terminal && fallbacks.length === 0) w.line(syntax.ret(`run.end(${n.result})`));
-      else if (p.def.terminal || fallbacks.some((f) => f.def.terminal)) syntax.ifThen(`${n.result}.terminal`, syntax.ret(`run.end(${n.result})`));
+      // Abstain and escalate end the run; an output's value is kept and the run goes on to every reachable step.
+      if (p.def.terminal || fallbacks.some((f) => f.def.terminal)) syntax.ifThen(`run.ends(${n.result})`, syntax.ret(`run.end(${n.result})`));
     };
     if (p.conditional) syntax.guard(n.spec, body);
     else body();
@@ -123,7 +123,7 @@ export function flowOutline(plan: ExportPlan): string[] {
     for (const p of steps) {
       const fallbacks = fallbackChain(plan, p.step.id);
       const then = fallbacks.map((fb) => `${fb.step.id} runs in its place`);
-      lines.push(`${steps.length > 1 ? '  ' : ''}${stepComment(p, plan)}; on fail: ${commentText([...then, standingPolicy(p, fallbacks)].join(', then '))}${p.def.terminal ? '; ends the run' : ''}`);
+      lines.push(`${steps.length > 1 ? '  ' : ''}${stepComment(p, plan)}; on fail: ${commentText([...then, standingPolicy(p, fallbacks)].join(', then '))}${p.def.terminal ? '; a terminal (an output is kept, abstain and escalate end the run)' : ''}`);
     }
   }
   return lines;

@@ -6,6 +6,7 @@ import { stepTitle } from './context.ts';
 import { writePyFlow } from './flow.ts';
 import { claimStepNames } from './names.ts';
 import { writePyStep } from './python-forms.ts';
+import { unboundReads } from '../../chain/unbound.ts';
 
 export interface ProgramOptions {
   fileName: string;
@@ -62,6 +63,13 @@ export function emitPyProgram(plan: ExportPlan, opts: ProgramOptions): string {
   w.line('# </seamscope:chain>');
   w.line('CHAIN = rt.parse_json(CHAIN_JSON)');
   w.line();
+  // A read nothing is bound to refuses the run before any call, as the engine does (same words).
+  const unbound = [...plan.steps.values()].flatMap((p) => unboundReads(p).map((m) => `${p.step.id}: ${m}`));
+  if (unbound.length) {
+    w.line('# Reads nothing is bound to: the chain cannot run until they are connected (every run is refused).');
+    w.line(`UNBOUND = [${unbound.map(pyString).join(', ')}]`);
+    w.line();
+  }
   w.line('# Endpoint defaults chosen at export; the environment and run options override them.');
   w.line(`ENDPOINT = ${pyInline(opts.endpoint)}`);
   w.line();
@@ -87,7 +95,7 @@ export function emitPyProgram(plan: ExportPlan, opts: ProgramOptions): string {
   w.line();
   w.block('def run_chain(inputs: Inputs, options: rt.RunOptions | None = None) -> rt.RunResult:', () => {
     w.line('# Runs the chain once. A failed step ends the run as its on-fail policy says; it never raises.');
-    w.line('run = rt.start_run(CHAIN, inputs, ENDPOINT, options)');
+    w.line(`run = rt.start_run(CHAIN, inputs, ENDPOINT, options${unbound.length ? ', UNBOUND' : ''})`);
     w.line('return run.finish(flow)');
   }, null);
   w.line();

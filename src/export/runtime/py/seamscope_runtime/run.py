@@ -62,7 +62,7 @@ def _needs_tokenizer(chain: dict) -> bool:
     return any(s["kind"] == "split" or (isinstance(s["config"].get("inputBudget"), (int, float)) and s["config"].get("inputBudget", 0) > 0) for s in chain["steps"])
 
 
-def start_run(chain: dict, inputs: dict, defaults: dict, options: dict | None = None) -> "Run":
+def start_run(chain: dict, inputs: dict, defaults: dict, options: dict | None = None, unbound: list[str] | None = None) -> "Run":
     """Settles the endpoint settings, checks the inputs against their schemas and records ``run.started``."""
     options = dict(options or {})
     env = options.get("env") if options.get("env") is not None else os.environ
@@ -77,7 +77,7 @@ def start_run(chain: dict, inputs: dict, defaults: dict, options: dict | None = 
             timeout_ms = float("nan")
         if math.isfinite(timeout_ms) and timeout_ms > 0:
             options["timeout_ms"] = timeout_ms
-    return Run(chain, inputs, settings, options, api_key, count)
+    return Run(chain, inputs, settings, options, api_key, count, unbound or [])
 
 
 class RunResult:
@@ -103,8 +103,12 @@ class RunResult:
 
 
 class Run:
-    def __init__(self, chain: dict, inputs: dict, settings: dict, options: dict, api_key: str | None, count: Callable[[str], int] | None) -> None:
+    def __init__(self, chain: dict, inputs: dict, settings: dict, options: dict, api_key: str | None, count: Callable[[str], int] | None, unbound: list[str] | None = None) -> None:
         self.chain = chain
+        # Reads nothing is bound to (found at export, as the engine finds them): the run is refused before any call.
+        self._unbound = list(unbound or [])
+        # What each output step that ran returned, by its id: every reachable step runs, each output is kept.
+        self._returned: dict[str, Any] = {}
         self.inputs = inputs
         self.settings = settings
         self.id = options.get("run_id") or str(uuid.uuid4())
@@ -206,19 +210,48 @@ class Run:
         failure = result.failure or {"code": "failed", "message": ""}
         return {"status": _HALT_STATUS.get(result.on_fail, "failed"), "error": f'Step "{result.name or result.id}" failed ({failure["code"]}): {failure["message"]}'}
 
+    def ends(self, result: StepResult) -> bool:
+        """Whether a terminal ends the run here (abstain, escalate); an output's value is kept and the run goes on."""
+        if result.terminal in ("abstain", "escalate"):
+            return True
+        if result.terminal:
+            self._returned[result.terminal_step or result.id] = result.output
+        return False
+
     def end(self, result: StepResult) -> dict:
         kind = result.terminal or "output"
         status = "abstained" if kind == "abstain" else "escalated" if kind == "escalate" else "succeeded"
         return {"status": status, "output": result.output, "terminalStep": result.terminal_step or result.id}
 
     def complete(self) -> dict:
-        """No terminal was reached: the run's output is the last step (in chain order) that ran."""
-        done = [s["id"] for s in self.chain["steps"] if self._state.get(s["id"]) == "done"]
+        """How a run that was not halted ends, as the engine's runEnd: succeeded only when no reachable step was left
+        unrun and every output that ran returned a value; several outputs are one object by step id."""
+        steps = self.chain["steps"]
+
+        def label(s: dict) -> str:
+            return f'"{s["name"]}" ({s["id"]})' if s.get("name") and s["name"] != s["id"] else f'"{s["id"]}"'
+
+        unrun = [s for s in steps if s["id"] not in self._state]
+        if unrun:
+            more = ", …" if len(unrun) > 5 else ""
+            return {"status": "failed", "error": f"{len(unrun)} reachable step{' was' if len(unrun) == 1 else 's were'} left unrun: {', '.join(label(s) for s in unrun[:5])}{more}"}
+        outputs = [s for s in steps if s["kind"] == "output" and s["id"] in self._returned]
+        ran = outputs if outputs else [s for s in steps if s["id"] in self._returned][:1]
+        empty = [s for s in ran if self._returned[s["id"]] is UNDEFINED]
+        if empty:
+            return {"status": "failed", "error": f"The output {', '.join(label(s) for s in empty)} returned nothing: what it reads held no value", "terminalStep": empty[0]["id"]}
+        if len(ran) == 1:
+            return {"status": "succeeded", "output": self._returned[ran[0]["id"]], "terminalStep": ran[0]["id"]}
+        if len(ran) > 1:
+            return {"status": "succeeded", "output": {s["id"]: self._returned[s["id"]] for s in ran}, "terminalStep": ran[0]["id"]}
+        done = [s["id"] for s in steps if self._state.get(s["id"]) == "done"]
         last = done[-1] if done else None
         return {"status": "succeeded", "output": self._outputs.get(last, UNDEFINED) if last else UNDEFINED, "terminalStep": last if last else UNDEFINED}
 
     def finish(self, flow: Callable[["Run"], dict]) -> RunResult:
-        if self._input_problems:
+        if self._unbound:
+            end = {"status": "failed", "error": "The chain cannot run: " + "; ".join(self._unbound)}
+        elif self._input_problems:
             end = {"status": "failed", "error": "; ".join(self._input_problems)}
         else:
             try:
