@@ -4,7 +4,7 @@ import { isLargeChain } from '../designer/analysis.ts';
 import { saveEgressAnswer, unconfirmedTargets } from '../egress/consent.ts';
 import { selectEgressAnswers, useEgressStore } from '../stores/egress-store.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { selectAnalysisPending, selectChain, selectLint, selectProblems, selectUnsavedEdits, stepIdForPath } from '../stores/selectors.ts';
+import { selectAnalysisPending, selectChain, selectLint, selectLintErrors, selectProblems, selectUnsavedEdits, stepIdForPath } from '../stores/selectors.ts';
 
 /**
  * parseChain's problems for the open chain, live, and below them the design lint (which only
@@ -14,8 +14,11 @@ export function ProblemsList() {
   const chain = useEditorStore(selectChain);
   const problems = useEditorStore(selectProblems);
   const unsaved = useEditorStore(selectUnsavedEdits);
-  const count = problems.length + unsaved.length;
-  const lint = useEditorStore(selectLint);
+  // A design finding of error severity is a problem (it blocks Run), listed and counted here.
+  const designErrors = useEditorStore(selectLintErrors);
+  const count = problems.length + unsaved.length + designErrors.length;
+  const allLint = useEditorStore(selectLint);
+  const lint = useMemo(() => (designErrors.length ? allLint.filter((f) => f.severity !== 'error') : allLint), [allLint, designErrors]);
   const answers = useEgressStore(selectEgressAnswers);
   // Unconfirmed egress is a finding on the webhook step: it depends on this device's answers,
   // not only on the chain, so it is added here rather than in the cached lint.
@@ -64,6 +67,14 @@ export function ProblemsList() {
             </li>
           );
         })}
+        {designErrors.map((f, i) => (
+          <li key={`design:${f.code}:${f.stepId ?? ''}:${i}`}>
+            <button type="button" data-testid="problems.item" className="problem" disabled={!f.stepId} onClick={() => f.stepId && selectStep(f.stepId)}>
+              <span className="problem-where mono">{f.stepId ?? 'chain'} · {f.code}</span>
+              <span className="problem-text">{f.message}</span>
+            </button>
+          </li>
+        ))}
         {count === 0 && <li className="muted small problems-none">No problems.</li>}
       </ul>
       {findings.length > 0 && (

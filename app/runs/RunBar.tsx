@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
-import { runBlocker, selectChain, stepIdForPath, selectLive, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
+import { runBlocker, selectChain, stepIdForPath, selectLintErrors, selectLive, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
 import { cancelRun } from './run-actions.ts';
 
 const RunDialog = lazy(() => import('./RunDialog.tsx').then((m) => ({ default: m.RunDialog })));
@@ -13,9 +13,11 @@ export function RunBar() {
   const [open, setOpen] = useState(false);
   const unsaved = useEditorStore(selectUnsavedEdits);
   const problems = useEditorStore(selectProblems);
-  const blocker = chain ? runBlocker(unsaved, problems) : null;
+  const designErrors = useEditorStore(selectLintErrors);
+  const blocker = chain ? runBlocker(unsaved, problems, designErrors) : null;
   const selectStep = useEditorStore((s) => s.selectStep);
-  const blockingStep = unsaved[0]?.stepId ?? (chain && problems[0] ? stepIdForPath(chain, problems[0].path) : null);
+  const blockingStep = unsaved[0]?.stepId ?? (chain && problems[0] ? stepIdForPath(chain, problems[0].path) : (designErrors[0]?.stepId ?? null));
+  const blockCount = problems.length + designErrors.length;
   const running = live?.status === 'running';
   return (
     <div className="run-bar">
@@ -35,7 +37,9 @@ export function RunBar() {
       {blocker && !running && (
         // Says what blocks Run; a click opens the step it is about.
         <button type="button" className="run-blocked" data-testid="run.blocked" title={blocker} onClick={() => blockingStep && selectStep(blockingStep)}>
-          {unsaved.length ? 'Unsaved edit' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}
+          {unsaved.length ? 'Unsaved edit' : `${blockCount} problem${blockCount === 1 ? '' : 's'}`}
+          {/* A design error says its reason right here: what to connect, on which step. */}
+          {!unsaved.length && !problems.length && designErrors.length > 0 && <span className="run-blocked-why">: {blocker}</span>}
         </button>
       )}
       <button

@@ -3,7 +3,7 @@ import type { Chain } from '../../src/chain/index.ts';
 import { ownValue } from '../../src/chain/index.ts';
 import { loadInputFiles } from '../persistence/chains.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
-import { runBlocker, selectActiveProfile, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
+import { runBlocker, selectActiveProfile, selectLintErrors, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
 import { profileLabel } from '../profiles/profile-label.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { defaultInputText, inputProblems, inputValues } from './run-inputs.ts';
@@ -15,7 +15,8 @@ export function RunDialog({ chain, onClose }: { chain: Chain; onClose(): void })
   const problems = useEditorStore(selectProblems);
   const unsaved = useEditorStore(selectUnsavedEdits);
   const [texts, setTexts] = useState<Record<string, string> | null>(null);
-  const blocker = runBlocker(unsaved, problems);
+  const designErrors = useEditorStore(selectLintErrors);
+  const blocker = runBlocker(unsaved, problems, designErrors);
   const missing = texts ? inputProblems(chain, texts) : {};
   const firstMissing = Object.values(missing)[0];
 

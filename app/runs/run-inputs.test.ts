@@ -55,5 +55,9 @@ describe('runBlocker', () => {
       .toBe('model_1: the output schema is not saved (Not valid JSON: Unexpected end). Fix it or undo the edit to run.');
     expect(runBlocker([], [problem, problem])).toBe('Fix the 2 problems first (see Problems).');
     expect(runBlocker([], [])).toBeNull();
+    // A design error blocks Run with its reason, and says how many more there are.
+    const unbound = { code: 'missing-binding', severity: 'error' as const, stepId: 'billing_reply', message: 'Output reads "value" but nothing is bound to it' };
+    expect(runBlocker([], [], [unbound])).toBe('billing_reply: Output reads "value" but nothing is bound to it');
+    expect(runBlocker([], [], [unbound, unbound])).toContain('(and 1 more under Problems)');
   });
 });

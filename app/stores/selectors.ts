@@ -1,6 +1,6 @@
 import type { BoundaryReport } from '../../src/inspect/index.ts';
 import type { ChainProblem } from '../../src/chain/parse.ts';
-import type { Chain } from '../../src/chain/index.ts';
+import type { Chain, LintFinding } from '../../src/chain/index.ts';
 import type { EndpointProfile } from '../../src/providers/index.ts';
 import type { EditorState } from './editor-store.ts';
 import type { UnsavedEdit } from './view-slice.ts';
@@ -39,6 +39,22 @@ export const selectAnalysisPending = (s: EditorState) => s.analysis.pending;
 export const selectProblems = (s: EditorState) => s.analysis.problems;
 /** Design lint (warnings a reviewer would raise); empty while the chain has problems. */
 export const selectLint = (s: EditorState) => s.analysis.lint;
+const noFindings: readonly LintFinding[] = [];
+const lintErrorCache = new WeakMap<readonly LintFinding[], readonly LintFinding[]>();
+/**
+ * Design findings of error severity (a read nothing is bound to, a webhook before the end): they
+ * are problems, counted under Problems and blocking Run, not notes. One array per lint array.
+ */
+export function selectLintErrors(s: EditorState): readonly LintFinding[] {
+  const lint = s.analysis.lint;
+  let errors = lintErrorCache.get(lint);
+  if (!errors) {
+    const found = lint.filter((f) => f.severity === 'error');
+    errors = found.length ? found : noFindings;
+    lintErrorCache.set(lint, errors);
+  }
+  return errors;
+}
 /** Data edges whose boundary contract leaves a decision unanswered (the canvas marks them). */
 export const selectUnansweredEdgeIds = (s: EditorState) => s.analysis.unanswered;
 /** Step id → number of problems on it, for the node badges. */
@@ -67,10 +83,12 @@ export function selectUnsavedEdits(s: EditorState): readonly UnsavedEdit[] {
  * Why Run cannot start, in words, or null: an editor holding invalid text comes first (the
  * chain would run without the person's edit), then the chain's problems.
  */
-export function runBlocker(unsaved: readonly UnsavedEdit[], problems: readonly ChainProblem[]): string | null {
+export function runBlocker(unsaved: readonly UnsavedEdit[], problems: readonly ChainProblem[], designErrors: readonly LintFinding[] = []): string | null {
   const first = unsaved[0];
   if (first) return `${first.stepId}: the ${first.field.toLowerCase()} is not saved (${first.message}). Fix it or undo the edit to run.`;
   if (problems.length) return `Fix the ${problems.length} problem${problems.length === 1 ? '' : 's'} first (see Problems).`;
+  const design = designErrors[0];
+  if (design) return `${design.stepId ?? 'chain'}: ${design.message}${designErrors.length > 1 ? ` (and ${designErrors.length - 1} more under Problems)` : ''}`;
   return null;
 }
 
