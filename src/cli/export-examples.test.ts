@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,25 @@ describe.each(['ts', 'py'] as const)('an exported %s program', (lang) => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`the example for "document" is ${DOCUMENT}`);
     expect(run.stderr).toContain('--input-file document=PATH');
+  }, 180_000);
+
+  it('reads no example from outside its folder: a name that climbs out, or a link that points out', async () => {
+    const dir = await tempDir();
+    expect((await exportTo(demo('summarise-then-answer.chain.json'), lang, dir)).code).toBe(0);
+    const outside = join(await tempDir(), 'secret.md');
+    await writeFile(outside, 'SEAMSCOPE-OUTSIDE-SECRET');
+    await rm(join(dir, DOCUMENT));
+    await symlink(outside, join(dir, DOCUMENT));
+    const linked = await runProgram(dir, lang, ['--use-examples'], `${mock.url}/v1`);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain('is a link that points outside');
+    // The embedded chain edited by hand to climb out of the folder.
+    const program = join(dir, lang === 'ts' ? 'demo-summarise-then-answer.ts' : 'demo_summarise_then_answer.py');
+    await writeFile(program, (await readFile(program, 'utf8')).replaceAll(DOCUMENT, '../secret.md'));
+    const climbed = await runProgram(dir, lang, ['--use-examples'], `${mock.url}/v1`);
+    expect(climbed.code).toBe(2);
+    expect(climbed.stderr).toContain('meta.inputFiles.document is refused');
+    expect(mock.requests.some((r) => JSON.stringify(r.body).includes('SEAMSCOPE-OUTSIDE-SECRET'))).toBe(false);
   }, 180_000);
 });
 
