@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { expect, mock, MOCK_URL, test } from './fixtures/app.ts';
 
 /**
  * Export the support-ticket chain from the UI as TypeScript and as Python, run both programs
- * from the test against the mock model server, and compare with the in-app run: same final
- * output, same request bodies in the same order.
+ * from the test against the mock model server on their own examples (`--use-examples`: the
+ * document the chain names travels in the ZIP), and compare with the in-app run, which starts
+ * from the same examples: same final output, same request bodies in the same order.
  */
 const chainFile = resolve('public/demo/support-ticket.chain.json');
 const chain = JSON.parse(readFileSync(chainFile, 'utf8')) as { inputs: { name: string; example?: unknown }[]; meta: { inputFiles: Record<string, string> } };
@@ -51,10 +52,6 @@ test('the support-ticket chain exported as TypeScript and Python runs like the i
   expect(inAppOutput).toBeTruthy();
 
   const dir = mkdtempSync(join(tmpdir(), 'seamscope-export-e2e-'));
-  const inputs: Record<string, unknown> = {};
-  for (const input of chain.inputs) if (input.example !== undefined) inputs[input.name] = input.example;
-  for (const [name, file] of Object.entries(chain.meta.inputFiles)) inputs[name] = { $file: resolve('public/demo', file) };
-  writeFileSync(join(dir, 'inputs.json'), JSON.stringify(inputs));
   const env = { ...process.env, SEAMSCOPE_BASE_URL: `${MOCK_URL}/v1`, SEAMSCOPE_MODEL: 'gpt-4.1-mini', SEAMSCOPE_API_KEY: 'e2e-test-key' };
 
   for (const lang of ['ts', 'py'] as const) {
@@ -64,6 +61,8 @@ test('the support-ticket chain exported as TypeScript and Python runs like the i
     await expect(page.getByTestId('export.preview')).not.toContainText('e2e-test-key');
     // The runtime's files join the list once their sources have loaded (lazy chunks of the build).
     await expect(page.getByTestId(lang === 'ts' ? 'export.file.seamscope-runtime/index.js' : 'export.file.seamscope_runtime/__init__.py')).toBeVisible();
+    // The dialog names the key variables the program reads, as its header does.
+    await expect(page.getByTestId('export.keys')).toHaveText(lang === 'ts' ? 'SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY' : 'SEAMSCOPE_API_KEY or OPENAI_API_KEY');
     await app.screenshot(`export-${lang}`);
     const downloading = page.waitForEvent('download');
     await page.getByTestId('export.download').click();
@@ -72,13 +71,19 @@ test('the support-ticket chain exported as TypeScript and Python runs like the i
     execFileSync('python3', ['-m', 'zipfile', '-e', zip, out]);
     const program = findFile(out, lang === 'ts' ? 'support-ticket-extract-classify-route-in-code-draft-check.ts' : 'support_ticket_extract_classify_route_in_code_draft_check.py');
     expect(program, `the ${lang} program is in the download`).not.toBeNull();
+    for (const file of Object.values(chain.meta.inputFiles)) {
+      expect(readFileSync(join(dirname(program!), file), 'utf8'), `${lang}: ${file} is beside the program`).toBe(readFileSync(resolve('public/demo', file), 'utf8'));
+    }
+    const header = readFileSync(program!, 'utf8').split('\n').slice(0, 10).join(' ').replace(/(\/\/|#)\s*/g, '');
+    expect(header.replace(/\s+/g, ' ')).toContain((await page.getByTestId('export.keys').textContent())!);
+    await expect(page.getByTestId('export.status')).toHaveText(/^Downloaded .*files\)$/);
     const trace = join(dir, `${lang}.trace.json`);
     await mock.reset();
     if (lang === 'ts') {
       // Nothing installed beside it: the runtime is the engine, bundled, with no dependencies.
-      execFileSync(resolve('node_modules/.bin/tsx'), [program!, '--inputs', join(dir, 'inputs.json'), '--trace', trace], { env, stdio: 'pipe' });
+      execFileSync(resolve('node_modules/.bin/tsx'), [program!, '--use-examples', '--trace', trace], { env, stdio: 'pipe' });
     } else {
-      execFileSync('python3', [program!, '--inputs', join(dir, 'inputs.json'), '--trace', trace], { env, stdio: 'pipe' });
+      execFileSync('python3', [program!, '--use-examples', '--trace', trace], { env, stdio: 'pipe' });
     }
     expect(await completionBodies(), `${lang}: the same request bodies, in order`).toEqual(inApp);
     const run = (JSON.parse(readFileSync(trace, 'utf8')) as { run: { status: string; output: unknown } }).run;

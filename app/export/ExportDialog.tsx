@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { downloadBlob } from '../ui/download.ts';
 import type { Chain } from '../../src/chain/index.ts';
-import { createZip, exportChain, exportChainFiles, exportProgram, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ProgramExport } from '../../src/export/index.ts';
+import { createZip, exportChain, exportChainFiles, exportProgram, KEY_VARIABLES, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ExportResult, type ProgramExport, type ReadExampleFile } from '../../src/export/index.ts';
+import { demoUrl } from '../persistence/chains.ts';
 import { programFileNameOf } from './file-names.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import './export.css';
@@ -83,6 +84,24 @@ function download(name: string, bytes: Uint8Array): void {
   downloadBlob(name, new Blob([bytes.slice().buffer], { type: 'application/zip' }));
 }
 
+/**
+ * The files a chain's `meta.inputFiles` names, from where the app keeps them: beside the demo
+ * chains (public/demo), as the Run dialog reads them. A page served in their place (a host's
+ * fallback to index.html) is not a file the chain named.
+ */
+const readExampleFile: ReadExampleFile = async (path) => {
+  const response = await fetch(demoUrl(path));
+  const html = response.headers.get('content-type')?.startsWith('text/html') && !/\.html?$/i.test(path);
+  return response.ok && !html ? response.text() : undefined;
+};
+
+/** What the status line says after a download: the file count, and each example file left out. */
+function downloadedText(zipName: string, full: ExportResult): string {
+  const missing = full.missingExamples.map((m) => `${m.path} (for "${m.input}")`);
+  const left = missing.length === 0 ? '' : `; not included, as the app does not have ${missing.length === 1 ? 'it' : 'them'}: ${missing.join(', ')}. --use-examples will ask for ${missing.length === 1 ? 'it' : 'them'}; put ${missing.length === 1 ? 'it' : 'them'} beside the program`;
+  return `Downloaded ${zipName} (${full.files.length} files)${left}`;
+}
+
 function exportOf(chain: Chain, lang: ExportLanguage, endpoint: EndpointDefaults | undefined): { result: ProgramExport } | { error: string } {
   try {
     return { result: exportProgram(chain, { lang, endpoint, fileName: programFileNameOf(chain, lang) }) };
@@ -134,9 +153,9 @@ export default function ExportDialog({ chain, onClose, endpoint, initialLang = '
     setBusy(true);
     try {
       // The rank table for Python token counts (budgets, split) is large: fetched only now.
-      const full = await exportChainFiles(chain, { lang, endpoint, fileName: programFileNameOf(chain, lang) });
+      const full = await exportChainFiles(chain, { lang, endpoint, fileName: programFileNameOf(chain, lang), readExampleFile });
       download(`${folder}-${lang}.zip`, createZip(full.files.map((f) => ({ path: `${folder}/${f.path}`, contents: f.contents }))));
-      setStatus(`Downloaded ${folder}-${lang}.zip (${full.files.length} files)`);
+      setStatus(downloadedText(`${folder}-${lang}.zip`, full));
     } catch (error) {
       setStatus(`Could not build the download: ${(error as Error).message}`);
     } finally {
@@ -144,6 +163,9 @@ export default function ExportDialog({ chain, onClose, endpoint, initialLang = '
     }
   };
 
+  // --use-examples needs something to use: an example in the chain or a file it names.
+  const named: unknown = chain.meta?.inputFiles;
+  const hasExamples = chain.inputs.some((i) => i.example !== undefined) || (typeof named === 'object' && named !== null && Object.keys(named).length > 0);
   const run = lang === 'ts' ? `npm install && npx tsx ${current?.path ?? ''}` : `python3 ${'result' in exported ? exported.result.program.path : ''}`;
 
   return (
@@ -182,7 +204,16 @@ export default function ExportDialog({ chain, onClose, endpoint, initialLang = '
           <>
             <p className="muted small">
               One function per step, the control flow written out and the chain embedded (import the file to get the chain back), over the runtime folder beside it. Revision{' '}
-              {exported.result.revision}. Run it with <code>{run} --help</code>; the key comes from <code>SEAMSCOPE_API_KEY</code> or <code>OPENAI_API_KEY</code> only.
+              {exported.result.revision}. Run it with <code>{run} {hasExamples ? '--use-examples' : '--help'}</code> (the README tells the rest); the key comes only from{' '}
+              <span data-testid="export.keys">
+                {KEY_VARIABLES[lang].map((name, i, all) => (
+                  <span key={name}>
+                    {i === 0 ? '' : i === all.length - 1 ? ' or ' : ', '}
+                    <code>{name}</code>
+                  </span>
+                ))}
+              </span>
+              .
             </p>
             {exported.result.notes.map((note) => (
               <p key={note} className="field-note small" data-testid="export.note">

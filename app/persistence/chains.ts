@@ -58,14 +58,23 @@ export type CheckedSave = { conflict: false; summary: ChainSummary; revision: st
 
 /**
  * Saves unless another tab saved a different state since `base` (the revision this tab last
- * loaded or wrote): then nothing is written and the stored record comes back, so no edit is
- * lost without the person choosing. `base` undefined saves unconditionally.
+ * loaded or wrote, or each revision its own earlier writes may have stored): then nothing is
+ * written and the stored record comes back, so no edit is lost without the person choosing.
+ * `base` undefined saves unconditionally. `revision` is the chain's hash, when the caller has it.
+ * The transaction is created before the first await, so saves run in the order they were called.
  */
-export async function saveChainChecked(db: SeamscopeDb, chain: Chain, base: string | undefined, updatedAt = Date.now()): Promise<CheckedSave> {
-  const record: ChainRecord = { id: chain.id, name: chain.name, updatedAt, revision: hashValue(chain), chain };
+export async function saveChainChecked(
+  db: SeamscopeDb,
+  chain: Chain,
+  base: string | readonly string[] | undefined,
+  updatedAt = Date.now(),
+  revision = hashValue(chain),
+): Promise<CheckedSave> {
+  const record: ChainRecord = { id: chain.id, name: chain.name, updatedAt, revision, chain };
+  const ours = typeof base === 'string' ? [base] : base;
   const write = async (): Promise<CheckedSave> => {
-    const stored = base === undefined ? undefined : await db.chains.get(chain.id);
-    if (stored && stored.revision !== base && stored.revision !== record.revision) return { conflict: true, stored };
+    const stored = ours === undefined ? undefined : await db.chains.get(chain.id);
+    if (stored && stored.revision !== record.revision && !ours?.includes(stored.revision)) return { conflict: true, stored };
     await db.chains.put(record);
     return { conflict: false, summary: toSummary(record), revision: record.revision };
   };
@@ -83,13 +92,58 @@ export async function saveChainChecked(db: SeamscopeDb, chain: Chain, base: stri
     }
     return result;
   }
-  const result = await db.transaction('rw', db.chains, db.revisions, async () => {
-    const written = await write();
-    if (!written.conflict) await keepRevision(db, record);
-    return written;
+  let refused: ChainRecord | undefined;
+  try {
+    await db.transaction('rw', db.chains, db.revisions, async () => {
+      // The read and the write are placed together, with no await between them: a save begun
+      // as the page goes (pagehide) has its write in the transaction before the page can no
+      // longer answer a read. A conflict found by the read then aborts the transaction, which
+      // takes the write back.
+      const reading = ours === undefined ? undefined : db.chains.get(chain.id);
+      const writing = db.chains.put(record);
+      const stored = await reading;
+      if (stored && stored.revision !== record.revision && !ours?.includes(stored.revision)) {
+        refused = stored;
+        throw new ConflictAbort();
+      }
+      await writing;
+      await keepRevision(db, record);
+    });
+  } catch (error) {
+    if (!(error instanceof ConflictAbort) || !refused) throw error;
+    return { conflict: true, stored: refused };
+  }
+  saved();
+  return { conflict: false, summary: toSummary(record), revision: record.revision };
+}
+
+/** Thrown inside a save's transaction to abort it (and its write) when another tab saved first. */
+class ConflictAbort extends Error {}
+
+/**
+ * A save begun as the page goes (pagehide, also before a reload). Chromium commits a transaction
+ * the page commits itself (IDBTransaction.commit) and drops one that waits for the page to read a
+ * result, so this one reads nothing: it adds a revision and, with `current`, puts the chain, then
+ * commits, all before returning. Without the read it cannot see a save from another tab in the
+ * instant before (saveChainChecked can): that tab's state stays in the revision it wrote. When
+ * this tab already knows of such a save (the person has not chosen yet), `current: false` keeps
+ * this tab's state as a revision only, so neither is lost.
+ */
+export function saveChainOnExit(db: SeamscopeDb, chain: Chain, opts: { revision: string; current: boolean; updatedAt?: number }): Promise<ChainSummary> {
+  const updatedAt = opts.updatedAt ?? Date.now();
+  const record: ChainRecord = { id: chain.id, name: chain.name, updatedAt, revision: opts.revision, chain };
+  const tx = db.backendDB().transaction([db.chains.name, db.revisions.name], 'readwrite');
+  if (opts.current) tx.objectStore(db.chains.name).put(record);
+  const revision: Omit<RevisionRecord, 'id'> = { chainId: chain.id, openedAt: updatedAt, savedAt: updatedAt, revision: record.revision, name: chain.name, chain };
+  tx.objectStore(db.revisions.name).add(revision);
+  tx.commit();
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => {
+      if (opts.current) publishChainEvent({ type: 'saved', chainId: chain.id, revision: record.revision, name: chain.name, updatedAt });
+      resolve(toSummary(record));
+    };
+    tx.onabort = () => reject(tx.error ?? new Error('the save was aborted'));
   });
-  if (!result.conflict) saved();
-  return result;
 }
 
 /** The chain's revisions, newest first, without their chains (for the list). */

@@ -31,7 +31,9 @@ describe('seamscope export', () => {
     expect(code).toBe(0);
     expect(out).toBe(join(dir, 'demo-select-quotes-enum.ts'));
     expect(err).toContain('exported "Select with quotes');
-    expect((await readdir(dir)).sort()).toEqual(['demo-select-quotes-enum.ts', 'package.json', 'seamscope-runtime', 'tsconfig.json']);
+    // The example document the chain names (meta.inputFiles) travels beside the program, for --use-examples.
+    expect((await readdir(dir)).sort()).toEqual(['README.md', 'demo-select-quotes-enum.ts', 'documents', 'package.json', 'seamscope-runtime', 'tsconfig.json']);
+    expect(await readdir(join(dir, 'documents'))).toEqual(['42-USC-1395ff.md']);
     const program = await readFile(out, 'utf8');
     expect(program).toContain("model: 'gpt-4o-mini'");
     expect(program).not.toContain('sk-secret');

@@ -1,9 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { ExportLanguage } from '../export/export-chain.ts';
 import { importChainSource } from '../export/import-chain.ts';
 import type { OptionTable } from './args.ts';
 import { terminalLine } from './terminal-text.ts';
+import { ContainedFileError, readContainedFile } from './contained-file.ts';
+import { ExampleFileError, type ReadExampleFile } from '../export/example-files.ts';
 
 /**
  * `seamscope export <chain.json> --lang ts|py --out <dir>`: writes the program, its runtime
@@ -22,8 +24,10 @@ export const exportUsage = `Usage:
                                 [--max-output-tokens N] [--context-window N] [--no-structured-output]
 Writes a program that runs the chain with the same semantics as the app: one function per step, the control
 flow written out, the chain embedded (import the file back into Seamscope to get the chain), over a small runtime
-folder beside it. The model and base URL are defaults written into the program; the environment overrides them
-(SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL) and the key is read only from SEAMSCOPE_API_KEY or OPENAI_API_KEY.`;
+folder beside it, and a README. The files the chain names in meta.inputFiles (read from the chain file's own
+folder, at most 5 MB each and 20 MB together) go beside the program, so that its --use-examples runs at once.
+The model and base URL are defaults written into the program; the environment overrides them (SEAMSCOPE_BASE_URL,
+SEAMSCOPE_MODEL) and the key is read only from the environment (the README names the variables).`;
 
 export const exportOptions: OptionTable = {
   lang: 'string', out: 'string', model: 'string', 'base-url': 'string', file: 'string',
@@ -78,7 +82,19 @@ export async function exportCommand(positionals: readonly string[], options: Rec
   }
   // The exporter and the runtime it writes (most of the CLI's code) load only for this command.
   const { exportChainFiles } = await import('../export/export-chain.ts');
-  const result = await exportChainFiles(parsed.chain, { lang: lang as ExportLanguage, fileName, endpoint });
+  // Example files come only from inside the chain file's folder (readContainedFile); one that is not there is said below.
+  const readExampleFile: ReadExampleFile = async (path, label) => {
+    const missing = await access(join(dirname(resolve(chainPath)), path)).then(() => false, () => true);
+    return missing ? undefined : readContainedFile(chainPath, label, path);
+  };
+  let result;
+  try {
+    result = await exportChainFiles(parsed.chain, { lang: lang as ExportLanguage, fileName, endpoint, readExampleFile });
+  } catch (error) {
+    if (!(error instanceof ExampleFileError) && !(error instanceof ContainedFileError)) throw error;
+    io.err(`Not exported: ${terminalLine(error.message)}`);
+    return 1;
+  }
   for (const file of result.files) {
     const path = join(resolve(outDir), file.path);
     await mkdir(dirname(path), { recursive: true });
@@ -86,7 +102,11 @@ export async function exportCommand(positionals: readonly string[], options: Rec
   }
   const run = lang === 'ts' ? `npm install && npx tsx ${result.program.path}` : `python3 ${result.program.path}`;
   io.err(`exported "${terminalLine(parsed.chain.name)}" (revision ${result.revision}) as ${lang === 'ts' ? 'TypeScript' : 'Python'}: ${result.files.length} files in ${outDir}`);
+  for (const m of result.missingExamples) {
+    io.err(`warning: ${terminalLine(m.path)} (meta.inputFiles.${terminalLine(m.input)}) is not beside ${terminalLine(chainPath)}, so it is not in the export: --use-examples will ask for it`);
+  }
   io.out(join(outDir, result.program.path));
   io.err(`run it: cd ${outDir} && ${run} --help`);
+  if (result.examples.length > result.missingExamples.length || parsed.chain.inputs.some((i) => i.example !== undefined)) io.err(`on its examples: cd ${outDir} && ${run} --use-examples`);
   return 0;
 }

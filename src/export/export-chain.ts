@@ -11,6 +11,8 @@ import { planExport } from './plan.ts';
 import { loadRuntimeSources } from '#runtime-sources';
 import { SHARED_TABLES_FILE, sharedTablesJson } from './shared-tables.ts';
 import { o200kRanksText, RANKS_FILE } from './tokenizer-data.ts';
+import { exampleFileRefs, readExampleFiles, type ExampleFileRef, type ReadExampleFile } from './example-files.ts';
+import { exportReadme } from './readme.ts';
 
 export type ExportLanguage = 'ts' | 'py';
 
@@ -31,6 +33,12 @@ export interface ExportOptions {
   fileName?: string;
   endpoint?: EndpointDefaults;
   registry?: StepRegistry;
+  /**
+   * Reads the files the chain's `meta.inputFiles` names (exportChainFiles only): given, they
+   * travel in the export beside the program, for its `--use-examples`. The CLI reads them from
+   * the chain file's folder, the app from where its demo chains' files are served.
+   */
+  readExampleFile?: ReadExampleFile;
 }
 
 export interface ExportedFile {
@@ -51,6 +59,10 @@ export interface ExportResult {
   pending: string[];
   /** Where the program differs from the chain as the app runs it, in words (shown before download). */
   notes: string[];
+  /** The files `meta.inputFiles` names, which `--use-examples` reads beside the program. */
+  examples: ExampleFileRef[];
+  /** Of those, the ones exportChainFiles could not find (so not in `files`): say so to the person. */
+  missingExamples: ExampleFileRef[];
 }
 
 /** Steps that name an endpoint profile: the exported program calls its one endpoint for all of them. */
@@ -172,8 +184,18 @@ export async function exportChain(chain: Chain, options: ExportOptions): Promise
   const runtime = Object.entries(folder).map(([path, text]): ExportedFile => ({ path: `${RUNTIME_DIR[lang]}/${path}`, contents: text, role: 'runtime' }));
   const support = lang === 'ts' ? [packageJson(chain, program.path), tsconfigJson] : [];
   const pending = lang === 'py' && needsTokenizer ? [`${RUNTIME_DIR.py}/${RANKS_FILE}`] : [];
-  return { lang, revision, program, files: [program, ...runtime, ...support], pending, notes };
+  // Compared in lower case: on a case-insensitive disk `Readme.md` would overwrite `README.md`.
+  const own = new Set([program.path, README, ...support.map((f) => f.path)].map((p) => p.toLowerCase()));
+  const runtimeDir = RUNTIME_DIR[lang].toLowerCase();
+  const examples = exampleFileRefs(chain, (path) => {
+    const lower = path.toLowerCase();
+    return own.has(lower) || lower === runtimeDir || lower.startsWith(`${runtimeDir}/`);
+  });
+  const readme: ExportedFile = { path: README, contents: exportReadme(chain, { lang, programPath: program.path, runtimeDir: RUNTIME_DIR[lang], revision, examples }), role: 'package' };
+  return { lang, revision, program, files: [program, ...runtime, ...support, readme], pending, notes, examples, missingExamples: [] };
 }
+
+const README = 'README.md';
 
 /**
  * The runtime folder of an export: the files `#runtime-sources` gives and, for Python, the
@@ -191,14 +213,18 @@ export async function runtimeFiles(lang: ExportLanguage): Promise<Record<string,
 
 /**
  * Every file of the export, with the data files `exportChain` leaves pending: a Python export
- * of a chain that counts tokens gets the o200k rank table, so its counts match the engine's.
+ * of a chain that counts tokens gets the o200k rank table, so its counts match the engine's;
+ * with `readExampleFile`, the files `meta.inputFiles` names (over the size limits the export is
+ * refused with an ExampleFileError naming the file; files not found are in `missingExamples`).
  *
  * @example
  * const { files } = await exportChainFiles(chain, { lang: 'py' });
  */
 export async function exportChainFiles(chain: Chain, options: ExportOptions): Promise<ExportResult> {
   const result = await exportChain(chain, options);
-  if (result.pending.length === 0) return result;
-  const ranks = await o200kRanksText();
-  return { ...result, files: [...result.files, ...result.pending.map((path): ExportedFile => ({ path, contents: ranks, role: 'data' }))], pending: [] };
+  const examples = options.readExampleFile ? await readExampleFiles(result.examples, options.readExampleFile) : { files: [], missing: [] };
+  const data = examples.files.map((f): ExportedFile => ({ ...f, role: 'data' }));
+  const ranks = result.pending.length > 0 ? await o200kRanksText() : '';
+  const pending = result.pending.map((path): ExportedFile => ({ path, contents: ranks, role: 'data' }));
+  return { ...result, files: [...result.files, ...pending, ...data], pending: [], missingExamples: examples.missing };
 }

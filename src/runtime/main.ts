@@ -1,9 +1,12 @@
 import type { ChainDefinition, RunProgram } from './api.ts';
+import { checkRelativePath } from '../files/relative-path.ts';
 
 const usage = (name: string): string => `Usage: ${name} [--input NAME=VALUE]… [--input-file NAME=PATH]… [--inputs inputs.json] [--use-examples]
                 [--trace run.json] [--run-id ID]
 Inputs: text for string inputs, JSON for the others; PATH or inputs.json "-" reads standard input;
 in --inputs a value {"$file": "path"} reads that file (relative to the inputs file).
+--use-examples fills each input not given from the file the chain names for it (meta.inputFiles, beside
+this program), else from its example.
 Endpoint (environment only): SEAMSCOPE_PROTOCOL=openai|anthropic, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL,
 SEAMSCOPE_API_KEY (or OPENAI_API_KEY / ANTHROPIC_API_KEY by protocol), SEAMSCOPE_STRUCTURED_OUTPUT=0,
 SEAMSCOPE_MAX_OUTPUT_TOKENS, SEAMSCOPE_CONTEXT_WINDOW, SEAMSCOPE_MAX_TOKENS_PARAM, SEAMSCOPE_TIMEOUT_MS.
@@ -25,7 +28,33 @@ async function isMain(moduleUrl: string): Promise<boolean> {
 
 /** Runs the program's command line when its file is the one Node started; does nothing in a browser. */
 export async function runIfMain<I>(moduleUrl: string, chain: ChainDefinition, runChain: RunProgram<I>): Promise<void> {
-  if (await isMain(moduleUrl)) process.exitCode = await main(chain, runChain, process.argv.slice(2));
+  if (!(await isMain(moduleUrl))) return;
+  const { dirname } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  process.exitCode = await main(chain, runChain, process.argv.slice(2), dirname(fileURLToPath(moduleUrl)));
+}
+
+/**
+ * The text of an example file (`meta.inputFiles`), read only from inside the program's folder:
+ * the name passes the same check as everywhere else, and the real path (links resolved) must
+ * stay inside. The export put the file there; a name that leaves the folder is never read.
+ */
+async function readExample(folder: string, input: string, file: unknown): Promise<string> {
+  const { readFile, realpath } = await import('node:fs/promises');
+  const { isAbsolute, relative, resolve, sep } = await import('node:path');
+  const label = `meta.inputFiles.${input}`;
+  const check = checkRelativePath(file);
+  if (!check.ok) throw new Error(`--use-examples: ${label} is refused: ${check.reason}`);
+  const base = await realpath(folder);
+  let real: string;
+  try {
+    real = await realpath(resolve(base, check.path));
+  } catch {
+    throw new Error(`--use-examples: the example for "${input}" is ${check.path} (${label}), which is not in ${folder}; put it there or give it with --input-file ${input}=PATH`);
+  }
+  const rel = relative(base, real);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`--use-examples: ${label} (${check.path}) is a link that points outside ${folder}`);
+  return readFile(real, 'utf8');
 }
 
 function splitPair(arg: string, flag: string): [string, string] {
@@ -44,7 +73,7 @@ async function readStdin(): Promise<string> {
  * The chain's inputs from the command line: `--input NAME=VALUE`, `--input-file NAME=PATH`,
  * `--inputs file.json` (`-` reads standard input, once), `--use-examples`.
  */
-export async function readInputs(chain: ChainDefinition, argv: readonly string[]): Promise<{ inputs: Record<string, unknown>; tracePath?: string; runId?: string; help: boolean }> {
+export async function readInputs(chain: ChainDefinition, argv: readonly string[], folder?: string): Promise<{ inputs: Record<string, unknown>; tracePath?: string; runId?: string; help: boolean }> {
   const { readFile } = await import('node:fs/promises');
   const { dirname, resolve } = await import('node:path');
   let stdinRead = false;
@@ -91,21 +120,28 @@ export async function readInputs(chain: ChainDefinition, argv: readonly string[]
     else throw new Error(`unknown argument "${arg}"`);
   }
   if (useExamples) {
+    // An input's example file (exported beside the program) first, as the app's Run dialog does, else its example.
+    const files = chain.meta !== null && typeof chain.meta === 'object' ? (chain.meta as { inputFiles?: unknown }).inputFiles : undefined;
+    const fileOf = (name: string) => (files !== null && typeof files === 'object' && Object.hasOwn(files, name) ? (files as Record<string, unknown>)[name] : undefined);
     for (const input of chain.inputs) {
-      if (!Object.hasOwn(inputs, input.name) && input.example !== undefined) setInput(input.name, input.example);
+      if (Object.hasOwn(inputs, input.name)) continue;
+      const file = fileOf(input.name);
+      if (file !== undefined) setInput(input.name, valueOf(input.name, await readExample(folder ?? (process.argv[1] ? dirname(resolve(process.argv[1])) : process.cwd()), input.name, file)));
+      else if (input.example !== undefined) setInput(input.name, input.example);
     }
   }
   return { inputs, help: false, ...(tracePath ? { tracePath } : {}), ...(runId ? { runId } : {}) };
 }
 
 /** The program's command line: reads the inputs, runs the chain, writes the trace, prints the output; returns the exit status. */
-export async function main<I>(chain: ChainDefinition, runChain: RunProgram<I>, argv: readonly string[]): Promise<number> {
+/** `folder` is the program's own (where `--use-examples` finds the example files); by default the folder of the file Node started. */
+export async function main<I>(chain: ChainDefinition, runChain: RunProgram<I>, argv: readonly string[], folder?: string): Promise<number> {
   const { writeFile, mkdir } = await import('node:fs/promises');
   const { dirname, resolve } = await import('node:path');
   const name = process.argv[1] ?? 'program';
   let args: Awaited<ReturnType<typeof readInputs>>;
   try {
-    args = await readInputs(chain, argv);
+    args = await readInputs(chain, argv, folder);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${usage(name)}\n`);
     return 2;

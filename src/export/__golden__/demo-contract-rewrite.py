@@ -3,8 +3,8 @@
 #
 # Run:   python3 demo-contract-rewrite.py --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
 # Needs: Python 3.10+, the standard library and the runtime in ./seamscope_runtime/ (jsonschema and tiktoken are used when installed).
-# Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-# OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
+# Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from
+# SEAMSCOPE_API_KEY or OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
 # Token counts (budgets, split groups) come from the o200k rank table in the runtime folder, the data the engine
 # counts with; without that file they are estimated, and the runtime says so on stderr.
 from __future__ import annotations

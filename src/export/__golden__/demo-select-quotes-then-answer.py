@@ -3,8 +3,8 @@
 #
 # Run:   python3 demo-select-quotes-then-answer.py --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)
 # Needs: Python 3.10+, the standard library and the runtime in ./seamscope_runtime/ (jsonschema and tiktoken are used when installed).
-# Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or
-# OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
+# Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from
+# SEAMSCOPE_API_KEY or OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.
 from __future__ import annotations
 
 import sys

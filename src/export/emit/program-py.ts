@@ -5,6 +5,7 @@ import type { ExportPlan } from '../plan.ts';
 import { stepTitle } from './context.ts';
 import { writePyFlow } from './flow.ts';
 import { claimStepNames } from './names.ts';
+import { keyVariablesText } from '../key-variables.ts';
 import { writePyStep } from './python-forms.ts';
 import { unboundReads } from '../../chain/unbound.ts';
 
@@ -43,8 +44,8 @@ export function emitPyProgram(plan: ExportPlan, opts: ProgramOptions): string {
   w.line('#');
   w.line(`# Run:   python3 ${opts.fileName} --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)`);
   w.line(`# Needs: Python 3.10+, the standard library and the runtime in ./${opts.runtimeDir}/ (jsonschema and tiktoken are used when installed).`);
-  w.line('# Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from SEAMSCOPE_API_KEY or');
-  w.line('# OPENAI_API_KEY in the environment. Nothing secret is written in this file or in the traces it writes.');
+  w.line('# Calls an OpenAI-compatible endpoint: SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only from');
+  w.line(`# ${keyVariablesText('py')} in the environment. Nothing secret is written in this file or in the traces it writes.`);
   if (opts.needsTokenizer) {
     w.line('# Token counts (budgets, split groups) come from the o200k rank table in the runtime folder, the data the engine');
     w.line('# counts with; without that file they are estimated, and the runtime says so on stderr.');

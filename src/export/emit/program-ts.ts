@@ -5,6 +5,7 @@ import type { ExportPlan } from '../plan.ts';
 import { stepDoc, stepTitle, tsText, type EmitStep } from './context.ts';
 import { flowOutline } from './flow.ts';
 import { claimStepNames } from './names.ts';
+import { keyVariablesText } from '../key-variables.ts';
 import type { ProgramOptions } from './program-py.ts';
 
 function tsType(schema: Record<string, unknown>): string {
@@ -81,7 +82,7 @@ export function emitTsProgram(plan: ExportPlan, opts: ProgramOptions): string {
   w.line(`// Run:   npx tsx ${opts.fileName} --input NAME=VALUE --input-file NAME=PATH [--trace run.json]   (--help for more)`);
   w.line(`// Needs: Node 20+; the runtime in ./${opts.runtimeDir}/ (the Seamscope engine, bundled: no npm packages at run time).`);
   w.line('// Calls an OpenAI-compatible or an Anthropic endpoint: SEAMSCOPE_PROTOCOL, SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL; the key only');
-  w.line('// from SEAMSCOPE_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment. Nothing secret is written in this file or');
+  w.line(`// from ${keyVariablesText('ts')} in the environment. Nothing secret is written in this file or`);
   w.line('// in the traces it writes.');
   w.line(`import * as rt from './${opts.runtimeDir}/index.js';`);
   w.line();

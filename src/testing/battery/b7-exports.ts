@@ -132,13 +132,14 @@ export const b7ExportStrings: BatterySuite = {
           programFiles[lang].push({ file: fileName, chain: planned });
           for (const file of result.files) {
             if (file.role === 'program') continue;
-            // package.json carries the chain's name; the compiler reads only its "type".
+            // package.json carries the chain's name (the compiler reads only its "type"), and
+            // README.md describes its chain: neither is shared, and neither is compiled.
             const key = file.path;
             const known = shared[lang].get(key);
             if (known === undefined) {
               shared[lang].set(key, file.contents);
               await writeFiles(dirs[lang], [file]);
-            } else if (known !== file.contents && key !== 'package.json') {
+            } else if (known !== file.contents && key !== 'package.json' && key !== 'README.md') {
               sharedDiffer++;
               failures.push(`chain ${planned.k} (${lang}): its ${key} differs from the other exports'`);
             }

@@ -10,6 +10,8 @@ from .jsjson import UNDEFINED, JSONParseError, parse_json, stringify
 USAGE = """Usage: {name} [--input NAME=VALUE]... [--input-file NAME=PATH]... [--inputs inputs.json] [--use-examples]
                 [--trace run.json] [--run-id ID]
 Inputs: text for string inputs, JSON for the others; in --inputs a value {{"$file": "path"}} reads that file.
+--use-examples fills each input not given from the file the chain names for it (meta.inputFiles, beside
+this program), else from its example.
 Endpoint (environment only): SEAMSCOPE_BASE_URL, SEAMSCOPE_MODEL, SEAMSCOPE_API_KEY or OPENAI_API_KEY,
 SEAMSCOPE_STRUCTURED_OUTPUT=0, SEAMSCOPE_MAX_OUTPUT_TOKENS, SEAMSCOPE_CONTEXT_WINDOW, SEAMSCOPE_TIMEOUT_MS.
 Exit status: 0 succeeded, 1 failed, 2 usage, 3 abstained, 4 escalated."""
@@ -21,6 +23,39 @@ def _read_text(path: str) -> str:
     # newline="" keeps \r\n as it is: the engine reads files byte for byte.
     with open(path, encoding="utf-8", newline="") as handle:
         return handle.read()
+
+
+def _program_folder() -> str:
+    # The runtime folder sits beside the program, and the export put the example files there too.
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _example_text(folder: str, name: str, file: Any) -> str:
+    """The text of an example file (meta.inputFiles), read only from inside the program's folder.
+
+    The name is checked as the engine checks it (src/files/relative-path.ts: forward slashes, no
+    "..", nothing absolute, no colon, no control character), then its real path, links resolved,
+    must stay inside the folder.
+    """
+    label = f"meta.inputFiles.{name}"
+    segments = file.split("/") if isinstance(file, str) else []
+    if (
+        not isinstance(file, str)
+        or not file
+        or any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in file)
+        or "\\" in file
+        or file.startswith(("/", "~"))
+        or ":" in file
+        or ".." in segments
+    ):
+        raise ValueError(f"--use-examples: {label} is refused: it does not name a file inside the program's folder")
+    base = os.path.realpath(folder)
+    path = os.path.realpath(os.path.join(base, file))
+    if os.path.commonpath([base, path]) != base or path == base:
+        raise ValueError(f"--use-examples: {label} ({file}) is a link that points outside {folder}")
+    if not os.path.isfile(path):
+        raise ValueError(f'--use-examples: the example for "{name}" is {file} ({label}), which is not in {folder}; put it there or give it with --input-file {name}=PATH')
+    return _read_text(path)
 
 
 def _pair(arg: str, flag: str) -> tuple[str, str]:
@@ -78,9 +113,22 @@ def main(chain: dict, run_chain: Callable[[dict, Any], Any], argv: list[str] | N
         sys.stdout.write(USAGE.format(name=name) + "\n")
         return 0
     if use_examples:
-        for spec in chain["inputs"]:
-            if spec["name"] not in inputs and "example" in spec:
-                inputs[spec["name"]] = spec["example"]
+        # An input's example file (exported beside the program) first, as the app's Run dialog does, else its example.
+        meta = chain.get("meta")
+        files = meta.get("inputFiles") if isinstance(meta, dict) else None
+        files = files if isinstance(files, dict) else {}
+        try:
+            for spec in chain["inputs"]:
+                key = spec["name"]
+                if key in inputs:
+                    continue
+                if key in files:
+                    inputs[key] = value_of(key, _example_text(_program_folder(), key, files[key]))
+                elif "example" in spec:
+                    inputs[key] = spec["example"]
+        except (ValueError, JSONParseError, OSError) as error:
+            sys.stderr.write(f"{error}\n{USAGE.format(name=name)}\n")
+            return 2
     options: dict = {}
     if run_id:
         options["run_id"] = run_id
