@@ -7,6 +7,7 @@ import type { RunRepository } from '../../src/trace/index.ts';
 import type { EvalRecord, SeamscopeDb } from '../persistence/db.ts';
 import { loadDataset } from '../persistence/datasets.ts';
 import { getApiKey } from '../persistence/profiles.ts';
+import type { InteractionHold } from './interaction-hold.ts';
 
 /**
  * One stored batch, run to its end (or its cancel): every variant over every item through one
@@ -44,7 +45,7 @@ export function sourceOf(variant: EvalVariant, variants: readonly EvalVariant[])
 export const PROGRESS_MS = 250;
 
 export async function runStoredEval(
-  db: SeamscopeDb, repo: RunRepository, job: StoredEvalJob, signal: AbortSignal, onProgress: (progress: EvalProgress) => void,
+  db: SeamscopeDb, repo: RunRepository, job: StoredEvalJob, signal: AbortSignal, onProgress: (progress: EvalProgress) => void, hold?: InteractionHold,
 ): Promise<{ cancelled: boolean }> {
   const { record, profile } = job;
   const dataset: Dataset | null = await loadDataset(db, record.datasetId);
@@ -65,6 +66,7 @@ export async function runStoredEval(
   const outcome = await runEval({
     variants: record.variants, dataset, provider: shared.provider, model: runModelSettings(profile), repo, registry: stepRegistry,
     concurrency: record.concurrency, signal, done, countTokens: await loadTokenCounter(), judges,
+    ...(hold ? { beforeItem: (s?: AbortSignal) => hold.wait(s) } : {}),
     itemFor: (variant, item) => completeItem(variant, job.files.get(variant.name) ?? {}, item),
     runIdFor: (v, item) => `${record.id}-${hashValue([v.name, item.id]).slice(0, 10)}`,
     onResult: async (result) => {
