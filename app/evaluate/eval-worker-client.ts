@@ -2,9 +2,13 @@ import type { EvalProgress } from '../../src/eval/index.ts';
 import { onCanvasMoving } from '../canvas/canvas-activity.ts';
 import type { EvalWorkerRequest, EvalWorkerResponse } from './eval-worker-protocol.ts';
 
-/** How long one report of canvas motion holds new items back, and how often it is re-sent while the motion goes on. */
-export const HOLD_MS = 300;
-export const HOLD_RESEND_MS = 100;
+/**
+ * How long one report of canvas motion holds new items back, and how often it is re-sent while
+ * the motion goes on. The hold outlasts a slow frame (on a loaded machine frames, and so the
+ * reports, can come a few hundred ms apart), and lapses within a second after the motion stops.
+ */
+export const HOLD_MS = 1_000;
+export const HOLD_RESEND_MS = 250;
 
 /**
  * Starts one batch in its own eval worker (eval.worker.ts). `finished` settles when the worker
