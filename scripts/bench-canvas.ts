@@ -5,10 +5,11 @@
  *   npx tsx scripts/bench-canvas.ts [--runs 3] [--ns 1000,3000] [--skip-build]
  *
  * What it does:
- *  1. builds the app with its bench hooks (`vite build --mode bench --manifest`) into /tmp/seamscope-bench-canvas-dist (the
- *     project's dist/ is left alone) and serves it with `vite preview` on 127.0.0.1;
- *  2. copies ../shared/bench/canvas to /tmp/seamscope-bench-canvas (`npm ci` when its lockfile
- *     changed) and builds its bare page (flow.html);
+ *  1. builds the app with its bench hooks (`vite build --mode bench --manifest`) into
+ *     /tmp/seamscope-bench-canvas-dist-<checkout> (the project's dist/ is left alone) and serves
+ *     it with `vite preview` on 127.0.0.1;
+ *  2. copies ../shared/bench/canvas to /tmp/seamscope-bench-canvas-<checkout> (`npm ci` when its
+ *     lockfile changed) and builds its bare page (flow.html);
  *  3. per repeat, interleaved (slow drift on a noisy machine spreads over all configurations):
  *     the harness's scripts/bench-flow.mjs against `/?bench&fixture=chain&n={n}` (a generated
  *     chain, onlyRenderVisibleElements, nodes pre-sized, MiniMap), the bare page with the same
@@ -17,8 +18,10 @@
  *  4. runs the harness's scripts/bundle-sizes.mjs on the production build (no bench hooks);
  *  5. prints the table and ends with one JSON line: {"bench":"canvas",...}.
  * The product page also runs once more per repeat with an eval batch going in the tab
- * (`&eval=200`): its pan/zoom p95 against idle is the Evaluate issue's "within 10 %" figure.
- * Targets: ready ≤ 1.3× the like-for-like bare page; pan/zoom p95 frame and drag input→frame p95
+ * (`&eval=200`; the chain opens once the batch's first results are in, so the harness pans
+ * during a running batch, not while the worker boots): its pan/zoom p95 against idle, ≤ 1.15×
+ * (issue #27).
+ * Targets: ready ≤ 1.25× the like-for-like bare page; pan/zoom p95 frame and drag input→frame p95
  * within two 60 Hz frames (33.4 ms as the harness timestamps them); initial JS ≤ 190 KiB gzip.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -30,9 +33,11 @@ import { benchOption } from './bench/options.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const HARNESS = path.resolve(process.env.SEAMSCOPE_BENCH_CANVAS ?? path.join(root, '../shared/bench/canvas'));
-const SCRATCH = '/tmp/seamscope-bench-canvas';
-const DIST = '/tmp/seamscope-bench-canvas-dist';
-const PROD_DIST = '/tmp/seamscope-bench-canvas-dist-prod';
+// One scratch set per checkout: two worktrees benching at once must not rebuild each other's pages.
+const TAG = path.basename(root.replace(/\/+$/, ''));
+const SCRATCH = `/tmp/seamscope-bench-canvas-${TAG}`;
+const DIST = `/tmp/seamscope-bench-canvas-dist-${TAG}`;
+const PROD_DIST = `/tmp/seamscope-bench-canvas-dist-prod-${TAG}`;
 const OUT = path.join(SCRATCH, 'results/product');
 
 const argv = process.argv.slice(2);
@@ -40,7 +45,9 @@ const opt = (name: string) => benchOption(argv, name);
 const RUNS = Number(opt('runs') ?? 3);
 const NS = (opt('ns') ?? '1000,3000').split(',').map(Number);
 const FRAME_TARGET = 33.4;
-const READY_RATIO = 1.3;
+const READY_RATIO = 1.25;
+// Pan/zoom p95 while an eval batch runs in the tab, against the same page idle (issue #27).
+const EVAL_PAN_RATIO = 1.15;
 const INITIAL_GZIP_KIB = 190;
 
 interface Config {
@@ -103,13 +110,13 @@ async function main(): Promise<void> {
     const ratio = ours.readyMs / matched.readyMs;
     // rAF timestamps put two 60 Hz frames at 33.3–33.4 ms: compare at the harness's 0.1 ms resolution.
     const within = (ms: number) => Math.round(ms * 10) / 10 <= FRAME_TARGET;
-    const met = { ready: ratio <= READY_RATIO, pan: within(ours.panP95), drag: within(ours.dragP95) };
-    allMet &&= met.ready && met.pan && met.drag;
+    const met = { ready: ratio <= READY_RATIO, pan: within(ours.panP95), drag: within(ours.dragP95), evalPan: evalPanRatio <= EVAL_PAN_RATIO };
+    allMet &&= met.ready && met.pan && met.drag && met.evalPan;
     const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     rows.push(
       [n, 'time to ready ms', fmt(ours.readyMs, 0), `${fmt(matched.readyMs, 0)} / ${fmt(plain.readyMs, 0)}`, `${fmt(ratio, 2)}×`, `≤ ${READY_RATIO}×`, mark(met.ready)],
       [n, 'pan/zoom p95 frame ms', fmt(ours.panP95), `${fmt(matched.panP95)} / ${fmt(plain.panP95)}`, '', `≤ ${FRAME_TARGET}`, mark(met.pan)],
-      [n, 'pan/zoom p95 during an eval ms', fmt(busy.panP95), '', `${fmt(evalPanRatio, 2)}× idle`, '≤ 1.1× idle', mark(evalPanRatio <= 1.1)],
+      [n, 'pan/zoom p95 during an eval ms', fmt(busy.panP95), '', `${fmt(evalPanRatio, 2)}× idle`, `≤ ${EVAL_PAN_RATIO}× idle`, mark(met.evalPan)],
       [n, 'drag input→frame p95 ms', fmt(ours.dragP95), `${fmt(matched.dragP95)} / ${fmt(plain.dragP95)}`, '', `≤ ${FRAME_TARGET}`, mark(met.drag)],
       [n, 'JS heap MB', fmt(ours.heapMB), `${fmt(matched.heapMB)} / ${fmt(plain.heapMB)}`, '', '', ''],
       [n, 'cards in DOM', fmt(ours.rfNodes, 0), `${fmt(matched.rfNodes, 0)} / ${fmt(plain.rfNodes, 0)}`, '', '', ''],

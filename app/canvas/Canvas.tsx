@@ -2,7 +2,7 @@ import {
   Background, Controls, ReactFlow,
   type Connection, type EdgeChange, type NodeChange, type OnDelete, type OnNodeDrag, useReactFlow,
 } from '@xyflow/react';
-import { lazy, Suspense, useEffect, useRef, useState, type DragEvent, type MouseEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import type { Chain } from '../../src/chain/index.ts';
 import { onCanvasInit, benchCanvasProps } from '../designer/bench-hooks.ts';
 import { nextSelection } from '../designer/canvas-nodes.ts';
@@ -19,6 +19,7 @@ import { INPUT_PREFIX, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
 import { NODE_HALF, READABLE_ZOOM, STEP_DRAG_TYPE } from './palette-constants.ts';
 import { useHighlight, useRunInfo } from './use-run-info.ts';
+import { noteCanvasMoving } from './canvas-activity.ts';
 
 type XY = { x: number; y: number };
 
@@ -68,7 +69,12 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   // Positions while dragging stay local; the chain gets one move when the drag ends.
   const [dragging, setDragging] = useState<Record<string, XY>>({});
   const dragActive = useRef(false);
-  const [rasterRef, onMove] = useRasterWhileMoving();
+  const [rasterRef, onRasterMove] = useRasterWhileMoving();
+  // Each pan or zoom frame is also reported as canvas motion: a running eval batch then holds back.
+  const onMove = useCallback(() => {
+    onRasterMove();
+    noteCanvasMoving();
+  }, [onRasterMove]);
   const spaceHeld = useSpaceHeld();
   const boxSelect = tool === 'select' && !spaceHeld;
 
@@ -108,7 +114,10 @@ function ChainCanvas({ chain }: { chain: Chain }) {
       }
     }
     if (Object.keys(sizes).length) setMeasured((m) => ({ ...m, ...sizes }));
-    if (Object.keys(moves).length) setDragging((d) => ({ ...d, ...moves }));
+    if (Object.keys(moves).length) {
+      setDragging((d) => ({ ...d, ...moves }));
+      noteCanvasMoving();
+    }
     if (nudged.size || nudgedInputs.size) s().moveSteps(nudged, nudgedInputs);
     // Click, shift-click and box select all arrive as select changes.
     const state = s();

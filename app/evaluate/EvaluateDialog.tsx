@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { EvalTable, ItemResult, VariantRow } from '../../src/eval/index.ts';
 import { openReplay } from '../runs/run-actions.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
@@ -7,7 +8,7 @@ import { downloadBlob } from '../ui/download.ts';
 import { formatCost, formatMs, formatTokens } from '../ui/format.ts';
 import { cancelEval, estimate, importDataset, refreshEvalLists, resumeEval, showEval, startEval } from './eval-actions.ts';
 import { EvalDetails } from './EvalDetails.tsx';
-import { useEvalStore } from './eval-store.ts';
+import { useEvalStore, type EvalState } from './eval-store.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -32,7 +33,9 @@ function tableCsv(table: EvalTable): string {
  */
 export default function EvaluateDialog({ onClose }: { onClose(): void }) {
   const library = useEditorStore((s) => s.library);
-  const { datasets, evals, estimate: bill, running, shown, volume, notes } = useEvalStore();
+  // Progress (4 times a second while a batch runs) re-renders BatchProgress alone, not the table.
+  const { datasets, evals, estimate: bill, shown, volume, notes } = useEvalStore(useShallow(selectDialog));
+  const runningId = useEvalStore(selectRunningId);
   const [picked, setDatasetId] = useState<string>('');
   // The newest dataset until one is picked.
   const datasetId = picked || datasets[0]?.id || '';
@@ -54,7 +57,7 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
     else useEvalStore.getState().setEstimate(null);
   }, [datasetId, chainIds, controls]);
 
-  const resumable = evals.find((e) => e.status !== 'finished' && e.id !== running?.evalId);
+  const resumable = evals.find((e) => e.status !== 'finished' && e.id !== runningId);
   const totals = useMemo(() => (bill ? bill.reduce((t, e) => ({ calls: t.calls + e.calls, input: t.input + e.inputTokens, output: t.output + e.outputTokensAtMost, cost: e.costUsdAtMost === null || t.cost === null ? null : t.cost + e.costUsdAtMost }), { calls: 0, input: 0, output: 0, cost: 0 as number | null }) : null), [bill]);
   const toggle = (id: string) => setChainIds((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
   const ordered = shown ? [...shown.table.variants].sort((a, b) => b.accuracy - a.accuracy) : [];
@@ -137,13 +140,9 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
         </ul>
       )}
       <div className="eval-actions">
-        {running ? (
+        {runningId ? (
           <>
-            <progress max={running.progress.total} value={running.progress.done} aria-label="Evaluation progress" data-testid="eval.progress" />
-            <span data-testid="eval.progressText">
-              {running.progress.done} / {running.progress.total} done{running.progress.failed ? ` · ${running.progress.failed} failed` : ''}
-              {running.progress.etaMs !== null && running.progress.done < running.progress.total ? ` · about ${Math.ceil(running.progress.etaMs / 1000)} s left` : ''}
-            </span>
+            <BatchProgress />
             <button type="button" className="button small danger" onClick={cancelEval} data-testid="eval.cancel">
               Cancel
             </button>
@@ -233,6 +232,24 @@ export default function EvaluateDialog({ onClose }: { onClose(): void }) {
         </>
       )}
     </Dialog>
+  );
+}
+
+const selectDialog = (s: EvalState) => ({ datasets: s.datasets, evals: s.evals, estimate: s.estimate, shown: s.shown, volume: s.volume, notes: s.notes });
+const selectRunningId = (s: EvalState) => s.running?.evalId ?? null;
+const selectProgress = (s: EvalState) => s.running?.progress ?? null;
+
+function BatchProgress() {
+  const progress = useEvalStore(selectProgress);
+  if (!progress) return null;
+  return (
+    <>
+      <progress max={progress.total} value={progress.done} aria-label="Evaluation progress" data-testid="eval.progress" />
+      <span data-testid="eval.progressText">
+        {progress.done} / {progress.total} done{progress.failed ? ` · ${progress.failed} failed` : ''}
+        {progress.etaMs !== null && progress.done < progress.total ? ` · about ${Math.ceil(progress.etaMs / 1000)} s left` : ''}
+      </span>
+    </>
   );
 }
 

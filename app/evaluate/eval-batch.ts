@@ -4,14 +4,18 @@ import { loadTokenCounter } from '../../src/providers/index.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../src/providers/profiles.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import type { RunRepository } from '../../src/trace/index.ts';
-import type { EvalRecord, SeamscopeDb } from '../persistence/db.ts';
+import type { EvalRecord, EvalResultRecord, SeamscopeDb } from '../persistence/db.ts';
 import { loadDataset } from '../persistence/datasets.ts';
 import { getApiKey } from '../persistence/profiles.ts';
+import type { InteractionHold } from './interaction-hold.ts';
+import { createWriteBatcher } from './write-batcher.ts';
 
 /**
  * One stored batch, run to its end (or its cancel): every variant over every item through one
- * pool, each finished item's result written before it counts as done, so a reload resumes
- * without re-running (or re-paying for) a finished item. This runs in the eval worker
+ * pool, finished items' results written together every RESULTS_MS (write-batcher.ts), and
+ * all of them before the batch reports its end. A crash loses at most the last RESULTS_MS of
+ * results; resume runs those items again, restoring their stored runs instead of calling the
+ * model (a judge scorer, if any, is asked again). This runs in the eval worker
  * (eval.worker.ts), off the tab's main thread: a batch of thousands of runs keeps the canvas
  * at its idle frame rate. Nothing here touches the UI's stores.
  */
@@ -42,9 +46,10 @@ export function sourceOf(variant: EvalVariant, variants: readonly EvalVariant[])
 }
 
 export const PROGRESS_MS = 250;
+export const RESULTS_MS = 250;
 
 export async function runStoredEval(
-  db: SeamscopeDb, repo: RunRepository, job: StoredEvalJob, signal: AbortSignal, onProgress: (progress: EvalProgress) => void,
+  db: SeamscopeDb, repo: RunRepository, job: StoredEvalJob, signal: AbortSignal, onProgress: (progress: EvalProgress) => void, hold?: InteractionHold,
 ): Promise<{ cancelled: boolean }> {
   const { record, profile } = job;
   const dataset: Dataset | null = await loadDataset(db, record.datasetId);
@@ -62,20 +67,25 @@ export async function runStoredEval(
     if (judge) judges.set(spec.chain, judge);
   }
   let last = 0;
+  const results = createWriteBatcher<EvalResultRecord>(async (rows) => void (await db.evalResults.bulkPut(rows)), { intervalMs: RESULTS_MS });
   const outcome = await runEval({
     variants: record.variants, dataset, provider: shared.provider, model: runModelSettings(profile), repo, registry: stepRegistry,
     concurrency: record.concurrency, signal, done, countTokens: await loadTokenCounter(), judges,
+    ...(hold ? { beforeItem: (s?: AbortSignal) => hold.wait(s) } : {}),
     itemFor: (variant, item) => completeItem(variant, job.files.get(variant.name) ?? {}, item),
     runIdFor: (v, item) => `${record.id}-${hashValue([v.name, item.id]).slice(0, 10)}`,
-    onResult: async (result) => {
-      await db.evalResults.put({ evalId: record.id, key: resultKey(result.variant, result.itemId), result });
-    },
+    onResult: async (result) => results.add({ evalId: record.id, key: resultKey(result.variant, result.itemId), result }),
     onProgress: (progress) => {
       const now = Date.now();
       if (now - last < PROGRESS_MS && progress.done < progress.total) return;
       last = now;
       onProgress(progress);
     },
+  }).catch(async (error: unknown) => {
+    // What finished before the failure is kept, as it was when each result was its own write.
+    await results.flush().catch(() => undefined);
+    throw error;
   });
+  await results.flush();
   return { cancelled: outcome.cancelled };
 }

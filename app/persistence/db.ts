@@ -155,6 +155,11 @@ export class SeamscopeDb extends Dexie {
   /** `versions` is for tests: the app always opens every version in DB_VERSIONS. */
   constructor(name = 'seamscope', versions: readonly DbVersion[] = DB_VERSIONS) {
     super(name);
+    // Nothing here uses liveQuery. Dexie's observability would record every key each write
+    // touches and post it, after every write transaction, to every tab and worker of the origin:
+    // an eval batch writing a transaction per finished step would make the tab's main thread
+    // receive and walk one message per step. Tabs sync through chain-events.ts instead.
+    this.unuse({ stack: 'dbcore', name: 'Observability' });
     for (const v of versions) {
       const declared = this.version(v.version).stores(v.stores);
       if (v.upgrade) declared.upgrade(v.upgrade);

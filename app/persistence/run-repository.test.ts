@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunMeta, TraceEvent } from '../../src/trace/index.ts';
 import { SeamscopeDb } from './db.ts';
@@ -47,5 +48,26 @@ describe('Dexie run repository', () => {
     expect(await repo.getRun('a')).toBeUndefined();
     expect(await repo.getEvents('a')).toEqual([]);
     expect(await repo.getEvents('b')).toHaveLength(1);
+  });
+});
+
+describe('writes and the rest of the origin', () => {
+  it('broadcast nothing: no other tab or worker is told of each write (no liveQuery here)', async () => {
+    // Creating the database is announced once (Dexie does that on open, whatever the middleware).
+    const db = freshDb();
+    await db.open();
+    const told: unknown[] = [];
+    const listener = (parts: unknown) => void told.push(parts);
+    Dexie.on('storagemutated', listener);
+    try {
+      const repo = createDexieRunRepository(db);
+      await repo.createRun(meta('r1', 'c1', 1));
+      await repo.appendEvents('r1', [started('a', 2), started('b', 3)]);
+      await db.evalResults.bulkPut([{ evalId: 'e', key: 'k', result: {} as never }]);
+      expect((await repo.getEvents('r1')).length).toBe(2);
+      expect(told).toEqual([]);
+    } finally {
+      Dexie.on('storagemutated').unsubscribe(listener);
+    }
   });
 });

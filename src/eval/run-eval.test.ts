@@ -109,6 +109,39 @@ describe('runEval', () => {
     expect(results.every((r) => r.status !== 'cancelled' && r.status !== 'interrupted')).toBe(true);
   });
 
+  it('starts no item while beforeItem holds, and runs every item once it lets go', async () => {
+    const provider = contentProvider();
+    let release: () => void = () => undefined;
+    let holding = true;
+    const held = new Promise<void>((r) => { release = () => { holding = false; r(); }; });
+    let waits = 0;
+    const results: ItemResult[] = [];
+    const batch = runEval({
+      variants: [variant()], dataset: dataset(6), provider, model, repo: createMemoryRunRepository(), concurrency: 3,
+      beforeItem: () => { waits++; return holding ? held : Promise.resolve(); },
+      onResult: async (r) => void results.push(r),
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(provider.calls).toBe(0);
+    expect(waits).toBe(3);
+    release();
+    const outcome = await batch;
+    expect(outcome).toMatchObject({ cancelled: false, ran: 6 });
+    expect(results.map((r) => r.itemId).sort()).toEqual(['q0', 'q1', 'q2', 'q3', 'q4', 'q5']);
+  });
+
+  it('a cancel while beforeItem holds ends the batch with nothing more started', async () => {
+    const controller = new AbortController();
+    const provider = contentProvider();
+    const outcome = await runEval({
+      variants: [variant()], dataset: dataset(4), provider, model, repo: createMemoryRunRepository(), concurrency: 2, signal: controller.signal,
+      beforeItem: (signal) => new Promise<void>((resolve) => { signal?.addEventListener('abort', () => resolve(), { once: true }); setTimeout(() => controller.abort(), 5); }),
+      onResult: async () => undefined,
+    });
+    expect(outcome).toMatchObject({ cancelled: true, ran: 0 });
+    expect(provider.calls).toBe(0);
+  });
+
   it('continues a run a cancelled batch left unfinished instead of starting it again', async () => {
     const repo = createMemoryRunRepository();
     const controller = new AbortController();

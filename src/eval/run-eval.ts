@@ -68,6 +68,12 @@ export interface EvalOptions {
    * before it runs; the item as stored when absent.
    */
   itemFor?(variant: EvalVariant, item: DatasetItem): DatasetItem;
+  /**
+   * Awaited before each item starts (never inside one, so no latency, timeout or result is
+   * touched): the tab's eval worker holds new items back here while the person pans the
+   * canvas, so a CPU-bound batch gives the frames its core. Should settle promptly on cancel.
+   */
+  beforeItem?(signal?: AbortSignal): Promise<void>;
   countTokens?: TokenCounter;
   /** The fetch the runs' calls and webhooks use (the CLI's node:http one); the global fetch when absent. */
   fetch?: typeof fetch;
@@ -261,6 +267,11 @@ export async function runEval(opts: EvalOptions): Promise<{ cancelled: boolean; 
 
   const work = async () => {
     while (next < jobs.length && !opts.signal?.aborted) {
+      if (opts.beforeItem) {
+        await opts.beforeItem(opts.signal);
+        // Another worker of the pool may have taken the last job, or the batch was cancelled, meanwhile.
+        if (next >= jobs.length || opts.signal?.aborted) break;
+      }
       const job = jobs[next++] as (typeof jobs)[number];
       const { variant } = job;
       const item = opts.itemFor?.(variant, job.item) ?? job.item;
