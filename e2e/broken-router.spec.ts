@@ -19,11 +19,12 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
     await page.keyboard.type('ticket');
     await page.keyboard.press('Enter');
 
-    await dropFromPalette(page, 'model', { x: 0.2, y: 0.45 });
-    await dropFromPalette(page, 'router', { x: 0.5, y: 0.45 });
-    await dropFromPalette(page, 'output', { x: 0.8, y: 0.45 });
+    // In three rows, so no card lands on another on a narrow canvas.
+    await dropFromPalette(page, 'model', { x: 0.55, y: 0.2 });
+    await dropFromPalette(page, 'router', { x: 0.3, y: 0.55 });
+    await dropFromPalette(page, 'output', { x: 0.65, y: 0.8 });
     await page.keyboard.press('Escape');
-    await page.keyboard.press('f');
+    await page.getByRole('button', { name: 'Fit', exact: true }).click();
     await page.waitForTimeout(400); // Fit animates; handles are measured once it stops
     await drawEdge(page, page.getByTestId('input.ticket').locator('.react-flow__handle.source'), target(app, 'model_1'));
     await drawEdge(page, source(app, 'model_1'), target(app, 'router_1'));
