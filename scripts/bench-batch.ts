@@ -1,5 +1,5 @@
 /**
- * Benchmark: an eval handed to BullMQ workers on Redis, against the in-process eval, in the
+ * Benchmark: an eval handed to BullMQ workers on Redis, against the in-process eval and a bare BullMQ queue, in the
  * same run, on the mock model server (real HTTP) at 50 ms per call with 0.2 % permanent
  * failures (a 400 for those items, every time) and 5 % transient ones (a 503 with
  * retry-after-ms: 50 on an item's first call). Prints figures; it asserts nothing.
@@ -14,8 +14,15 @@
  * - kill: a second batch, one worker killed with SIGKILL a quarter of the way through: items
  *   lost (should be 0) and items whose model was called twice (at most the killed worker's
  *   in-flight jobs, its concurrency).
+ * - bare: beside each backend's batch, a bare BullMQ round on the same queue server: the same
+ *   job count, job and worker options, 2 processes × 8, each job only waiting 50 ms (the ideal's
+ *   whole job; no engine, no model server, no results read back), and the ratio batch ÷ bare
+ *   from the same run (the machine is shared: the ratio holds where the absolute figures move).
  * - postgres: the same batch on BullMQ's PostgreSQL backend (Debian PostgreSQL 15, when
- *   present; --no-postgres skips it), as items/s and the fraction.
+ *   present; --no-postgres skips it, --postgres-only runs it alone), as items/s and the
+ *   fraction, with the CPU of every PostgreSQL process. The server is the tests' throwaway one
+ *   (fsync, synchronous_commit and full_page_writes off); --pg-durable turns those on.
+ *   --pg-statements adds pg_stat_statements: statements per job and where the server's time goes.
  * Ends with JSON lines: {"bench":"batch",…} and {"bench":"batch-postgres",…}
  *
  * The mock runs in a process of its own, as an endpoint would (`--mock-in-process` puts it in the
@@ -26,17 +33,18 @@
  * same bundle started again with --worker, as separate processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { forkMockProcess } from './bench/mock-process.ts';
-import { openBackend, parseQueueUrl, profileKey, runBatch, startBatchWorker } from '../src/batch/index.ts';
+import { batchJobOptions, batchWorkerOptions, openBackend, parseQueueUrl, profileKey, runBatch, startBatchWorker, type QueueBackend } from '../src/batch/index.ts';
+import { STATEMENT_SETTINGS, statementCounter, type StatementCounter } from './bench/pg-statements.ts';
 import { runEval, type EvalVariant, type ItemResult } from '../src/eval/index.ts';
 import { createProviderForProfile, runModelSettings } from '../src/providers/profiles.ts';
 import { stepRegistry } from '../src/steps/index.ts';
 import { answerChain, answerDataset, itemOfPrompt, mockProfile } from '../src/testing/batch-fixtures.ts';
 import { createMockModelServer, type MockModelServer } from '../src/testing/mock-server.ts';
-import { postgresAvailable, startPostgresServer } from '../src/testing/postgres-server.ts';
+import { postgresAvailable, startPostgresServer, THROWAWAY_SETTINGS } from '../src/testing/postgres-server.ts';
 import { startRedisServer } from '../src/testing/redis-server.ts';
 import { createMemoryRunRepository } from '../src/trace/index.ts';
 import { createNodeFetch } from '../src/cli/node-fetch.ts';
@@ -54,6 +62,16 @@ const KILL_ITEMS = opt('kill-items', 400);
 const CALL_MS = 50;
 const countTokens = (t: string) => Math.ceil(t.length / 4);
 const MOCK = { url: '', pid: 0 };
+/** Worker processes still running: killed if this process exits first. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** The bare rounds' queue: plain BullMQ jobs that only wait CALL_MS, beside the eval's queue. */
+const BARE_QUEUE = 'bench-bare';
+/** A durable PostgreSQL (fsync, synchronous commit, full-page writes on), as a production queue runs. */
+const DURABLE_SETTINGS = { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' };
 
 if (argv.includes('--mock-process')) {
   // The endpoint, in a process of its own as it would be on its own machine: the coordinator's
@@ -70,6 +88,21 @@ if (argv.includes('--mock-process')) {
     else if (m.type === 'close') void server.close().then(() => process.exit(0));
   });
   send({ type: 'ready', url: server.url });
+} else if (argv.includes('--bare-worker')) {
+  // A bare BullMQ worker: each job is the ideal's whole job, CALL_MS of waiting, and returns a
+  // few bytes. No engine, no model server; the same backend, worker options and concurrency.
+  const parsed = parseQueueUrl(arg('queue'));
+  if (!parsed.ok) throw new Error(parsed.message);
+  const backend = await openBackend(parsed.target);
+  const worker = backend.worker(BARE_QUEUE, async (job) => {
+    await new Promise((resolve) => setTimeout(resolve, CALL_MS));
+    return { item: (job.data as { item: number }).item };
+  }, batchWorkerOptions(CONCURRENCY, 2_000));
+  // A lock renewal that races its job's completion is reported as an error; the round counts finished jobs.
+  worker.on('error', () => undefined);
+  await worker.waitUntilReady();
+  process.stdout.write('ready\n');
+  process.once('SIGTERM', () => void worker.close().then(() => backend.close()).then(() => process.exit(0)));
 } else if (argv.includes('--worker')) {
   // A worker process: serves the queue until SIGTERM (or dies by SIGKILL, in the kill round).
   const parsed = parseQueueUrl(arg('queue'));
@@ -145,9 +178,10 @@ function faultyResponder(server: MockModelServer) {
   });
 }
 
-function startWorkerProcess(queue: string, mock: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--worker', '--queue', queue, '--mock', mock, '--concurrency', String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  process.once('exit', () => child.kill('SIGKILL'));
+function startWorkerProcess(queue: string, mock: string, kind: '--worker' | '--bare-worker' = '--worker'): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), kind, '--queue', queue, '--mock', mock, '--concurrency', String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
     child.stdout?.once('data', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`a worker exited (${code}) before it was ready`)));
@@ -169,71 +203,130 @@ async function bench() {
     await mock.faulty();
     await inProcess(mock.url, 100);
 
-    await mock.faulty();
-    const cpuLocal = cpuSeconds(process.pid);
-    const cpuLocalMock = mock.pid === process.pid ? 0 : cpuSeconds(mock.pid);
-    const local = await inProcess(mock.url, ITEMS);
-    console.log(`in-process eval: CPU ms per item: eval ${(((cpuSeconds(process.pid) - cpuLocal) * 1000) / ITEMS).toFixed(1)}${mock.pid === process.pid ? ' (with the mock)' : `, mock ${(((cpuSeconds(mock.pid) - cpuLocalMock) * 1000) / ITEMS).toFixed(1)}`}`);
+    // --postgres-only: the PostgreSQL rounds alone (for measuring that backend).
+    if (!argv.includes('--postgres-only')) {
+      await mock.faulty();
+      const cpuLocal = cpuSeconds(process.pid);
+      const cpuLocalMock = mock.pid === process.pid ? 0 : cpuSeconds(mock.pid);
+      const local = await inProcess(mock.url, ITEMS);
+      console.log(`in-process eval: CPU ms per item: eval ${(((cpuSeconds(process.pid) - cpuLocal) * 1000) / ITEMS).toFixed(1)}${mock.pid === process.pid ? ' (with the mock)' : `, mock ${(((cpuSeconds(mock.pid) - cpuLocalMock) * 1000) / ITEMS).toFixed(1)}`}`);
 
-    await mock.faulty();
-    const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(redis.url, mock.url)));
-    const backend = await openBackend(parsed.target);
-    const batchRate = await batchRound(backend, 'redis', 'bench-batch', workers.map((w) => w.pid ?? 0), redis.pid);
+      await mock.faulty();
+      const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(redis.url, mock.url)));
+      const backend = await openBackend(parsed.target);
+      const batchRate = await batchRound(backend, 'redis', 'bench-batch', workers.map((w) => w.pid ?? 0), redis.pid);
+      const bareRedis = await bareRound(backend, redis.url, 'redis', redis.pid);
+      console.log(`redis: batch ÷ bare BullMQ = ${(batchRate / bareRedis).toFixed(2)} (bare ${(bareRedis / ideal).toFixed(2)} of the ideal, in the same run)`);
 
-    console.log(`in-process eval, concurrency ${WORKERS * CONCURRENCY}: ${local.rate.toFixed(0)} items/s = ${(local.rate / ideal).toFixed(2)} of the ideal; ${local.failed} failed; batch ÷ in-process = ${(batchRate / local.rate).toFixed(2)}`);
+      console.log(`in-process eval, concurrency ${WORKERS * CONCURRENCY}: ${local.rate.toFixed(0)} items/s = ${(local.rate / ideal).toFixed(2)} of the ideal; ${local.failed} failed; batch ÷ in-process = ${(batchRate / local.rate).toFixed(2)}`);
 
-    // The kill round: a quarter of the way in, one worker dies without a word.
-    await mock.plain();
-    const killDataset = answerDataset(KILL_ITEMS);
-    const killResults: ItemResult[] = [];
-    let killed = false;
-    const t1 = performance.now();
-    await runBatch({
-      backend, batchId: 'bench-kill', profileKey: profileKey(profile), variants: [variant], itemsFor: () => killDataset.items, done: new Set(),
-      runIdFor: (_v, item) => `bench-kill-${item.id}`,
-      onResult: async (r) => {
-        killResults.push(r);
-        if (!killed && killResults.length >= KILL_ITEMS / 4) {
-          killed = true;
-          workers[0]?.kill('SIGKILL');
-        }
-      },
-    });
-    const killSeconds = (performance.now() - t1) / 1000;
-    const calls = await mock.callsPerItem();
-    const twice = [...calls.values()].filter((n) => n > 1).length;
-    const lost = KILL_ITEMS - new Set(killResults.map((r) => r.itemId)).size;
-    console.log(`kill -9 of one worker (concurrency ${CONCURRENCY}) at ${KILL_ITEMS / 4}/${KILL_ITEMS} items: ${lost} lost, ${twice} item(s) ran twice, ${killSeconds.toFixed(1)} s in all (its jobs wait out their 2 s lock)`);
-    console.log(JSON.stringify({
-      bench: 'batch', items: ITEMS, workers: WORKERS, concurrency: CONCURRENCY, callMs: CALL_MS, idealPerS: ideal,
-      batchPerS: Number(batchRate.toFixed(1)), batchFraction: Number((batchRate / ideal).toFixed(3)),
-      inProcessPerS: Number(local.rate.toFixed(1)), inProcessFraction: Number((local.rate / ideal).toFixed(3)),
-      kill: { items: KILL_ITEMS, lost, ranTwice: twice },
-    }));
-    for (const w of workers.slice(1)) w.kill('SIGTERM');
-    await backend.close();
+      // The kill round: a quarter of the way in, one worker dies without a word.
+      await mock.plain();
+      const killDataset = answerDataset(KILL_ITEMS);
+      const killResults: ItemResult[] = [];
+      let killed = false;
+      const t1 = performance.now();
+      await runBatch({
+        backend, batchId: 'bench-kill', profileKey: profileKey(profile), variants: [variant], itemsFor: () => killDataset.items, done: new Set(),
+        runIdFor: (_v, item) => `bench-kill-${item.id}`,
+        onResult: async (r) => {
+          killResults.push(r);
+          if (!killed && killResults.length >= KILL_ITEMS / 4) {
+            killed = true;
+            workers[0]?.kill('SIGKILL');
+          }
+        },
+      });
+      const killSeconds = (performance.now() - t1) / 1000;
+      const calls = await mock.callsPerItem();
+      const twice = [...calls.values()].filter((n) => n > 1).length;
+      const lost = KILL_ITEMS - new Set(killResults.map((r) => r.itemId)).size;
+      console.log(`kill -9 of one worker (concurrency ${CONCURRENCY}) at ${KILL_ITEMS / 4}/${KILL_ITEMS} items: ${lost} lost, ${twice} item(s) ran twice, ${killSeconds.toFixed(1)} s in all (its jobs wait out their 2 s lock)`);
+      console.log(JSON.stringify({
+        bench: 'batch', items: ITEMS, workers: WORKERS, concurrency: CONCURRENCY, callMs: CALL_MS, idealPerS: ideal,
+        batchPerS: Number(batchRate.toFixed(1)), batchFraction: Number((batchRate / ideal).toFixed(3)),
+        bareFraction: Number((bareRedis / ideal).toFixed(3)), batchOverBare: Number((batchRate / bareRedis).toFixed(3)),
+        inProcessPerS: Number(local.rate.toFixed(1)), inProcessFraction: Number((local.rate / ideal).toFixed(3)),
+        kill: { items: KILL_ITEMS, lost, ranTwice: twice },
+      }));
+      for (const w of workers.slice(1)) w.kill('SIGTERM');
+      await backend.close();
+    }
 
     // The same batch on BullMQ's PostgreSQL backend, when Debian's PostgreSQL 15 is here.
     if (postgresAvailable() && !argv.includes('--no-postgres')) {
-      const pg = await startPostgresServer();
+      const durable = argv.includes('--pg-durable');
+      const settings = { ...(durable ? DURABLE_SETTINGS : {}), ...(argv.includes('--pg-statements') ? STATEMENT_SETTINGS : {}) };
+      const pg = await startPostgresServer({ settings });
+      let stats: StatementCounter | null = null;
       try {
+        const shown = Object.entries({ ...THROWAWAY_SETTINGS, ...(durable ? DURABLE_SETTINGS : {}) }).map(([k, v]) => `${k}=${v}`).join(' ');
+        console.log(`postgres: Debian's PostgreSQL 15 on 127.0.0.1, ${shown}${durable ? ' (durable, --pg-durable)' : ' (the tests\' throwaway server: nothing flushed to disk; --pg-durable for a durable one)'}`);
         const pgTarget = parseQueueUrl(pg.url);
         if (!pgTarget.ok) throw new Error(pgTarget.message);
         const pgBackend = await openBackend(pgTarget.target);
+        stats = argv.includes('--pg-statements') ? await statementCounter(pg.url) : null;
         await mock.faulty();
         const pgWorkers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(pg.url, mock.url)));
-        const pgRate = await batchRound(pgBackend, 'postgres', 'bench-pg', pgWorkers.map((w) => w.pid ?? 0));
-        console.log(JSON.stringify({ bench: 'batch-postgres', items: ITEMS, perS: Number(pgRate.toFixed(1)), fraction: Number((pgRate / ideal).toFixed(3)) }));
+        await stats?.reset();
+        const pgRate = await batchRound(pgBackend, 'postgres', 'bench-pg', pgWorkers.map((w) => w.pid ?? 0), pg.pid);
+        for (const line of (await stats?.report(ITEMS)) ?? []) console.log(line);
         for (const w of pgWorkers) w.kill('SIGTERM');
-        await Promise.all(pgWorkers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : w.once('exit', r)))));
+        await Promise.all(pgWorkers.map(exited));
+        await stats?.reset();
+        const barePg = await bareRound(pgBackend, pg.url, 'postgres', pg.pid);
+        for (const line of (await stats?.report(ITEMS)) ?? []) console.log(line);
+        console.log(`postgres: batch ÷ bare BullMQ = ${(pgRate / barePg).toFixed(2)} (bare ${(barePg / ideal).toFixed(2)} of the ideal, in the same run)`);
+        console.log(JSON.stringify({
+          bench: 'batch-postgres', items: ITEMS, durable, perS: Number(pgRate.toFixed(1)), fraction: Number((pgRate / ideal).toFixed(3)),
+          bareFraction: Number((barePg / ideal).toFixed(3)), batchOverBare: Number((pgRate / barePg).toFixed(3)),
+        }));
         await pgBackend.close();
       } finally {
+        await stats?.close();
         await pg.stop();
       }
     }
   } finally {
     await mock.close();
     await redis.stop();
+  }
+}
+
+function exited(child: ChildProcess): Promise<unknown> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+}
+
+/**
+ * A bare BullMQ round on the same backend: ITEMS plain jobs (the batch's job options, a few
+ * bytes of data) added 500 at a time, WORKERS bare worker processes × CONCURRENCY that each wait
+ * CALL_MS; timed from the first add to the last job's finish (BullMQ's finishedOn), read once
+ * the queue's counts say all are done. No results are read back. What the queue alone reaches
+ * on this machine now, beside the batch's figure.
+ */
+async function bareRound(backend: QueueBackend, url: string, label: string, serverPid: number): Promise<number> {
+  const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(url, '', '--bare-worker')));
+  const pids = workers.map((w) => w.pid ?? 0);
+  const queue = backend.queue(BARE_QUEUE, { eventsMaxLen: 2_000 });
+  try {
+    const cpu0 = { producer: cpuSeconds(process.pid), workers: pids.map(cpuSeconds), server: treeCpuSeconds(serverPid) };
+    const t0 = Date.now();
+    for (let i = 0; i < ITEMS; i += 500) {
+      const chunk = Array.from({ length: Math.min(500, ITEMS - i) }, (_, k) => ({ name: 'bare', data: { item: i + k }, opts: batchJobOptions(`bare-${label}-${i + k}`) }));
+      await queue.addBulk(chunk);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    while ((await queue.getCompletedCount()) < ITEMS) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [last] = await queue.getJobs(['completed'], 0, 0, false);
+    const rate = ITEMS / (((last?.finishedOn ?? Date.now()) - t0) / 1000);
+    const workerCpu = pids.reduce((n, pid, i) => n + cpuSeconds(pid) - (cpu0.workers[i] ?? 0), 0);
+    const ms = (seconds: number) => ((seconds * 1000) / ITEMS).toFixed(1);
+    console.log(`bare BullMQ on ${label}: ${ITEMS} jobs of ${CALL_MS} ms on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} jobs/s = ${(rate / ((WORKERS * CONCURRENCY * 1000) / CALL_MS)).toFixed(2)} of the ideal; CPU ms per job: workers ${ms(workerCpu)}, producer ${ms(cpuSeconds(process.pid) - cpu0.producer)}, ${label} ${ms(treeCpuSeconds(serverPid) - cpu0.server)}`);
+    return rate;
+  } finally {
+    for (const w of workers) w.kill('SIGTERM');
+    await Promise.all(workers.map(exited));
+    await queue.close();
   }
 }
 
@@ -247,9 +340,30 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds of a server and its children: PostgreSQL runs each session in a process of its
+ * own, forked by the postmaster (those that ended are in its children's time).
+ */
+function treeCpuSeconds(pid: number): number {
+  const stat = (p: number | string) => {
+    try {
+      return readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    } catch {
+      return [];
+    }
+  };
+  const own = stat(pid);
+  let ticks = Number(own[11] ?? 0) + Number(own[12] ?? 0) + Number(own[13] ?? 0) + Number(own[14] ?? 0);
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const fields = stat(entry);
+    if (Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
+}
+
 /** One full batch on `backend` with the faulty mock; items/s, printed, with where the CPU went. */
 async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string, workerPids: readonly number[] = [], serverPid = 0): Promise<number> {
-  const cpu0 = { coordinator: cpuSeconds(process.pid), workers: workerPids.map(cpuSeconds), server: serverPid ? cpuSeconds(serverPid) : 0, mock: MOCK.pid ? cpuSeconds(MOCK.pid) : 0 };
+  const cpu0 = { coordinator: cpuSeconds(process.pid), workers: workerPids.map(cpuSeconds), server: serverPid ? treeCpuSeconds(serverPid) : 0, mock: MOCK.pid ? cpuSeconds(MOCK.pid) : 0 };
   const profile = mockProfile(MOCK.url);
   const variant: EvalVariant = { name: 'bench', kind: 'chain', chain: answerChain() };
   const dataset = answerDataset(ITEMS);
@@ -269,7 +383,7 @@ async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, labe
   console.log(`run latency in the worker: p50 ${lat[Math.floor(lat.length / 2)]} ms, p95 ${lat[Math.floor(lat.length * 0.95)]} ms, mean ${(lat.reduce((a, b) => a + b, 0) / lat.length).toFixed(1)} ms`);
   const failed = results.filter((r) => r.status === 'failed').length;
   const workerCpu = workerPids.reduce((n, pid, i) => n + cpuSeconds(pid) - (cpu0.workers[i] ?? 0), 0);
-  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted; CPU ms per item: workers ${((workerCpu * 1000) / ITEMS).toFixed(1)}, ${MOCK.pid ? 'coordinator' : 'coordinator + mock'} ${(((cpuSeconds(process.pid) - cpu0.coordinator) * 1000) / ITEMS).toFixed(1)}${MOCK.pid ? `, mock ${(((cpuSeconds(MOCK.pid) - cpu0.mock) * 1000) / ITEMS).toFixed(1)}` : ''}${serverPid ? `, ${label} ${(((cpuSeconds(serverPid) - cpu0.server) * 1000) / ITEMS).toFixed(1)}` : ''}; coordinator event-loop delay p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`);
+  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted, ${summary.unheard} found by a sweep (completed event unheard); CPU ms per item: workers ${((workerCpu * 1000) / ITEMS).toFixed(1)}, ${MOCK.pid ? 'coordinator' : 'coordinator + mock'} ${(((cpuSeconds(process.pid) - cpu0.coordinator) * 1000) / ITEMS).toFixed(1)}${MOCK.pid ? `, mock ${(((cpuSeconds(MOCK.pid) - cpu0.mock) * 1000) / ITEMS).toFixed(1)}` : ''}${serverPid ? `, ${label} ${(((treeCpuSeconds(serverPid) - cpu0.server) * 1000) / ITEMS).toFixed(1)}` : ''}; coordinator event-loop delay p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`);
   return rate;
 }
 

@@ -50,9 +50,20 @@ export interface BatchSummary {
   skipped: number;
   /** Extra starts: jobs that were started more than once (a worker died under them, or a retry). */
   restarts: number;
+  /** Results found by a sweep because their completed event was never heard. */
+  unheard: number;
 }
 
 const WEEK_S = 7 * 24 * 3600;
+
+/** BullMQ's options for one job of a batch (bench:batch gives its bare BullMQ jobs the same). */
+export function batchJobOptions(runId: string, opts: Pick<BatchOptions, 'attempts' | 'backoffMs'> = {}): JobsOptions {
+  return {
+    jobId: runId, attempts: opts.attempts ?? 3, backoff: { type: 'exponential', delay: opts.backoffMs ?? 1_000 },
+    // The coordinator removes a job once its result is durable; these only bound what an abandoned batch leaves.
+    removeOnComplete: { age: WEEK_S }, removeOnFail: { age: WEEK_S },
+  };
+}
 
 export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   // Each completed event carries its job's return value (the run file): keep a bounded window of them.
@@ -92,11 +103,7 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
           variant: { name: variant.name, kind: variant.kind, ...(variant.step ? { step: variant.step } : {}), ...(variant.differs ? { differs: variant.differs } : {}), chainHash: hash },
           item: { ...item, inputs }, ...(inputTexts ? { inputTexts } : {}), ...(opts.scorers?.length ? { scorers: [...opts.scorers] } : {}),
         },
-        opts: {
-          jobId: runId, attempts: opts.attempts ?? 3, backoff: { type: 'exponential', delay: opts.backoffMs ?? 1_000 },
-          // The coordinator removes a job once its result is durable; these only bound what an abandoned batch leaves.
-          removeOnComplete: { age: WEEK_S }, removeOnFail: { age: WEEK_S },
-        },
+        opts: batchJobOptions(runId, opts),
       });
     }
   }
@@ -105,7 +112,8 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
   let failed = 0;
   let restarts = 0;
   const started = Date.now();
-  if (pending.size === 0) return { cancelled: false, ran, skipped, restarts };
+  let unheard = 0;
+  if (pending.size === 0) return { cancelled: false, ran, skipped, restarts, unheard };
 
   await storeChains(chains, [...new Set(opts.variants.map((v) => v.chain))]);
   await storeTexts(chains, texts);
@@ -172,24 +180,44 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
   };
   const sweep = async () => {
     const ids = [...pending.keys()];
+    const before = ran;
     for (let i = 0; i < ids.length && !opts.signal?.aborted; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => collect(id)));
+    unheard += ran - before;
   };
 
   await enqueueInChunks(queue, jobs, opts.chunkSize ?? 500, opts.signal);
   // What finished while no coordinator listened is found here (and, later, by the idle sweep).
   if (opts.reattach) await sweep();
+  // Events go unheard: BullMQ's PostgreSQL stream reads on from the highest event id it has
+  // seen, and concurrent completions commit out of id order, so a reader can step past one that
+  // commits a moment later (and any stream drops what falls out of its window). Such a job is
+  // found by a sweep: after sweepMs without a word, or as soon as a short quiet finds nothing
+  // left to run in the queue (the end of a batch), rather than sweepMs after the last result.
   const sweepMs = opts.sweepMs ?? 2_000;
+  const quietMs = Math.min(QUIET_MS, sweepMs);
+  let quiet = 0;
+  let sweptSinceHeard = false;
   while (pending.size > 0 && !opts.signal?.aborted) {
     if (finished.size === 0) {
       const heard = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), sweepMs);
+        const timer = setTimeout(() => resolve(false), quietMs);
         wake = () => {
           clearTimeout(timer);
           resolve(true);
         };
       });
       wake = () => undefined;
-      if (!heard) await sweep();
+      if (heard) {
+        quiet = 0;
+        sweptSinceHeard = false;
+      } else {
+        quiet += quietMs;
+        if (quiet >= sweepMs || (!sweptSinceHeard && await nothingLeftToRun(queue))) {
+          quiet = 0;
+          sweptSinceHeard = true;
+          await sweep();
+        }
+      }
     }
     const batch = [...finished];
     finished.clear();
@@ -197,7 +225,16 @@ async function coordinate(opts: BatchOptions, queue: Queue, chains: Queue, event
   }
   events.off('completed', onCompleted);
   events.off('failed', onFailed);
-  return { cancelled: pending.size > 0, ran, skipped, restarts };
+  return { cancelled: pending.size > 0, ran, skipped, restarts, unheard };
+}
+
+/** How long without a word before the coordinator asks whether anything is left to run. */
+const QUIET_MS = 250;
+
+/** No job of the queue waits, runs or waits to retry: every job still pending has finished (or is gone). */
+async function nothingLeftToRun(queue: Queue): Promise<boolean> {
+  const left = await queue.getJobCountByTypes('waiting', 'prioritized', 'active', 'delayed', 'waiting-children').catch(() => 1);
+  return left === 0;
 }
 
 /** A worker's result, checked: a payload that is not one (or names another item) counts as that item failing. */

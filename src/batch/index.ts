@@ -13,8 +13,8 @@
  */
 export { openBackend, type QueueBackend } from './backend.ts';
 export { CHAINS_QUEUE, chainHash, createChainReader, evalQueueName, profileKey, storeChains } from './chain-store.ts';
-export { runBatch, type BatchOptions, type BatchSummary } from './coordinator.ts';
+export { batchJobOptions, runBatch, type BatchOptions, type BatchSummary } from './coordinator.ts';
 export { enqueueInChunks } from './enqueue.ts';
 export { JOB_FORMAT, jobDataSchema, jobResultSchema, RESULT_FORMAT, type JobData, type JobResult } from './payload.ts';
 export { parseQueueUrl, type QueueTarget, type QueueUrlResult } from './queue-url.ts';
-export { startBatchWorker, type BatchWorker, type BatchWorkerOptions } from './worker.ts';
+export { batchWorkerOptions, startBatchWorker, type BatchWorker, type BatchWorkerOptions } from './worker.ts';

@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { UnrecoverableError, type Job, type WorkerOptions } from 'bullmq';
 import { runEvalItem } from '../eval/run-eval.ts';
 import { shareRateLimit } from '../eval/shared-limit.ts';
 import type { RunModelSettings } from '../engine/run.ts';
@@ -45,6 +45,15 @@ export interface BatchWorker {
   close(): Promise<void>;
 }
 
+/** BullMQ's worker options for a batch worker (bench:batch gives its bare BullMQ workers the same). */
+export function batchWorkerOptions(concurrency: number, lockDurationMs = 30_000): Omit<WorkerOptions, 'connection'> {
+  return {
+    concurrency, lockDuration: lockDurationMs, stalledInterval: lockDurationMs,
+    // A job that lost its worker twice is failed (and reported) rather than handed out forever.
+    maxStalledCount: 2,
+  };
+}
+
 export function startBatchWorker(opts: BatchWorkerOptions): BatchWorker {
   const chains = opts.backend.queue(CHAINS_QUEUE);
   const readChain = createChainReader(chains, opts.registry);
@@ -74,12 +83,7 @@ export function startBatchWorker(opts: BatchWorkerOptions): BatchWorker {
     if (!ran) throw new Error('the worker was stopped before the run finished');
     return { format: RESULT_FORMAT, version: 1, result: ran.result, runFile: JSON.stringify(toRunFile(ran.meta, ran.events)), ...(job.attemptsStarted ? { started: job.attemptsStarted } : {}) };
   };
-  const lock = opts.lockDurationMs ?? 30_000;
-  const worker = opts.backend.worker(evalQueueName(opts.profileKey), processor as never, {
-    concurrency: opts.concurrency, lockDuration: lock, stalledInterval: lock,
-    // A job that lost its worker twice is failed (and reported) rather than handed out forever.
-    maxStalledCount: 2,
-  });
+  const worker = opts.backend.worker(evalQueueName(opts.profileKey), processor as never, batchWorkerOptions(opts.concurrency, opts.lockDurationMs));
   worker.on('completed', () => void completed++);
   worker.on('failed', (job, error) => {
     failed++;

@@ -15,6 +15,8 @@ import { freePort } from './free-port.ts';
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   readonly url: string;
+  /** The postmaster's process id: its sessions are its children (bench:batch reads their CPU time). */
+  readonly pid: number;
   /** Every row of every table, as pg_dump writes it (what anyone with access to the database can read). */
   dumpData(): string;
   stop(): Promise<void>;
@@ -39,7 +41,14 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export async function startPostgresServer(): Promise<PostgresServer> {
+/**
+ * What the server runs with unless told otherwise: nothing flushed to disk (a test's data is
+ * thrown away). `settings` replace or add to these (`-c name=value`), e.g. `fsync: 'on'` for a
+ * durable server.
+ */
+export const THROWAWAY_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+
+export async function startPostgresServer(opts: { settings?: Readonly<Record<string, string>> } = {}): Promise<PostgresServer> {
   if (!postgresAvailable()) throw new Error(POSTGRES_MISSING);
   const user = postgresUser();
   const dir = await mkdtemp(join(tmpdir(), 'seamscope-pg-'));
@@ -54,7 +63,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   }
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    const child = spawn(join(PG_BIN, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'logging_collector=off'], { stdio: ['ignore', 'ignore', 'pipe'], ...as });
+    const settings = Object.entries({ ...THROWAWAY_SETTINGS, ...opts.settings, logging_collector: 'off' }).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+    const child = spawn(join(PG_BIN, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, ...settings], { stdio: ['ignore', 'ignore', 'pipe'], ...as });
     running.add(child);
     let text = '';
     child.stderr?.on('data', (d: Buffer) => void (text += d.toString()));
@@ -68,6 +78,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       if (/database system is ready to accept connections/.test(text)) {
         return {
           url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+          pid: child.pid ?? 0,
           dumpData: () => spawnSync(join(PG_BIN, 'pg_dump'), ['--data-only', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'postgres'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...as }).stdout,
           async stop() {
             // SIGINT: PostgreSQL's fast shutdown (disconnects clients, then stops).
