@@ -2,6 +2,7 @@ import type { BoundaryReport, RunInspection } from '../inspect/boundary.ts';
 import type { BoundarySufficiency } from '../inspect/sufficiency.ts';
 import type { AskedFact } from '../inspect/relevance.ts';
 import type { SurvivalFact } from '../inspect/survival.ts';
+import type { Chain } from '../chain/schema.ts';
 import type { OptionTable } from './args.ts';
 import type { LoadedTrace } from './load-trace.ts';
 import { terminalLine } from './terminal-text.ts';
@@ -105,6 +106,7 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   if (!trace) return 1;
   // Fact extraction loads only for this command.
   const { inspectRun } = await import('../inspect/boundary.ts');
+  const { skippedSteps } = await import('../inspect/skipped.ts');
   let report: RunInspection;
   try {
     const gold = lists['gold-fact'] ?? [];
@@ -115,7 +117,7 @@ export async function inspectCommand(positionals: string[], options: Record<stri
     return 1;
   }
   if (options.json !== undefined) {
-    io.out(JSON.stringify(jsonReport(report, trace), null, 2));
+    io.out(JSON.stringify({ ...jsonReport(report, trace), skipped: skippedSteps(trace.run.chain as Chain | undefined, trace.events) }, null, 2));
     return 0;
   }
   io.out(`${oneLine(path)}: read as ${formatPhrase(trace.format)}`);
@@ -128,5 +130,9 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   io.out(`sufficiency: ${estimated.sufficient} of ${estimated.sufficient + estimated.insufficient} estimated boundaries sufficient (${pct(estimated.rate)})` +
     (labelled.derivable + labelled.notDerivable + labelled.unsure > 0 ? `; labelled: ${labelled.derivable} derivable, ${labelled.notDerivable} not derivable, ${labelled.unsure} unsure` : ''));
   report.boundaries.forEach((b, i) => printBoundary(b, report.sufficiency[i], limit, io));
+  // A skipped step is said, with why: a route not taken, an input that did not run, a fallback not needed.
+  const skipped = skippedSteps(trace.run.chain as Chain | undefined, trace.events);
+  if (skipped.length) io.out(`not run: ${skipped.length} step${skipped.length === 1 ? '' : 's'}`);
+  for (const s of skipped) io.out(`  ${oneLine(s.stepId)}: ${oneLine(s.reason)}`);
   return 0;
 }
