@@ -1,7 +1,6 @@
 import { fallbackTarget } from './common.ts';
 import { parseRef } from '../chain/refs.ts';
-import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
-import { forcedToolSchema } from './model-tools.ts';
+import { budgetNeedsTokenizer, forcedToolSchema, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import { defineStep } from './types.ts';
 
 /** A model call with a prompt template and an output contract (see model-call.ts). */
