@@ -41,6 +41,16 @@ export default defineConfig({
   plugins: [react(), cspMeta(), noBenchHooks(), seamscopeRuntime()],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: { 'Content-Security-Policy': CSP_HEADER } },
-  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 4096,
+    // Every browser the app supports preloads modules itself (Chrome 66, Firefox 115, Safari 17):
+    // the polyfill would be first-paint bytes that do nothing.
+    modulePreload: { polyfill: false },
+    // Everything the entry imports statically goes into one chunk: split into the small common
+    // chunks Rolldown makes for modules lazy chunks share (zod, react, refs…), the same bytes
+    // cost 2 KiB more gzip on first paint (each file compressed alone) and more requests.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'first-paint', tags: ['$initial'] }] } } },
+  },
   worker: { format: 'es' },
 });
