@@ -45,14 +45,18 @@ const layers = {
 // - steps/egress.ts: re-exported from the steps index it cost +2.5 KiB gzip on first paint
 //   (Rolldown's chunking, not its size);
 // - steps/assembly-progress.ts: the replay's partial-delivery fold; through the steps index it
-//   landed in the first load although only the lazily loaded replay uses it.
+//   landed in the first load although only the lazily loaded replay uses it;
+// - steps/model-prompt.ts and steps/dynamic-enum.ts: prompt assembly and section-id enums, for
+//   the step panel's prompt estimate; re-exported from the steps index they were on first paint
+//   (any module an index re-exports lands in the index's chunk once anything uses it).
+// The production build fails when the first paint passes its budget (scripts/first-paint-budget.ts).
 // Type-only imports of other modules are not allowed either: the indexes re-export the types.
 const entries = {
   '*': ['index.ts'],
   chain: ['index.ts', 'schema.ts', 'parse.ts', 'lint.ts', 'layout.ts'],
   providers: ['index.ts', 'profiles.ts'],
   trace: ['index.ts', 'otlp/index.ts'],
-  steps: ['index.ts', 'egress.ts', 'assembly-progress.ts'],
+  steps: ['index.ts', 'egress.ts', 'assembly-progress.ts', 'model-prompt.ts', 'dynamic-enum.ts'],
 };
 
 // src/ is the headless core: it runs in Node (CLI, tests, exported code) and in the browser,

@@ -1,11 +1,8 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
-import { Canvas } from './canvas/Canvas.tsx';
-import { WebhookConsent } from './egress/WebhookConsent.tsx';
 import { Palette } from './canvas/Palette.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
-import { Library } from './library/Library.tsx';
-import { RunList } from './runs/RunList.tsx';
+import { selectEgressQuestion, useEgressStore } from './stores/egress-store.ts';
 import { useRunStore } from './stores/run-store.ts';
 import { selectReplayOpen } from './stores/selectors.ts';
 import { TopBar } from './TopBar.tsx';
@@ -16,6 +13,18 @@ import { usePaneLayoutState } from './ui/use-pane-layout.ts';
 
 // The replay view loads the first time a run is opened; it is not needed to paint the editor.
 const ReplayView = lazy(() => import('./runs/ReplayView.tsx').then((m) => ({ default: m.ReplayView })));
+// The canvas, the chain library and the run list show what storage holds, which arrives after
+// first paint (persistence/bootstrap.ts, itself loaded with import()): they load beside it.
+const Canvas = lazy(() => import('./canvas/Canvas.tsx').then((m) => ({ default: m.Canvas })));
+const Library = lazy(() => import('./library/Library.tsx').then((m) => ({ default: m.Library })));
+const RunList = lazy(() => import('./runs/RunList.tsx').then((m) => ({ default: m.RunList })));
+// The webhook question is asked only during a run: its dialog loads when it is asked.
+const WebhookConsent = lazy(() => import('./egress/WebhookConsent.tsx').then((m) => ({ default: m.WebhookConsent })));
+
+function WebhookConsentWhenAsked() {
+  const asking = useEgressStore(selectEgressQuestion) !== null;
+  return asking && <Suspense fallback={null}><WebhookConsent /></Suspense>;
+}
 
 /**
  * Library and runs on the left, the canvas in the middle, the inspector on the right; replay
@@ -35,17 +44,23 @@ export function App() {
             <div className="app-columns" data-testid="pane.workspace">
               <Pane id="sidebar">
                 <nav className="sidebar">
-                  <Library />
+                  <Suspense fallback={<section className="library" aria-label="Chains" aria-busy="true" />}>
+                    <Library />
+                  </Suspense>
                   <Palette />
-                  <RunList />
+                  <Suspense fallback={<section className="runs" aria-label="Runs" aria-busy="true" />}>
+                    <RunList />
+                  </Suspense>
                 </nav>
               </Pane>
               <PaneSeparator id="sidebar" />
               <div className="pane-fill pane-canvas" id="pane.canvas" data-testid="pane.canvas">
                 <main className="canvas-pane">
-                  <Canvas />
+                  <Suspense fallback={<div className="canvas" aria-busy="true" />}>
+                    <Canvas />
+                  </Suspense>
                   <Toasts />
-                  <WebhookConsent />
+                  <WebhookConsentWhenAsked />
                 </main>
               </div>
               <PaneSeparator id="inspector" />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveDynamicEnums } from '../../src/steps/index.ts';
+import { resolveDynamicEnums } from '../../src/steps/dynamic-enum.ts';
 import { setDynamicEnum, stringFields } from './dynamic-enum-edit.ts';
 
 const schema = {

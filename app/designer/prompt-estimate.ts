@@ -1,8 +1,8 @@
 import { getPath, parseRef } from '../../src/chain/index.ts';
 import type { Chain, StepDef } from '../../src/chain/index.ts';
 import type { ModelConfig } from '../../src/steps/index.ts';
-import { assemblePrompt } from '../../src/steps/index.ts';
-import { sectionIdsOf } from '../../src/steps/index.ts';
+import { assemblePrompt } from '../../src/steps/model-prompt.ts';
+import { sectionIdsOf } from '../../src/steps/dynamic-enum.ts';
 import type { StepRegistry } from '../../src/steps/index.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { exampleFromSchema } from './example-from-schema.ts';

@@ -2,9 +2,10 @@ import { lazy, Suspense, useState } from 'react';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { runBlocker, selectChain, stepIdForPath, selectLintErrors, selectLive, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
-import { cancelRun } from './run-actions.ts';
 
 const RunDialog = lazy(() => import('./RunDialog.tsx').then((m) => ({ default: m.RunDialog })));
+// Cancel shows only while a run goes, which loaded the run commands: not needed to paint the bar.
+const cancelRun = () => void import('./run-actions.ts').then((m) => m.cancelRun());
 
 /** Run button, the current run's status and Cancel, in the top bar. */
 export function RunBar() {

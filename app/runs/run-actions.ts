@@ -7,9 +7,9 @@ import { useRunStore } from '../stores/run-store.ts';
 import { selectChain } from '../stores/selectors.ts';
 
 /**
- * The run commands the first paint needs to name. Each one loads its module through import():
- * the engine (validator, tokenizer, providers), the replay builder and the boundary analyses
- * stay out of the initial bundle until a run is started or opened.
+ * The run commands the run list, the run bar and the dialogs name. Each one loads its module
+ * through import(): the engine (validator, tokenizer, providers), the replay builder and the
+ * boundary analyses stay out of the initial bundle until a run is started or opened.
  */
 const toastError = (what: string) => (error: unknown) => {
   useEditorStore.getState().pushToast('error', `${what}: ${(error as Error).message}`);

@@ -1,7 +1,7 @@
 import { getPath, parseRef, parseStep, type Chain } from '../chain/index.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
-import { splitConfigSchema, toUnits, type SplitConfig, type StepRegistry } from '../steps/index.ts';
-import { groupUnits } from '../steps/split.ts';
+import { splitConfigSchema, type SplitConfig, type StepRegistry } from '../steps/index.ts';
+import { groupUnits, toUnits } from '../steps/split-units.ts';
 import { PLAN_DEFAULTS, type PlanJob } from './planner.ts';
 
 /**

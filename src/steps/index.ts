@@ -70,8 +70,10 @@ export function chainNeedsTokenizer(chain: Pick<Chain, 'steps'>, registry: StepR
 export type { StepRegistry } from './registry.ts';
 export type { ConfigSchema, ExpectedBinding, ModelContract, StepDefinition, FieldSpec, StepGroup, StepLintFinding, StepLintSubject, StepOutcome, StepProduces, StepRunContext } from './types.ts';
 export { stepGroups } from './types.ts';
-export { resolveDynamicEnums, sectionIdsOf } from './dynamic-enum.ts';
 export { stepsNamingProfiles, type ModelConfig } from './model.config.ts';
-export { assemblePrompt } from './model-prompt.ts';
-export { packSections, type CountedUnit } from './grouping.ts';
-export { splitConfigSchema, toUnits, type SplitConfig } from './split.ts';
+export type { CountedUnit } from './grouping.ts';
+export { splitConfigSchema, type SplitConfig } from './split.ts';
+// Not re-exported here: what only a run, the planner or a step's panel uses (prompt assembly,
+// dynamic enums, sectioning and grouping). Every module an index re-exports is placed in the
+// chunk that loads the index, the first paint's, once anything uses it; app/ imports those
+// from the entries eslint.config.js declares (model-prompt.ts, dynamic-enum.ts, split-units.ts).

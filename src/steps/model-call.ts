@@ -4,9 +4,9 @@ import type { OutputContract } from '../providers/types.ts';
 import type { AttemptRecord, PromptSegment } from '../trace/events.ts';
 import { applyBudget } from './budget.ts';
 import { hasDynamicEnums, resolveDynamicEnums } from './dynamic-enum.ts';
-import type { ModelConfig } from './model.config.ts';
+import { forcedTools, type ModelConfig } from './model.config.ts';
 import { assemblePrompt, feedbackMessage, isStrictCompatible, parseModelJson } from './model-prompt.ts';
-import { describeToolCalls, forcedTools, judgeForcedTool, toolRequest, unexpectedToolCalls } from './model-tools.ts';
+import { describeToolCalls, judgeForcedTool, toolRequest, unexpectedToolCalls } from './model-tools.ts';
 import type { StepOutcome, StepRunContext } from './types.ts';
 
 /**

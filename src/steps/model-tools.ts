@@ -1,6 +1,6 @@
 import type { ToolCall, ToolChoice, ToolSpec } from '../providers/types.ts';
 import type { AttemptRecord } from '../trace/events.ts';
-import type { ModelConfig } from './model.config.ts';
+import type { ModelConfig, Tool } from './model.config.ts';
 import { isStrictCompatible, parseModelJson } from './model-prompt.ts';
 
 /**
@@ -9,24 +9,6 @@ import { isStrictCompatible, parseModelJson } from './model-prompt.ts';
  * arguments are the step's output, judged like a JSON answer. A reply that is only tool calls
  * on a step that forces none is a failure that names the calls, never an empty answer.
  */
-
-type Tool = NonNullable<ModelConfig['tools']>[number];
-
-/** The tool a config forces, or null; with `required` and several tools, any of them. */
-export function forcedTools(cfg: ModelConfig): Tool[] | null {
-  const tools = cfg.tools ?? [];
-  const choice = cfg.toolChoice;
-  if (tools.length === 0 || !choice || choice === 'auto') return null;
-  if (choice === 'required') return tools;
-  const named = tools.find((t) => t.name === choice.name);
-  return named ? [named] : null;
-}
-
-/** The schema of a forced tool's arguments: the step's output schema then. */
-export function forcedToolSchema(cfg: ModelConfig): Record<string, unknown> | null {
-  const forced = forcedTools(cfg);
-  return forced?.length === 1 ? forced[0]!.parameters : null;
-}
 
 const specsByConfig = new WeakMap<ModelConfig, { tools: ToolSpec[]; choice: ToolChoice | undefined }>();
 

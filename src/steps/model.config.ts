@@ -3,7 +3,6 @@ import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsField, onFailSchema } from './common.ts';
 import type { ModelContract } from './types.ts';
 import { propertyOf } from '../files/json-value.ts';
-import { forcedToolSchema } from './model-tools.ts';
 
 /** A tool a model step declares (OpenAI function / Anthropic custom tool). */
 export const toolSchema = z.object({
@@ -55,6 +54,25 @@ export const modelConfigSchema = z.object({
 });
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
+export type Tool = NonNullable<ModelConfig['tools']>[number];
+
+// Which tool a config forces is read by the designer (summaries, contracts), so it lives with the
+// config, not in model-tools.ts: that module (and the prompt assembly it reads) loads with a run.
+/** The tool a config forces, or null; with `required` and several tools, any of them. */
+export function forcedTools(cfg: ModelConfig): Tool[] | null {
+  const tools = cfg.tools ?? [];
+  const choice = cfg.toolChoice;
+  if (tools.length === 0 || !choice || choice === 'auto') return null;
+  if (choice === 'required') return tools;
+  const named = tools.find((t) => t.name === choice.name);
+  return named ? [named] : null;
+}
+
+/** The schema of a forced tool's arguments: the step's output schema then. */
+export function forcedToolSchema(cfg: ModelConfig): Record<string, unknown> | null {
+  const forced = forcedTools(cfg);
+  return forced?.length === 1 ? forced[0]!.parameters : null;
+}
 
 /** What lint and contract cards read of a model, map or reduce step's call. */
 export function modelContract(cfg: ModelConfig): ModelContract {

@@ -1,8 +1,7 @@
 import { lazyModule } from './lazy-module.ts';
 import { fallbackTarget } from './common.ts';
 import { parseRef } from '../chain/refs.ts';
-import { budgetNeedsTokenizer, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
-import { forcedToolSchema } from './model-tools.ts';
+import { budgetNeedsTokenizer, forcedToolSchema, modelConfigSchema, modelContract, type ModelConfig } from './model.config.ts';
 import { defineStep } from './types.ts';
 
 const modelCall = lazyModule(() => import('./model-call.ts'));

@@ -1,7 +1,7 @@
 import { packSections, type CountedUnit } from './grouping.ts';
 
-// Apart from grouping.ts so the app's first paint, which runs the split step's packSections, does
-// not carry this: only the planner (loaded with a split step's panel) partitions into G groups.
+// Apart from grouping.ts so a split run that packs does not load this: only the planner (loaded
+// with a split step's panel) and a split with a chosen number of groups partition into G groups.
 
 /** Cuts the group with the most tokens in two at its balanced unit boundary. */
 function splitLargest<U extends CountedUnit>(groups: U[][]): void {

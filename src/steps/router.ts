@@ -1,9 +1,11 @@
 import * as z from 'zod';
-import { getPath } from '../chain/refs.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
-/** Branches in code on a structured label from an earlier step: never a model call. */
+/**
+ * Branches in code on a structured label from an earlier step: never a model call. The branch
+ * itself is taken in router-run.ts, loaded on the first run.
+ */
 export const routerConfigSchema = z.object({
   bindings: bindingsField(),
   /** Dotted path into `value` holding the label, e.g. `category` or `insufficient_evidence`. */
@@ -20,19 +22,6 @@ export const routerConfigSchema = z.object({
   onMissingLabel: z.enum(['fail', 'otherwise']).optional(),
 });
 export type RouterConfig = z.infer<typeof routerConfigSchema>;
-
-/**
- * Why there is no label, naming the binding and the field. The exported runtimes (TS and
- * Python `missingLabel`) word it the same: conformance compares failures.
- */
-export function missingLabelMessage(field: string, bound: boolean): string {
-  if (!bound) return `No label to branch on: nothing is bound as "value"${field ? `, so "${field}" cannot be read` : ''}`;
-  return `No label to branch on: ${field ? `"${field}" is not in the value bound as "value"` : 'the value bound as "value" is undefined'}`;
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
 
 export const routerStep = defineStep<'router', RouterConfig>({
   kind: 'router',
@@ -75,16 +64,7 @@ export const routerStep = defineStep<'router', RouterConfig>({
   summary: (cfg) => [`on ${cfg.field || '(value)'}`, ...cfg.routes.map((r) => `${JSON.stringify(r.equals)} → ${r.to}`), ...(cfg.defaultTo ? [`otherwise → ${cfg.defaultTo}`] : [])],
   outputSchema: () => ({ type: 'object', properties: { label: {}, to: { type: 'string' } } }),
   async run(ctx) {
-    const { field, routes, defaultTo, onMissingLabel } = ctx.config;
-    const bound = Object.hasOwn(ctx.config.bindings, 'value');
-    const value = bound ? ctx.values.value : undefined;
-    const label = field ? getPath(value, field.split('.')) : value;
-    if (label === undefined && onMissingLabel !== 'otherwise') return { status: 'failed', failure: { code: 'missing_label', message: missingLabelMessage(field, bound) } };
-    const match = routes.find((r) => sameValue(r.equals, label));
-    const to = match?.to ?? defaultTo;
-    const shown = JSON.stringify(label) ?? 'undefined';
-    if (!to) return { status: 'failed', failure: { code: 'no_route', message: `No route for ${field || 'value'} = ${shown}` } };
-    ctx.emit({ type: 'step.route', at: ctx.now(), stepId: ctx.step.id, label: shown, chosen: [to] });
-    return { status: 'succeeded', output: { label, to }, chosen: [to], label: shown };
+    const { routeOn } = await import('./router-run.ts');
+    return routeOn(ctx);
   },
 });

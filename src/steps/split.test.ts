@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { groupUnits, splitConfigSchema, splitStep, toUnits, type SplitConfig, type Unit } from './split.ts';
+import { splitConfigSchema, splitStep, type SplitConfig } from './split.ts';
+import { groupUnits, toUnits, type Unit } from './split-units.ts';
 import type { StepRunContext } from './types.ts';
 
 const contract = readFileSync(new URL('../../public/demo/documents/cuad-neoforma-verticalnet-co-branding-1999.txt', import.meta.url), 'utf8');

@@ -5,7 +5,7 @@ import { chainNeedsTokenizer, stepRegistry, typedStep, type StepConfig, type Typ
 import type { MapConfig } from './map.ts';
 import type { ModelConfig } from './model.config.ts';
 import type { TemplateConfig } from './template.ts';
-import { idempotencyKey } from './webhook.ts';
+import { idempotencyKey } from './webhook-run.ts';
 
 describe('chainNeedsTokenizer', () => {
   it('asks each definition: a split always, a model call only with an input budget', () => {

@@ -1,14 +1,12 @@
 import * as z from 'zod';
-import { hashString } from '../chain/hash.ts';
-import { shapeScrubber } from '../providers/scrub.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
-import type { RunId, StepId } from '../chain/ids.ts';
 
 /**
  * A terminal with a side effect: POSTs the result to a URL. It carries an idempotency key
  * derived from the run and step ids, so retries and resumes of the same run send the same key
- * and the receiver can drop duplicates (seed 002: side effects at the end, idempotent).
+ * and the receiver can drop duplicates (seed 002: side effects at the end, idempotent). The POST
+ * itself is in webhook-run.ts, loaded on the first run.
  */
 /**
  * Header names that carry credentials. A chain file is shared and exported, so a secret in it
@@ -77,10 +75,6 @@ export const webhookConfigSchema = z.object({
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 
-export function idempotencyKey(runId: RunId, stepId: StepId): string {
-  return `seamscope-${hashString(`${runId}:${stepId}`)}`;
-}
-
 export const webhookStep = defineStep<'webhook', WebhookConfig>({
   kind: 'webhook',
   title: 'Webhook',
@@ -104,32 +98,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   summary: (cfg) => [`POST ${cfg.url}`, 'idempotent per run'],
   outputSchema: () => ({ type: 'object', properties: { status: { type: 'integer' }, idempotency_key: { type: 'string' } } }),
   async run(ctx) {
-    const key = idempotencyKey(ctx.runId, ctx.stepId);
-    const body = JSON.stringify({ idempotency_key: key, run_id: ctx.runId, step_id: ctx.step.id, value: ctx.values.value ?? null });
-    let lastError = '';
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      try {
-        const doFetch = ctx.fetch;
-        // Egress is confirmed for the webhook's own origin: a redirect elsewhere is not followed
-        // (fetch would post the value on to wherever it points), it fails the step, saying so.
-        const res = await doFetch(ctx.config.url, {
-          method: 'POST', body, signal: ctx.signal, redirect: 'manual',
-          headers: { ...ctx.config.headers, 'content-type': 'application/json', 'idempotency-key': key },
-        });
-        if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
-          const to = res.headers.get('location');
-          lastError = `the webhook answered with a redirect${to ? ` to ${to}` : ''}, which is not followed: the run may post only to the origin it was allowed`;
-          break;
-        }
-        if (res.ok) return { status: 'succeeded', output: { status: res.status, idempotency_key: key, value: ctx.values.value ?? null }, terminal: 'output' };
-        lastError = `the webhook answered ${res.status} ${res.statusText}`.trim();
-        if (res.status < 500 && res.status !== 429) break;
-      } catch (error) {
-        if (ctx.signal.aborted) throw error;
-        lastError = `could not reach the webhook: ${(error as Error).message}`;
-      }
-    }
-    // The receiver's status text and the network error are not ours: scrubbed like a provider's.
-    return { status: 'failed', failure: { code: 'side_effect_failed', message: shapeScrubber.text(lastError) } };
+    const { postWebhook } = await import('./webhook-run.ts');
+    return postWebhook(ctx);
   },
 });
