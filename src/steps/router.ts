@@ -1,6 +1,9 @@
+import { lazyModule } from './lazy-module.ts';
 import * as z from 'zod';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
+
+const routerRun = lazyModule(() => import('./router-run.ts'));
 
 /**
  * Branches in code on a structured label from an earlier step: never a model call. The branch
@@ -64,7 +67,7 @@ export const routerStep = defineStep<'router', RouterConfig>({
   summary: (cfg) => [`on ${cfg.field || '(value)'}`, ...cfg.routes.map((r) => `${JSON.stringify(r.equals)} → ${r.to}`), ...(cfg.defaultTo ? [`otherwise → ${cfg.defaultTo}`] : [])],
   outputSchema: () => ({ type: 'object', properties: { label: {}, to: { type: 'string' } } }),
   async run(ctx) {
-    const { routeOn } = await import('./router-run.ts');
+    const { routeOn } = await routerRun();
     return routeOn(ctx);
   },
 });

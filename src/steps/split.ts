@@ -4,6 +4,8 @@ import { stringifyForPrompt } from '../chain/template.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
+const splitUnits = lazyModule(() => import('./split-units.ts'));
+
 const partition = lazyModule(() => import('./partition.ts'));
 
 /**
@@ -66,7 +68,7 @@ export const splitStep = defineStep<'split', SplitConfig>({
     },
   }),
   async run(ctx) {
-    const { countUnits, groupUnits, toUnitGroups, toUnits } = await import('./split-units.ts');
+    const { countUnits, groupUnits, toUnitGroups, toUnits } = await splitUnits();
     const units = toUnits(ctx.values.units);
     if (typeof units === 'string') return { status: 'failed', failure: { code: 'missing_input', message: units } };
     if (units.length === 0) return { status: 'failed', failure: { code: 'missing_input', message: 'there are no units to split' } };

@@ -1,6 +1,9 @@
+import { lazyModule } from './lazy-module.ts';
 import * as z from 'zod';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
+
+const webhookRun = lazyModule(() => import('./webhook-run.ts'));
 
 /**
  * A terminal with a side effect: POSTs the result to a URL. It carries an idempotency key
@@ -98,7 +101,7 @@ export const webhookStep = defineStep<'webhook', WebhookConfig>({
   summary: (cfg) => [`POST ${cfg.url}`, 'idempotent per run'],
   outputSchema: () => ({ type: 'object', properties: { status: { type: 'integer' }, idempotency_key: { type: 'string' } } }),
   async run(ctx) {
-    const { postWebhook } = await import('./webhook-run.ts');
+    const { postWebhook } = await webhookRun();
     return postWebhook(ctx);
   },
 });
