@@ -38,23 +38,25 @@ export function sequentialChain(n: number): Chain {
 
 const summarySchema = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false };
 
-/** One model step, then n gates in a line, each checking what the one before passed on. */
+/** n steps: one model step, then gates in a line, each checking what the one before passed on, then the output. */
 export function gateLineChain(n: number): Chain {
   const steps: StepDef[] = [{ id: 's0', kind: 'model', name: 'Summarise', position: { x: 0, y: 0 }, config: { bindings: { text: 'inputs.document' }, prompt: 'Summarise {text} in one sentence.', outputSchema: summarySchema } }];
-  for (let i = 1; i <= n; i++) {
+  const gates = Math.max(1, n - 2);
+  for (let i = 1; i <= gates; i++) {
     steps.push({ id: `g${i}`, kind: 'gate', name: `Gate ${i}`, position: { x: i * 280, y: 0 }, config: { bindings: { value: i === 1 ? 'steps.s0' : `steps.g${i - 1}` }, check: { type: 'jsonSchema', schema: { type: 'object', required: ['summary'] } } } });
   }
-  steps.push({ id: 'final', kind: 'output', name: 'Final', position: { x: (n + 1) * 280, y: 0 }, config: { bindings: { value: `steps.g${n}.summary` } } });
+  steps.push({ id: 'final', kind: 'output', name: 'Final', position: { x: (gates + 1) * 280, y: 0 }, config: { bindings: { value: `steps.g${gates}.summary` } } });
   return { format: 'seamscope.chain', version: 1, id: `gate-line-${n}`, name: `Gate line ${n}`, inputs: [{ name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true }], steps };
 }
 
-/** One model step read by n gates side by side (every one ready at once), the output after the last. */
+/** n steps: one model step read by gates side by side (every one ready at once), the output after the last. */
 export function fanOutChain(n: number): Chain {
   const steps: StepDef[] = [{ id: 's0', kind: 'model', name: 'Summarise', position: { x: 0, y: 0 }, config: { bindings: { text: 'inputs.document' }, prompt: 'Summarise {text} in one sentence.', outputSchema: summarySchema } }];
-  for (let i = 1; i <= n; i++) {
+  const gates = Math.max(1, n - 2);
+  for (let i = 1; i <= gates; i++) {
     steps.push({ id: `g${i}`, kind: 'gate', name: `Gate ${i}`, position: { x: 280, y: i * 120 }, config: { bindings: { value: 'steps.s0' }, check: { type: 'jsonSchema', schema: { type: 'object', required: ['summary'] } } } });
   }
-  steps.push({ id: 'final', kind: 'output', name: 'Final', position: { x: 560, y: 0 }, config: { bindings: { value: `steps.g${n}.summary` } } });
+  steps.push({ id: 'final', kind: 'output', name: 'Final', position: { x: 560, y: 0 }, config: { bindings: { value: `steps.g${gates}.summary` } } });
   return { format: 'seamscope.chain', version: 1, id: `fan-out-${n}`, name: `Fan-out ${n}`, inputs: [{ name: 'document', schema: { type: 'string' }, trust: 'trusted', required: true }], steps };
 }
 
