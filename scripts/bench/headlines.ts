@@ -67,7 +67,8 @@ const EXTRACTORS: Record<string, Extractor> = {
       .map((r) => ({
         figure: `${String(r.case)} growth`,
         value: num(r.growth),
-        target: { max: String(r.case).startsWith('seamscope run') && !String(r.case).includes('time') ? TARGETS.scaleCliGrowth : TARGETS.scaleEngineGrowth },
+        // The process rows carry #27's limit; the in-process rows, linear growth (1.25× the size ratio).
+        target: { max: String(r.case).startsWith('seamscope run process') ? TARGETS.scaleCliGrowth : String(r.case).startsWith('seamscope run in process') ? Number(r.sizeRatio ?? 5) * 1.25 : TARGETS.scaleEngineGrowth },
         unit: '×',
       }));
     const heap = l.heap as { small?: number; large?: number; nSmall?: number; nLarge?: number } | null | undefined;

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Chain } from '../../chain/schema.ts';
 import { main } from '../../cli/main.ts';
 import { fanOutChain, gateLineChain, mapChain, mapItems, sequentialChain } from './b11-bounds.ts';
@@ -51,6 +54,31 @@ export async function runShapeThroughCli(shape: ScaleShape, n: number): Promise<
     const ms = performance.now() - started;
     peak = Math.max(peak, process.memoryUsage().heapUsed);
     return { ms, status, peakHeapMb: (peak - base) / 2 ** 20 };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The built CLI (`npm run build:cli`), as a person runs it. */
+export const BUILT_CLI = fileURLToPath(new URL('../../../dist-cli/seamscope.mjs', import.meta.url));
+
+/**
+ * `seamscope run` of a shape as its own process, the built CLI, wall time from spawn to exit
+ * (Node's start and the bundle's load included, as a person's command pays them). Null when
+ * the CLI is not built.
+ */
+export async function runShapeAsProcess(shape: ScaleShape, n: number): Promise<{ ms: number; status: number } | null> {
+  if (!existsSync(BUILT_CLI)) return null;
+  const dir = await mkdtemp(join(tmpdir(), 'seamscope-scale-'));
+  try {
+    const { chain, inputs } = shape.build(n);
+    const chainPath = join(dir, 'scale.chain.json');
+    const inputsPath = join(dir, 'inputs.json');
+    await writeFile(chainPath, JSON.stringify(chain));
+    await writeFile(inputsPath, JSON.stringify(inputs));
+    const started = performance.now();
+    const child = spawnSync(process.execPath, [BUILT_CLI, 'run', chainPath, '--inputs', inputsPath, '--out', join(dir, 'scale.run.json')], { stdio: 'ignore', maxBuffer: 1 << 30 });
+    return { ms: performance.now() - started, status: child.status ?? 1 };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
