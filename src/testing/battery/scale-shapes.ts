@@ -30,6 +30,16 @@ export const SCALE_SHAPES: readonly ScaleShape[] = [
   { name: 'map', unit: 'units', build: (n) => ({ chain: mapChain(), inputs: { items: mapItems(n) } }) },
 ];
 
+/** The shape at size n as a chain file and an inputs file in `dir`, as a person would hand them to `seamscope run`. */
+async function writeShape(shape: ScaleShape, n: number, dir: string): Promise<{ chainPath: string; inputsPath: string }> {
+  const { chain, inputs } = shape.build(n);
+  const chainPath = join(dir, 'scale.chain.json');
+  const inputsPath = join(dir, 'inputs.json');
+  await writeFile(chainPath, JSON.stringify(chain));
+  await writeFile(inputsPath, JSON.stringify(inputs));
+  return { chainPath, inputsPath };
+}
+
 /**
  * `seamscope run` of a shape at size n on the demo model, in this process; resolves with the
  * wall time, the exit status and the peak heap the run added (sampled every 20 ms, over the
@@ -38,11 +48,7 @@ export const SCALE_SHAPES: readonly ScaleShape[] = [
 export async function runShapeThroughCli(shape: ScaleShape, n: number): Promise<{ ms: number; status: number; peakHeapMb: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'seamscope-scale-'));
   try {
-    const { chain, inputs } = shape.build(n);
-    const chainPath = join(dir, 'scale.chain.json');
-    const inputsPath = join(dir, 'inputs.json');
-    await writeFile(chainPath, JSON.stringify(chain));
-    await writeFile(inputsPath, JSON.stringify(inputs));
+    const { chainPath, inputsPath } = await writeShape(shape, n, dir);
     const lines = { out: 0, err: 0 };
     const io = { out: () => void lines.out++, err: () => void lines.err++, env: {} };
     (globalThis as { gc?: () => void }).gc?.();
@@ -71,11 +77,7 @@ export async function runShapeAsProcess(shape: ScaleShape, n: number): Promise<{
   if (!existsSync(BUILT_CLI)) return null;
   const dir = await mkdtemp(join(tmpdir(), 'seamscope-scale-'));
   try {
-    const { chain, inputs } = shape.build(n);
-    const chainPath = join(dir, 'scale.chain.json');
-    const inputsPath = join(dir, 'inputs.json');
-    await writeFile(chainPath, JSON.stringify(chain));
-    await writeFile(inputsPath, JSON.stringify(inputs));
+    const { chainPath, inputsPath } = await writeShape(shape, n, dir);
     const started = performance.now();
     const child = spawnSync(process.execPath, [BUILT_CLI, 'run', chainPath, '--inputs', inputsPath, '--out', join(dir, 'scale.run.json')], { stdio: 'ignore', maxBuffer: 1 << 30 });
     return { ms: performance.now() - started, status: child.status ?? 1 };
