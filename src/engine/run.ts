@@ -483,7 +483,11 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     return { status: t.ending === 'abstain' ? 'abstained' : 'escalated', output: t.output, terminalStep: t.stepId };
   }
   // An output is a terminal that sends nothing out; a webhook's result counts only where no output step ran.
-  return runEnd(chain.steps.map((s) => { const def = deps.registry.get(s.kind); return { id: s.id, name: s.name, output: Boolean(def?.terminal && !def.egress) }; }), state, outputs, returned);
+  const ends = chain.steps.map((s) => {
+    const def = deps.registry.get(s.kind);
+    return { id: s.id, name: s.name, output: Boolean(def?.terminal && !def.egress) };
+  });
+  return runEnd(ends, state, outputs, returned);
 }
 
 /**
