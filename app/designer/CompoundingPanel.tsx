@@ -33,7 +33,7 @@ function RateInput({ value, label, onChange }: { value: number; label: string; o
 }
 
 /**
- * Seed 002's arithmetic for this chain: a chain is right only when every step is; gates and a
+ * The compounding arithmetic for this chain: a chain is right only when every step is; gates and a
  * retry shrink what slips through. Rates come from stored runs where there are any (validation
  * failures, failed steps, and handoffs the boundary inspector found lossy), else from stated
  * assumptions, and every one can be changed here (not saved with the chain). The lossy counts
@@ -67,7 +67,7 @@ export function CompoundingPanel({ chain }: { chain: Chain }) {
         <button type="button" className="icon-button" aria-label="Close" onClick={close}>×</button>
       </header>
       {rows.length === 0 ? (
-        <p className="muted small">No model steps: nothing here can be wrong in the way seed 002 counts.</p>
+        <p className="muted small">No model steps: nothing here can be wrong in the way step-by-step compounding counts.</p>
       ) : (
         <>
           <div className="compounding-result">

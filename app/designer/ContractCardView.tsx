@@ -1,6 +1,6 @@
 import type { ContractCard } from '../../src/chain/index.ts';
 
-/** Seed 000's four decisions at one handoff, and the ones this chain leaves open. */
+/** The four decisions at one handoff (what crosses, its shape, its check, its failure path), and the ones this chain leaves open. */
 export function ContractCardView({ card, testId }: { card: ContractCard; testId: string }) {
   const rows: [string, string][] = [
     ['Carries', card.carries.summary],

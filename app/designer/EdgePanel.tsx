@@ -14,7 +14,7 @@ export default function EdgePanel({ chain, edgeId }: { chain: Chain; edgeId: str
       </div>
       {info?.kind === 'card' ? (
         <>
-          <p className="panel-hint">The four decisions at this handoff (seed 000). Open ones are design warnings too.</p>
+          <p className="panel-hint">The four decisions at this handoff: what crosses, in what shape, what is checked, and what happens when the check fails. Open ones are design warnings too.</p>
           <ContractCardView card={info.card} testId="contract.card" />
         </>
       ) : info ? (

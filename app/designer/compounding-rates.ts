@@ -7,7 +7,7 @@ import type { StepRegistry } from '../../src/steps/index.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 
 /**
- * The per-step rates behind the compounding estimate (seed 002), with where each came from:
+ * The per-step rates behind the compounding estimate, with where each came from:
  * the error rate is observed (validation failures across stored runs) when the step has run,
  * else assumed at 5%; the catch rate is assumed from what checks the output (a gate reading it
  * catches 80%, a schema alone 30%); a retry after a caught error succeeds 95% of the time when the

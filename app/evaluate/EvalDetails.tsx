@@ -9,7 +9,7 @@ const mark = { yes: '✓', no: '✗', conditional: '~' } as const;
 /**
  * What moved the number, for one variant: per step (validation failures, retries, escalations,
  * abstentions, latency), per boundary (sufficiency estimated and labelled, recall on gold ids
- * at the stage's output and in the text sent, seed 001's three questions), and seed 002's
+ * at the stage's output and in the text sent, the three seam questions), and the compounding
  * compounding: the end-to-end rate the measured step rates predict, beside the measured one.
  */
 export function EvalDetails({ evalId, table, variant, results }: { evalId: string; table: EvalTable; variant: string; results: readonly ItemResult[] }) {
@@ -51,7 +51,7 @@ export function EvalDetails({ evalId, table, variant, results }: { evalId: strin
               <th className="num" title="Labelled by people in the replay view: derivable ÷ labelled">Labelled</th>
               <th className="num" title="Recall against the items' gold section and chunk ids, on what the stage output">Recall out</th>
               <th className="num" title="The same recall on the text the consumer was actually sent, after its input budget">Recall sent</th>
-              <th title="Seed 001: can the stage's input be built alone · does its output admit a verdict · is ground truth affordable">Seam questions</th>
+              <th title="Can the stage's input be built alone · does its output admit a verdict · is ground truth affordable">Seam questions</th>
             </tr>
           </thead>
           <tbody>
@@ -82,13 +82,13 @@ function Compounding({ row }: { row: CompoundingRow }) {
   if (row.rates.length === 0) return <p className="muted small" data-testid="eval.compounding">No step failed its contract and no handoff lost a fact: nothing for the compounding arithmetic to multiply.</p>;
   return (
     <p className="small" data-testid="eval.compounding" title={row.estimate.explanation}>
-      Compounding (seed 002): measured step rates predict <strong>{pct(row.predicted)}</strong> end to end; measured <strong>{pct(row.measured)}</strong>. <span className="muted">{row.estimate.explanation}</span>
+      Compounding: measured step rates predict <strong>{pct(row.predicted)}</strong> end to end; measured <strong>{pct(row.measured)}</strong>. <span className="muted">{row.estimate.explanation}</span>
     </p>
   );
 }
 
 /**
- * Seed 000's abstention arithmetic and its review queue: each flagged item the dataset does not
+ * The abstention arithmetic (fire rate × false share × volume × handling time) and its review queue: each flagged item the dataset does not
  * settle waits for a person to say whether it could have been answered; every mark updates the
  * multiplications (fire rate × false share × volume × handling minutes).
  */

@@ -10,7 +10,7 @@ import { selectActiveProfile } from '../stores/selectors.ts';
 import './planner.css';
 
 /**
- * The decomposition planner on a split step's panel (seed 004): one column per granularity, the
+ * The decomposition planner on a split step's panel (how many groups an output-bound job should make): one column per granularity, the
  * recommended one marked, and why. It reads the same inputs the Run dialog starts with (the demo
  * files, else the examples), so it plans the document the chain is bound to, before any call.
  */
@@ -151,7 +151,7 @@ export default function PlannerSection({ chain, step }: { chain: Chain; step: St
             <p key={w} className="small planner-warning" data-testid="planner.warning">{w}</p>
           ))}
           <p className="muted small">
-            Wall clock at {result.job.writer.tokensPerSecond} tokens/s, {(result.job.failRate * 100).toFixed(1)}% failure per call (the seed’s figures); ✗n: sequential carryover passes the window at call n. Red: over the cap’s headroom or the window.
+            Wall clock at {result.job.writer.tokensPerSecond} tokens/s, {(result.job.failRate * 100).toFixed(1)}% failure per call (assumed figures, not measured); ✗n: sequential carryover passes the window at call n. Red: over the cap’s headroom or the window.
             {result.job.writer.prices.input + result.job.writer.prices.output > 0 ? '' : ' The profile has no prices, so cost is not shown.'}
           </p>
         </>

@@ -6,7 +6,7 @@ interface Props {
 }
 
 /**
- * Partial delivery (seed 004): the assembled document as it fills in from the top. The top
+ * Partial delivery: the assembled document as it fills in from the top. The top
  * contiguous part is shown as text (model output, rendered as text, never as HTML); every
  * group below it is a placeholder saying whether it is pending, done but waiting for the ones
  * above, or failed. Re-renders as the run's events arrive; the fold is in the core

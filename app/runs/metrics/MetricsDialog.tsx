@@ -13,7 +13,7 @@ function Rate({ rate, bad }: { rate: number; bad?: boolean }) {
 }
 
 /**
- * Per-step metrics across the chain's stored runs (seed 002: measure each step, not only the
+ * Per-step metrics across the chain's stored runs (measure each step, not only the
  * chain's end result). Steps in chain order; steps that never ran are left out.
  */
 export default function MetricsDialog({ chainId, onClose }: { chainId: string; onClose(): void }) {
