@@ -224,6 +224,10 @@ interface PreparedChain {
   parsed: ParseChainResult;
   plan?: Map<string, PlannedStep>;
   order?: string[];
+  /** Reads nothing is bound to, as `step: message`: the run is refused when there are any. */
+  unbound?: string[];
+  /** Each step as runEnd reads it: whether it is an output (a terminal that sends nothing out). */
+  ends?: { id: string; name: string; output: boolean }[];
 }
 const preparedChains = new WeakMap<StepRegistry, WeakMap<Chain, PreparedChain>>();
 
@@ -237,6 +241,11 @@ function prepare(chain: Chain, registry: StepRegistry): PreparedChain {
     if (parsed.ok) {
       prepared.plan = planChain(parsed.chain, registry);
       prepared.order = topologicalOrder([...prepared.plan.keys()], chainEdges(parsed.chain, registry)).order;
+      prepared.unbound = [...prepared.plan.values()].flatMap((p) => unboundReads(p).map((m) => `${p.step.id}: ${m}`));
+      prepared.ends = parsed.chain.steps.map((s) => {
+        const def = registry.get(s.kind);
+        return { id: s.id, name: s.name, output: Boolean(def?.terminal && !def.egress) };
+      });
     }
     byChain.set(chain, prepared);
   }
@@ -266,7 +275,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   if (refused.length > 0) return { status: 'failed', error: egressRefusal(refused, opts.egressHint ?? 'the caller did not allow it') };
   // A read nothing is bound to (an Output placed after a branch with no value) would run and
   // return nothing: refused before anything is called.
-  const unbound = [...(prepared.plan as Map<string, PlannedStep>).values()].flatMap((p) => unboundReads(p).map((m) => `${p.step.id}: ${m}`));
+  const unbound = prepared.unbound ?? [];
   if (unbound.length > 0) return { status: 'failed', error: `The chain cannot run: ${unbound.join('; ')}` };
   const validator = opts.validator ?? (defaultValidator ??= createSchemaValidator());
   // Stop and ask: a missing or malformed input ends the run before any model call.
@@ -483,11 +492,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     return { status: t.ending === 'abstain' ? 'abstained' : 'escalated', output: t.output, terminalStep: t.stepId };
   }
   // An output is a terminal that sends nothing out; a webhook's result counts only where no output step ran.
-  const ends = chain.steps.map((s) => {
-    const def = deps.registry.get(s.kind);
-    return { id: s.id, name: s.name, output: Boolean(def?.terminal && !def.egress) };
-  });
-  return runEnd(ends, state, outputs, returned);
+  return runEnd(prepared.ends ?? [], state, outputs, returned);
 }
 
 /**

@@ -30,8 +30,13 @@ export function skippedSteps(chain: Chain | undefined, events: readonly TraceEve
   }
   if (skipped.length === 0) return [];
   const edges = chain?.steps ? chainEdges(chain, registry) : [];
+  // Indexed once, so a trace from anyone with thousands of edges costs each edge once.
   const into = new Map<string, typeof edges>();
-  for (const edge of edges) into.set(edge.target, [...(into.get(edge.target) ?? []), edge]);
+  for (const edge of edges) {
+    const list = into.get(edge.target);
+    if (list) list.push(edge);
+    else into.set(edge.target, [edge]);
+  }
   return skipped.map((stepId) => {
     const incoming = into.get(stepId) ?? [];
     for (const edge of incoming.filter((e) => e.kind === 'route')) {
@@ -41,7 +46,7 @@ export function skippedSteps(chain: Chain | undefined, events: readonly TraceEve
     }
     const notRun = incoming.filter((e) => e.kind === 'data' && status.get(e.source) !== 'succeeded').map((e) => `${e.source} (${status.get(e.source) ?? 'not reached'})`);
     if (notRun.length) return { stepId, reason: `a step it reads did not run: ${[...new Set(notRun)].join(', ')}` };
-    if (incoming.some((e) => e.kind === 'fallback') || edges.some((e) => e.kind === 'fallback' && e.target === stepId)) return { stepId, reason: 'a fallback, not needed: the step it stands in for succeeded' };
+    if (incoming.some((e) => e.kind === 'fallback')) return { stepId, reason: 'a fallback, not needed: the step it stands in for succeeded' };
     return { stepId, reason: 'skipped (the trace does not say why)' };
   });
 }
