@@ -16,6 +16,7 @@ import { useReplayKeys } from './use-replay-keys.ts';
 import { modelContractOf } from '../designer/model-contract.ts';
 import { createAssemblyFoldCache } from './assembly-fold-cache.ts';
 import { AssembledPane } from './AssembledPane.tsx';
+import { ReplayOutputs } from './ReplayOutputs.tsx';
 
 // The fork dialog brings the engine (validator, providers); it loads when first opened.
 const ForkDialog = lazy(() => import('./fork/ForkDialog.tsx').then((m) => ({ default: m.ForkDialog })));
@@ -95,6 +96,7 @@ export function ReplayView() {
         )}
         <AddToDatasetButton meta={meta} events={replay.events} disabled={live} />
       </div>
+      {!live && !compare && <ReplayOutputs chain={chain} events={replay.events} onPick={pick} />}
       {meta.error && <div className="replay-error">{meta.error}</div>}
       {compare ? (
         <DiffView compare={compare} names={names} />

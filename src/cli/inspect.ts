@@ -26,6 +26,7 @@ export const inspectOptions: OptionTable = { json: 'flag', question: 'string', '
 const defaultLimit = 40;
 /** Everything here came from the trace file: one line, with control and bidi characters escaped. */
 const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 function compactFact(f: SurvivalFact) {
   return {
@@ -107,6 +108,7 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   // Fact extraction loads only for this command.
   const { inspectRun } = await import('../inspect/boundary.ts');
   const { skippedSteps } = await import('../inspect/skipped.ts');
+  const { runOutputs } = await import('../inspect/run-outputs.ts');
   let report: RunInspection;
   try {
     const gold = lists['gold-fact'] ?? [];
@@ -117,7 +119,7 @@ export async function inspectCommand(positionals: string[], options: Record<stri
     return 1;
   }
   if (options.json !== undefined) {
-    io.out(JSON.stringify({ ...jsonReport(report, trace), skipped: skippedSteps(trace.run.chain as Chain | undefined, trace.events) }, null, 2));
+    io.out(JSON.stringify({ ...jsonReport(report, trace), skipped: skippedSteps(trace.run.chain as Chain | undefined, trace.events), outputs: runOutputs(trace.run.chain as Chain | undefined, trace.events) }, null, 2));
     return 0;
   }
   io.out(`${oneLine(path)}: read as ${formatPhrase(trace.format)}`);
@@ -134,5 +136,11 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   const skipped = skippedSteps(trace.run.chain as Chain | undefined, trace.events);
   if (skipped.length) io.out(`not run: ${skipped.length} step${skipped.length === 1 ? '' : 's'}`);
   for (const s of skipped) io.out(`  ${oneLine(s.stepId)}: ${oneLine(s.reason)}`);
+  // Several outputs: each by name, with its value or why it has none (one output is the run's output).
+  const outputs = runOutputs(trace.run.chain as Chain | undefined, trace.events);
+  if (outputs.length > 1) {
+    io.out(`outputs: ${outputs.filter((o) => o.state === 'returned').length} of ${outputs.length} returned a value`);
+    for (const o of outputs) io.out(`  ${oneLine(o.stepId)}: ${o.state === 'returned' ? clip(oneLine(JSON.stringify(o.value) ?? ''), 120) : `${o.state} (${oneLine(o.reason ?? '')})`}`);
+  }
   return 0;
 }

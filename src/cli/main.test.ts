@@ -55,6 +55,14 @@ describe('seamscope CLI', () => {
     const { io, out } = capture();
     expect(await main(['run', path, '--out', join(dir, 'run.json')], io)).toBe(0);
     expect(Object.keys(JSON.parse(out.join('\n')) as object)).toEqual(['summary_out', 'answer_out']);
+    // inspect names each output with what it returned, in text and in --json.
+    const text = capture();
+    expect(await main(['inspect', join(dir, 'run.json')], text.io)).toBe(0);
+    expect(text.out.join('\n')).toMatch(/outputs: 2 of 2 returned a value\n {2}summary_out: .+\n {2}answer_out: .+/);
+    const json = capture();
+    expect(await main(['inspect', join(dir, 'run.json'), '--json'], json.io)).toBe(0);
+    const outputs = (JSON.parse(json.out.join('\n')) as { outputs: { stepId: string; state: string }[] }).outputs;
+    expect(outputs.map((o) => [o.stepId, o.state])).toEqual([['summary_out', 'returned'], ['answer_out', 'returned']]);
   });
 
   it('runs a demo chain headless on the demo model, writes the trace and prints the output', async () => {

@@ -16,3 +16,4 @@ export { estimateSufficiency, goldFactSurvives, summarizeSufficiency, type Bound
 export { containsId, stageRecall, type StageRecall } from './stage-recall.ts';
 export { stepMetrics, percentile, type StepMetrics } from './metrics.ts';
 export { diffRuns, type RunDiff, type StepDiff } from './run-diff.ts';
+export { runOutputs, type RunOutput, type RunOutputState } from './run-outputs.ts';
