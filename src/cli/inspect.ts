@@ -20,9 +20,13 @@ interface Io {
 }
 
 export const inspectUsage = `Usage: seamscope inspect <trace> [--json] [--question TEXT] [--gold-fact TEXT]... [--limit N (0 = all)] [--strict]
+       seamscope inspect <trace>... --judge CHAIN --endpoint URL [--protocol anthropic] [--model NAME] [--json]
        <trace> is a .run.json, an OTLP/JSON trace or a Langfuse trace export (the format is detected from the content).
-       --gold-fact names a fact the answer needs (repeat it): each boundary's sufficiency is then judged on those facts.`;
-export const inspectOptions: OptionTable = { json: 'flag', question: 'string', 'gold-fact': 'list', limit: 'string', strict: 'flag' };
+       --gold-fact names a fact the answer needs (repeat it): each boundary's sufficiency is then judged on those facts.
+       --judge runs a sufficiency judge chain (inputs question, intermediate; e.g. public/judges/sufficiency.chain.json)
+       on every boundary and shows its agreement with your labels (confusion table, Cohen's kappa, n); its labels
+       count only once that agreement is high enough. It needs a real endpoint: the demo model keeps the rule-based check.`;
+export const inspectOptions: OptionTable = { json: 'flag', question: 'string', 'gold-fact': 'list', limit: 'string', strict: 'flag', judge: 'string', endpoint: 'string', protocol: 'string', model: 'string' };
 const defaultLimit = 40;
 /** Everything here came from the trace file: one line, with control and bidi characters escaped. */
 const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
@@ -101,6 +105,12 @@ function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | und
 export async function inspectCommand(positionals: string[], options: Record<string, string | true>, io: Io, lists: Record<string, string[]> = {}): Promise<number> {
   const [path] = positionals;
   if (!path) return io.err(inspectUsage), 2;
+  if (typeof options.judge === 'string') {
+    // The judge brings the engine and the providers: loaded only when asked for.
+    const { inspectJudgeCommand } = await import('./inspect-judge.ts');
+    return inspectJudgeCommand(positionals, options.judge, options, io);
+  }
+  if (positionals.length > 1) return io.err(`inspect reads one trace at a time (several only with --judge)\n${inspectUsage}`), 2;
   // The trace importers load only for the commands that read traces.
   const { formatPhrase, loadTrace } = await import('./load-trace.ts');
   const trace = await loadTrace(path, io);
