@@ -17,3 +17,4 @@ export { containsId, stageRecall, type StageRecall } from './stage-recall.ts';
 export { stepMetrics, percentile, type StepMetrics } from './metrics.ts';
 export { diffRuns, type RunDiff, type StepDiff } from './run-diff.ts';
 export { runOutputs, type RunOutput, type RunOutputState } from './run-outputs.ts';
+export { judgeAgreement, JUDGE_TRUST, type ConfusionTable, type JudgeAgreement, type LabelPair } from './judge-agreement.ts';

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { estimateSufficiency, type BoundaryReport } from '../../../src/inspect/index.ts';
 import { labelOf, type Boundary, type RunMeta, type SufficiencyVerdict } from '../../../src/trace/index.ts';
 import { labelBoundary } from '../label-actions.ts';
+import { JudgeBar } from '../judge/JudgeBar.tsx';
 
 const choices: { verdict: SufficiencyVerdict; text: string }[] = [
   { verdict: 'derivable', text: 'Derivable' },
@@ -91,6 +92,7 @@ export function SufficiencyBar({ meta, boundary, report, live }: Props) {
         </span>
       )}
       {live && <span className="muted">Label once the run has finished</span>}
+      <JudgeBar meta={meta} boundary={boundary} live={live} />
     </form>
   );
 }
