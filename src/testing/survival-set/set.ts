@@ -80,13 +80,21 @@ export interface LoadedDocument {
 
 const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
+/** Every question file, joined per document (a document's quantity and condition questions may sit in files of their own). */
 export function loadSurvivalSet(): LoadedDocument[] {
   const dir = here('./questions/');
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((file) => {
+  const byDocument = new Map<string, LoadedDocument>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const set = documentSetSchema.parse(JSON.parse(readFileSync(`${dir}${file}`, 'utf8')));
+    const known = byDocument.get(set.document);
+    if (known) {
+      known.questions.push(...set.questions);
+      continue;
+    }
     const text = readFileSync(here(`./documents/${set.document}`), 'utf8');
-    return { name: set.document, text, sections: splitSections(text), questions: set.questions };
-  });
+    byDocument.set(set.document, { name: set.document, text, sections: splitSections(text), questions: [...set.questions] });
+  }
+  return [...byDocument.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Where a gold fact sits in its document: inside its section, pinned by its context when given. Null when it is not there. */
