@@ -3,7 +3,8 @@
  * quantity questions and condition questions apart: per document and overall, precision and
  * recall of "an asked fact was dropped" (per fact) and of the boundary's lossy verdict (per
  * intermediate), the false-alarm rate on faithful intermediates, and for conditions how many
- * numbers-only intermediates (every number kept, the condition dropped) were flagged. Offline;
+ * numbers-only intermediates (every number kept, the condition dropped) were flagged and the
+ * recall on the dropped condition facts themselves (`condition R`). Offline;
  * prints figures and asserts nothing.
  *
  *   npx tsx scripts/bench-survival.ts [--misses] [--json]
@@ -28,12 +29,13 @@ function row(d: DocumentScore) {
     f2(precision(d.facts)), f2(recall(d.facts)), f2(precision(d.verdict)), f2(recall(d.verdict)),
     `${d.faithful.falseAlarms}/${d.faithful.total} (${pct(d.faithful.falseAlarms, d.faithful.total)})`,
     numbersOnly.total ? `${numbersOnly.lossy}/${numbersOnly.total}` : '—',
+    d.conditionFacts.tp + d.conditionFacts.fn ? f2(recall(d.conditionFacts)) : '—',
     `${d.approximations.reported}/${d.approximations.total}`,
   ];
 }
 
 function table(title: string, documents: DocumentScore[]) {
-  const header = ['document', 'questions', 'intermediates', 'fact P', 'fact R', 'lossy P', 'lossy R', 'false alarms (faithful)', 'numbers-only flagged', 'approx. reported'];
+  const header = ['document', 'questions', 'intermediates', 'fact P', 'fact R', 'lossy P', 'lossy R', 'false alarms (faithful)', 'numbers-only flagged', 'condition R', 'approx. reported'];
   const rows = [header, ...documents.map(row), row(total(documents))];
   if (documents.some((d) => d.heldOut)) rows.push(row({ ...total(documents, (d) => !d.heldOut), name: 'overall without held-out' }));
   const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] as string).length)));
@@ -50,7 +52,8 @@ const figures = (d: DocumentScore) => ({
   lossyRecall: recall(d.verdict), lossyPrecision: precision(d.verdict), factRecall: recall(d.facts), factPrecision: precision(d.facts),
   falseAlarmRate: ratio(d.faithful.falseAlarms, d.faithful.total),
   numbersOnlyFlagged: ratio(d.byKind['numbers-only'].lossy, d.byKind['numbers-only'].total),
-  verdict: d.verdict, facts: d.facts, faithful: d.faithful, approximations: d.approximations, byKind: d.byKind,
+  conditionFactRecall: ratio(d.conditionFacts.tp, d.conditionFacts.tp + d.conditionFacts.fn),
+  verdict: d.verdict, facts: d.facts, conditionFacts: d.conditionFacts, faithful: d.faithful, approximations: d.approximations, byKind: d.byKind,
 });
 
 const scored = Object.fromEntries((['quantity', 'condition'] as QuestionKind[]).map((kind) => [kind, scoreSet(docs, kind)])) as Record<QuestionKind, { documents: DocumentScore[]; misses: Miss[] }>;

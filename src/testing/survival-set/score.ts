@@ -26,6 +26,8 @@ export interface DocumentScore {
   questions: number;
   intermediates: number;
   facts: Counts;
+  /** The part of `facts` on gold condition facts (tp and fn only): did the analysis name the dropped condition itself. */
+  conditionFacts: Counts;
   verdict: Counts;
   faithful: { total: number; falseAlarms: number };
   /** Gold-approximated facts the analysis reported as approximations. */
@@ -96,7 +98,7 @@ export function scoreSet(docs = loadSurvivalSet(), kind: QuestionKind = 'quantit
     if (questions.length === 0) continue;
     const score: DocumentScore = {
       name: doc.name, heldOut: doc.name === HELD_OUT, questions: questions.length, intermediates: 0,
-      facts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 }, byKind: emptyByKind(),
+      facts: empty(), conditionFacts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 }, byKind: emptyByKind(),
     };
     for (const q of questions) {
       const spans = new Map(q.facts.map((f) => [f.id, locateFact(doc, q, f)]));
@@ -116,9 +118,12 @@ function scoreIntermediate(doc: LoadedDocument, q: SetQuestion, im: SetIntermedi
   const extraFacts: string[] = [];
   for (const g of goldLost) {
     const span = spans.get(g.id);
-    if (span && lost.some((f) => overlaps(f, span))) score.facts.tp++;
-    else {
+    if (span && lost.some((f) => overlaps(f, span))) {
+      score.facts.tp++;
+      if (g.condition) score.conditionFacts.tp++;
+    } else {
       score.facts.fn++;
+      if (g.condition) score.conditionFacts.fn++;
       missedFacts.push(g.text);
     }
     if (im.approximated?.includes(g.id) && span) {
@@ -152,12 +157,13 @@ function scoreIntermediate(doc: LoadedDocument, q: SetQuestion, im: SetIntermedi
 }
 
 export function total(documents: DocumentScore[], filter: (d: DocumentScore) => boolean = () => true): DocumentScore {
-  const all: DocumentScore = { name: 'overall', heldOut: false, questions: 0, intermediates: 0, facts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 }, byKind: emptyByKind() };
+  const all: DocumentScore = { name: 'overall', heldOut: false, questions: 0, intermediates: 0, facts: empty(), conditionFacts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 }, byKind: emptyByKind() };
   for (const d of documents.filter(filter)) {
     all.questions += d.questions;
     all.intermediates += d.intermediates;
     for (const k of ['tp', 'fp', 'fn', 'tn'] as const) {
       all.facts[k] += d.facts[k];
+      all.conditionFacts[k] += d.conditionFacts[k];
       all.verdict[k] += d.verdict[k];
     }
     all.faithful.total += d.faithful.total;
