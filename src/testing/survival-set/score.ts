@@ -1,7 +1,7 @@
 import { inspectBoundary, type BoundaryReport } from '../../inspect/boundary.ts';
 import type { SurvivalFact } from '../../inspect/survival.ts';
 import type { Boundary } from '../../trace/replay.ts';
-import { HELD_OUT, loadSurvivalSet, locateFact, type LoadedDocument, type SetIntermediate, type SetQuestion } from './set.ts';
+import { HELD_OUT, loadSurvivalSet, locateFact, type LoadedDocument, type QuestionKind, type SetIntermediate, type SetQuestion } from './set.ts';
 
 /**
  * Scores the boundary analysis against the labelled set: each hand-written intermediate is
@@ -10,6 +10,8 @@ import { HELD_OUT, loadSurvivalSet, locateFact, type LoadedDocument, type SetInt
  * - per fact, "an asked fact was dropped": the analysis' asked facts that did not survive
  *   (dropped or only approximated) against the gold facts the labels say did not survive;
  * - per intermediate, the boundary's lossy verdict against "some gold fact did not survive".
+ * Quantity and condition questions are scored apart (`scoreSet(docs, kind)`): the figures of one
+ * never hide the other's.
  */
 export interface Counts {
   tp: number;
@@ -24,16 +26,25 @@ export interface DocumentScore {
   questions: number;
   intermediates: number;
   facts: Counts;
+  /** The part of `facts` on gold condition facts (tp and fn only): did the analysis name the dropped condition itself. */
+  conditionFacts: Counts;
   verdict: Counts;
   faithful: { total: number; falseAlarms: number };
   /** Gold-approximated facts the analysis reported as approximations. */
   approximations: { total: number; reported: number };
+  /** Per intermediate kind: how many there are and how many the analysis called lossy (numbers-only is where a dropped condition shows). */
+  byKind: Record<IntermediateKind, { total: number; lossy: number }>;
 }
+
+type IntermediateKind = SetIntermediate['kind'];
+const INTERMEDIATE_KINDS: IntermediateKind[] = ['faithful', 'lossy', 'numbers-only', 'vague'];
+const emptyByKind = () => Object.fromEntries(INTERMEDIATE_KINDS.map((k) => [k, { total: 0, lossy: 0 }])) as DocumentScore['byKind'];
 
 export interface Miss {
   document: string;
   question: string;
-  kind: SetIntermediate['kind'];
+  questionKind: QuestionKind;
+  kind: IntermediateKind;
   expectLossy: boolean;
   lossy: boolean;
   missedFacts: string[];
@@ -78,15 +89,18 @@ export function askedAndLost(report: BoundaryReport): SurvivalFact[] {
 
 const overlaps = (f: SurvivalFact, span: { start: number; end: number }) => f.occurrences.some((o) => o.start < span.end && span.start < o.end);
 
-export function scoreSet(docs = loadSurvivalSet()): { documents: DocumentScore[]; misses: Miss[] } {
+/** Scores the questions of one kind; a document with none of that kind is left out. */
+export function scoreSet(docs = loadSurvivalSet(), kind: QuestionKind = 'quantity'): { documents: DocumentScore[]; misses: Miss[] } {
   const documents: DocumentScore[] = [];
   const misses: Miss[] = [];
   for (const doc of docs) {
+    const questions = doc.questions.filter((q) => q.kind === kind);
+    if (questions.length === 0) continue;
     const score: DocumentScore = {
-      name: doc.name, heldOut: doc.name === HELD_OUT, questions: doc.questions.length, intermediates: 0,
-      facts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 },
+      name: doc.name, heldOut: doc.name === HELD_OUT, questions: questions.length, intermediates: 0,
+      facts: empty(), conditionFacts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 }, byKind: emptyByKind(),
     };
-    for (const q of doc.questions) {
+    for (const q of questions) {
       const spans = new Map(q.facts.map((f) => [f.id, locateFact(doc, q, f)]));
       for (const im of q.intermediates) scoreIntermediate(doc, q, im, spans, score, misses);
     }
@@ -104,9 +118,12 @@ function scoreIntermediate(doc: LoadedDocument, q: SetQuestion, im: SetIntermedi
   const extraFacts: string[] = [];
   for (const g of goldLost) {
     const span = spans.get(g.id);
-    if (span && lost.some((f) => overlaps(f, span))) score.facts.tp++;
-    else {
+    if (span && lost.some((f) => overlaps(f, span))) {
+      score.facts.tp++;
+      if (g.condition) score.conditionFacts.tp++;
+    } else {
       score.facts.fn++;
+      if (g.condition) score.conditionFacts.fn++;
       missedFacts.push(g.text);
     }
     if (im.approximated?.includes(g.id) && span) {
@@ -132,24 +149,31 @@ function scoreIntermediate(doc: LoadedDocument, q: SetQuestion, im: SetIntermedi
     score.faithful.total++;
     if (report.lossy) score.faithful.falseAlarms++;
   }
+  score.byKind[im.kind].total++;
+  if (report.lossy) score.byKind[im.kind].lossy++;
   if (expectLossy !== report.lossy || missedFacts.length || extraFacts.length) {
-    misses.push({ document: doc.name, question: q.id, kind: im.kind, expectLossy, lossy: report.lossy, missedFacts, extraFacts, reasons: report.reasons });
+    misses.push({ document: doc.name, question: q.id, questionKind: q.kind, kind: im.kind, expectLossy, lossy: report.lossy, missedFacts, extraFacts, reasons: report.reasons });
   }
 }
 
 export function total(documents: DocumentScore[], filter: (d: DocumentScore) => boolean = () => true): DocumentScore {
-  const all: DocumentScore = { name: 'overall', heldOut: false, questions: 0, intermediates: 0, facts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 } };
+  const all: DocumentScore = { name: 'overall', heldOut: false, questions: 0, intermediates: 0, facts: empty(), conditionFacts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 }, byKind: emptyByKind() };
   for (const d of documents.filter(filter)) {
     all.questions += d.questions;
     all.intermediates += d.intermediates;
     for (const k of ['tp', 'fp', 'fn', 'tn'] as const) {
       all.facts[k] += d.facts[k];
+      all.conditionFacts[k] += d.conditionFacts[k];
       all.verdict[k] += d.verdict[k];
     }
     all.faithful.total += d.faithful.total;
     all.faithful.falseAlarms += d.faithful.falseAlarms;
     all.approximations.total += d.approximations.total;
     all.approximations.reported += d.approximations.reported;
+    for (const k of INTERMEDIATE_KINDS) {
+      all.byKind[k].total += d.byKind[k].total;
+      all.byKind[k].lossy += d.byKind[k].lossy;
+    }
   }
   return all;
 }
