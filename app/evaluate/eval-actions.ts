@@ -57,7 +57,8 @@ export async function planVariants(chainIds: readonly string[], controls: boolea
     const named = typeof chain.meta?.baseline === 'string' ? (await db.chains.get(chain.meta.baseline))?.chain ?? null : null;
     const plan = buildControls(chain, stepRegistry, { name: chain.id, baseline: named });
     variants.push(...plan.variants);
-    for (const n of plan.notApplicable) notes.push(`${chain.id}: no ${n.kind}${n.step ? ` of ${n.step}` : ''}: ${n.reason}`);
+    for (const n of plan.notes) notes.push(`${chain.name}: ${n}`);
+    for (const n of plan.notApplicable) notes.push(`${chain.name}: no ${n.kind}${n.step ? ` of ${n.step}` : ''}: ${n.reason}`);
   }
   return { variants, notes };
 }
