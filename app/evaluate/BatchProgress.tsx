@@ -14,7 +14,8 @@ export function BatchProgress({ testId = 'eval', compact = false }: { testId?: s
     <>
       <progress max={progress.total} value={progress.done} aria-label="Evaluation progress" data-testid={`${testId}.progress`} />
       {/* Compact (the top bar): the count alone, the time left in the tooltip. */}
-      <span className="eval-progress-text" data-testid={`${testId}.progressText`} title={compact && eta ? eta : undefined}>
+      {/* Wide enough for the final count from the start, so the top bar never re-lays out as it counts. */}
+      <span className="eval-progress-text" data-testid={`${testId}.progressText`} title={compact && eta ? eta : undefined} style={compact ? { minWidth: `${2 * String(progress.total).length + 8}ch` } : undefined}>
         {progress.done} / {progress.total} done{failed}
         {!compact && eta ? ` · ${eta}` : ''}
       </span>
