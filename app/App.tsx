@@ -1,6 +1,7 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
 import { Palette } from './canvas/Palette.tsx';
+import { selectEvalViewOpen, useEvalStore } from './evaluate/eval-store.ts';
 import { Inspector } from './inspector/Inspector.tsx';
 import { selectEgressQuestion, useEgressStore } from './stores/egress-store.ts';
 import { useRunStore } from './stores/run-store.ts';
@@ -18,6 +19,8 @@ const ReplayView = lazy(() => import('./runs/ReplayView.tsx').then((m) => ({ def
 const Canvas = lazy(() => import('./canvas/Canvas.tsx').then((m) => ({ default: m.Canvas })));
 const Library = lazy(() => import('./library/Library.tsx').then((m) => ({ default: m.Library })));
 const RunList = lazy(() => import('./runs/RunList.tsx').then((m) => ({ default: m.RunList })));
+// Evaluate brings the eval core, the engine and the tokenizer: loaded when the view is first shown.
+const EvaluateView = lazy(() => import('./evaluate/EvaluateView.tsx'));
 // The webhook question is asked only during a run: its dialog loads when it is asked.
 const WebhookConsent = lazy(() => import('./egress/WebhookConsent.tsx').then((m) => ({ default: m.WebhookConsent })));
 
@@ -34,13 +37,15 @@ function WebhookConsentWhenAsked() {
  */
 export function App() {
   const replayOpen = useRunStore(selectReplayOpen);
+  const evaluating = useEvalStore(selectEvalViewOpen);
   const layout = usePaneLayoutState();
   return (
     <ReactFlowProvider>
       <PaneLayoutContext value={layout}>
         <div className={replayOpen ? 'app has-replay' : 'app'}>
           <TopBar />
-          <div className="app-rows">
+          {/* The designer stays mounted (hidden) behind Evaluate: coming back finds the canvas as it was. */}
+          <div className={evaluating ? 'app-rows is-covered' : 'app-rows'}>
             <div className="app-columns" data-testid="pane.workspace">
               <Pane id="sidebar">
                 <nav className="sidebar">
@@ -75,6 +80,11 @@ export function App() {
                   <ReplayView />
                 </Suspense>
               </Pane>
+            )}
+            {evaluating && (
+              <Suspense fallback={<section className="evaluate-view" aria-busy="true" />}>
+                <EvaluateView />
+              </Suspense>
             )}
           </div>
         </div>

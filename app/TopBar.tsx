@@ -1,4 +1,5 @@
-import { EvaluateButton } from './evaluate/EvaluateButton.tsx';
+import { EvalTopbarStatus } from './evaluate/EvalTopbarStatus.tsx';
+import { ViewSwitch } from './evaluate/ViewSwitch.tsx';
 import { ExportButton } from './export/ExportButton.tsx';
 import { ProfileSelect } from './profiles/ProfileSelect.tsx';
 import { RunBar } from './runs/RunBar.tsx';
@@ -25,15 +26,16 @@ export function TopBar() {
         <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={18} height={18} />
         <span>Seamscope</span>
       </div>
+      <ViewSwitch />
       <div className="topbar-chain" title={chain?.description}>
         {chain ? chain.name : ''}
       </div>
+      <EvalTopbarStatus />
       <div className="topbar-actions">
         <span className="pane-toggles">
           <PaneToggle pane="sidebar" label="library" glyph="◧" />
           <PaneToggle pane="inspector" label="inspector" glyph="◨" />
         </span>
-        <EvaluateButton />
         <ExportButton />
         <ProfileSelect />
         <RunBar />

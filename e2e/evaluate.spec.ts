@@ -17,8 +17,7 @@ test('compare two designs with their controls over a dataset, then open a run be
   test.setTimeout(150_000);
   await app.open();
   await page.getByTestId('eval.open').click();
-  const dialog = page.getByTestId('eval.dialog');
-  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('eval.view')).toBeVisible();
   await page.getByTestId('eval.import').setInputFiles(await datasetFile(4));
   await expect(page.getByTestId('eval.dataset')).toContainText('4 items');
 
@@ -48,7 +47,10 @@ test('compare two designs with their controls over a dataset, then open a run be
   const csv = page.waitForEvent('download');
   await page.getByTestId('eval.exportCsv').click();
   const text = await readFile(await (await csv).path(), 'utf8');
-  expect(text.split('\r\n')[0]).toContain('"variant","kind","n","accuracy"');
+  expect(text.split('\r\n')[0]).toContain('"variant","name","kind","n","accuracy"');
+  // Rows read as the chains' names; the id is the row's key and in its tooltip.
+  expect(text).toContain('"demo-summarise-then-answer:ablate-summarise","Summarise, then answer from the summary (without summarise)","ablation"');
+  await expect(page.getByTestId('eval.row.demo-summarise-then-answer').getByRole('button')).toHaveText('Summarise, then answer from the summary');
 
   // A row opens what moved its number: the steps, the boundaries with their stage metrics, the compounding arithmetic.
   await page.getByTestId('eval.row.demo-select-quotes-then-answer').getByRole('button').click();
@@ -110,10 +112,13 @@ test('cancel an evaluation and resume it: finished items are not run again', asy
   await page.getByLabel('Volume a month').click();
   await page.keyboard.type('400000');
   await expect(page.getByTestId('eval.row.demo-summarise-then-answer')).toContainText('$');
-  await page.getByTestId('eval.dialog').getByRole('button', { name: 'Close' }).click();
+  await page.getByTestId('view.designer').click();
   await app.openChain('demo-summarise-then-answer');
-  // Exactly one stored run per item: none of the finished ones ran twice.
-  await expect(page.locator('.runs .section-title .count')).toHaveText('8');
+  // Exactly one stored run per item: none of the finished ones ran twice. They sit under their
+  // batch, apart from the person's own runs (none here).
+  await expect(page.locator('.runs .section-title .count')).toHaveText('0');
+  await expect(page.locator('[data-testid^="runs.batch."]')).toHaveCount(1);
+  await expect(page.locator('[data-testid^="runs.batch."]')).toContainText('8 runs');
 });
 
 /**

@@ -17,9 +17,12 @@ export function keyOwner(target: EventTarget | null): Element | null {
   return el?.closest(OWN_KEYS) ?? null;
 }
 
-/** Whether a modal dialog is open: then no key reaches the canvas, wherever the focus is. */
+/**
+ * Whether a modal dialog is open, or a view stands in front of the designer (Evaluate): then no
+ * key reaches the canvas, wherever the focus is (an undo there would change a chain unseen).
+ */
 export function modalOpen(doc: Document = document): boolean {
-  return !!doc.querySelector('dialog[open]');
+  return !!doc.querySelector('dialog[open], [data-covers-designer]');
 }
 
 /** Whether a key event is the canvas's to act on. */

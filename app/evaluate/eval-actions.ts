@@ -11,7 +11,9 @@ import { refreshRuns } from '../runs/run-actions.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectActiveProfile, selectChain } from '../stores/selectors.ts';
 import { completeItem, sourceOf, type StoredEvalJob } from './eval-batch.ts';
+import { baselinePlans } from './baseline-plan.ts';
 import { useEvalStore } from './eval-store.ts';
+import { variantLabels } from './variant-labels.ts';
 import { startEvalWorker } from './eval-worker-client.ts';
 
 /**
@@ -57,7 +59,8 @@ export async function planVariants(chainIds: readonly string[], controls: boolea
     const named = typeof chain.meta?.baseline === 'string' ? (await db.chains.get(chain.meta.baseline))?.chain ?? null : null;
     const plan = buildControls(chain, stepRegistry, { name: chain.id, baseline: named });
     variants.push(...plan.variants);
-    for (const n of plan.notApplicable) notes.push(`${chain.id}: no ${n.kind}${n.step ? ` of ${n.step}` : ''}: ${n.reason}`);
+    for (const n of plan.notes) notes.push(`${chain.name}: ${n}`);
+    for (const n of plan.notApplicable) notes.push(`${chain.name}: no ${n.kind}${n.step ? ` of ${n.step}` : ''}: ${n.reason}`);
   }
   return { variants, notes };
 }
@@ -76,14 +79,21 @@ async function inputFilesOf(variants: readonly EvalVariant[]): Promise<Map<strin
 
 let estimates = 0;
 
-/** The bill for what is ticked; an estimate overtaken by a newer one (the ticks changed) is dropped. */
+/**
+ * The bill, the notes and the baselines' prompts for what is ticked; a plan overtaken by a
+ * newer one (the ticks changed meanwhile) is dropped, so notes never outlive their ticks.
+ */
 export async function estimate(datasetId: string, chainIds: readonly string[], controls: boolean): Promise<void> {
   const mine = ++estimates;
+  if (!datasetId || chainIds.length === 0) return useEvalStore.getState().setPlan(null);
   const db = await openDb();
   const dataset = await loadDataset(db, datasetId);
   const profile = activeProfile();
-  if (!dataset || !profile) return useEvalStore.getState().setEstimate(null);
   const { variants, notes } = await planVariants(chainIds, controls);
+  if (!dataset || !profile) {
+    if (mine === estimates) useEvalStore.getState().setPlan(null);
+    return;
+  }
   const countTokens = await loadTokenCounter();
   const files = await inputFilesOf(variants);
   const out = [];
@@ -92,8 +102,7 @@ export async function estimate(datasetId: string, chainIds: readonly string[], c
     out.push(...estimateEval([v], items, stepRegistry, countTokens, profile.prices.input || profile.prices.output ? profile.prices : null, profile.maxOutputTokens));
   }
   if (mine !== estimates) return;
-  useEvalStore.getState().setNotes(notes);
-  useEvalStore.getState().setEstimate(out);
+  useEvalStore.getState().setPlan({ estimate: out, notes, baselines: baselinePlans(variants, variantLabels(variants)) });
 }
 
 const activeProfile = () => selectActiveProfile(useEditorStore.getState());
@@ -108,7 +117,6 @@ export async function startEval(datasetId: string, chainIds: readonly string[], 
     datasetId, variants, profileId: profile.id, concurrency, status: 'running', startedAt: Date.now(),
   };
   await (await openDb()).evals.put(record);
-  useEvalStore.getState().setNotes(notes);
   await go(record);
 }
 
@@ -143,7 +151,7 @@ export async function showEval(evalId: string, volume = useEvalStore.getState().
   const reviews = new Map(rows.filter((r) => r.review).map((r) => [r.key, r.review?.answerable === true]));
   const prices = profile && (profile.prices.input || profile.prices.output) ? { priceIn: profile.prices.input, priceOut: profile.prices.output } : {};
   const table = evalTable(record.variants, results, { ...prices, ...(volume > 0 ? { volume } : {}), handlingMinutes: useEvalStore.getState().handlingMinutes, reviews });
-  useEvalStore.getState().setShown({ evalId, table, results });
+  useEvalStore.getState().setShown({ evalId, table, results, variants: record.variants });
 }
 
 async function go(record: EvalRecord): Promise<void> {

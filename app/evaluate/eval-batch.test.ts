@@ -44,6 +44,10 @@ describe('runStoredEval', () => {
     expect(stored.map((r) => r.result.itemId).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `q${i}`).sort());
     expect(writes.transactions).toBeGreaterThan(0);
     expect(writes.transactions).toBeLessThan(12);
+    // Each item's run is stored with its batch's id, so run lists keep it apart from a person's runs.
+    const runs = await db.runs.toArray();
+    expect(runs).toHaveLength(12);
+    expect(new Set(runs.map((r) => r.evalId))).toEqual(new Set(['eval-1']));
   });
 
   it('a cancel keeps every result it reported, and resume runs only the rest', async () => {

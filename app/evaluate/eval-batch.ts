@@ -68,8 +68,10 @@ export async function runStoredEval(
   }
   let last = 0;
   const results = createWriteBatcher<EvalResultRecord>(async (rows) => void (await db.evalResults.bulkPut(rows)), { intervalMs: RESULTS_MS });
+  // Each item's run carries the batch's id, so run lists keep it apart from the person's own runs.
+  const batchRepo: RunRepository = { ...repo, createRun: (meta) => repo.createRun({ ...meta, evalId: record.id }) };
   const outcome = await runEval({
-    variants: record.variants, dataset, provider: shared.provider, model: runModelSettings(profile), repo, registry: stepRegistry,
+    variants: record.variants, dataset, provider: shared.provider, model: runModelSettings(profile), repo: batchRepo, registry: stepRegistry,
     concurrency: record.concurrency, signal, done, countTokens: await loadTokenCounter(), judges,
     ...(hold ? { beforeItem: (s?: AbortSignal) => hold.wait(s) } : {}),
     itemFor: (variant, item) => completeItem(variant, job.files.get(variant.name) ?? {}, item),

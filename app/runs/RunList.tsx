@@ -2,8 +2,10 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { selectChain, selectLive, selectReplay, selectRuns } from '../stores/selectors.ts';
-import { formatCost, formatTime, formatTokens, preview } from '../ui/format.ts';
-import { importTrace, openReplay, refreshRuns, resumeRun } from './run-actions.ts';
+import { formatTime } from '../ui/format.ts';
+import { importTrace, refreshRuns } from './run-actions.ts';
+import { evalIdOf, groupRuns } from './run-groups.ts';
+import { RunRow } from './RunRow.tsx';
 import { whenIdle } from '../ui/when-idle.ts';
 
 // The metrics table loads when first opened.
@@ -27,10 +29,14 @@ export function RunList() {
 
   const shown = runs.filter((r) => r.chainId === chainId);
   const byId = new Map(shown.map((r) => [r.id, r]));
+  // Evaluation runs go under their batch, collapsed: a batch of 40 items does not bury the person's own runs.
+  const { own, batches } = groupRuns(shown);
+  const [openBatches, setOpenBatches] = useState<ReadonlySet<string>>(() => new Set());
+  const replayBatch = replay ? evalIdOf(replay.meta) : null;
   return (
     <section className="runs" aria-label="Runs">
       <div className="section-title">
-        Runs <span className="count">{shown.length}</span>
+        Runs <span className="count" title={batches.length ? `${own.length} of your own; ${shown.length - own.length} in ${batches.length} evaluation${batches.length === 1 ? '' : 's'} below` : undefined}>{own.length}</span>
         <span className="section-actions">
           <button type="button" className="button small" data-testid="runs.metrics" disabled={shown.length === 0} onClick={() => setMetricsOpen(true)}>
             Metrics
@@ -56,53 +62,41 @@ export function RunList() {
         </span>
       </div>
       <ul className="run-list">
-        {shown.map((run) => {
-          const parent = run.forkedFrom ? byId.get(run.forkedFrom.runId) : undefined;
-          const tokens = run.usage ? run.usage.inputTokens + run.usage.outputTokens : 0;
-          return (
-            <li key={run.id} className="run-row">
-              <button
-                type="button"
-                className={replay?.meta.id === run.id ? 'run-item is-open' : 'run-item'}
-                data-testid={`runs.item.${run.id}`}
-                onClick={() => void openReplay(run.id)}
-              >
-                <span className="run-item-head">
-                  <span className={`status-pill status-${run.status}`}>{run.status}</span>
-                  <span className="muted small">{formatTime(run.startedAt)}</span>
-                </span>
-                {run.forkedFrom && (
-                  <span className="run-fork small" title={`fork of ${parent ? formatTime(parent.startedAt) : 'a deleted run'} at ${run.forkedFrom.stepId}${run.forkedFrom.editedOutput ? ' (edited output)' : ''}`}>
-                    fork of {parent ? formatTime(parent.startedAt) : 'a deleted run'} at {run.forkedFrom.stepId}
-                    {run.forkedFrom.editedOutput ? ' (edited)' : ''}
-                  </span>
-                )}
-                <span className="run-item-model muted small">
-                  {run.model}
-                  {tokens > 0 ? ` · ${formatTokens(tokens)} tok` : ''}
-                  {run.usage?.costUsd ? ` · ${formatCost(run.usage.costUsd)}` : ''}
-                </span>
-                <span className="run-item-output small" title={run.error ? preview(run.error) : preview(run.output) || undefined}>{run.error ? preview(run.error) : preview(run.output) || '—'}</span>
-              </button>
-              {(parent || run.status === 'interrupted') && (
-                <span className="run-row-actions">
-                  {parent && (
-                    <button type="button" className="link-button small" data-testid={`runs.parent.${run.id}`} onClick={() => void openReplay(parent.id)}>
-                      Open parent
-                    </button>
-                  )}
-                  {run.status === 'interrupted' && (
-                    <button type="button" className="button small" data-testid={`runs.resume.${run.id}`} disabled={running} onClick={() => resumeRun(run.id)}>
-                      Resume
-                    </button>
-                  )}
-                </span>
-              )}
-            </li>
-          );
-        })}
-        {shown.length === 0 && <li className="muted small">No runs yet. Press Run.</li>}
+        {own.map((run) => <RunRow key={run.id} run={run} byId={byId} openId={replay?.meta.id} running={running} />)}
+        {own.length === 0 && <li className="muted small">{batches.length ? 'No runs of your own yet. Press Run.' : 'No runs yet. Press Run.'}</li>}
       </ul>
+      {batches.length > 0 && (
+        <ul className="run-list run-batches" aria-label="Evaluation runs" data-testid="runs.batches">
+          {batches.map((batch) => {
+            // The batch holding the run the replay shows stays open, so that run is in view.
+            const expanded = openBatches.has(batch.evalId) || batch.evalId === replayBatch;
+            const failed = batch.runs.filter((r) => r.status === 'failed').length;
+            return (
+              <li key={batch.evalId} className="run-batch" data-testid={`runs.batch.${batch.evalId}`}>
+                <button
+                  type="button"
+                  className="run-batch-head"
+                  aria-expanded={expanded}
+                  title={`Runs of the evaluation ${batch.evalId}: each is one dataset item of one variant`}
+                  onClick={() => setOpenBatches((open) => toggled(open, batch.evalId))}
+                >
+                  <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
+                  <span className="run-batch-name">Evaluation · {formatTime(batch.startedAt)}</span>
+                  <span className="muted small">
+                    {batch.runs.length} run{batch.runs.length === 1 ? '' : 's'}
+                    {failed ? ` · ${failed} failed` : ''}
+                  </span>
+                </button>
+                {expanded && (
+                  <ul className="run-list run-batch-runs">
+                    {batch.runs.map((run) => <RunRow key={run.id} run={run} byId={byId} openId={replay?.meta.id} running={running} />)}
+                  </ul>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
       {metricsOpen && chainId && (
         <Suspense fallback={null}>
           <MetricsDialog chainId={chainId} onClose={() => setMetricsOpen(false)} />
@@ -110,4 +104,10 @@ export function RunList() {
       )}
     </section>
   );
+}
+
+function toggled(set: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  const next = new Set(set);
+  if (!next.delete(id)) next.add(id);
+  return next;
 }

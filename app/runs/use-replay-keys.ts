@@ -14,6 +14,8 @@ export function useReplayKeys(active: boolean): void {
       // A focused separator moves with the arrows (the library marks those keys handled).
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
       if (e.target instanceof HTMLElement && e.target.closest('[role="separator"]')) return;
+      // The replay is hidden while a view stands in front of the designer.
+      if (document.querySelector('[data-covers-designer]')) return;
       if (e.key === 'ArrowLeft') useRunStore.getState().moveBoundary(-1);
       else if (e.key === 'ArrowRight') useRunStore.getState().moveBoundary(1);
       else return;

@@ -98,7 +98,9 @@ describe('seamscope eval', () => {
     const io = captureIo();
     expect(await main(['eval', join(dir, 'select-quotes-enum.chain.json'), '--controls', '--dataset', join(dir, 'q.dataset.jsonl'), '--out', join(dir, 'out-named'), '--json'], io.io)).toBe(0);
     const report = JSON.parse(io.out.at(-1) ?? '{}') as { variants: { name: string; kind: string; chainId: string }[] };
-    expect(report.variants.find((v) => v.kind === 'baseline')).toMatchObject({ name: 'demo-select-quotes-enum:baseline', chainId: 'demo-bm25-then-single-prompt' });
+    // Found (the note names it), but BM25 selection is not a single prompt: a generated one stands in.
+    expect(io.err).toContain('control: demo-select-quotes-enum baseline: the baseline it names, demo-bm25-then-single-prompt, is not a single prompt: its model step "answer" does not put the input "document" whole in its prompt; a generated single prompt stands in');
+    expect(report.variants.find((v) => v.kind === 'baseline')).toMatchObject({ name: 'demo-select-quotes-enum:baseline', chainId: 'demo-select-quotes-enum--baseline' });
     await rm(join(dir, 'huge.chain.json'));
   });
 

@@ -131,7 +131,9 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
       if (args.options.controls === undefined) continue;
       const named = typeof source.chain.meta?.baseline === 'string' ? await findBaseline(source.chain.meta.baseline, source.path, chains, io) : null;
       const plan = buildControls(source.chain, stepRegistry, { name, baseline: named?.chain ?? null });
-      for (const v of plan.variants) await addVariant(v, v.kind === 'baseline' && named ? named : source);
+      // The named baseline completes its items from its own file; a generated one stands in for it from the chain's.
+      for (const v of plan.variants) await addVariant(v, v.kind === 'baseline' && named && v.chain === named.chain ? named : source);
+      for (const n of plan.notes) io.err(`control: ${terminalLine(name)} ${terminalLine(n)}`);
       for (const n of plan.notApplicable) io.err(`control not applicable: ${terminalLine(name)} ${n.kind}${n.step ? ` of ${terminalLine(n.step)}` : ''}: ${terminalLine(n.reason)}`);
     }
   } catch (error) {

@@ -6,7 +6,7 @@ import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { ablate, buildControls, generatedBaseline, identity } from './controls.ts';
+import { ablate, buildControls, generatedBaseline, identity, singlePromptProblem } from './controls.ts';
 
 async function demoChain(file: string): Promise<Chain> {
   const parsed = parseChain(await readFile(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8'), stepRegistry);
@@ -78,7 +78,24 @@ describe('controls', () => {
       { kind: 'identity', step: 'answer', reason: 'it reads 2 values, so there is no one input to return' },
       { kind: 'ablation', step: 'answer', reason: 'it reads 2 values, so there is no single value for its consumers to read instead' },
     ]);
-    const named = buildControls(chain, stepRegistry, { name: 'summarise', baseline: await demoChain('bm25-then-single-prompt.chain.json') });
-    expect(named.variants[0]).toMatchObject({ kind: 'baseline', differs: expect.stringContaining('meta.baseline: demo-bm25-then-single-prompt') });
+    expect(plan.notes).toEqual([]);
+    // A named single prompt is the baseline as named.
+    const generated = generatedBaseline(chain, stepRegistry);
+    if (!generated.ok) throw new Error(generated.reason);
+    const single = { ...generated.chain, id: 'my-single-prompt' };
+    const named = buildControls(chain, stepRegistry, { name: 'summarise', baseline: single });
+    expect(named.variants[0]).toMatchObject({ kind: 'baseline', chain: single, differs: expect.stringContaining('meta.baseline: my-single-prompt') });
+    expect(named.notes).toEqual([]);
+  });
+
+  it('generates the baseline in place of a named one that never puts the document in its prompt', async () => {
+    const chain = await demoChain('summarise-then-answer.chain.json');
+    const bm25 = await demoChain('bm25-then-single-prompt.chain.json');
+    const plan = buildControls(chain, stepRegistry, { name: 'summarise', baseline: bm25 });
+    expect(plan.variants[0]).toMatchObject({ kind: 'baseline', differs: expect.stringMatching(/^GENERATED .*demo-bm25-then-single-prompt, is not a single prompt/) });
+    expect(plan.variants[0]?.chain.id).toBe('demo-summarise-then-answer--baseline');
+    expect(plan.notes).toEqual(['baseline: the baseline it names, demo-bm25-then-single-prompt, is not a single prompt: its model step "answer" does not put the input "document" whole in its prompt; a generated single prompt stands in']);
+    expect(singlePromptProblem(bm25, stepRegistry)).toBe('its model step "answer" does not put the input "document" whole in its prompt');
+    expect(singlePromptProblem(chain, stepRegistry)).toBe('it makes 2 model calls, not one');
   });
 });

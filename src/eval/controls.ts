@@ -18,6 +18,8 @@ import type { EvalVariant } from './run-eval.ts';
 export interface ControlPlan {
   variants: EvalVariant[];
   notApplicable: { kind: EvalVariant['kind']; step?: string; reason: string }[];
+  /** What was built other than asked, and why (a named baseline replaced by a generated one). */
+  notes: string[];
 }
 
 interface StepView {
@@ -111,18 +113,73 @@ export function identity(chain: Chain, stepId: string, registry: StepRegistry): 
 }
 
 /**
+ * The kind a generated baseline's one call is: a model call that reads whatever its prompt
+ * names. Not the chain's last model step's kind: that may be a fan-out (a map) or an
+ * integration that must read a map's collection (a reduce), neither of which can read the
+ * chain's inputs whole.
+ */
+function singleCallKind(registry: StepRegistry) {
+  return registry.all().find((d) => d.produces.by === 'model' && !d.units && !d.expectedBindings && !d.terminal);
+}
+
+/**
+ * Whether `chain` is a single prompt: one model call whose prompt reads every input of the
+ * chain whole (`{document}` bound to `inputs.document`). A design that selects, retrieves or
+ * summarises before its one call (BM25, then the prompt) is not: the document never reaches
+ * the prompt, so it measures that design, not the prompt the chain replaced.
+ */
+export function singlePromptProblem(chain: Chain, registry: StepRegistry): string | null {
+  const models = [...viewSteps(chain, registry).values()].filter((v) => v.callsModel);
+  if (models.length !== 1) return `it makes ${models.length} model calls, not one`;
+  const [model] = models as [StepView];
+  const prompt = `${typeof model.config.system === 'string' ? model.config.system : ''}\n${typeof model.config.prompt === 'string' ? model.config.prompt : ''}`;
+  const used = new Set(findPlaceholders(prompt).filter((p) => p.path.length === 0).map((p) => p.binding));
+  for (const input of chain.inputs) {
+    const whole = Object.entries(model.bindings).some(([binding, ref]) => ref === `inputs.${input.name}` && used.has(binding));
+    if (!whole) return `its model step "${model.step.id}" does not put the input "${input.name}" whole in its prompt`;
+  }
+  return null;
+}
+
+/**
+ * The last model step's output schema, fitted to the baseline's bindings (one per chain input,
+ * by the input's name). A dynamic enum reading an input is kept, renamed to it; one reading an
+ * earlier step's output (the ids a split or retrieve made) is dropped, leaving the field open:
+ * the baseline has no such step, and an enum with nothing bound fails the call before it is sent.
+ */
+function fitDynamicEnums(schema: unknown, bindings: Readonly<Record<string, string>>): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => fitDynamicEnums(s, bindings));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'x-dynamicEnum') {
+      out[key] = fitDynamicEnums(value, bindings);
+      continue;
+    }
+    const spec = value as { binding?: unknown };
+    const ref = typeof spec?.binding === 'string' && Object.hasOwn(bindings, spec.binding) ? bindings[spec.binding] : undefined;
+    const input = ref?.startsWith('inputs.') && !ref.slice(7).includes('.') ? ref.slice(7) : null;
+    if (input) out[key] = { ...spec, binding: input };
+  }
+  return out;
+}
+
+/**
  * One model step doing the chain's job: each model step's instructions in order, each chain
  * input given once, the final output schema. Placeholders of one step's output in a later
  * prompt become words ("the result of the instruction above"): the baseline has no steps.
+ * Every input the chain has goes in the prompt whole, at its first placeholder or, when no
+ * model step reads it directly (a retrieve or split step reads it first), after the steps.
  */
 export function generatedBaseline(chain: Chain, registry: StepRegistry): { ok: true; chain: Chain } | { ok: false; reason: string } {
   const views = viewSteps(chain, registry);
   const order = ordered(chain, registry).map((id) => views.get(id)).filter((v): v is StepView => v !== undefined);
   const models = order.filter((v) => v.callsModel && typeof v.config.prompt === 'string');
   if (models.length === 0) return { ok: false, reason: 'the chain has no model step with a prompt to build it from' };
-  const modelDef = registry.get(models[0]?.step.kind ?? '');
+  const modelDef = singleCallKind(registry);
+  if (!modelDef) return { ok: false, reason: 'the registry has no single model call kind to build it with' };
   const outputDef = [...views.values()].map((v) => registry.get(v.step.kind)).find((d) => d?.terminal && d.fields.some((f) => f.kind === 'bindings'));
-  if (!modelDef || !outputDef) return { ok: false, reason: 'the chain has no terminal step to carry the answer' };
+  if (!outputDef) return { ok: false, reason: 'the chain has no terminal step to carry the answer' };
   // The answer the chain returns: the terminal step reading the last model step, and what it reads of it.
   const last = models.at(-1) as StepView;
   const terminalRead = [...views.values()]
@@ -158,12 +215,12 @@ export function generatedBaseline(chain: Chain, registry: StepRegistry): { ok: t
   parts.push('Do every step yourself and return only the final step’s answer.');
   const base = modelDef.defaults() as Record<string, unknown>;
   const modelStep: StepDef = {
-    id: 'baseline', kind: last.step.kind, name: 'Single prompt (generated)', position: { x: 0, y: 0 },
+    id: 'baseline', kind: modelDef.kind, name: 'Single prompt (generated)', position: { x: 0, y: 0 },
     config: {
       ...base, ...Object.fromEntries(['model', 'temperature', 'maxTokens', 'profile', 'retries', 'onFail'].filter((k) => Object.hasOwn(last.config, k)).map((k) => [k, last.config[k]])),
       bindings: Object.fromEntries([...inputNames].map((n) => [n, `inputs.${n}`])),
       prompt: parts.join('\n\n'),
-      outputSchema: last.config.outputSchema,
+      outputSchema: fitDynamicEnums(last.config.outputSchema, last.bindings),
     },
   };
   if (modelStep.config.onFail !== 'abstain' && modelStep.config.onFail !== 'escalate') modelStep.config.onFail = 'abort';
@@ -182,12 +239,18 @@ export function generatedBaseline(chain: Chain, registry: StepRegistry): { ok: t
 export function buildControls(chain: Chain, registry: StepRegistry, opts: { name: string; baseline?: Chain | null }): ControlPlan {
   const variants: EvalVariant[] = [];
   const notApplicable: ControlPlan['notApplicable'] = [];
-  if (opts.baseline) {
+  const notes: string[] = [];
+  // A named baseline that is not a single prompt (it retrieves or summarises first) would be
+  // compared as if it were the prompt the chain replaced: a generated one stands in, and says why.
+  const namedProblem = opts.baseline ? singlePromptProblem(opts.baseline, registry) : null;
+  if (opts.baseline && !namedProblem) {
     variants.push({ name: `${opts.name}:baseline`, kind: 'baseline', chain: opts.baseline, differs: `the single prompt this chain names as its baseline (meta.baseline: ${opts.baseline.id})` });
   } else {
     const generated = generatedBaseline(chain, registry);
-    if (generated.ok) variants.push({ name: `${opts.name}:baseline`, kind: 'baseline', chain: generated.chain, differs: 'GENERATED single-prompt baseline: every model step’s instructions in one call (the chain names no meta.baseline)' });
+    const why = opts.baseline ? `the baseline it names, ${opts.baseline.id}, is not a single prompt: ${namedProblem}` : 'the chain names no meta.baseline';
+    if (generated.ok) variants.push({ name: `${opts.name}:baseline`, kind: 'baseline', chain: generated.chain, differs: `GENERATED single-prompt baseline: every model step’s instructions in one call (${why})` });
     else notApplicable.push({ kind: 'baseline', reason: generated.reason });
+    if (opts.baseline && generated.ok) notes.push(`baseline: ${why}; a generated single prompt stands in`);
   }
   const views = viewSteps(chain, registry);
   for (const id of ordered(chain, registry)) {
@@ -200,5 +263,5 @@ export function buildControls(chain: Chain, registry: StepRegistry, opts: { name
     if (ablated.ok) variants.push({ name: `${opts.name}:ablate-${id}`, kind: 'ablation', chain: ablated.chain, step: id, differs: `step "${id}" removed; its consumers read ${Object.values(view.bindings)[0]} instead` });
     else notApplicable.push({ kind: 'ablation', step: id, reason: ablated.reason });
   }
-  return { variants, notApplicable };
+  return { variants, notApplicable, notes };
 }

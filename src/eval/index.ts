@@ -20,7 +20,7 @@ export { shareRateLimit, type SharedLimit } from './shared-limit.ts';
 export { abstentionCalibration, type AbstentionCalibration, type AbstentionItem } from './abstention.ts';
 export { evalTable, formatEvalTable, TIE_RULE, withinNoise, type BoundaryRow, type CompoundingRow, type EvalTable, type Pricing, type StepRow, type VariantRow } from './table.ts';
 export { seamQuestions, type SeamAnswer, type SeamQuestions } from './seam-questions.ts';
-export { ablate, buildControls, generatedBaseline, identity, type ControlPlan } from './controls.ts';
+export { ablate, buildControls, generatedBaseline, identity, singlePromptProblem, type ControlPlan } from './controls.ts';
 export { estimateEval, type EvalEstimate } from './estimate.ts';
 export { csvRecords, csvTarget, readCsvDataset, type CsvRecord, type CsvTarget } from './dataset-csv.ts';
 export { addUsage, judgeBoundary, readJudgement, type BoundaryJudgement, type JudgedBoundary, type JudgeContext, type JudgeUsage } from './sufficiency-judge.ts';

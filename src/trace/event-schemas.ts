@@ -95,6 +95,7 @@ export const runMetaSchema = z.object({
   forkedFrom: z.object({ runId: z.string(), stepId: z.string(), editedOutput: z.boolean(), reused: z.array(z.string()) }).loose().optional(),
   // One per boundary: a second label for the same boundary is a damaged file, not a revision.
   labels: z.array(boundaryLabelSchema).max(10_000).refine((list) => new Set(list.map((l) => l.boundaryId)).size === list.length, 'two labels for the same boundary').optional(),
+  evalId: z.string().max(200).optional(),
 }).loose();
 
 // The schemas infer exactly the types of events.ts, field for field, optional for optional (the

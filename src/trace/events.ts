@@ -119,4 +119,6 @@ export interface RunMeta {
   forkedFrom?: { runId: string; stepId: string; editedOutput: boolean; reused: string[] };
   /** Human sufficiency labels, at most one per boundary. */
   labels?: BoundaryLabel[];
+  /** The evaluation batch this run is an item of (absent from a person's own runs): run lists group these apart. */
+  evalId?: string;
 }
