@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { expect, mock, test } from './fixtures/app.ts';
+
+const statute = new URL('../public/demo/datasets/statute-appeals.dataset.jsonl', import.meta.url);
 
 /**
  * A sufficiency judge on a real endpoint (the mock server, scripted): on the demo model it cannot
@@ -40,4 +43,16 @@ test('a judge disagreeing with your label is shown with its agreement and not tr
   await app.screenshot('sufficiency-judge-1440');
   await page.setViewportSize({ width: 1280, height: 720 });
   await app.screenshot('sufficiency-judge-1280');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Evaluate's table shows the judge's agreement beside the chain it was measured on.
+  const lines = (await readFile(statute, 'utf8')).trim().split('\n');
+  await page.getByTestId('eval.open').click();
+  await page.getByTestId('eval.import').setInputFiles({ name: 'two.dataset.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.slice(0, 3).join('\n')}\n`) });
+  await expect(page.getByTestId('eval.dataset')).toContainText('2 items');
+  await page.getByTestId('eval.chain.demo-summarise-then-answer').click();
+  await page.getByTestId('eval.start').click();
+  const cell = page.getByTestId('eval.judge.demo-summarise-then-answer');
+  await expect(cell).toHaveText('κ 0.00 · n 1 · not trusted', { timeout: 60_000 });
+  await expect(cell).toHaveAttribute('title', /at least 10 are needed/);
 });

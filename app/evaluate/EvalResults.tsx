@@ -9,6 +9,7 @@ import { BaselinePrompt } from './BaselinePrompt.tsx';
 import { EvalDetails } from './EvalDetails.tsx';
 import { useEvalStore, type EvalState } from './eval-store.ts';
 import { variantLabels } from './variant-labels.ts';
+import { calibrationCell, readJudgeCalibrations } from '../runs/judge/judge-calibrations.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -34,6 +35,8 @@ export function EvalResults() {
   const labels = useMemo(() => (shown ? variantLabels(shown.variants) : {}), [shown]);
   const baseline = useMemo(() => (shown && open ? baselinePlans(shown.variants.filter((v) => v.name === open), labels)[0] : undefined), [shown, open, labels]);
   if (!shown) return null;
+  // Read per render of a shown batch: a judge asked in a replay meanwhile shows up when the table is next drawn.
+  const calibrations = readJudgeCalibrations();
   const ordered = [...shown.table.variants].sort((a, b) => b.accuracy - a.accuracy);
   const setOpen = useEvalStore.getState().setOpenVariant;
   const opened = open && shown.table.variants.some((v) => v.name === open) ? open : null;
@@ -57,6 +60,7 @@ export function EvalResults() {
               <th className="num">Out tok</th>
               <th className="num">Calls</th>
               <th className="num" title="At the profile's prices; the multiplication is in each cell's tooltip">Spend / month</th>
+              <th title="The sufficiency judge's agreement with your labels on this chain's runs (Cohen's kappa, n), as last measured from a replay; its calls are not in this table">Judge</th>
             </tr>
           </thead>
           <tbody>
@@ -80,6 +84,7 @@ export function EvalResults() {
                 <td className="num">{formatTokens(Math.round(v.outputTokens))}</td>
                 <td className="num">{v.calls.toFixed(1)}</td>
                 <td className="num" title={v.spendFormula}>{v.spendPerMonth === null ? '–' : formatCost(v.spendPerMonth)}</td>
+                <td className="eval-judge" data-testid={`eval.judge.${v.name}`} title={calibrationCell(calibrations[v.chainId]).title}>{calibrationCell(calibrations[v.chainId]).text}</td>
               </tr>
             ))}
           </tbody>

@@ -7,6 +7,7 @@ import { stepRegistry } from '../../../src/steps/index.ts';
 import { buildRunView, labelOf, type Boundary, type RunMeta } from '../../../src/trace/index.ts';
 import { getRunRepository, openDb } from '../../persistence/connection.ts';
 import { getApiKey } from '../../persistence/profiles.ts';
+import { saveJudgeCalibration } from './judge-calibrations.ts';
 
 /** The most labelled boundaries one calibration judges: a bound on what a click can spend. */
 export const CALIBRATION_LIMIT = 40;
@@ -77,5 +78,8 @@ export async function judgeWithCalibration(meta: RunMeta, boundary: Boundary, pr
     const question = questionOf(boundary);
     current = question ? await ask(boundary, question) : { verdict: null, reason: 'no question was found for this boundary, so there is nothing to judge it against' };
   }
-  return { current, agreement: judgeAgreement(pairs), usage, model: profile.model };
+  const agreement = judgeAgreement(pairs);
+  // Kept per chain so Evaluate's table shows how far this chain's judge can be trusted.
+  saveJudgeCalibration(meta.chainId, agreement, profile.model);
+  return { current, agreement, usage, model: profile.model };
 }
