@@ -77,7 +77,7 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
     await page.keyboard.press('Delete');
     const confirm = page.getByTestId('confirm.branchLoss');
     await expect(confirm).toBeVisible();
-    await expect(page.getByTestId('confirm.branchLoss.routes')).toHaveText("route's otherwise route → output_2");
+    await expect(page.getByTestId('confirm.branchLoss.routes')).toHaveText('route → output_2, otherwise');
     await app.screenshot(`router-delete-target-${viewport.width}`);
     await page.keyboard.press('Escape');
     await expect(confirm).toHaveCount(0);

@@ -12,7 +12,7 @@ export interface BranchLoss {
 const markAutofocus = (el: HTMLButtonElement | null) => el?.setAttribute('autofocus', '');
 
 function routeWords(route: BranchInto): string {
-  return route.label === 'otherwise' ? `${route.from}'s otherwise route → ${route.to}` : `${route.from}'s route "${route.label}" → ${route.to}`;
+  return route.label === 'otherwise' ? `${route.from} → ${route.to}, otherwise` : `${route.from} → ${route.to}, when "${route.label}"`;
 }
 
 /**

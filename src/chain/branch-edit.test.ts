@@ -4,7 +4,7 @@ import { routedChain } from '../testing/chain-fixtures.ts';
 import {
   allowedValues, branchChoiceProblem, branchesInto, branchLabelOptions, connectBranch, parseBranchLabel, schemaAtRef,
 } from './branch-edit.ts';
-import { addStep, connect, connectInput, removeBranch, removeStep, updateStepConfig } from './edit.ts';
+import { addStep, connect, connectInput, removeBranch, removeStep, setBinding, updateStepConfig } from './edit.ts';
 import { undo, createHistory, record } from './history.ts';
 import type { Chain } from './schema.ts';
 
@@ -47,6 +47,9 @@ describe('branch labels', () => {
     expect(branchChoiceProblem(options, { kind: 'label', equals: 'billing' })).toBe('"billing" already has a route.');
     expect(branchChoiceProblem(options, { kind: 'label', equals: 'tech' })).toBeNull();
     expect(branchChoiceProblem(options, { kind: 'otherwise' })).toBeNull();
+    // The enum lists every label the classifier can give: another would never be taken.
+    expect(branchChoiceProblem(options, { kind: 'label', equals: 'refund' })).toBe('"refund" is not a value steps.classify.category can take: choose billing, tech or otherwise.');
+    expect(branchChoiceProblem({ ...options, values: [] }, { kind: 'label', equals: 'refund' })).toBeNull();
   });
 });
 
@@ -74,6 +77,8 @@ describe('connectBranch', () => {
     chain = connectBranch(chain, 'route', 'billing_reply', { kind: 'label', equals: 'billing' }, stepRegistry);
     chain = connectBranch(chain, 'route', 'tech_reply', { kind: 'otherwise' }, stepRegistry);
     expect(bindingsOf(chain, 'billing_reply')).toEqual({});
+    // Bound in the inspector rather than drawn: the same.
+    expect(bindingsOf(setBinding(chain, 'route', 'value', 'steps.classify', stepRegistry), 'tech_reply')).toEqual({ value: 'steps.classify' });
     chain = connect(chain, 'classify', 'route', undefined, stepRegistry);
     expect(bindingsOf(chain, 'billing_reply')).toEqual({ value: 'steps.classify' });
     expect(bindingsOf(chain, 'tech_reply')).toEqual({ value: 'steps.classify' });

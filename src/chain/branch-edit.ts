@@ -139,6 +139,10 @@ export function branchChoiceProblem(options: BranchLabelOptions, choice: BranchC
   const { equals } = choice;
   if (equals === undefined || equals === null || (typeof equals === 'string' && equals.trim() === '')) return 'Type the label this branch is taken on, or choose otherwise.';
   if (options.taken.some((v) => JSON.stringify(v) === JSON.stringify(equals))) return `"${labelText(equals)}" already has a route.`;
+  // The schema lists every label the step can produce: a route on another would never be taken.
+  if (options.values.length && !options.values.some((v) => JSON.stringify(v) === JSON.stringify(equals))) {
+    return `"${labelText(equals)}" is not a value ${options.readsFrom ?? 'the label'} can take: choose ${options.values.map(labelText).join(', ')} or otherwise.`;
+  }
   return null;
 }
 

@@ -6,7 +6,6 @@ import {
   removeStep, renameBinding, renameStep, updateInput, updateStepConfig,
 } from './edit.ts';
 import { chainEdges } from './graph.ts';
-import type { Chain } from './schema.ts';
 import { parseChain } from './parse.ts';
 
 const bindingsOf = (chain: ReturnType<typeof twoStepChain>, id: string) =>

@@ -262,13 +262,14 @@ export function updateStepConfig(chain: Chain, stepId: string, keyPath: string, 
   );
 }
 
-/** Sets (or replaces) the binding `name` → `ref` on a step that has a bindings field. */
+/** Sets (or replaces) the binding `name` → `ref` on a step that has a bindings field (a router's branch targets follow, as with connect). */
 export function setBinding(chain: Chain, stepId: string, name: string, ref: string, registry: StepRegistry): Chain {
-  return mapStep(chain, stepId, (step) => {
+  const next = mapStep(chain, stepId, (step) => {
     const read = readBindings(step, registry);
     if (!read || read.bindings[name] === ref) return step;
     return writeBindings(step, read.key, { ...read.bindings, [name]: ref });
   });
+  return next === chain ? chain : bindBranchTargets(next, stepId, registry);
 }
 
 export function removeBinding(chain: Chain, stepId: string, name: string, registry: StepRegistry): Chain {
