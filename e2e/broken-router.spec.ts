@@ -1,10 +1,11 @@
 import { expect, test } from './fixtures/app.ts';
-import { drawEdge, dropFromPalette, source, target } from './fixtures/canvas.ts';
+import { drawBranch, drawEdge, dropFromPalette, source, target } from './fixtures/canvas.ts';
 
 /**
- * A chain with a design error does not run and "succeed": a router's branch drawn by hand to an
- * Output gives the Output nothing to return. Problems counts it, the card is marked, and Run is
- * blocked with the reason beside the button. Connecting what the Output returns clears it all.
+ * A chain with a design error does not run and "succeed". A router's branch drawn by hand to an
+ * Output makes the Output return the branch's value; once the person removes that reading, the
+ * Output has nothing to return: Problems counts it, the card is marked, and Run is blocked with
+ * the reason beside the button. Connecting what the Output returns clears it all.
  */
 for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }]) {
   test(`a branch drawn to an Output that reads nothing blocks Run, with the reason (${viewport.width}×${viewport.height})`, async ({ app, page }) => {
@@ -28,8 +29,15 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
     await page.waitForTimeout(400); // Fit animates; handles are measured once it stops
     await drawEdge(page, page.getByTestId('input.ticket').locator('.react-flow__handle.source'), target(app, 'model_1'));
     await drawEdge(page, source(app, 'model_1'), target(app, 'router_1'));
-    await drawEdge(page, source(app, 'router_1'), target(app, 'output_1'));
+    await drawBranch(page, source(app, 'router_1'), target(app, 'output_1'), 'billing');
     await expect(page.locator('.react-flow__edge.edge-branch')).toHaveCount(1);
+    // The Output after the branch returns what the branch carries (the router's value)...
+    await expect(app.edge('data:model_1->output_1:value')).toHaveCount(1);
+    // ...until the person removes that reading in the inspector.
+    await app.node('output_1').click();
+    await page.getByRole('button', { name: 'Remove value' }).click();
+    await expect(app.edge('data:model_1->output_1:value')).toHaveCount(0);
+    await page.keyboard.press('Escape');
 
     // Counted under Problems (not only a design note), and Run is blocked with the reason in words.
     const problems = page.getByTestId('problems');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { drawEdge, dropFromPalette, source, target } from './fixtures/canvas.ts';
+import { drawBranch, drawEdge, dropFromPalette, source, target } from './fixtures/canvas.ts';
 import { expect, test, type AppPage } from './fixtures/app.ts';
 
 /**
@@ -104,13 +104,14 @@ test('build the first four steps of the support-ticket chain from an empty canva
   await expect(page.getByTestId('input.ticket')).toBeInViewport();
   await viewSettled(page);
 
-  // Edges: ticket → extract → classify → route; route → draft ("otherwise"), route → escalate (a route);
-  // classify → escalate (what the person gets), extract → draft (the facts).
+  // Edges: ticket → extract → classify → route; route → draft (chosen as "otherwise"), route → escalate
+  // (a route on "legal", typed in its label prompt); classify → escalate (what the person gets, which the
+  // branch already bound), extract → draft (the facts).
   await drawEdge(page, page.getByTestId('input.ticket').locator('.react-flow__handle.source'), target(app, 'model_1'));
   await drawEdge(page, source(app, 'model_1'), target(app, 'model_2'));
   await drawEdge(page, source(app, 'model_2'), target(app, 'router_1'));
-  await drawEdge(page, source(app, 'router_1'), target(app, 'model_3'));
-  await drawEdge(page, source(app, 'router_1'), target(app, 'escalate_1'));
+  await drawBranch(page, source(app, 'router_1'), target(app, 'model_3'), 'otherwise');
+  await drawBranch(page, source(app, 'router_1'), target(app, 'escalate_1'), 'legal');
   await drawEdge(page, source(app, 'model_2'), target(app, 'escalate_1'));
   await drawEdge(page, source(app, 'model_1'), target(app, 'model_3'));
   await expect(app.edge('input:ticket->model_1:ticket')).toHaveCount(1);
@@ -134,17 +135,13 @@ test('build the first four steps of the support-ticket chain from an empty canva
   await app.setEditorText(page.getByTestId('inspector.field.outputSchema'), CLASSIFY_SCHEMA);
   await expect(app.node('model_2')).toContainText('intent');
 
-  // route: on intent; the drawn route gets its value and label typed in the routes table.
+  // route: on intent; the drawn route has the value and label typed in its prompt.
   await openStep(app, page, 'router_1', 'route intent');
   const field = page.getByTestId('inspector.field.field');
   await app.typeInto(field, 'intent');
   await expect(page.getByTestId('inspector.field.defaultTo')).toHaveValue('model_3');
-  const value = page.getByLabel('Route 1: label value');
-  await expect(value).toHaveAttribute('aria-invalid', 'true');
-  await app.typeInto(value, 'legal');
-  await value.press('Enter');
-  await app.typeInto(page.getByLabel('Route 1: edge label'), 'legal');
-  await page.getByLabel('Route 1: edge label').press('Tab');
+  await expect(page.getByLabel('Route 1: label value')).toHaveValue('legal');
+  await expect(page.getByLabel('Route 1: edge label')).toHaveValue('legal');
   await expect(page.getByLabel('Route 1: go to')).toHaveValue('escalate_1');
   await expect(canvas.locator('.react-flow__edge-text', { hasText: /^legal$/ })).toHaveCount(1);
 

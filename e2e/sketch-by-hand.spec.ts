@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, mock, MOCK_URL, test, type AppPage } from './fixtures/app.ts';
-import { drawEdge, dropFromPalette, source, target } from './fixtures/canvas.ts';
+import { drawBranch, drawEdge, dropFromPalette, source, target } from './fixtures/canvas.ts';
 
 /**
  * A chain nobody prepared, built the way a person builds it: from an empty canvas, steps dragged
@@ -80,8 +80,8 @@ test('sketch input → extract → classify → router → (escalate | draft →
   await drawEdge(page, page.getByTestId('input.ticket').locator('.react-flow__handle.source'), target(app, 'model_1'));
   await drawEdge(page, source(app, 'model_1'), target(app, 'model_2'));
   await drawEdge(page, source(app, 'model_2'), target(app, 'router_1'));
-  await drawEdge(page, source(app, 'router_1'), target(app, 'model_3'));
-  await drawEdge(page, source(app, 'router_1'), target(app, 'escalate_1'));
+  await drawBranch(page, source(app, 'router_1'), target(app, 'model_3'), 'otherwise');
+  await drawBranch(page, source(app, 'router_1'), target(app, 'escalate_1'), 'legal');
   await drawEdge(page, source(app, 'model_1'), target(app, 'model_3'));
   await drawEdge(page, source(app, 'model_3'), target(app, 'output_1'));
   // The router reads what routers read (its value), not a binding named after the source.
@@ -119,10 +119,7 @@ test('sketch input → extract → classify → router → (escalate | draft →
   await typeInto(page, page.getByTestId('inspector.field.field'), 'intent');
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('inspector.field.defaultTo')).toHaveValue('model_3');
-  await typeInto(page, page.getByLabel('Route 1: label value'), 'legal');
-  await page.keyboard.press('Enter');
-  await typeInto(page, page.getByLabel('Route 1: edge label'), 'legal');
-  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Route 1: label value')).toHaveValue('legal');
   await expect(page.getByLabel('Route 1: go to')).toHaveValue('escalate_1');
   await expect(canvas.locator('.react-flow__edge-text', { hasText: /^legal$/ })).toHaveCount(1);
 

@@ -1,9 +1,11 @@
 import {
   Background, Controls, ReactFlow,
-  type Connection, type EdgeChange, type NodeChange, type OnDelete, type OnNodeDrag, useReactFlow,
+  type Connection, type EdgeChange, type NodeChange, type OnBeforeDelete, type OnDelete, type OnNodeDrag, useReactFlow,
 } from '@xyflow/react';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent, type MouseEvent } from 'react';
-import type { Chain } from '../../src/chain/index.ts';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
+import { branchesInto, drawsLabelledBranches, type Chain } from '../../src/chain/index.ts';
+import type { BranchChoice } from '../../src/steps/index.ts';
+import { canvasRegistry } from '../designer/canvas-registry.ts';
 import { onCanvasInit, benchCanvasProps } from '../designer/bench-hooks.ts';
 import { nextSelection } from '../designer/canvas-nodes.ts';
 import { useCanvasElements } from '../designer/use-canvas-elements.ts';
@@ -20,6 +22,8 @@ import { edgeTypes, nodeTypes } from './node-types.ts';
 import { NODE_HALF, READABLE_ZOOM, STEP_DRAG_TYPE } from './palette-constants.ts';
 import { useHighlight, useRunInfo } from './use-run-info.ts';
 import { noteCanvasMoving } from './canvas-activity.ts';
+import { BranchLabelPrompt, type PendingBranch } from './BranchLabelPrompt.tsx';
+import { ConfirmBranchLoss, type BranchLoss } from './ConfirmBranchLoss.tsx';
 
 type XY = { x: number; y: number };
 
@@ -78,7 +82,14 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const spaceHeld = useSpaceHeld();
   const boxSelect = tool === 'select' && !spaceHeld;
 
-  const { nodes, edges } = useCanvasElements(chain, { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging });
+  const { nodes, edges: chainEdges } = useCanvasElements(chain, { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging });
+  // An edge drawn from a router waits for its label; it shows dashed until the label is chosen.
+  const [pendingBranch, setPendingBranch] = useState<PendingBranch | null>(null);
+  const edges = useMemo<FlowEdge[]>(() => (pendingBranch
+    ? [...chainEdges, { id: 'pending-branch', source: pendingBranch.source, target: pendingBranch.target, className: 'edge-pending', selectable: false, deletable: false, focusable: false }]
+    : chainEdges), [chainEdges, pendingBranch]);
+  // Deleting a step some branch goes to waits for the person's yes.
+  const [branchLoss, setBranchLoss] = useState<BranchLoss | null>(null);
 
   // Fit once on open, only when there is something to fit: React Flow would otherwise fit
   // (and jump the view) when the first node is added to an empty chain.
@@ -151,7 +162,22 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const onConnect = (c: Connection) => {
     if (c.target.startsWith(INPUT_PREFIX)) return;
     if (c.source.startsWith(INPUT_PREFIX)) s().connectInput(c.source.slice(INPUT_PREFIX.length), c.target);
+    else if (drawsLabelledBranches(chain, c.source, canvasRegistry)) setPendingBranch({ source: c.source, target: c.target });
     else s().connect(c.source, c.target);
+  };
+  const onChooseBranch = (choice: BranchChoice) => {
+    if (pendingBranch) s().connectBranch(pendingBranch.source, pendingBranch.target, choice);
+    setPendingBranch(null);
+  };
+  const onCancelBranch = () => setPendingBranch(null);
+
+  // A step that is some branch's target takes that route with it: ask first, naming the route.
+  const onBeforeDelete: OnBeforeDelete<FlowNode, FlowEdge> = ({ nodes: gone }) => {
+    const ids = gone.filter((n) => n.type === 'step').map((n) => n.id);
+    const current = s().history?.present;
+    const routes = current ? branchesInto(current, ids, canvasRegistry) : [];
+    if (routes.length === 0) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => setBranchLoss({ steps: ids, routes, resolve }));
   };
 
   const onDelete: OnDelete<FlowNode, FlowEdge> = ({ nodes: gone, edges: cut }) => {
@@ -180,7 +206,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
 
   // Stable identities: React Flow stores each changed handler prop with its own store update.
   const handlers = useStableHandlers({
-    onNodesChange, onEdgesChange, onNodeDragStart, onNodeDragStop, onConnect, onDelete, onDrop,
+    onNodesChange, onEdgesChange, onNodeDragStart, onNodeDragStop, onConnect, onBeforeDelete, onDelete, onDrop,
     isValidConnection: (c: Connection | FlowEdge) => c.source !== c.target && !c.target.startsWith(INPUT_PREFIX),
     onDragOver: (e: DragEvent) => {
       if (e.dataTransfer.types.includes(STEP_DRAG_TYPE)) {
@@ -194,42 +220,54 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   });
 
   return (
-    <ReactFlow<FlowNode, FlowEdge>
-      ref={rasterRef}
-      onMove={onMove}
-      nodes={nodes}
-      edges={edges}
-      nodeTypes={nodeTypes}
-      edgeTypes={edgeTypes}
-      {...handlers}
-      // Space and Delete are the designer's (use-designer-keys, use-space-held): React Flow's own
-      // handlers take Space from Monaco, whose focus is not a text box it recognises.
-      deleteKeyCode={null}
-      panActivationKeyCode={null}
-      multiSelectionKeyCode={multiSelectKeys}
-      // The select tool (touchpads): a drag draws a box, scrolling pans, pinch zooms; middle or right
-      // drag still pans, and so does any drag while Space is held.
-      selectionOnDrag={boxSelect}
-      panOnDrag={boxSelect ? selectPanButtons : true}
-      panOnScroll={tool === 'select'}
-      // Dragging moves a card without opening it in the inspector (which loads the editors); click selects.
-      selectNodesOnDrag={false}
-      // Cards off screen are not mounted; on open, fit but keep cards readable (zoom ≥ 0.5).
-      onlyRenderVisibleElements={benchCanvasProps.onlyRenderVisibleElements}
-      onInit={onCanvasInit}
-      fitView={fitOnOpen}
-      fitViewOptions={fitOptions}
-      minZoom={0.2}
-      proOptions={proOptions}
-    >
-      {chain.steps.length <= DOT_GRID_MAX_STEPS && <Background gap={20} size={1} color="#e4e4e7" />}
-      {chain.steps.length === 0 && <EmptyChainHint hasInputs={chain.inputs.length > 0} />}
-      <Controls showInteractive={false} />
-      <Suspense fallback={null}>
-        <CanvasMiniMap nodes={nodes} />
-        <DesignerLayer chain={chain} />
-      </Suspense>
-    </ReactFlow>
+    <>
+      <ReactFlow<FlowNode, FlowEdge>
+        ref={rasterRef}
+        onMove={onMove}
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        {...handlers}
+        // Space and Delete are the designer's (use-designer-keys, use-space-held): React Flow's own
+        // handlers take Space from Monaco, whose focus is not a text box it recognises.
+        deleteKeyCode={null}
+        panActivationKeyCode={null}
+        multiSelectionKeyCode={multiSelectKeys}
+        // The select tool (touchpads): a drag draws a box, scrolling pans, pinch zooms; middle or right
+        // drag still pans, and so does any drag while Space is held.
+        selectionOnDrag={boxSelect}
+        panOnDrag={boxSelect ? selectPanButtons : true}
+        panOnScroll={tool === 'select'}
+        // Dragging moves a card without opening it in the inspector (which loads the editors); click selects.
+        selectNodesOnDrag={false}
+        // Cards off screen are not mounted; on open, fit but keep cards readable (zoom ≥ 0.5).
+        onlyRenderVisibleElements={benchCanvasProps.onlyRenderVisibleElements}
+        onInit={onCanvasInit}
+        fitView={fitOnOpen}
+        fitViewOptions={fitOptions}
+        minZoom={0.2}
+        proOptions={proOptions}
+      >
+        {chain.steps.length <= DOT_GRID_MAX_STEPS && <Background gap={20} size={1} color="#e4e4e7" />}
+        {chain.steps.length === 0 && <EmptyChainHint hasInputs={chain.inputs.length > 0} />}
+        <Controls showInteractive={false} />
+        <Suspense fallback={null}>
+          <CanvasMiniMap nodes={nodes} />
+          <DesignerLayer chain={chain} />
+        </Suspense>
+        {pendingBranch && <BranchLabelPrompt key={`${pendingBranch.source}->${pendingBranch.target}`} chain={chain} pending={pendingBranch} onChoose={onChooseBranch} onCancel={onCancelBranch} />}
+      </ReactFlow>
+      {branchLoss && (
+        <ConfirmBranchLoss
+          loss={branchLoss}
+          onAnswer={(yes) => {
+            branchLoss.resolve(yes);
+            setBranchLoss(null);
+          }}
+        />
+      )}
+    </>
   );
 }
 

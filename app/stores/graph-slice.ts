@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import * as edit from '../../src/chain/index.ts';
-import { stepRegistry } from '../../src/steps/index.ts';
+import { stepRegistry, type BranchChoice } from '../../src/steps/index.ts';
 import { createHistory } from '../../src/chain/index.ts';
 import type { Chain, ChainInput, RunBudget } from '../../src/chain/index.ts';
 import type { EditorState } from './editor-store.ts';
@@ -36,6 +36,8 @@ export interface GraphSlice {
   renameStepId(from: string, to: string): void;
   updateStepConfig(stepId: string, keyPath: string, value: unknown): void;
   connect(sourceId: string, targetId: string): void;
+  /** Draws a labelled branch (a router's) on the label the person chose, or as "otherwise". */
+  connectBranch(sourceId: string, targetId: string, choice: BranchChoice): void;
   connectInput(inputName: string, targetId: string): void;
   setBinding(stepId: string, name: string, ref: string): void;
   renameBinding(stepId: string, from: string, to: string): void;
@@ -100,6 +102,7 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
       }),
     updateStepConfig: (stepId, keyPath, value) => apply((c) => edit.updateStepConfig(c, stepId, keyPath, value)),
     connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId, undefined, stepRegistry)),
+    connectBranch: (sourceId, targetId, choice) => apply((c) => edit.connectBranch(c, sourceId, targetId, choice, stepRegistry)),
     connectInput: (inputName, targetId) => apply((c) => edit.connectInput(c, inputName, targetId, undefined, stepRegistry)),
     setBinding: (stepId, name, ref) => apply((c) => edit.setBinding(c, stepId, name, ref, stepRegistry)),
     renameBinding: (stepId, from, to) => apply((c) => edit.renameBinding(c, stepId, from, to, stepRegistry)),

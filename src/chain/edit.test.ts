@@ -6,7 +6,6 @@ import {
   removeStep, renameBinding, renameStep, updateInput, updateStepConfig,
 } from './edit.ts';
 import { chainEdges } from './graph.ts';
-import type { Chain } from './schema.ts';
 import { parseChain } from './parse.ts';
 
 const bindingsOf = (chain: ReturnType<typeof twoStepChain>, id: string) =>
@@ -127,19 +126,10 @@ describe('connect and disconnect', () => {
     expect(connect(base, 'ghost', 'final', undefined, stepRegistry)).toBe(base);
   });
 
-  it('an edge drawn from a router is a branch: first "otherwise", then a route to fill in; never twice', () => {
+  it('an edge drawn from a router without a label makes no branch (connectBranch takes the label)', () => {
     const base = removeBranch(removeBranch(routedChain(), 'route', 'tech_reply', stepRegistry), 'route', 'billing_reply', stepRegistry);
-    const routeCfg = (c: Chain) => c.steps.find((s) => s.id === 'route')!.config as { routes: unknown[]; defaultTo: string | null };
-    expect(routeCfg(base)).toMatchObject({ routes: [], defaultTo: null });
-    const first = connect(base, 'route', 'tech_reply', undefined, stepRegistry);
-    expect(routeCfg(first)).toMatchObject({ routes: [], defaultTo: 'tech_reply' });
-    const second = connect(first, 'route', 'billing_reply', undefined, stepRegistry);
-    expect(routeCfg(second).routes).toEqual([{ equals: '', to: 'billing_reply', label: '' }]);
-    expect(connect(second, 'route', 'billing_reply', undefined, stepRegistry)).toBe(second);
-    expect(connect(second, 'route', 'tech_reply', undefined, stepRegistry)).toBe(second);
-    // The target does not read the router's output.
-    expect(bindingsOf(second, 'billing_reply')).toEqual({ value: 'steps.classify.category' });
-    expect(chainEdges(second, stepRegistry).filter((e) => e.source === 'route').map((e) => e.label)).toEqual(['= ""', 'otherwise']);
+    expect(connect(base, 'route', 'tech_reply', undefined, stepRegistry)).toBe(base);
+    expect(connect(base, 'route', 'billing_reply', undefined, stepRegistry)).toBe(base);
   });
 
   it('an edge into a step binds the name its kind reads first (a router\'s "value"), then falls back to the source\'s name', () => {

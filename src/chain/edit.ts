@@ -262,13 +262,14 @@ export function updateStepConfig(chain: Chain, stepId: string, keyPath: string, 
   );
 }
 
-/** Sets (or replaces) the binding `name` → `ref` on a step that has a bindings field. */
+/** Sets (or replaces) the binding `name` → `ref` on a step that has a bindings field (a router's branch targets follow, as with connect). */
 export function setBinding(chain: Chain, stepId: string, name: string, ref: string, registry: StepRegistry): Chain {
-  return mapStep(chain, stepId, (step) => {
+  const next = mapStep(chain, stepId, (step) => {
     const read = readBindings(step, registry);
     if (!read || read.bindings[name] === ref) return step;
     return writeBindings(step, read.key, { ...read.bindings, [name]: ref });
   });
+  return next === chain ? chain : bindBranchTargets(next, stepId, registry);
 }
 
 export function removeBinding(chain: Chain, stepId: string, name: string, registry: StepRegistry): Chain {
@@ -368,6 +369,38 @@ function bindingForEdge(target: StepDef, bindings: Record<string, string>, sourc
   return { name: uniqueName(sourceName, bindings), step: target };
 }
 
+/**
+ * The step after a branch reads what the branch carries, in the first binding its kind reads by
+ * name that is still open (an Output's `value`); a binding the person made is kept.
+ */
+export function bindAfterBranch(chain: Chain, targetId: string, carried: string, registry: StepRegistry): Chain {
+  return mapStep(chain, targetId, (target) => {
+    const read = readBindings(target, registry);
+    const def = registry.get(target.kind);
+    const parsed = def?.config.safeParse(target.config);
+    if (!read || !def || !parsed?.success || Object.values(read.bindings).includes(carried)) return target;
+    const open = def.expectedBindings?.(parsed.data).find((b) => !Object.hasOwn(read.bindings, b.name));
+    return open ? writeBindings(target, read.key, { ...read.bindings, [open.name]: carried }) : target;
+  });
+}
+
+/**
+ * Once a step whose edges are labelled branches (a router) reads its value, the steps its
+ * branches lead to that read nothing there yet read it too: an Output drawn after a branch
+ * before the router was connected returns the branch's value all the same.
+ */
+function bindBranchTargets(chain: Chain, sourceId: string, registry: StepRegistry): Chain {
+  const source = chain.steps.find((s) => s.id === sourceId);
+  const def = source ? registry.get(source.kind) : undefined;
+  const parsed = def?.config.safeParse(source?.config);
+  if (!def?.labelledBranches || !parsed?.success) return chain;
+  const carried = def.labelledBranches.carries(parsed.data);
+  if (!carried) return chain;
+  let next = chain;
+  for (const target of new Set(def.branches(parsed.data).map((b) => b.to))) next = bindAfterBranch(next, target, carried, registry);
+  return next;
+}
+
 function connectRef(chain: Chain, ref: string, sourceName: string, bindingName: string | undefined, targetId: string, registry: StepRegistry): Chain {
   return mapStep(chain, targetId, (target) => {
     const read = readBindings(target, registry);
@@ -381,28 +414,21 @@ function connectRef(chain: Chain, ref: string, sourceName: string, bindingName: 
 
 /**
  * Makes `targetId` read the output of `sourceId` (`steps.<source>`), under the name the target
- * reads (see bindingForEdge) or `bindingName` when given — unless the source's kind says what
- * an edge from it means (a router's edge is a branch to the target).
+ * reads (see bindingForEdge) or `bindingName` when given. An edge from a step whose edges are
+ * labelled branches (a router) is no reading: it needs its label first (connectBranch in
+ * branch-edit.ts), so here it changes nothing.
  */
 export function connect(chain: Chain, sourceId: string, targetId: string, bindingName: string | undefined, registry: StepRegistry): Chain {
   const source = chain.steps.find((s) => s.id === sourceId);
   if (sourceId === targetId || !source || !chain.steps.some((s) => s.id === targetId)) return chain;
-  const def = registry.get(source.kind);
-  if (def?.connectTo && bindingName === undefined) {
-    const parsed = def.config.safeParse(source.config);
-    if (!parsed.success) return chain;
-    const next = def.connectTo(parsed.data, targetId);
-    // Unchanged (already a branch to the target): the same chain, so history records nothing.
-    if (next === parsed.data) return chain;
-    return mapStep(chain, sourceId, (step) => ({ ...step, config: configRecord(next, step.kind) }));
-  }
-  return connectRef(chain, `steps.${sourceId}`, sourceId, bindingName, targetId, registry);
+  if (registry.get(source.kind)?.labelledBranches && bindingName === undefined) return chain;
+  return bindBranchTargets(connectRef(chain, `steps.${sourceId}`, sourceId, bindingName, targetId, registry), targetId, registry);
 }
 
 /** Makes `targetId` read the chain input `inputName` (`inputs.<name>`). */
 export function connectInput(chain: Chain, inputName: string, targetId: string, bindingName: string | undefined, registry: StepRegistry): Chain {
   if (!chain.inputs.some((i) => i.name === inputName)) return chain;
-  return connectRef(chain, `inputs.${inputName}`, inputName, bindingName, targetId, registry);
+  return bindBranchTargets(connectRef(chain, `inputs.${inputName}`, inputName, bindingName, targetId, registry), targetId, registry);
 }
 
 /** Removes the binding behind a data edge. */

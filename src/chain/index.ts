@@ -25,10 +25,14 @@
 // the app's first-paint chunk (+2.8 KiB gzip measured). The schemas are their own entry.
 export type { Chain, ChainInput, Ref, RunBudget, StepDef } from './schema.ts';
 export {
-  addInput, addStep, bindingsKey, connect, connectInput, createEmptyChain, disconnect, freshId, moveInputs, moveStep, moveSteps,
+  addInput, addStep, bindAfterBranch, bindingsKey, connect, connectInput, createEmptyChain, disconnect, freshId, moveInputs, moveStep, moveSteps,
   removeBinding, removeBranch, removeBranchesTo, removeInput, removeStep, renameBinding, renameStep, renameStepId, setBinding,
   setBudgetLimit, stepIdProblem, updateInput, updateStepConfig, type XY,
 } from './edit.ts';
+export {
+  allowedValues, branchChoiceProblem, branchesInto, branchLabelOptions, connectBranch, drawsLabelledBranches, labelText, parseBranchLabel,
+  schemaAtRef, type BranchInto, type BranchLabelOptions,
+} from './branch-edit.ts';
 export { chainEdges, type ChainEdge } from './graph.ts';
 export { asRunId, asStepId, type RunId, type StepId } from './ids.ts';
 export { parseStep, type ParsedStep } from './parsed-step.ts';

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addInput, addStep, connect, connectInput, createEmptyChain, renameStep, updateStepConfig } from '../chain/edit.ts';
+import { connectBranch } from '../chain/branch-edit.ts';
 import { parseChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { templateChain } from '../testing/chain-fixtures.ts';
@@ -223,8 +224,8 @@ function sketchedTicketChain(routerReads?: string): Chain {
   chain = connectInput(chain, 'ticket', 'model_1', undefined, stepRegistry);
   chain = connect(chain, 'model_1', 'model_2', undefined, stepRegistry);
   chain = connect(chain, 'model_2', 'router_1', routerReads, stepRegistry);
-  chain = connect(chain, 'router_1', 'model_3', undefined, stepRegistry); // the first edge from a router: "otherwise"
-  chain = connect(chain, 'router_1', 'escalate_1', undefined, stepRegistry); // the next: a route whose label is typed in
+  chain = connectBranch(chain, 'router_1', 'model_3', { kind: 'otherwise' }, stepRegistry); // chosen as "otherwise" in the label prompt
+  chain = connectBranch(chain, 'router_1', 'escalate_1', { kind: 'label', equals: 'legal' }, stepRegistry); // typed in the label prompt
   chain = connect(chain, 'model_2', 'escalate_1', undefined, stepRegistry);
   chain = connect(chain, 'model_1', 'model_3', undefined, stepRegistry);
   chain = connect(chain, 'model_3', 'output_1', undefined, stepRegistry);
@@ -235,7 +236,6 @@ function sketchedTicketChain(routerReads?: string): Chain {
     ['model_1', 'outputSchema', factsSchema],
     ['model_2', 'outputSchema', classifySchema],
     ['router_1', 'field', 'intent'],
-    ['router_1', 'routes.0.equals', 'legal'],
     ['escalate_1', 'reason', 'Legal tickets go to a person.'],
     ['model_3', 'outputSchema', { type: 'object', properties: { reply: { type: 'string' } }, required: ['reply'], additionalProperties: false }],
   ];

@@ -68,7 +68,7 @@ export function chainNeedsTokenizer(chain: Pick<Chain, 'steps'>, registry: StepR
 }
 
 export type { StepRegistry } from './registry.ts';
-export type { ConfigSchema, ExpectedBinding, ModelContract, StepDefinition, FieldSpec, StepGroup, StepLintFinding, StepLintSubject, StepOutcome, StepProduces, StepRunContext } from './types.ts';
+export type { BranchChoice, ConfigSchema, ExpectedBinding, LabelledBranches, ModelContract, StepDefinition, FieldSpec, StepGroup, StepLintFinding, StepLintSubject, StepOutcome, StepProduces, StepRunContext } from './types.ts';
 export { stepGroups } from './types.ts';
 export { stepsNamingProfiles, type ModelConfig } from './model.config.ts';
 export type { CountedUnit } from './grouping.ts';

@@ -42,3 +42,14 @@ describe('router step', () => {
     expect(routerStep.fields.find((f) => f.key === 'onMissingLabel')).toMatchObject({ kind: 'select', options: ['fail', 'otherwise'] });
   });
 });
+
+describe('router lint', () => {
+  const lint = (config: RouterConfig) => routerStep.lint?.({ step: { id: 'r', kind: 'router', name: 'R', position: { x: 0, y: 0 }, config }, config, chain: { format: 'seamscope.chain', version: 1, id: 'c', name: 'c', inputs: [], steps: [] }, producerOf: () => undefined, readsUntrusted: () => false }) ?? [];
+  it('a route without a label is an error that names where it goes; a labelled one is not', () => {
+    const base = routerConfigSchema.parse({ bindings: { value: 'steps.m' }, field: 'intent' });
+    const findings = lint({ ...base, routes: [{ equals: '', to: 'billing_reply', label: '' }, { equals: ' ', to: 'tech', label: '' }, { equals: 'refund', to: 'refunds', label: 'refund' }] });
+    expect(findings.map((f) => [f.code, f.severity])).toEqual([['empty-route-label', 'error'], ['empty-route-label', 'error']]);
+    expect(findings[0]?.message).toContain('billing_reply');
+    expect(lint({ ...base, routes: [{ equals: false, to: 'x', label: '' }, { equals: 0, to: 'y', label: '' }] })).toEqual([]);
+  });
+});

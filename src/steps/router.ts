@@ -1,7 +1,7 @@
 import { lazyModule } from './lazy-module.ts';
 import * as z from 'zod';
 import { bindingsField } from './common.ts';
-import { defineStep } from './types.ts';
+import { defineStep, type BranchChoice } from './types.ts';
 
 const routerRun = lazyModule(() => import('./router-run.ts'));
 
@@ -26,6 +26,23 @@ export const routerConfigSchema = z.object({
 });
 export type RouterConfig = z.infer<typeof routerConfigSchema>;
 
+/** A route label nobody typed: no value, or only blanks. */
+export function isEmptyLabel(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * A branch to `targetId`: a route on a label (the edge shows the label as typed), or the
+ * otherwise branch. An empty label or one already routed makes no branch (the same config back).
+ */
+function addBranch(cfg: RouterConfig, targetId: string, choice: BranchChoice): RouterConfig {
+  if (choice.kind === 'otherwise') return cfg.defaultTo === targetId ? cfg : { ...cfg, defaultTo: targetId };
+  const { equals } = choice;
+  if (isEmptyLabel(equals) || cfg.routes.some((r) => JSON.stringify(r.equals) === JSON.stringify(equals))) return cfg;
+  const label = typeof equals === 'string' ? equals : JSON.stringify(equals);
+  return { ...cfg, routes: [...cfg.routes, { equals, to: targetId, label }] };
+}
+
 export const routerStep = defineStep<'router', RouterConfig>({
   kind: 'router',
   title: 'Router',
@@ -47,9 +64,15 @@ export const routerStep = defineStep<'router', RouterConfig>({
   },
   consumes: (cfg) => (cfg.bindings.value ? [cfg.field ? `${cfg.bindings.value}.${cfg.field}` : cfg.bindings.value] : []),
   // Control flow changes only through a schema field a model step produced, never raw input.
-  lint: ({ config, readsUntrusted }) => (config.bindings.value !== undefined && readsUntrusted(config.bindings.value)
-    ? [{ code: 'route-on-untrusted-text', severity: 'error', message: 'This router branches on untrusted input directly: control flow must change only through a schema field a model step produced.' }]
-    : []),
+  lint: ({ config, readsUntrusted }) => [
+    ...(config.bindings.value !== undefined && readsUntrusted(config.bindings.value)
+      ? [{ code: 'route-on-untrusted-text', severity: 'error' as const, message: 'This router branches on untrusted input directly: control flow must change only through a schema field a model step produced.' }]
+      : []),
+    ...config.routes.filter((r) => isEmptyLabel(r.equals)).map((r) => ({
+      code: 'empty-route-label', severity: 'error' as const,
+      message: `The route to ${r.to} has no label: it would be taken only on an empty label. Type the label it is taken on, or make ${r.to} the otherwise branch.`,
+    })),
+  ],
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (value)' },
     { kind: 'text', key: 'field', label: 'Label field', placeholder: 'category' },
@@ -57,12 +80,13 @@ export const routerStep = defineStep<'router', RouterConfig>({
     { kind: 'stepRef', key: 'defaultTo', label: 'Otherwise go to', emptyLabel: '(nothing: an unmatched label fails the run)' },
     { kind: 'select', key: 'onMissingLabel', label: 'When there is no label', options: ['fail', 'otherwise'] },
   ],
-  // An edge drawn from a router is a branch: the first becomes "otherwise", later ones new
-  // routes whose label value the person fills in.
-  connectTo: (cfg, targetId) => {
-    if (cfg.defaultTo === targetId || cfg.routes.some((r) => r.to === targetId)) return cfg;
-    if (cfg.defaultTo === null) return { ...cfg, defaultTo: targetId };
-    return { ...cfg, routes: [...cfg.routes, { equals: '', to: targetId, label: '' }] };
+  // An edge drawn from a router is a branch on the label the person types or picks; only an
+  // explicit choice makes "otherwise" (the first edge drawn once became it, by surprise).
+  labelledBranches: {
+    labelSource: (cfg) => (cfg.bindings.value ? { ref: cfg.bindings.value, field: cfg.field } : null),
+    taken: (cfg) => ({ labels: cfg.routes.map((r) => r.equals), otherwise: cfg.defaultTo }),
+    add: addBranch,
+    carries: (cfg) => cfg.bindings.value ?? null,
   },
   summary: (cfg) => [`on ${cfg.field || '(value)'}`, ...cfg.routes.map((r) => `${JSON.stringify(r.equals)} → ${r.to}`), ...(cfg.defaultTo ? [`otherwise → ${cfg.defaultTo}`] : [])],
   outputSchema: () => ({ type: 'object', properties: { label: {}, to: { type: 'string' } } }),

@@ -47,6 +47,21 @@ export interface ModelCallResult {
   latencyMs: number;
 }
 
+/** The label a new branch is taken on, or the branch taken when no label matches. */
+export type BranchChoice = { kind: 'label'; equals: unknown } | { kind: 'otherwise' };
+
+/** What a kind whose edges are labelled branches tells the editor about them. */
+export interface LabelledBranches<C> {
+  /** Where the label is read (a ref and a dotted field in it), to offer the values its schema allows; null when nothing is bound yet. */
+  labelSource(config: C): { ref: Ref; field: string } | null;
+  /** The label values already taken, and the step "otherwise" goes to (null: none). */
+  taken(config: C): { labels: unknown[]; otherwise: string | null };
+  /** The config with a branch to `targetId` on `choice` ("otherwise" moves to `targetId` when it went elsewhere). */
+  add(config: C, targetId: string, choice: BranchChoice): C;
+  /** The value each branch hands on: what a step after a branch reads unless the person binds another. */
+  carries(config: C): Ref | null;
+}
+
 export interface StepBranch {
   label: string;
   to: string;
@@ -184,10 +199,11 @@ export interface StepDefinition<K extends string = string, C = unknown> {
    */
   branches(config: C): StepBranch[];
   /**
-   * What drawing an edge from this step to `targetId` on the canvas means, when it is not "the
-   * target reads my output" (a router's edge is a branch). Returns the new config.
+   * Present when an edge drawn from this step is a labelled branch (a router's), not "the
+   * target reads my output": the edge needs a label the person chooses, or an explicit
+   * "otherwise", before it exists.
    */
-  connectTo?(config: C, targetId: string): C;
+  labelledBranches?: LabelledBranches<C>;
   /** The bindings the kind reads by name, in the order edges drawn into it should fill them. */
   expectedBindings?(config: C): ExpectedBinding[];
   /** Names a template may use besides the bindings (a map's current unit). */
