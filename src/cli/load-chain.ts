@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Chain } from '../chain/schema.ts';
-import { importChainSource } from '../export/import-chain.ts';
+import { importChainSource } from '../formats/index.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /** What every command prints through: lines out and err, and the environment it reads keys from. */

@@ -1,7 +1,9 @@
 import type { ChainProblem } from '../chain/parse.ts';
 import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
-import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './import-flow-common.ts';
+import { defineChainFormat } from './format.ts';
+import { createFidelityReport, type FidelityReport } from './fidelity.ts';
+import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
 
 /**
  * Flowise flows (a chatflow or an Agentflow v2 as Flowise exports them; its marketplace
@@ -22,7 +24,7 @@ import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity }
  * - the nodes nothing follows are the output (one output step reading the last).
  */
 
-export type FlowiseImport = { ok: true; chain: Record<string, unknown> } | { ok: false; problems: ChainProblem[] };
+export type FlowiseImport = { ok: true; chain: Record<string, unknown>; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
 
 interface FlowiseNode {
   id: string;
@@ -97,6 +99,7 @@ function schemaOfRows(rows: unknown): Record<string, unknown> | null | 'bad' {
 export function chainFromFlowise(flow: Record<string, unknown>, fileName?: string): FlowiseImport {
   const rawNodes = flow.nodes as unknown[];
   if (rawNodes.length > MAX_NODES) return { ok: false, problems: [{ path: '$.nodes', message: `${rawNodes.length} nodes, more than ${MAX_NODES}` }] };
+  const report = createFidelityReport('Flowise');
   const problems: ChainProblem[] = [];
   const nodes: FlowiseNode[] = [];
   rawNodes.forEach((n, index) => {
@@ -224,6 +227,7 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
   const name = text(flow.name) || base.replace(/[-_]+/g, ' ').trim() || 'Imported Flowise flow';
   return {
     ok: true,
+    report,
     chain: {
       format: 'seamscope.chain', version: 1, id: `flowise-${identifierFrom(base || name, 'flow', new Set()).replace(/_/g, '-')}`, name: name.slice(0, 200),
       description: [text(flow.description), `Imported from Flowise${base ? ` (${base}.json)` : ''}.`].filter(Boolean).join('\n\n').slice(0, 8000),
@@ -231,3 +235,15 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
     },
   };
 }
+
+/** Flowise flow exports, read as chains. */
+export const flowiseFormat = defineChainFormat<Record<string, unknown>>({
+  id: 'flowise',
+  title: 'Flowise',
+  extensions: ['.json'],
+  sniff: (file) => {
+    const value = foreignJson(file, /"edges"\s*:/);
+    return value && isFlowiseFlow(value) ? { value } : null;
+  },
+  toChain: (flow, ctx) => chainFromFlowise(flow, ctx.fileName),
+});

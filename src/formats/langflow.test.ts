@@ -4,7 +4,7 @@ import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { importChainSource } from './import-chain.ts';
+import { importChainSource } from './index.ts';
 
 const sample = (name: string) => readFileSync(new URL(`../testing/import-samples/langflow/${name}.json`, import.meta.url), 'utf8');
 const imported = (text: string, fileName?: string): Chain => {

@@ -4,8 +4,8 @@ import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { importChainSource } from './import-chain.ts';
-import { htmlToText } from './import-flowise.ts';
+import { importChainSource } from './index.ts';
+import { htmlToText } from './flowise.ts';
 
 const sample = (name: string) => readFileSync(new URL(`../testing/import-samples/flowise/${name}.json`, import.meta.url), 'utf8');
 const imported = (text: string, fileName?: string): Chain => {

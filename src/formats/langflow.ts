@@ -1,7 +1,9 @@
 import type { ChainProblem } from '../chain/parse.ts';
 import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
-import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './import-flow-common.ts';
+import { defineChainFormat } from './format.ts';
+import { createFidelityReport, type FidelityReport } from './fidelity.ts';
+import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
 
 /**
  * Langflow flows (the JSON Langflow's "Export" writes; its starter projects are such files) as
@@ -39,7 +41,7 @@ interface FlowEdge {
   field: string;
 }
 
-export type LangflowImport = { ok: true; chain: Record<string, unknown> } | { ok: false; problems: ChainProblem[] };
+export type LangflowImport = { ok: true; chain: Record<string, unknown>; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
 
 const INPUT_TYPES = new Set(['ChatInput', 'TextInput']);
 const OUTPUT_TYPES = new Set(['ChatOutput', 'TextOutput']);
@@ -111,6 +113,7 @@ function schemaOfTable(table: unknown): Record<string, unknown> | null {
  */
 export function chainFromLangflow(flow: Record<string, unknown>, fileName?: string): LangflowImport {
   const data = flow.data as { nodes: unknown[]; edges: unknown[] };
+  const report = createFidelityReport('Langflow');
   const problems: ChainProblem[] = [];
   if (data.nodes.length > MAX_NODES) return { ok: false, problems: [{ path: '$.data.nodes', message: `${data.nodes.length} nodes, more than ${MAX_NODES}` }] };
   const nodes = readNodes(data.nodes, problems);
@@ -248,6 +251,19 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   const id = `langflow-${typeof flow.id === 'string' && /^[A-Za-z0-9-]{1,80}$/.test(flow.id) ? flow.id : identifierFrom(name, 'flow', new Set())}`;
   return {
     ok: true,
+    report,
     chain: { format: 'seamscope.chain', version: 1, id, name: name.slice(0, 200), description, inputs, steps, meta: { importedFrom: { tool: 'langflow', ...(text(flow.last_tested_version) ? { version: text(flow.last_tested_version) } : {}) } } },
   };
 }
+
+/** Langflow flow exports, read as chains. */
+export const langflowFormat = defineChainFormat<Record<string, unknown>>({
+  id: 'langflow',
+  title: 'Langflow',
+  extensions: ['.json'],
+  sniff: (file) => {
+    const value = foreignJson(file, /"edges"\s*:/);
+    return value && isLangflowFlow(value) ? { value } : null;
+  },
+  toChain: (flow, ctx) => chainFromLangflow(flow, ctx.fileName),
+});
