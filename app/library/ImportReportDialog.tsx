@@ -7,7 +7,14 @@ const SECTIONS = [
   { key: 'dropped', title: 'Not carried over' },
 ] as const;
 
-const entryText = (e: FidelityEntry) => `${e.where}: ${e.what}${e.why ? ` — ${e.why}` : ''}`;
+function Entry({ entry }: { entry: FidelityEntry }) {
+  return (
+    <li>
+      <span className="import-report-where">{entry.where}</span>: {entry.what}
+      {entry.why && <span className="muted"> — {entry.why}</span>}
+    </li>
+  );
+}
 
 /** What an import from another tool kept, changed and dropped (the same report sits in the chain's meta). */
 export function ImportReportDialog({ chain, report, onClose }: { chain: string; report: FidelityReport; onClose(): void }) {
@@ -26,11 +33,11 @@ export function ImportReportDialog({ chain, report, onClose }: { chain: string; 
         <strong>{chain}</strong>: {report.kept.length} carried over exactly, {report.changed.length} changed, {report.dropped.length} not carried over.
       </p>
       {SECTIONS.map(({ key, title }) => report[key].length > 0 && (
-        <section key={key} data-testid={`import.report.${key}`}>
+        <section key={key} className="import-report" data-testid={`import.report.${key}`}>
           <h3 className="small">{title}</h3>
-          <ul className="import-problems">
+          <ul>
             {report[key].map((e, i) => (
-              <li key={i}>{entryText(e)}</li>
+              <Entry key={i} entry={e} />
             ))}
           </ul>
         </section>

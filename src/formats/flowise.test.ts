@@ -24,7 +24,8 @@ describe('Flowise flows import as chains', () => {
     expect(config(chain, 'llm_chain')?.prompt).toMatch(/^You are an AI who performs one task based on the following objective: \{objective\}\./);
     expect(config(chain, 'llm_chain_2')).toMatchObject({ bindings: { objective: 'inputs.question', result: 'steps.llm_chain' } });
     expect(config(chain, 'output')).toEqual({ bindings: { value: 'steps.llm_chain_2' } });
-    expect(chain.steps[0]?.description).toBe("Imported from Flowise's llmChain (model gpt-3.5-turbo).");
+    expect(chain.steps[0]?.description).toBe("Imported from Flowise's llmChain.");
+    expect(chain.steps[0]?.config).toMatchObject({ model: 'gpt-3.5-turbo', temperature: 0.9, maxTokens: 1024 });
     expect(chain.meta?.importedFrom).toEqual({ tool: 'flowise', kind: 'chatflow' });
   });
 

@@ -3,6 +3,7 @@ import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
 import { defineChainFormat } from './format.ts';
 import { createFidelityReport, type FidelityReport } from './fidelity.ts';
+import { carryModelSettings, reportPrompt } from './model-settings.ts';
 import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
 
 /**
@@ -37,6 +38,8 @@ interface FlowiseNode {
 }
 
 const MAX_NODES = 2_000;
+/** Chat model settings a model step holds nothing like (each is reported as dropped when set). */
+const UNHELD = ['topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'stopSequence', 'stop', 'seed', 'timeout', 'basepath', 'baseOptions', 'extendedThinking'];
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Whether a parsed JSON value is a Flowise export: top-level `nodes` and `edges`, nodes carrying `data.name` and `data.inputs`. */
@@ -148,10 +151,13 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
     const step = stepOf.get(name);
     return step ? `steps.${step}` : null;
   };
-  const settingsOf = (model: FlowiseNode | undefined, config: Record<string, unknown>) => {
-    const temperature = Number(model ? (model.inputs.temperature ?? propertyOf(model.inputs.llmModelConfig, 'temperature')) : undefined);
-    if (Number.isFinite(temperature) && temperature >= 0 && temperature <= 2) config.temperature = temperature;
-    return model ? text(model.inputs.modelName) || text(propertyOf(model.inputs.llmModelConfig, 'modelName')) : '';
+  /** A chat model node's (or an Agentflow LLM node's model config's) settings onto the step, each reported. */
+  const settingsOf = (stepId: string, step: FlowiseNode, model: FlowiseNode | undefined, config: Record<string, unknown>) => {
+    const where = `step ${stepId}: "${step.label}" (${step.name})${model && model !== step ? ` with its model "${model.label}" (${model.name})` : ''}`;
+    if (!model) return void report.changed.push({ where, what: 'model settings', why: 'no chat model is wired to it; the step uses the profile\'s model, temperature 0 and 1024 max tokens' });
+    const own = isRecord(model.inputs.llmModelConfig) ? model.inputs.llmModelConfig : model.inputs;
+    const unheld = Object.fromEntries(UNHELD.map((key) => [key, own[key]]));
+    carryModelSettings(where, { model: own.modelName, temperature: own.temperature, maxTokens: [own.maxTokens, own.maxTokensToSample, own.maxOutputTokens].find((v) => v !== undefined && v !== ''), stream: own.streaming, unheld }, config, report);
   };
 
   for (const node of order) {
@@ -159,7 +165,6 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
     const id = identifierFrom(node.label, 'step', taken);
     const bindings: Record<string, string> = {};
     const config: Record<string, unknown> = { bindings };
-    let modelName = '';
     if (node.name === 'llmChain') {
       const prompt = byId.get(referenceOf(text(node.inputs.prompt)) ?? '');
       const model = byId.get(referenceOf(text(node.inputs.model)) ?? '');
@@ -189,7 +194,13 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
         config.system = fill(text(prompt.inputs.systemMessagePrompt));
         config.prompt = fill(text(prompt.inputs.humanMessagePrompt)) || 'Go on.';
       } else config.prompt = fill(text(prompt.inputs.template));
-      modelName = settingsOf(model, config);
+      const promptWhere = `step ${id}: "${prompt.label}" (${prompt.name})`;
+      const why = 'each {variable} reads what its prompt value names, and typed-in values are written in';
+      if (prompt.name === 'chatPromptTemplate') {
+        reportPrompt(promptWhere, 'system message', text(prompt.inputs.systemMessagePrompt), String(config.system), report, why);
+        reportPrompt(promptWhere, 'human message', text(prompt.inputs.humanMessagePrompt), String(config.prompt), report, why);
+      } else reportPrompt(promptWhere, 'template as the user message', text(prompt.inputs.template), String(config.prompt), report, why);
+      settingsOf(id, node, model, config);
     } else if (node.name === 'llmAgentflow') {
       // Mentions are {{ name }}: the chat input, or an earlier node's output.
       const fill = (html: string) => htmlToText(html).replace(/\{\{\s*([A-Za-z_$][\w$.]*)\s*\}\}/g, (whole, name: string) => {
@@ -205,13 +216,23 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
       config.prompt = user.length ? user.join('\n\n') : `{${bind(bindings, 'question', questionRef())}}`;
       const schema = schemaOfRows(node.inputs.llmStructuredOutput);
       if (schema === 'bad') problems.push({ path: where(node), message: `"${node.label}": a structured output key is not an identifier or its JSON schema is not JSON` });
-      else if (schema) config.outputSchema = schema;
-      modelName = settingsOf(node, config);
+      else if (schema) {
+        config.outputSchema = schema;
+        report.kept.push({ where: `step ${id}: "${node.label}" (${node.name})`, what: `structured output: ${Object.keys(schema.properties as object).join(', ')} (the step's output schema)` });
+      }
+      const why = 'Flowise keeps messages as rich text (HTML): paragraphs became lines, tags were dropped, {{ mentions }} became bindings';
+      for (const m of messages) {
+        const raw = text(propertyOf(m, 'content'));
+        const plain = htmlToText(raw);
+        // Byte for byte only when it was plain text with no mention to rewrite.
+        reportPrompt(`step ${id}: "${node.label}" (${node.name})`, `${text(propertyOf(m, 'role')) || 'a'} message`, raw, /\{\{/.test(plain) ? '' : plain, report, why);
+      }
+      settingsOf(id, node, node, config);
     } else {
       problems.push({ path: where(node), message: `Flowise node "${node.label}" (${node.name || 'unnamed'}) has no Seamscope counterpart: a chain here is built from LLM chains, prompt templates, LLM nodes and the chat input, and runs no node code` });
       continue;
     }
-    steps.push({ id, kind: 'model', name: node.label, position: node.position, description: `Imported from Flowise's ${node.name}${modelName ? ` (model ${modelName})` : ''}.`, config });
+    steps.push({ id, kind: 'model', name: node.label, position: node.position, description: `Imported from Flowise's ${node.name}.`, config });
     stepOf.set(node.id, id);
   }
   if (agentflow) questionRef();

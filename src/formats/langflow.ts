@@ -3,6 +3,7 @@ import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
 import { defineChainFormat } from './format.ts';
 import { createFidelityReport, type FidelityReport } from './fidelity.ts';
+import { carryModelSettings, reportPrompt } from './model-settings.ts';
 import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
 
 /**
@@ -18,12 +19,13 @@ import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCa
  * - Structured Output → a model step whose output schema is the component's field table, on
  *   the model component wired to its `llm` handle (that component is a setting, not a step);
  * - Parser / Parse Data → a template step (`{field}` reads the field of the data it parses);
- * - a Prompt component read by anything else (an output, a parser) → a template step;
+ * - a Prompt component feeding a model is folded into that model step (the author's words, not
+ *   data); one read by anything else (an output, a parser) is also a template step;
  * - Chat Output / Text Output → the output step;
  * - notes → the chain's description.
- * Component code embedded in the flow is never read or run; API keys in it are not copied. Model
- * names and temperatures are kept (the temperature in the step, the model name in its
- * description: the chain runs on the profile the user picks).
+ * Component code embedded in the flow is never read or run; API keys in it are not copied. The
+ * model settings a step holds are carried over and the rest reported (model-settings.ts); every
+ * import's fidelity report says what was kept, changed and dropped.
  */
 
 interface FlowNode {
@@ -49,6 +51,9 @@ const PROMPT_TYPES = new Set(['Prompt', 'PromptTemplate']);
 const STRUCTURED_TYPES = new Set(['StructuredOutput', 'StructuredOutputComponent']);
 const PARSER_TYPES = new Set(['parser', 'ParseData', 'ParserComponent', 'ParseDataFrame']);
 const MAX_NODES = 2_000;
+const MODEL_TEXT_FIELDS = new Set(['system_message', 'system_prompt', 'input_value']);
+/** Model component settings a model step holds nothing like (each is reported as dropped when set). */
+const UNHELD = ['seed', 'top_p', 'top_k', 'stop', 'stop_sequences', 'presence_penalty', 'frequency_penalty', 'model_kwargs', 'openai_api_base', 'base_url', 'max_retries', 'timeout'];
 
 /** Whether a parsed JSON value is a Langflow flow export: `{data: {nodes: [...], edges: [...]}}` with typed component nodes. */
 export function isLangflowFlow(value: unknown): boolean {
@@ -126,10 +131,14 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   // Model components wired into a Structured Output's `llm` handle are its settings, not steps.
   const settingsOnly = new Set(edges.filter((e) => e.field === 'llm' && STRUCTURED_TYPES.has(byId.get(e.target)?.type ?? '')).map((e) => e.source));
   // A Prompt read only as a model's system message or input is folded into that model step.
-  const foldedPrompt = (node: FlowNode) => PROMPT_TYPES.has(node.type) && byNode.from(node.id).length > 0 && byNode.from(node.id).every((e) => {
+  // A Prompt that feeds a model is its author's instruction: folded into each model step it
+  // feeds (only the values wired into its variables are data). It is a step of its own only
+  // where something else reads it too.
+  const intoModel = (e: FlowEdge) => {
     const target = byId.get(e.target);
-    return target !== undefined && (isModel(target) || STRUCTURED_TYPES.has(target.type)) && ['system_message', 'system_prompt', 'input_value'].includes(e.field);
-  });
+    return target !== undefined && (isModel(target) || STRUCTURED_TYPES.has(target.type)) && MODEL_TEXT_FIELDS.has(e.field);
+  };
+  const foldedPrompt = (node: FlowNode) => PROMPT_TYPES.has(node.type) && byNode.from(node.id).length > 0 && byNode.from(node.id).every(intoModel);
 
   const taken = new Set<string>();
   const inputs: Record<string, unknown>[] = [];
@@ -149,17 +158,26 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   }
 
   /** The text a field of `node` carries: the template of a folded Prompt (its variables bound), a binding to what feeds it, or its own value. */
-  const fieldText = (node: FlowNode, field: string, bindings: Record<string, string>, bindingName: string): string => {
+  const fieldText = (node: FlowNode, stepId: string, field: string, bindings: Record<string, string>, bindingName: string): string => {
     const edge = into(node.id, field);
     const source = edge ? byId.get(edge.source) : undefined;
-    if (source && PROMPT_TYPES.has(source.type) && foldedPrompt(source)) return promptTemplate(source, bindings);
+    const role = field === 'input_value' ? 'user message' : 'system message';
+    if (source && PROMPT_TYPES.has(source.type)) {
+      const raw = text(fieldValue(source, 'template'));
+      const carried = promptTemplate(source, bindings);
+      reportPrompt(`step ${stepId}: "${source.name}" (Prompt)`, `template as the ${role}`, raw, carried, report,
+        literalBraces(raw) !== raw ? 'Langflow\'s {{ }} escapes are written as single braces (the chain\'s templates have no escape; the text sent is the same)' : 'a variable was renamed to stay unique in the step, or its typed-in value was written in');
+      return carried;
+    }
     if (source) {
       const ref = refOf.get(source.id);
       if (!ref) return '';
       const name = bind(bindings, bindingName, ref);
       return `{${name}}`;
     }
-    return literalBraces(text(fieldValue(node, field)));
+    const own = text(fieldValue(node, field));
+    reportPrompt(`step ${stepId}: "${node.name}" (${node.type})`, role, own, literalBraces(own), report, 'Langflow\'s {{ }} escapes are written as single braces (the text sent is the same)');
+    return literalBraces(own);
   };
   /** A Prompt component's template with its `{variables}` bound to what feeds each (or its own text, inlined). */
   const promptTemplate = (prompt: FlowNode, bindings: Record<string, string>): string => {
@@ -190,6 +208,7 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
     // A component wired to nothing is not part of the flow (starter projects keep spares about).
     if (byNode.from(node.id).length === 0 && byNode.to(node.id).length === 0) {
       left.push(`"${node.name}" (${node.type || 'untyped'})`);
+      report.dropped.push({ where: `"${node.name}" (${node.type || 'untyped'})`, what: 'the component', why: 'wired to nothing in the flow; named in the description' });
       continue;
     }
     const id = identifierFrom(node.name, 'step', taken);
@@ -198,21 +217,25 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
     if (isModel(node) || STRUCTURED_TYPES.has(node.type)) {
       const structured = STRUCTURED_TYPES.has(node.type);
       const settings = structured ? byId.get(into(node.id, 'llm')?.source ?? '') : node;
-      const system = fieldText(node, structured ? 'system_prompt' : 'system_message', bindings, 'system');
-      const prompt = fieldText(node, 'input_value', bindings, 'input');
+      const system = fieldText(node, id, structured ? 'system_prompt' : 'system_message', bindings, 'system');
+      const prompt = fieldText(node, id, 'input_value', bindings, 'input');
       if (!prompt.trim() && !system.trim()) problems.push({ path: where(node), message: `"${node.name}" has neither an input nor a system message` });
       const outputSchema = structured ? schemaOfTable(fieldValue(node, 'output_schema')) : null;
       if (structured && !outputSchema) problems.push({ path: where(node), message: `"${node.name}": its output schema table is empty or names a field that is not an identifier` });
-      const temperature = Number(settings ? fieldValue(settings, 'temperature') : undefined);
-      const modelName = settings ? text(fieldValue(settings, 'model_name')) || text(fieldValue(settings, 'model')) : '';
+      const source = settings ?? node;
+      const config: Record<string, unknown> = {
+        bindings, system, prompt: prompt.trim() ? prompt : 'Go on.', outputSchema,
+        ...(structured && /^[A-Za-z0-9_-]{1,64}$/.test(text(fieldValue(node, 'schema_name'))) ? { schemaName: text(fieldValue(node, 'schema_name')) } : {}),
+      };
+      const label = `step ${id}: "${node.name}" (${node.type})${source === node ? '' : ` with its model "${source.name}" (${source.type})`}`;
+      if (!prompt.trim()) report.changed.push({ where: label, what: 'user message', why: 'the component has none; a model step needs one, so it says "Go on."' });
+      const unheld = Object.fromEntries(UNHELD.map((key) => [key, fieldValue(source, key)]));
+      carryModelSettings(label, { model: text(fieldValue(source, 'model_name')) || fieldValue(source, 'model'), temperature: fieldValue(source, 'temperature'), maxTokens: fieldValue(source, 'max_tokens'), stream: fieldValue(source, 'stream'), jsonMode: fieldValue(source, 'json_mode'), unheld }, config, report);
+      if (structured && outputSchema) report.kept.push({ where: label, what: `output schema: ${Object.keys(outputSchema.properties as object).join(', ')}` });
       steps.push({
         ...base, kind: 'model',
-        description: `Imported from Langflow's ${settings?.type ?? node.type}${modelName ? ` (model ${modelName})` : ''}${structured ? ', a Structured Output component' : ''}.`,
-        config: {
-          bindings, system, prompt: prompt.trim() ? prompt : 'Go on.', outputSchema,
-          ...(structured && /^[A-Za-z0-9_-]{1,64}$/.test(text(fieldValue(node, 'schema_name'))) ? { schemaName: text(fieldValue(node, 'schema_name')) } : {}),
-          ...(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2 ? { temperature } : {}),
-        },
+        description: `Imported from Langflow's ${source.type}${structured ? ', a Structured Output component' : ''}.`,
+        config,
       });
     } else if (PARSER_TYPES.has(node.type) || PROMPT_TYPES.has(node.type)) {
       let template: string;
