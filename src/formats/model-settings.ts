@@ -55,7 +55,8 @@ export function carryModelSettings(where: string, source: SourceModelSettings, c
     config.stream = source.stream;
     report.kept.push({ where, what: `streaming ${source.stream ? 'on' : 'off'}` });
   }
-  if (source.jsonMode === true && (config.outputSchema === undefined || config.outputSchema === null)) {
+  if (source.jsonMode === true && config.outputSchema) report.kept.push({ where, what: 'JSON mode (the step\'s output schema asks for JSON)' });
+  else if (source.jsonMode === true) {
     config.outputSchema = { type: 'object' };
     report.changed.push({ where, what: 'JSON mode', why: 'became the output schema {"type": "object"}: the answer is checked to be a JSON object' });
   }

@@ -2,10 +2,12 @@ import { chainFileFormat } from './chain-file.ts';
 import { flowiseFormat } from './flowise.ts';
 import type { ChainFormat, TraceFileFormat } from './format.ts';
 import { langflowFormat } from './langflow.ts';
+import { n8nFormat } from './n8n.ts';
 import { langfuseFormat } from './langfuse.ts';
 import { otlpJsonFormat } from './otlp-json.ts';
 import { programFormat } from './program.ts';
 import { runFileFormat } from './run-file.ts';
+import { difyFormat, promptflowFormat, promptfooFormat, rivetFormat } from './yaml-tools.ts';
 
 /**
  * Every file format Seamscope reads, one line each. Chain formats are asked in this order and
@@ -16,6 +18,11 @@ import { runFileFormat } from './run-file.ts';
 export const chainFormats: readonly ChainFormat[] = [
   langflowFormat,
   flowiseFormat,
+  n8nFormat,
+  difyFormat,
+  promptflowFormat,
+  promptfooFormat,
+  rivetFormat,
   chainFileFormat,
   programFormat,
 ];
