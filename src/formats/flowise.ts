@@ -50,6 +50,39 @@ export function isFlowiseFlow(value: unknown): boolean {
 
 const isChatModel = (node: FlowiseNode) => node.category === 'Chat Models' || node.category === 'LLMs';
 const isPrompt = (node: FlowiseNode) => node.name === 'promptTemplate' || node.name === 'chatPromptTemplate';
+const isOutputParser = (node: FlowiseNode) => node.category === 'Output Parsers';
+
+/**
+ * An LLM Chain's output parser as the step's output schema: the Structured Output Parser's
+ * table as an object, the CSV and list parsers as a list of strings under `items` (a step's
+ * answer is a JSON object). The Advanced Structured Output Parser's schema is zod code, which
+ * an import never runs: a problem naming it.
+ */
+function schemaOfParser(parser: FlowiseNode): { schema: Record<string, unknown>; changed?: string } | { problem: string } {
+  if (parser.name === 'csvOutputParser' || parser.name === 'listOutputParser') {
+    return { schema: { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } }, required: ['items'], additionalProperties: false }, changed: 'the list comes back as {"items": [...]}: a step answers a JSON object' };
+  }
+  if (parser.name === 'structuredOutputParser') {
+    let rows: unknown = parser.inputs.jsonStructure;
+    if (typeof rows === 'string') {
+      try {
+        rows = JSON.parse(rows);
+      } catch {
+        return { problem: 'its field table is not JSON' };
+      }
+    }
+    if (!Array.isArray(rows) || rows.length === 0) return { problem: 'its field table is empty' };
+    const properties: Record<string, unknown> = {};
+    for (const row of rows) {
+      const name = text(propertyOf(row, 'property'));
+      if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) return { problem: `the field "${name.slice(0, 60)}" is not an identifier` };
+      const type = text(propertyOf(row, 'type'));
+      setOwn(properties, name, { type: ['number', 'boolean'].includes(type) ? type : 'string', ...(text(propertyOf(row, 'description')) ? { description: text(propertyOf(row, 'description')) } : {}) });
+    }
+    return { schema: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false } };
+  }
+  return { problem: parser.name === 'advancedStructuredOutputParser' ? 'its schema is zod code, which an import never runs (write it as a JSON Schema on the step)' : 'no Seamscope counterpart' };
+}
 
 /** `{{nodeId.data.instance}}` → nodeId; `{{question}}` → 'question'; else null. */
 function referenceOf(value: string): string | null {
@@ -161,7 +194,7 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
   };
 
   for (const node of order) {
-    if (isChatModel(node) || isPrompt(node) || node.name === 'startAgentflow') continue;
+    if (isChatModel(node) || isPrompt(node) || isOutputParser(node) || node.name === 'startAgentflow') continue;
     const id = identifierFrom(node.label, 'step', taken);
     const bindings: Record<string, string> = {};
     const config: Record<string, unknown> = { bindings };
@@ -200,6 +233,15 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
         reportPrompt(promptWhere, 'system message', text(prompt.inputs.systemMessagePrompt), String(config.system), report, why);
         reportPrompt(promptWhere, 'human message', text(prompt.inputs.humanMessagePrompt), String(config.prompt), report, why);
       } else reportPrompt(promptWhere, 'template as the user message', text(prompt.inputs.template), String(config.prompt), report, why);
+      const parser = byId.get(referenceOf(text(node.inputs.outputParser)) ?? '');
+      if (parser) {
+        const read = schemaOfParser(parser);
+        if ('problem' in read) problems.push({ path: where(parser), message: `Flowise output parser "${parser.label}" (${parser.name}): ${read.problem}` });
+        else {
+          config.outputSchema = read.schema;
+          (read.changed ? report.changed : report.kept).push({ where: `step ${id}: "${parser.label}" (${parser.name})`, what: 'the output parser as the step\'s output schema', ...(read.changed ? { why: read.changed } : {}) });
+        }
+      }
       settingsOf(id, node, model, config);
     } else if (node.name === 'llmAgentflow') {
       // Mentions are {{ name }}: the chat input, or an earlier node's output.
