@@ -183,4 +183,26 @@ describe('Langflow flows import as chains', () => {
     expect(Object.values(model.bindings as Record<string, string>)).toEqual(['inputs.question', 'inputs.question']);
     expect(result.chain.steps.map((s) => s.kind)).toEqual(['template', 'model', 'output', 'output']);
   });
+
+  it('a Message History component is a chain input holding the conversation, given with each run', async () => {
+    const result = importChainSource(flow(
+      [
+        { id: 'in', type: 'ChatInput', name: 'Question' },
+        { id: 'mem', type: 'Memory', name: 'Message History' },
+        { id: 'p', type: 'Prompt', fields: { template: 'Conversation so far:\n{history}\n\nAnswer: {question}' } },
+        { id: 'm', type: 'OpenAIModel', name: 'OpenAI', fields: { max_tokens: 256 } },
+        { id: 'out', type: 'ChatOutput', name: 'Chat Output' },
+      ],
+      [['in', 'p', 'question'], ['mem', 'p', 'history'], ['p', 'm', 'input_value'], ['m', 'out', 'input_value']],
+    ));
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(result.chain.inputs.map((i) => [i.name, i.trust])).toEqual([['question', 'untrusted'], ['history', 'untrusted']]);
+    expect(config(result.chain, 'openai')).toMatchObject({ bindings: { question: 'inputs.question', history: 'inputs.history' }, maxTokens: 256 });
+    expect(result.report?.changed).toContainEqual(expect.objectContaining({ what: 'the conversation memory' }));
+    const meta = await runChain({
+      chain: result.chain, inputs: { question: 'And the deadline?', history: 'User: I got a denial.\nAI: You may appeal within 180 days.' }, provider: createDemoProvider(),
+      model: { name: 'demo', maxOutputTokens: 1024, structuredOutput: true }, repo: createMemoryRunRepository(),
+    });
+    expect(meta.status).toBe('succeeded');
+  });
 });

@@ -46,6 +46,8 @@ interface FlowEdge {
 export type LangflowImport = { ok: true; chain: Record<string, unknown>; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
 
 const INPUT_TYPES = new Set(['ChatInput', 'TextInput']);
+/** Message History and the older memories: the conversation so far, which a chain is given as an input. */
+const MEMORY_TYPES = new Set(['Memory', 'MemoryComponent', 'MessageHistory', 'ConversationBufferMemory', 'ConversationBufferWindowMemory']);
 const OUTPUT_TYPES = new Set(['ChatOutput', 'TextOutput']);
 const PROMPT_TYPES = new Set(['Prompt', 'PromptTemplate']);
 const STRUCTURED_TYPES = new Set(['StructuredOutput', 'StructuredOutputComponent']);
@@ -154,6 +156,12 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       refOf.set(node.id, `inputs.${name}`);
       const example = text(fieldValue(node, 'input_value'));
       inputs.push({ name, description: `${node.name} in the Langflow flow`, schema: { type: 'string' }, trust: 'untrusted', required: true, ...(example ? { example } : {}) });
+    } else if (MEMORY_TYPES.has(node.type)) {
+      // A chain keeps no store between runs: the conversation comes in with each run.
+      const name = identifierFrom('history', 'history', taken);
+      refOf.set(node.id, `inputs.${name}`);
+      inputs.push({ name, description: `The conversation so far (Langflow's "${node.name}" reads it from its message store)`, schema: { type: 'string' }, trust: 'untrusted', required: true, example: '' });
+      report.changed.push({ where: `"${node.name}" (${node.type})`, what: 'the conversation memory', why: `a chain keeps no message store: the conversation is the chain input ${name}, given with each run` });
     }
   }
 
@@ -204,7 +212,7 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   const left: string[] = [];
   let hasOutput = false;
   for (const node of order) {
-    if (isNote(node) || INPUT_TYPES.has(node.type) || settingsOnly.has(node.id) || foldedPrompt(node)) continue;
+    if (isNote(node) || INPUT_TYPES.has(node.type) || MEMORY_TYPES.has(node.type) || settingsOnly.has(node.id) || foldedPrompt(node)) continue;
     // A component wired to nothing is not part of the flow (starter projects keep spares about).
     if (byNode.from(node.id).length === 0 && byNode.to(node.id).length === 0) {
       left.push(`"${node.name}" (${node.type || 'untyped'})`);
@@ -245,7 +253,7 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
         const ref = edge ? refOf.get(edge.source) : undefined;
         if (ref) setOwn(bindings, 'data', ref);
         const source = edge ? byId.get(edge.source) : undefined;
-        const freeText = source !== undefined && (isModel(source) || INPUT_TYPES.has(source.type));
+        const freeText = source !== undefined && (isModel(source) || INPUT_TYPES.has(source.type) || MEMORY_TYPES.has(source.type));
         // A parser's {field} reads that field of the data; {text} of a message is the message itself.
         template = literalBraces((text(fieldValue(node, 'pattern')) || text(fieldValue(node, 'template')) || '{text}').replace(/(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g, (_w, field: string) => (freeText && field === 'text' ? '{data}' : `{data.${field}}`)));
       }
