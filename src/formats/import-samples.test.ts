@@ -28,7 +28,7 @@ const expected: Record<string, Expected> = {
   'n8n/Gmail-AI-Auto-Responder-Create-Draft-Replies-to-incoming-emails.json': { format: 'n8n', runs: true, steps: 5 },
   'n8n/Detect-hallucinations-using-specialised-Ollama-model-bespoke-minicheck.json': { format: 'n8n', runs: true, steps: 4 },
   'n8n/Automate-Customer-Support-Issue-Resolution-using-AI-Text-Classifier.json': { format: 'n8n', refused: [/"KnowledgeBase Agent" \(agent\) is an agent that calls tools \("Find Simlar Issues", "Query KnowledgeBase"\)/, /If "Last Message is Not Bot" tests/] },
-  'n8n/AI-Data-Extraction-with-Dynamic-Prompts-and-Airtable.json': { format: 'n8n', refused: [/"Generate Field Value1" is in a loop of connections/] },
+  'n8n/AI-Data-Extraction-with-Dynamic-Prompts-and-Airtable.json': { format: 'n8n', refused: [/"Generate Field Value1" is in a loop of connections through "Loop Over Items" \(splitInBatches\) or "Loop Over Items1" \(splitInBatches\)/] },
   'dify/LanguageConsistencyChecker.yml': { format: 'dify', refused: [YAML_REFUSAL] },
   'dify/intent-routing.yml': { format: 'dify', refused: [YAML_REFUSAL] },
   'dify/translation_workflow.yml': { format: 'dify', refused: [YAML_REFUSAL] },

@@ -188,7 +188,9 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
   };
 
   const order = orderByEdges(nodes, (name) => byNode.to(name).map((e) => byName.get(e.source) as N8nNode), (node) => {
-    problems.push({ path: where(node), message: `"${node.name}" is in a loop of connections; a chain runs each step once` });
+    // n8n loops over items with a Loop Over Items (splitInBatches) node: name it, it is what the person drew.
+    const loops = nodes.filter((n) => n.kind === 'splitInBatches').map((n) => `"${n.name}" (splitInBatches)`);
+    problems.push({ path: where(node), message: `"${node.name}" is in a loop of connections${loops.length ? ` through ${loops.join(' or ')}` : ''}; a chain runs each step once (a loop over items has no counterpart yet)` });
   });
   // Routers added after the step they read, with their branches resolved once every step exists.
   const pendingRoutes: { router: Record<string, unknown>; node: N8nNode; labels: { equals: unknown; output: number; label: string }[]; other: number | null }[] = [];
