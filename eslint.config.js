@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 // ── Layers: the one declared list of what may import what ───────────────────────────────────
 // Each src/<area> lists the areas it may import (values and types); `types` lists areas it may
 // import with `import type` only. Read upwards: files, schema ← providers; files, schema ←
-// chain ← trace ← steps ← engine ← inspect, export ← eval ← batch ← cli. chain and trace take the step
+// chain ← trace ← steps ← formats; steps ← engine ← inspect, export ← eval ← batch ← cli. chain and trace take the step
 // registry as an argument (they import its interface as a type, never the registry itself).
 // src/testing and every *.test.ts may import any area; nothing in src imports app/; app/
 // imports only the entries in `entries` below. Checked by eslint-plugin-boundaries.
@@ -26,10 +26,12 @@ const layers = {
   // The runtime exported TypeScript programs run on (bundled from src/runtime/index.ts by src/export/runtime-build.ts).
   runtime: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
   export: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },
+  // Every file that comes in (chain files, exported programs, other tools' flows, traces): one file per format + a registry.
+  formats: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace'] },
   eval: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect'] },
   // The BullMQ adapter (Node only: bullmq, ioredis, pg). app/ may not import it (see below).
   batch: { allow: ['eval', 'engine', 'chain', 'files', 'providers', 'steps', 'trace', 'schema', 'inspect'] },
-  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'eval', 'batch', 'planner'] },
+  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'formats', 'eval', 'batch', 'planner'] },
   testing: { allow: ['*'] },
 };
 

@@ -10,6 +10,13 @@ const sample = (name: string) => new URL(`../src/testing/import-samples/langflow
 test('a Langflow starter project imports as a chain that runs; one with an arXiv search and a loop is refused, saying why', async ({ app, page }) => {
   await app.open();
   await page.getByTestId('library.import').setInputFiles(sample('Basic_Prompt_Chaining'));
+  // What the import kept, changed and dropped, before anything runs.
+  const report = page.getByTestId('import.report');
+  await expect(report).toContainText('Imported from Langflow');
+  await expect(report.getByTestId('import.report.kept')).toContainText('temperature 0.1');
+  await expect(report.getByTestId('import.report.changed')).toContainText('max tokens');
+  await app.screenshot('import-langflow-report');
+  await report.getByRole('button', { name: 'Close' }).last().click();
   // The chain's id is the flow's own id (Langflow writes a UUID per flow).
   await app.openChain('langflow-b5b0c252-95ae-4b07-8211-67c8b12ea60e');
   for (const id of ['openai', 'openai_2', 'openai_3', 'chat_output']) await expect(app.node(id)).toBeVisible();

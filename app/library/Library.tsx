@@ -1,6 +1,7 @@
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/index.ts';
+import type { FidelityReport } from '../../src/formats/index.ts';
 import type { ChainEndpoint } from '../profiles/chain-endpoint.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectChain, selectLibrary } from '../stores/selectors.ts';
@@ -13,6 +14,24 @@ const actions = () => import('./library-actions.ts');
 const RevisionsDialog = lazy(() => import('./RevisionsDialog.tsx'));
 const EndpointConfirm = lazy(() => import('../profiles/EndpointConfirm.tsx'));
 const ImportProblemsDialog = lazy(() => import('./ImportProblemsDialog.tsx').then((m) => ({ default: m.ImportProblemsDialog })));
+const ImportReportDialog = lazy(() => import('./ImportReportDialog.tsx').then((m) => ({ default: m.ImportReportDialog })));
+
+/**
+ * The file picker's accepted types, from the formats registry. The registry (and the readers
+ * behind it) loads after first paint; until then the picker offers every file, which is only a
+ * hint either way: whatever is picked goes through the registry.
+ */
+function useAcceptedFileTypes(): string | undefined {
+  const [accept, setAccept] = useState<string>();
+  useEffect(() => {
+    let live = true;
+    void import('../../src/formats/index.ts').then((m) => live && setAccept(m.acceptedFileTypes));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return accept;
+}
 
 function RenameBox({ entry, onDone }: { entry: ChainSummary; onDone(): void }) {
   const [name, setName] = useState(entry.name);
@@ -50,6 +69,8 @@ export function Library() {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [endpoint, setEndpoint] = useState<{ chain: Chain; endpoint: ChainEndpoint } | null>(null);
   const [history, setHistory] = useState(false);
+  const [report, setReport] = useState<{ chain: string; report: FidelityReport } | null>(null);
+  const accept = useAcceptedFileTypes();
 
   const fail = (what: string) => (error: unknown) => useEditorStore.getState().pushToast('error', `${what}: ${(error as Error).message}`);
 
@@ -57,6 +78,7 @@ export function Library() {
     try {
       const outcome = await (await import('./import-flow.ts')).importFile(file);
       if (outcome && 'problems' in outcome) setProblems({ file: file.name, list: outcome.problems });
+      else if (outcome && 'report' in outcome) setReport(outcome.report);
       else if (outcome) setEndpoint(outcome.confirm);
     } catch (error) {
       fail('Import failed')(error);
@@ -83,9 +105,9 @@ export function Library() {
           <button type="button" className="button small" data-testid="library.new" onClick={() => actions().then((a) => a.newChain()).catch(fail('Could not create a chain'))}>
             New
           </button>
-          <label className="button small" title="Import a .chain.json file (or drop it on the window)">
+          <label className="button small" title="Import a chain file, a program exported from Seamscope, a Langflow or Flowise flow, or a trace (or drop it on the window)">
             Import
-            <input ref={fileInput} type="file" accept=".json,application/json" data-testid="library.import" className="visually-hidden" onChange={(e) => e.target.files?.[0] && void onFile(e.target.files[0])} />
+            <input ref={fileInput} type="file" accept={accept} data-testid="library.import" className="visually-hidden" onChange={(e) => e.target.files?.[0] && void onFile(e.target.files[0])} />
           </label>
         </span>
       </div>
@@ -142,11 +164,12 @@ export function Library() {
       )}
       {dropping && (
         <div className="drop-overlay" data-testid="library.drop">
-          Drop a <code>.chain.json</code> (or an OTLP trace) to import it
+          Drop a chain, a flow from another tool or a trace to import it
         </div>
       )}
       <Suspense fallback={null}>
         {problems && <ImportProblemsDialog file={problems.file} problems={problems.list} onClose={() => setProblems(null)} />}
+        {report && <ImportReportDialog chain={report.chain} report={report.report} onClose={() => setReport(null)} />}
         {history && open && <RevisionsDialog chain={open} onClose={() => setHistory(false)} />}
         {endpoint && <EndpointConfirm chain={endpoint.chain} endpoint={endpoint.endpoint} onClose={() => setEndpoint(null)} />}
       </Suspense>

@@ -1,6 +1,7 @@
 import { createEmptyChain } from '../../src/chain/index.ts';
 import type { ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/index.ts';
+import type { FidelityReport } from '../../src/formats/index.ts';
 import { markClean } from '../persistence/autosave.ts';
 import { getAutosave, openChainFromDb } from '../persistence/bootstrap.ts';
 import { deleteChain, importChainText, listChainSummaries, loadChainRecord, loadRevision, newChainId, undeleteChain, saveChain, type ChainSnapshot } from '../persistence/chains.ts';
@@ -100,15 +101,13 @@ export async function restoreRevision(revisionId: number): Promise<void> {
   editor().pushToast('info', `Restored the revision from ${new Date(revision.savedAt).toLocaleString()}`);
 }
 
-/** Reads a chosen file; problems come back for the dialog and nothing is stored. */
-export async function importChainFile(file: File): Promise<ChainProblem[] | null> {
-  return importChainJson(await file.text(), file.name);
-}
+/** What importing a chain file came to: refused (problems, nothing stored), or opened with its fidelity report when it came from another tool. */
+export type ChainImport = { problems: ChainProblem[] } | { report: FidelityReport | null };
 
-/** `fileName` decides chain file (`.json`) or exported program (`.ts`, `.py`); without it the text does. */
-export async function importChainJson(text: string, fileName?: string): Promise<ChainProblem[] | null> {
+/** `fileName` helps the formats registry tell a program (`.ts`, `.py`) from JSON; without it the text does. */
+export async function importChainJson(text: string, fileName?: string): Promise<ChainImport> {
   const result = await importChainText(await openDb(), text, fileName);
-  if (!result.ok) return result.problems;
+  if (!result.ok) return { problems: result.problems };
   await getAutosave()?.flush();
   markClean(result.chain);
   editor().openChain(result.chain);
@@ -120,7 +119,7 @@ export async function importChainJson(text: string, fileName?: string): Promise<
     copy: `A different chain with this id is in the library; imported "${result.chain.name}" as a copy`,
   }[result.outcome];
   editor().pushToast('info', message);
-  return null;
+  return { report: result.report };
 }
 
 /** Downloads the open chain exactly as stored, pretty-printed: re-importing it yields the same chain. */

@@ -5,7 +5,7 @@ import { hashValue } from '../../src/chain/index.ts';
 import { parseChain, restoreChain, type ChainProblem } from '../../src/chain/parse.ts';
 import { checkRelativePath } from '../../src/files/index.ts';
 import { setOwn } from '../../src/chain/index.ts';
-import { importChainSource } from '../../src/export/index.ts';
+import { importChainSource, type FidelityReport } from '../../src/formats/index.ts';
 import type { Chain } from '../../src/chain/index.ts';
 import type { ChainSummary } from '../stores/workspace-slice.ts';
 import { publishChainEvent } from './chain-events.ts';
@@ -225,7 +225,7 @@ export function newChainId(): string {
 }
 
 export type ImportResult =
-  | { ok: true; chain: Chain; outcome: 'added' | 'same' | 'copy' }
+  | { ok: true; chain: Chain; outcome: 'added' | 'same' | 'copy'; report: FidelityReport | null }
   | { ok: false; problems: ChainProblem[] };
 
 /**
@@ -236,17 +236,19 @@ export async function importChainText(db: SeamscopeDb, text: string, fileName?: 
   // A chain file, or a TypeScript/Python program exported from one (its chain is embedded as data).
   const parsed = importChainSource(text, { fileName });
   if (!parsed.ok) return parsed;
+  // From another tool: what was kept, changed and dropped (also kept in the chain's meta).
+  const report = parsed.report ?? null;
   const credential = chainEndpointProblem(parsed.chain);
   if (credential) return { ok: false, problems: [credential] };
   const existing = await db.chains.get(parsed.chain.id);
   if (!existing) {
     await saveChain(db, parsed.chain);
-    return { ok: true, chain: parsed.chain, outcome: 'added' };
+    return { ok: true, chain: parsed.chain, outcome: 'added', report };
   }
-  if (existing.revision === hashValue(parsed.chain)) return { ok: true, chain: existing.chain, outcome: 'same' };
+  if (existing.revision === hashValue(parsed.chain)) return { ok: true, chain: existing.chain, outcome: 'same', report };
   const copy = { ...parsed.chain, id: newChainId() };
   await saveChain(db, copy);
-  return { ok: true, chain: copy, outcome: 'copy' };
+  return { ok: true, chain: copy, outcome: 'copy', report };
 }
 
 interface DemoEntry {

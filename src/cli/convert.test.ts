@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../testing/capture-io.ts';
 import { corpusPath } from '../testing/corpus.ts';
@@ -74,8 +75,8 @@ describe('seamscope convert', () => {
   it('refuses bad arguments with the usage and exit 2', async () => {
     for (const [positionals, options, message] of [
       [[], { to: 'run', out: 'x.json' }, /^Usage: seamscope convert/],
-      [[langfuse], { out: 'x.json' }, /^--to must be run or otlp/],
-      [[langfuse], { to: 'csv', out: 'x.json' }, /^--to must be run or otlp/],
+      [[langfuse], { out: 'x.json' }, /^--to must be run, otlp or chain/],
+      [[langfuse], { to: 'csv', out: 'x.json' }, /^--to must be run, otlp or chain/],
       [[langfuse], { to: 'run' }, /^--out FILE is required/],
       [[langfuse], { to: 'run', out: langfuse }, /^--out names the input file/],
     ] as const) {
@@ -132,5 +133,21 @@ describe('seamscope inspect reads every trace format', () => {
     const io = captureIo();
     expect(await inspectCommand([corpusPath('traces/otlp/otlp-proto-example-trace.json')], {}, io.io)).toBe(1);
     expect(io.err).toEqual([expect.stringMatching(/otlp-proto-example-trace\.json: read as an OTLP\/JSON trace, but it cannot be imported: no LLM calls found/)]);
+  });
+
+  it('another tool\'s flow to a chain file, printing the fidelity report; the chain file then validates as itself', async () => {
+    const flow = fileURLToPath(new URL('../testing/import-samples/langflow/Financial_Report_Parser.json', import.meta.url));
+    const out = join(dir, 'financial.chain.json');
+    const { code, out: printed, err } = await convert(flow, 'chain', out);
+    expect(code).toBe(0);
+    expect(printed).toEqual([out]);
+    expect(err.join('\n')).toContain('Imported from Langflow');
+    expect(err.join('\n')).toContain('kept  step structured_output: "Structured Output" (StructuredOutput) with its model "OpenAI" (OpenAIModel): temperature 0.1');
+    const written = JSON.parse(await readFile(out, 'utf8')) as { meta: { importReport: { tool: string } } };
+    expect(written.meta.importReport.tool).toBe('Langflow');
+    const again = captureIo();
+    expect(await main(['validate', out], again.io)).toBe(0);
+    // Read back as a chain file: no report, nothing changed.
+    expect(again.err.join('\n')).not.toContain('Imported from');
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../chain/parse.ts';
 import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
-import { importChainSource } from '../export/import-chain.ts';
+import { importChainSource } from '../formats/index.ts';
 import { parseArgs } from './args.ts';
 import { exportCommand, exportOptions } from './export.ts';
 import { stepRegistry } from '../steps/index.ts';

@@ -1,7 +1,7 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { ExportLanguage } from '../export/export-chain.ts';
-import { importChainSource } from '../export/import-chain.ts';
+import { importChainSource } from '../formats/index.ts';
 import type { OptionTable } from './args.ts';
 import { terminalLine } from './terminal-text.ts';
 import { ContainedFileError, readContainedFile } from './contained-file.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Chain } from '../chain/schema.ts';
-import { importChainSource } from '../export/import-chain.ts';
+import { fidelityLines, importChainSource } from '../formats/index.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /** What every command prints through: lines out and err, and the environment it reads keys from. */
@@ -10,7 +10,11 @@ export interface Io {
   env: Record<string, string | undefined>;
 }
 
-/** A chain file, or a program exported from one (its chain is embedded as data, never run); problems go to `io.err`. */
+/**
+ * A chain from any file the formats registry reads (a chain file, an exported program whose chain
+ * is embedded as data and never run, another tool's flow); problems, and an import's fidelity
+ * report, go to `io.err`.
+ */
 export async function loadChain(path: string, io: Io): Promise<Chain | null> {
   let text: string;
   try {
@@ -25,5 +29,7 @@ export async function loadChain(path: string, io: Io): Promise<Chain | null> {
     for (const p of result.problems) io.err(`  ${terminalLine(p.path)}  ${terminalLine(p.message)}`);
     return null;
   }
+  // From another tool: what was kept, changed and dropped, before anything runs.
+  if (result.report) for (const line of fidelityLines(result.report)) io.err(terminalLine(line));
   return result.chain;
 }

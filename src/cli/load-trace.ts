@@ -1,7 +1,8 @@
 import { open } from 'node:fs/promises';
 import { stepRegistry } from '../steps/index.ts';
 import type { RunMeta, TraceEvent } from '../trace/index.ts';
-import { importTraceText, MAX_TRACE_BYTES, TRACE_FORMAT_NAMES, type TraceFormat } from '../trace/otlp/index.ts';
+import { MAX_TRACE_BYTES } from '../trace/otlp/index.ts';
+import { importTraceText, TRACE_FORMAT_NAMES, type TraceFormat } from '../formats/index.ts';
 import type { Io } from './load-chain.ts';
 import { terminalLine } from './terminal-text.ts';
 

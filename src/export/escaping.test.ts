@@ -9,7 +9,7 @@ import { hostileStrings, seeded } from '../testing/adversarial-exports.ts';
 import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { claimStepNames } from './emit/names.ts';
 import { EXPORT_TSCONFIG, exportChain, exportProgram, RUNTIME_DIR } from './export-chain.ts';
-import { importChainSource } from './import-chain.ts';
+import { importChainSource } from '../formats/index.ts';
 import { commentText, pyInline, pyLiteral, pyString, safeJson, tsLiteral, tsString } from './literals.ts';
 import { planExport } from './plan.ts';
 import { stepRegistry } from '../steps/index.ts';

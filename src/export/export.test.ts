@@ -13,7 +13,7 @@ import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { claimStepNames } from './emit/names.ts';
 import { exportChain, exportChainFiles, exportProgram, programFileName } from './export-chain.ts';
 import { camelCase, createNameScope, isSafeIdentifier, snakeCase, upperSnakeCase } from './identifiers.ts';
-import { embeddedChainJson, importChainSource, isExportedProgram } from './import-chain.ts';
+import { embeddedChainJson, importChainSource, isExportedProgram } from '../formats/index.ts';
 import { commentText, pyLiteral, pyString, safeJson, textLines, tsKey, tsLiteral, tsString } from './literals.ts';
 import { fallbackChain, planExport } from './plan.ts';
 import { createZip } from './zip.ts';

@@ -8,7 +8,7 @@ import type { Chain } from '../chain/schema.ts';
 import { createMockModelServer } from '../testing/mock-server.ts';
 import { API_KEY, DEFAULT_SETTINGS, demoInputs, REPO_ROOT, runEngine, runProcess } from '../testing/conformance-harness.ts';
 import { exportChainFiles, exportProgram, type ExportLanguage } from './export-chain.ts';
-import { importChainSource } from './import-chain.ts';
+import { importChainSource } from '../formats/index.ts';
 import { stepRegistry } from '../steps/index.ts';
 
 /**

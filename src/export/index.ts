@@ -9,7 +9,7 @@
  * for (const file of files) await writeFile(join(outDir, file.path), file.contents);
  */
 export { exportChain, exportChainFiles, exportProgram, programFileName, RUNTIME_DIR, type EndpointDefaults, type ExportedFile, type ExportLanguage, type ExportOptions, type ExportResult, type ProgramExport } from './export-chain.ts';
-export { embeddedChainJson, importChainSource, isExportedProgram } from './import-chain.ts';
+
 export { createZip, type ZipEntry } from './zip.ts';
 export { EXAMPLE_FILE_MAX_BYTES, EXAMPLE_FILES_MAX_BYTES, ExampleFileError, type ExampleFileRef, type ReadExampleFile } from './example-files.ts';
 export { KEY_VARIABLES, keyVariablesText } from './key-variables.ts';

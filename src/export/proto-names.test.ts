@@ -11,7 +11,7 @@ import { PROTO_NAMES, protoNamesChain } from '../testing/proto-chain.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { DEFAULT_SETTINGS, runEngine, runExported } from '../testing/conformance-harness.ts';
 import { exportProgram } from './export-chain.ts';
-import { importChainSource } from './import-chain.ts';
+import { importChainSource } from '../formats/index.ts';
 import { stepRegistry } from '../steps/index.ts';
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseChain, restoreChain } from '../chain/parse.ts';
 import type { Chain } from '../chain/schema.ts';
 import { exportChainFiles } from '../export/export-chain.ts';
-import { importChainSource } from '../export/import-chain.ts';
+import { importChainSource } from '../formats/index.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 import { formatV2 } from './format-v2.ts';
 import { stepRegistry } from '../steps/index.ts';

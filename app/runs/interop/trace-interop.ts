@@ -1,7 +1,8 @@
 import { parseChain } from '../../../src/chain/parse.ts';
 import { downloadBlob } from '../../ui/download.ts';
 import type { Chain } from '../../../src/chain/index.ts';
-import { exportRunToOtlp, importTraceText, MAX_TRACE_BYTES, TRACE_FORMAT_NAMES } from '../../../src/trace/otlp/index.ts';
+import { exportRunToOtlp, MAX_TRACE_BYTES } from '../../../src/trace/otlp/index.ts';
+import { importTraceText, TRACE_FORMAT_NAMES } from '../../../src/formats/index.ts';
 import { toRunFile, type RunMeta, type TraceEvent } from '../../../src/trace/index.ts';
 import { markClean } from '../../persistence/autosave.ts';
 import { getAutosave } from '../../persistence/bootstrap.ts';

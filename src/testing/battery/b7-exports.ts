@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Chain } from '../../chain/schema.ts';
 import { DEFAULT_SETTINGS, REPO_ROOT, runEngine, runExported, runProcess, type Capture } from '../conformance-harness.ts';
 import { exportChainFiles, programFileName, type ExportLanguage, type ExportResult } from '../../export/export-chain.ts';
-import { importChainSource } from '../../export/import-chain.ts';
+import { importChainSource } from '../../formats/index.ts';
 import { pyString, tsString } from '../../export/literals.ts';
 import { adversarialStrings } from '../adversarial-strings.ts';
 import { B7_ENDINGS, B7_PLACES, buildB7Chain, type B7Chain, type FilledPlace } from './b7-chains.ts';

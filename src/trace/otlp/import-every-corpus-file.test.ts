@@ -4,7 +4,7 @@ import { corpusPath, readCorpus } from '../../testing/corpus.ts';
 import { stepRegistry } from '../../steps/index.ts';
 import { parseChain } from '../../chain/parse.ts';
 import { buildRunView } from '../replay.ts';
-import { importTraceText, type TraceFormat } from './import-trace.ts';
+import { importTraceText, type TraceFormat } from '../../formats/index.ts';
 
 /**
  * Every file in the copied trace corpus (src/testing/corpus/traces/** and vendor-traces/),

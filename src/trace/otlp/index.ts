@@ -9,4 +9,3 @@ export { mapLlmAttributes, type Convention, type LlmCall } from './conventions.t
 export { MAX_TRACE_BYTES } from './guard.ts';
 export type { OtlpTraceData, OtlpSpan } from './otlp-json.ts';
 export { importLangfuseExport } from './langfuse.ts';
-export { importTraceText, traceFormatOf, TRACE_FORMAT_NAMES, type ImportTraceResult, type TraceFormat } from './import-trace.ts';

@@ -1,6 +1,21 @@
 import { setOwn } from '../chain/own.ts';
+import { MAX_CHAIN_BYTES } from '../chain/parse.ts';
+import { isRecord } from '../files/json-value.ts';
+import type { SniffInput } from './format.ts';
+import { fileKind } from './program.ts';
 
-/** What the importers of other tools' flow files (Langflow, Flowise) share. */
+/** What the importers of other tools' flow files (Langflow, Flowise, n8n) share. */
+
+/**
+ * The JSON object of another tool's file, or null: a JSON file within the chain file size bound
+ * whose text has `marker` (a cheap test before the parse) and is not one of Seamscope's own files.
+ */
+export function foreignJson(file: SniffInput, marker: RegExp): Record<string, unknown> | null {
+  const { name, text } = file;
+  if (fileKind(text, name) !== 'chain' || text.length > MAX_CHAIN_BYTES || /"format"\s*:\s*"seamscope\./.test(text.slice(0, 4096)) || !marker.test(text)) return null;
+  const value = file.json();
+  return isRecord(value) ? value : null;
+}
 
 /** An identifier from a display name: "OpenAI" → openai, "Chat Input" → chat_input; unique within `taken`. */
 export function identifierFrom(name: string, fallback: string, taken: Set<string>): string {

@@ -1,7 +1,10 @@
 import type { ChainProblem } from '../chain/parse.ts';
 import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
-import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './import-flow-common.ts';
+import { defineChainFormat } from './format.ts';
+import { createFidelityReport, type FidelityReport } from './fidelity.ts';
+import { carryModelSettings, reportPrompt } from './model-settings.ts';
+import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
 
 /**
  * Flowise flows (a chatflow or an Agentflow v2 as Flowise exports them; its marketplace
@@ -22,7 +25,7 @@ import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity }
  * - the nodes nothing follows are the output (one output step reading the last).
  */
 
-export type FlowiseImport = { ok: true; chain: Record<string, unknown> } | { ok: false; problems: ChainProblem[] };
+export type FlowiseImport = { ok: true; chain: Record<string, unknown>; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
 
 interface FlowiseNode {
   id: string;
@@ -35,6 +38,8 @@ interface FlowiseNode {
 }
 
 const MAX_NODES = 2_000;
+/** Chat model settings a model step holds nothing like (each is reported as dropped when set). */
+const UNHELD = ['topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'stopSequence', 'stop', 'seed', 'timeout', 'basepath', 'baseOptions', 'extendedThinking'];
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Whether a parsed JSON value is a Flowise export: top-level `nodes` and `edges`, nodes carrying `data.name` and `data.inputs`. */
@@ -45,6 +50,39 @@ export function isFlowiseFlow(value: unknown): boolean {
 
 const isChatModel = (node: FlowiseNode) => node.category === 'Chat Models' || node.category === 'LLMs';
 const isPrompt = (node: FlowiseNode) => node.name === 'promptTemplate' || node.name === 'chatPromptTemplate';
+const isOutputParser = (node: FlowiseNode) => node.category === 'Output Parsers';
+
+/**
+ * An LLM Chain's output parser as the step's output schema: the Structured Output Parser's
+ * table as an object, the CSV and list parsers as a list of strings under `items` (a step's
+ * answer is a JSON object). The Advanced Structured Output Parser's schema is zod code, which
+ * an import never runs: a problem naming it.
+ */
+function schemaOfParser(parser: FlowiseNode): { schema: Record<string, unknown>; changed?: string } | { problem: string } {
+  if (parser.name === 'csvOutputParser' || parser.name === 'listOutputParser') {
+    return { schema: { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } }, required: ['items'], additionalProperties: false }, changed: 'the list comes back as {"items": [...]}: a step answers a JSON object' };
+  }
+  if (parser.name === 'structuredOutputParser') {
+    let rows: unknown = parser.inputs.jsonStructure;
+    if (typeof rows === 'string') {
+      try {
+        rows = JSON.parse(rows);
+      } catch {
+        return { problem: 'its field table is not JSON' };
+      }
+    }
+    if (!Array.isArray(rows) || rows.length === 0) return { problem: 'its field table is empty' };
+    const properties: Record<string, unknown> = {};
+    for (const row of rows) {
+      const name = text(propertyOf(row, 'property'));
+      if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) return { problem: `the field "${name.slice(0, 60)}" is not an identifier` };
+      const type = text(propertyOf(row, 'type'));
+      setOwn(properties, name, { type: ['number', 'boolean'].includes(type) ? type : 'string', ...(text(propertyOf(row, 'description')) ? { description: text(propertyOf(row, 'description')) } : {}) });
+    }
+    return { schema: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false } };
+  }
+  return { problem: parser.name === 'advancedStructuredOutputParser' ? 'its schema is zod code, which an import never runs (write it as a JSON Schema on the step)' : 'no Seamscope counterpart' };
+}
 
 /** `{{nodeId.data.instance}}` → nodeId; `{{question}}` → 'question'; else null. */
 function referenceOf(value: string): string | null {
@@ -97,6 +135,7 @@ function schemaOfRows(rows: unknown): Record<string, unknown> | null | 'bad' {
 export function chainFromFlowise(flow: Record<string, unknown>, fileName?: string): FlowiseImport {
   const rawNodes = flow.nodes as unknown[];
   if (rawNodes.length > MAX_NODES) return { ok: false, problems: [{ path: '$.nodes', message: `${rawNodes.length} nodes, more than ${MAX_NODES}` }] };
+  const report = createFidelityReport('Flowise');
   const problems: ChainProblem[] = [];
   const nodes: FlowiseNode[] = [];
   rawNodes.forEach((n, index) => {
@@ -145,18 +184,20 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
     const step = stepOf.get(name);
     return step ? `steps.${step}` : null;
   };
-  const settingsOf = (model: FlowiseNode | undefined, config: Record<string, unknown>) => {
-    const temperature = Number(model ? (model.inputs.temperature ?? propertyOf(model.inputs.llmModelConfig, 'temperature')) : undefined);
-    if (Number.isFinite(temperature) && temperature >= 0 && temperature <= 2) config.temperature = temperature;
-    return model ? text(model.inputs.modelName) || text(propertyOf(model.inputs.llmModelConfig, 'modelName')) : '';
+  /** A chat model node's (or an Agentflow LLM node's model config's) settings onto the step, each reported. */
+  const settingsOf = (stepId: string, step: FlowiseNode, model: FlowiseNode | undefined, config: Record<string, unknown>) => {
+    const where = `step ${stepId}: "${step.label}" (${step.name})${model && model !== step ? ` with its model "${model.label}" (${model.name})` : ''}`;
+    if (!model) return void report.changed.push({ where, what: 'model settings', why: 'no chat model is wired to it; the step uses the profile\'s model, temperature 0 and 1024 max tokens' });
+    const own = isRecord(model.inputs.llmModelConfig) ? model.inputs.llmModelConfig : model.inputs;
+    const unheld = Object.fromEntries(UNHELD.map((key) => [key, own[key]]));
+    carryModelSettings(where, { model: own.modelName, temperature: own.temperature, maxTokens: [own.maxTokens, own.maxTokensToSample, own.maxOutputTokens].find((v) => v !== undefined && v !== ''), stream: own.streaming, unheld }, config, report);
   };
 
   for (const node of order) {
-    if (isChatModel(node) || isPrompt(node) || node.name === 'startAgentflow') continue;
+    if (isChatModel(node) || isPrompt(node) || isOutputParser(node) || node.name === 'startAgentflow') continue;
     const id = identifierFrom(node.label, 'step', taken);
     const bindings: Record<string, string> = {};
     const config: Record<string, unknown> = { bindings };
-    let modelName = '';
     if (node.name === 'llmChain') {
       const prompt = byId.get(referenceOf(text(node.inputs.prompt)) ?? '');
       const model = byId.get(referenceOf(text(node.inputs.model)) ?? '');
@@ -186,7 +227,22 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
         config.system = fill(text(prompt.inputs.systemMessagePrompt));
         config.prompt = fill(text(prompt.inputs.humanMessagePrompt)) || 'Go on.';
       } else config.prompt = fill(text(prompt.inputs.template));
-      modelName = settingsOf(model, config);
+      const promptWhere = `step ${id}: "${prompt.label}" (${prompt.name})`;
+      const why = 'each {variable} reads what its prompt value names, and typed-in values are written in';
+      if (prompt.name === 'chatPromptTemplate') {
+        reportPrompt(promptWhere, 'system message', text(prompt.inputs.systemMessagePrompt), String(config.system), report, why);
+        reportPrompt(promptWhere, 'human message', text(prompt.inputs.humanMessagePrompt), String(config.prompt), report, why);
+      } else reportPrompt(promptWhere, 'template as the user message', text(prompt.inputs.template), String(config.prompt), report, why);
+      const parser = byId.get(referenceOf(text(node.inputs.outputParser)) ?? '');
+      if (parser) {
+        const read = schemaOfParser(parser);
+        if ('problem' in read) problems.push({ path: where(parser), message: `Flowise output parser "${parser.label}" (${parser.name}): ${read.problem}` });
+        else {
+          config.outputSchema = read.schema;
+          (read.changed ? report.changed : report.kept).push({ where: `step ${id}: "${parser.label}" (${parser.name})`, what: 'the output parser as the step\'s output schema', ...(read.changed ? { why: read.changed } : {}) });
+        }
+      }
+      settingsOf(id, node, model, config);
     } else if (node.name === 'llmAgentflow') {
       // Mentions are {{ name }}: the chat input, or an earlier node's output.
       const fill = (html: string) => htmlToText(html).replace(/\{\{\s*([A-Za-z_$][\w$.]*)\s*\}\}/g, (whole, name: string) => {
@@ -202,13 +258,23 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
       config.prompt = user.length ? user.join('\n\n') : `{${bind(bindings, 'question', questionRef())}}`;
       const schema = schemaOfRows(node.inputs.llmStructuredOutput);
       if (schema === 'bad') problems.push({ path: where(node), message: `"${node.label}": a structured output key is not an identifier or its JSON schema is not JSON` });
-      else if (schema) config.outputSchema = schema;
-      modelName = settingsOf(node, config);
+      else if (schema) {
+        config.outputSchema = schema;
+        report.kept.push({ where: `step ${id}: "${node.label}" (${node.name})`, what: `structured output: ${Object.keys(schema.properties as object).join(', ')} (the step's output schema)` });
+      }
+      const why = 'Flowise keeps messages as rich text (HTML): paragraphs became lines, tags were dropped, {{ mentions }} became bindings';
+      for (const m of messages) {
+        const raw = text(propertyOf(m, 'content'));
+        const plain = htmlToText(raw);
+        // Byte for byte only when it was plain text with no mention to rewrite.
+        reportPrompt(`step ${id}: "${node.label}" (${node.name})`, `${text(propertyOf(m, 'role')) || 'a'} message`, raw, /\{\{/.test(plain) ? '' : plain, report, why);
+      }
+      settingsOf(id, node, node, config);
     } else {
       problems.push({ path: where(node), message: `Flowise node "${node.label}" (${node.name || 'unnamed'}) has no Seamscope counterpart: a chain here is built from LLM chains, prompt templates, LLM nodes and the chat input, and runs no node code` });
       continue;
     }
-    steps.push({ id, kind: 'model', name: node.label, position: node.position, description: `Imported from Flowise's ${node.name}${modelName ? ` (model ${modelName})` : ''}.`, config });
+    steps.push({ id, kind: 'model', name: node.label, position: node.position, description: `Imported from Flowise's ${node.name}.`, config });
     stepOf.set(node.id, id);
   }
   if (agentflow) questionRef();
@@ -224,6 +290,7 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
   const name = text(flow.name) || base.replace(/[-_]+/g, ' ').trim() || 'Imported Flowise flow';
   return {
     ok: true,
+    report,
     chain: {
       format: 'seamscope.chain', version: 1, id: `flowise-${identifierFrom(base || name, 'flow', new Set()).replace(/_/g, '-')}`, name: name.slice(0, 200),
       description: [text(flow.description), `Imported from Flowise${base ? ` (${base}.json)` : ''}.`].filter(Boolean).join('\n\n').slice(0, 8000),
@@ -231,3 +298,15 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
     },
   };
 }
+
+/** Flowise flow exports, read as chains. */
+export const flowiseFormat = defineChainFormat<Record<string, unknown>>({
+  id: 'flowise',
+  title: 'Flowise',
+  extensions: ['.json'],
+  sniff: (file) => {
+    const value = foreignJson(file, /"edges"\s*:/);
+    return value && isFlowiseFlow(value) ? { value } : null;
+  },
+  toChain: (flow, ctx) => chainFromFlowise(flow, ctx.fileName),
+});

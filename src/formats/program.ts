@@ -1,8 +1,4 @@
-import { MAX_CHAIN_BYTES, parseChain, type ChainLimits, type ParseChainResult } from '../chain/parse.ts';
-import { parseStrictJson } from '../files/strict-json.ts';
-import { chainFromFlowise, isFlowiseFlow } from './import-flowise.ts';
-import { chainFromLangflow, isLangflowFlow } from './import-langflow.ts';
-import { stepRegistry, type StepRegistry } from '../steps/index.ts';
+import { defineChainFormat } from './format.ts';
 
 /**
  * Reads a chain back out of an exported program. The program embeds the chain as JSON text in
@@ -57,7 +53,7 @@ function readEmbedded(lines: readonly string[], syntax: EmbeddingSyntax): Embedd
 }
 
 /** Which kind of file `text` is: by its name when known, else a chain file when it starts with `{`. */
-function fileKind(text: string, fileName?: string): 'chain' | 'ts' | 'py' | 'program' {
+export function fileKind(text: string, fileName?: string): 'chain' | 'ts' | 'py' | 'program' {
   if (fileName !== undefined) {
     if (/\.(c|m)?tsx?$/i.test(fileName)) return 'ts';
     if (/\.pyw?$/i.test(fileName)) return 'py';
@@ -88,53 +84,25 @@ export function embeddedChainJson(text: string, fileName?: string): string | nul
   return found?.ok ? found.json : null;
 }
 
-export interface ImportChainOptions {
-  /** The file's name, when known: `.ts`/`.py` are programs, `.json` is a chain file. */
-  fileName?: string;
-  registry?: StepRegistry;
-  /** Bounds on declared sizes, over the defaults. */
-  limits?: Partial<ChainLimits>;
-}
-
-/**
- * Parses a chain file or an exported TypeScript/Python program into a chain, with the same
- * problems (path and message) as any chain file.
- *
- * @example
- * const result = importChainSource(await file.text(), { fileName: file.name });
- * if (result.ok) openChain(result.chain);
- */
-export function importChainSource(text: string, options: ImportChainOptions = {}): ParseChainResult {
-  if (fileKind(text, options.fileName) === 'chain') {
-    const flow = otherToolsFlow(text);
-    if (flow) {
-      const converted = flow.tool === 'langflow' ? chainFromLangflow(flow.value, options.fileName) : chainFromFlowise(flow.value, options.fileName);
-      return converted.ok ? parseChain(converted.chain, options.registry ?? stepRegistry, options.limits) : converted;
-    }
-    return parseChain(text, options.registry ?? stepRegistry, options.limits);
-  }
-  const embedded = embeddedChain(text, options.fileName);
-  if (embedded === null) {
-    return { ok: false, problems: [{ path: '$', message: `this is neither a chain file (a JSON object) nor a program exported by Seamscope (no ${CHAIN_BEGIN} block)` }] };
-  }
-  if (!embedded.ok) return { ok: false, problems: [{ path: '$', message: embedded.message }] };
-  return parseChain(embedded.json, options.registry ?? stepRegistry, options.limits);
-}
-
-/**
- * The parsed flow when `text` is a Langflow or Flowise export (read as strictly as a chain
- * file, within the same size bound), else null: a chain file goes to parseChain untouched.
- */
-function otherToolsFlow(text: string): { tool: 'langflow' | 'flowise'; value: Record<string, unknown> } | null {
-  if (text.length > MAX_CHAIN_BYTES || /"format"\s*:\s*"seamscope\./.test(text.slice(0, 4096)) || !/"edges"\s*:/.test(text)) return null;
-  const parsed = parseStrictJson(text);
-  if (!parsed.ok) return null;
-  if (isLangflowFlow(parsed.value)) return { tool: 'langflow', value: parsed.value as Record<string, unknown> };
-  if (isFlowiseFlow(parsed.value)) return { tool: 'flowise', value: parsed.value as Record<string, unknown> };
-  return null;
-}
-
 /** Whether a file is a program exported by Seamscope (with its embedded chain) rather than a chain file. */
 export function isExportedProgram(text: string, fileName?: string): boolean {
   return embeddedChainJson(text, fileName) !== null;
 }
+
+/**
+ * A TypeScript or Python program exported by Seamscope: its embedded chain, read as data. The
+ * last format asked: whatever is not JSON and no other format's comes here, and is told that it
+ * is neither a chain file nor an exported program.
+ */
+export const programFormat = defineChainFormat<Embedded | null>({
+  id: 'program',
+  title: 'a program exported by Seamscope',
+  extensions: ['.ts', '.py'],
+  sniff: ({ name, text }) => (fileKind(text, name) === 'chain' ? null : { value: embeddedChain(text, name) }),
+  toChain: (embedded) => {
+    if (embedded === null) {
+      return { ok: false, problems: [{ path: '$', message: `this is neither a chain file (a JSON object) nor a program exported by Seamscope (no ${CHAIN_BEGIN} block)` }] };
+    }
+    return embedded.ok ? { ok: true, chain: embedded.json, report: null } : { ok: false, problems: [{ path: '$', message: embedded.message }] };
+  },
+});

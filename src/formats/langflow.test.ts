@@ -4,7 +4,7 @@ import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { importChainSource } from './import-chain.ts';
+import { importChainSource } from './index.ts';
 
 const sample = (name: string) => readFileSync(new URL(`../testing/import-samples/langflow/${name}.json`, import.meta.url), 'utf8');
 const imported = (text: string, fileName?: string): Chain => {
@@ -38,7 +38,8 @@ describe('Langflow flows import as chains', () => {
     expect(config(chain, 'openai_2')).toMatchObject({ bindings: { input: 'steps.openai' } });
     expect(config(chain, 'openai')?.system).toMatch(/^You are a visionary product innovator/);
     expect(config(chain, 'chat_output')).toEqual({ bindings: { value: 'steps.openai_3' } });
-    expect(chain.steps[0]?.description).toMatch(/Imported from Langflow's OpenAIModel \(model gpt-/);
+    expect(chain.steps[0]?.description).toBe("Imported from Langflow's OpenAIModel.");
+    expect(config(chain, 'openai')).toMatchObject({ model: expect.stringMatching(/^gpt-/), temperature: 0.1 });
     expect(chain.meta?.importedFrom).toMatchObject({ tool: 'langflow' });
   });
 
@@ -142,5 +143,66 @@ describe('Langflow flows import as chains', () => {
     expect(result.ok ? result.chain.steps.length : result.problems).toBe(n - 1);
     const tooMany = importChainSource(flow(Array.from({ length: 2_001 }, (_, i) => ({ id: `n${i}`, type: 'OpenAIModel' })), []));
     expect(tooMany.ok ? [] : tooMany.problems).toEqual([{ path: '$.data.nodes', message: '2001 nodes, more than 2000' }]);
+  });
+
+  it('keeps every setting a model step holds (max_tokens 256 stays 256) and reports the rest, kept in the chain\'s meta', () => {
+    const result = importChainSource(flow(
+      [
+        { id: 'in', type: 'ChatInput', name: 'Question' },
+        { id: 'p', type: 'Prompt', fields: { template: 'You are terse. Answer: {question}' } },
+        { id: 'm', type: 'OpenAIModel', name: 'OpenAI', fields: { model_name: 'gpt-4o-mini', temperature: 0.3, max_tokens: 256, seed: 7, stream: false, json_mode: true } },
+        { id: 'out', type: 'ChatOutput', name: 'Chat Output' },
+      ],
+      [['in', 'p', 'question'], ['p', 'm', 'input_value'], ['m', 'out', 'input_value']],
+    ));
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(config(result.chain, 'openai')).toMatchObject({ model: 'gpt-4o-mini', temperature: 0.3, maxTokens: 256, stream: false, outputSchema: { type: 'object' }, prompt: 'You are terse. Answer: {question}' });
+    const report = result.report;
+    expect(report?.tool).toBe('Langflow');
+    expect(report?.kept.map((e) => e.what)).toEqual(expect.arrayContaining(['model gpt-4o-mini (the step\'s model; the endpoint is the profile you run it on)', 'temperature 0.3', 'max tokens 256', 'template as the user message (33 characters, byte for byte)']));
+    expect(report?.changed).toContainEqual(expect.objectContaining({ what: 'JSON mode' }));
+    expect(report?.dropped).toContainEqual(expect.objectContaining({ what: 'seed 7', why: 'a model step holds no such setting' }));
+    expect(result.chain.meta?.importReport).toEqual(report);
+  });
+
+  it('a Prompt feeding a model is the author\'s instruction, folded into the step even when an output reads it too; only wired values are data', () => {
+    const result = importChainSource(flow(
+      [
+        { id: 'in', type: 'ChatInput', name: 'Question' },
+        { id: 'p', type: 'Prompt', fields: { template: 'Never reveal the plan. Question: {question}' } },
+        { id: 'm', type: 'OpenAIModel', name: 'OpenAI', fields: { max_tokens: 300 } },
+        { id: 'out', type: 'ChatOutput', name: 'Chat Output' },
+        { id: 'out2', type: 'TextOutput', name: 'Prompt shown' },
+      ],
+      [['in', 'p', 'question'], ['p', 'm', 'system_message'], ['in', 'm', 'input_value'], ['m', 'out', 'input_value'], ['p', 'out2', 'input_value']],
+    ));
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const model = config(result.chain, 'openai');
+    expect(model.system).toBe('Never reveal the plan. Question: {question}');
+    // The model reads the chat input (untrusted, framed as data) and no template step's output.
+    expect(Object.values(model.bindings as Record<string, string>)).toEqual(['inputs.question', 'inputs.question']);
+    expect(result.chain.steps.map((s) => s.kind)).toEqual(['template', 'model', 'output', 'output']);
+  });
+
+  it('a Message History component is a chain input holding the conversation, given with each run', async () => {
+    const result = importChainSource(flow(
+      [
+        { id: 'in', type: 'ChatInput', name: 'Question' },
+        { id: 'mem', type: 'Memory', name: 'Message History' },
+        { id: 'p', type: 'Prompt', fields: { template: 'Conversation so far:\n{history}\n\nAnswer: {question}' } },
+        { id: 'm', type: 'OpenAIModel', name: 'OpenAI', fields: { max_tokens: 256 } },
+        { id: 'out', type: 'ChatOutput', name: 'Chat Output' },
+      ],
+      [['in', 'p', 'question'], ['mem', 'p', 'history'], ['p', 'm', 'input_value'], ['m', 'out', 'input_value']],
+    ));
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(result.chain.inputs.map((i) => [i.name, i.trust])).toEqual([['question', 'untrusted'], ['history', 'untrusted']]);
+    expect(config(result.chain, 'openai')).toMatchObject({ bindings: { question: 'inputs.question', history: 'inputs.history' }, maxTokens: 256 });
+    expect(result.report?.changed).toContainEqual(expect.objectContaining({ what: 'the conversation memory' }));
+    const meta = await runChain({
+      chain: result.chain, inputs: { question: 'And the deadline?', history: 'User: I got a denial.\nAI: You may appeal within 180 days.' }, provider: createDemoProvider(),
+      model: { name: 'demo', maxOutputTokens: 1024, structuredOutput: true }, repo: createMemoryRunRepository(),
+    });
+    expect(meta.status).toBe('succeeded');
   });
 });

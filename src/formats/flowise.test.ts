@@ -4,8 +4,8 @@ import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { importChainSource } from './import-chain.ts';
-import { htmlToText } from './import-flowise.ts';
+import { importChainSource } from './index.ts';
+import { htmlToText } from './flowise.ts';
 
 const sample = (name: string) => readFileSync(new URL(`../testing/import-samples/flowise/${name}.json`, import.meta.url), 'utf8');
 const imported = (text: string, fileName?: string): Chain => {
@@ -24,7 +24,8 @@ describe('Flowise flows import as chains', () => {
     expect(config(chain, 'llm_chain')?.prompt).toMatch(/^You are an AI who performs one task based on the following objective: \{objective\}\./);
     expect(config(chain, 'llm_chain_2')).toMatchObject({ bindings: { objective: 'inputs.question', result: 'steps.llm_chain' } });
     expect(config(chain, 'output')).toEqual({ bindings: { value: 'steps.llm_chain_2' } });
-    expect(chain.steps[0]?.description).toBe("Imported from Flowise's llmChain (model gpt-3.5-turbo).");
+    expect(chain.steps[0]?.description).toBe("Imported from Flowise's llmChain.");
+    expect(chain.steps[0]?.config).toMatchObject({ model: 'gpt-3.5-turbo', temperature: 0.9, maxTokens: 1024 });
     expect(chain.meta?.importedFrom).toEqual({ tool: 'flowise', kind: 'chatflow' });
   });
 
@@ -93,5 +94,27 @@ describe('Flowise flows import as chains', () => {
       'Flowise node "Buffer Memory" (bufferMemory) has no Seamscope counterpart: a chain here is built from LLM chains, prompt templates, LLM nodes and the chat input, and runs no node code',
       'Flowise node "Calculator" (calculator) has no Seamscope counterpart: a chain here is built from LLM chains, prompt templates, LLM nodes and the chat input, and runs no node code',
     ]);
+  });
+
+  it('an LLM Chain\'s output parser becomes its output schema: a structured table as an object, CSV and list parsers as items; zod code is refused by name', async () => {
+    const node = (id: string, name: string, category: string, inputs: Record<string, unknown>, label = name) => ({ id, position: { x: 0, y: 0 }, data: { id, name, label, category, inputs } });
+    const chatflow = (parser: ReturnType<typeof node>) => JSON.stringify({
+      nodes: [
+        node('promptTemplate_0', 'promptTemplate', 'Prompts', { template: 'List the facts in: {text}', promptValues: { text: '{{question}}' } }, 'Prompt Template'),
+        node('chatOpenAI_0', 'chatOpenAI', 'Chat Models', { modelName: 'gpt-4o-mini', temperature: 0, maxTokens: '256' }, 'ChatOpenAI'),
+        parser,
+        node('llmChain_0', 'llmChain', 'Chains', { model: '{{chatOpenAI_0.data.instance}}', prompt: '{{promptTemplate_0.data.instance}}', outputParser: `{{${parser.id}.data.instance}}` }, 'Facts'),
+      ],
+      edges: ['promptTemplate_0', 'chatOpenAI_0', parser.id].map((source) => ({ source, target: 'llmChain_0' })),
+    });
+    const structured = importChainSource(chatflow(node('structuredOutputParser_0', 'structuredOutputParser', 'Output Parsers', { jsonStructure: [{ property: 'days', type: 'number', description: 'the deadline' }, { property: 'who', type: 'string' }] }, 'Structured Output Parser')));
+    if (!structured.ok) throw new Error(JSON.stringify(structured.problems));
+    expect(config(structured.chain, 'facts')).toMatchObject({ maxTokens: 256, outputSchema: { type: 'object', properties: { days: { type: 'number', description: 'the deadline' }, who: { type: 'string' } }, required: ['days', 'who'] } });
+    const meta = await runChain({ chain: structured.chain, inputs: { question: 'Appeal within 180 days, says the clerk.' }, provider: createDemoProvider(), model: { name: 'demo', maxOutputTokens: 1024, structuredOutput: true }, repo: createMemoryRunRepository() });
+    expect(meta.status).toBe('succeeded');
+    const list = importChainSource(chatflow(node('csvOutputParser_0', 'csvOutputParser', 'Output Parsers', {}, 'CSV Output Parser')));
+    expect(list.ok && list.report?.changed).toContainEqual(expect.objectContaining({ what: 'the output parser as the step\'s output schema', why: expect.stringContaining('{"items": [...]}') }));
+    const zod = importChainSource(chatflow(node('advancedStructuredOutputParser_0', 'advancedStructuredOutputParser', 'Output Parsers', { exampleJson: 'z.object({ title: z.string() })' }, 'Advanced Structured Output Parser')));
+    expect(zod.ok ? [] : zod.problems.map((p) => p.message)).toEqual(['Flowise output parser "Advanced Structured Output Parser" (advancedStructuredOutputParser): its schema is zod code, which an import never runs (write it as a JSON Schema on the step)']);
   });
 });

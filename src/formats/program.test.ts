@@ -10,8 +10,8 @@ import { createDemoProvider } from '../providers/demo-model.ts';
 import { twoStepChain, routedChain } from '../testing/chain-fixtures.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { MARKER_PIECES } from '../testing/adversarial-exports.ts';
-import { exportProgram } from './export-chain.ts';
-import { embeddedChainJson, importChainSource } from './import-chain.ts';
+import { exportProgram } from '../export/export-chain.ts';
+import { embeddedChainJson, importChainSource } from './index.ts';
 import { stepRegistry } from '../steps/index.ts';
 
 /**

@@ -1,7 +1,10 @@
 import type { ChainProblem } from '../chain/parse.ts';
 import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
-import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './import-flow-common.ts';
+import { defineChainFormat } from './format.ts';
+import { createFidelityReport, type FidelityReport } from './fidelity.ts';
+import { carryModelSettings, reportPrompt } from './model-settings.ts';
+import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
 
 /**
  * Langflow flows (the JSON Langflow's "Export" writes; its starter projects are such files) as
@@ -16,12 +19,13 @@ import { bind, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity }
  * - Structured Output → a model step whose output schema is the component's field table, on
  *   the model component wired to its `llm` handle (that component is a setting, not a step);
  * - Parser / Parse Data → a template step (`{field}` reads the field of the data it parses);
- * - a Prompt component read by anything else (an output, a parser) → a template step;
+ * - a Prompt component feeding a model is folded into that model step (the author's words, not
+ *   data); one read by anything else (an output, a parser) is also a template step;
  * - Chat Output / Text Output → the output step;
  * - notes → the chain's description.
- * Component code embedded in the flow is never read or run; API keys in it are not copied. Model
- * names and temperatures are kept (the temperature in the step, the model name in its
- * description: the chain runs on the profile the user picks).
+ * Component code embedded in the flow is never read or run; API keys in it are not copied. The
+ * model settings a step holds are carried over and the rest reported (model-settings.ts); every
+ * import's fidelity report says what was kept, changed and dropped.
  */
 
 interface FlowNode {
@@ -39,14 +43,19 @@ interface FlowEdge {
   field: string;
 }
 
-export type LangflowImport = { ok: true; chain: Record<string, unknown> } | { ok: false; problems: ChainProblem[] };
+export type LangflowImport = { ok: true; chain: Record<string, unknown>; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
 
 const INPUT_TYPES = new Set(['ChatInput', 'TextInput']);
+/** Message History and the older memories: the conversation so far, which a chain is given as an input. */
+const MEMORY_TYPES = new Set(['Memory', 'MemoryComponent', 'MessageHistory', 'ConversationBufferMemory', 'ConversationBufferWindowMemory']);
 const OUTPUT_TYPES = new Set(['ChatOutput', 'TextOutput']);
 const PROMPT_TYPES = new Set(['Prompt', 'PromptTemplate']);
 const STRUCTURED_TYPES = new Set(['StructuredOutput', 'StructuredOutputComponent']);
 const PARSER_TYPES = new Set(['parser', 'ParseData', 'ParserComponent', 'ParseDataFrame']);
 const MAX_NODES = 2_000;
+const MODEL_TEXT_FIELDS = new Set(['system_message', 'system_prompt', 'input_value']);
+/** Model component settings a model step holds nothing like (each is reported as dropped when set). */
+const UNHELD = ['seed', 'top_p', 'top_k', 'stop', 'stop_sequences', 'presence_penalty', 'frequency_penalty', 'model_kwargs', 'openai_api_base', 'base_url', 'max_retries', 'timeout'];
 
 /** Whether a parsed JSON value is a Langflow flow export: `{data: {nodes: [...], edges: [...]}}` with typed component nodes. */
 export function isLangflowFlow(value: unknown): boolean {
@@ -111,6 +120,7 @@ function schemaOfTable(table: unknown): Record<string, unknown> | null {
  */
 export function chainFromLangflow(flow: Record<string, unknown>, fileName?: string): LangflowImport {
   const data = flow.data as { nodes: unknown[]; edges: unknown[] };
+  const report = createFidelityReport('Langflow');
   const problems: ChainProblem[] = [];
   if (data.nodes.length > MAX_NODES) return { ok: false, problems: [{ path: '$.data.nodes', message: `${data.nodes.length} nodes, more than ${MAX_NODES}` }] };
   const nodes = readNodes(data.nodes, problems);
@@ -123,10 +133,14 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   // Model components wired into a Structured Output's `llm` handle are its settings, not steps.
   const settingsOnly = new Set(edges.filter((e) => e.field === 'llm' && STRUCTURED_TYPES.has(byId.get(e.target)?.type ?? '')).map((e) => e.source));
   // A Prompt read only as a model's system message or input is folded into that model step.
-  const foldedPrompt = (node: FlowNode) => PROMPT_TYPES.has(node.type) && byNode.from(node.id).length > 0 && byNode.from(node.id).every((e) => {
+  // A Prompt that feeds a model is its author's instruction: folded into each model step it
+  // feeds (only the values wired into its variables are data). It is a step of its own only
+  // where something else reads it too.
+  const intoModel = (e: FlowEdge) => {
     const target = byId.get(e.target);
-    return target !== undefined && (isModel(target) || STRUCTURED_TYPES.has(target.type)) && ['system_message', 'system_prompt', 'input_value'].includes(e.field);
-  });
+    return target !== undefined && (isModel(target) || STRUCTURED_TYPES.has(target.type)) && MODEL_TEXT_FIELDS.has(e.field);
+  };
+  const foldedPrompt = (node: FlowNode) => PROMPT_TYPES.has(node.type) && byNode.from(node.id).length > 0 && byNode.from(node.id).every(intoModel);
 
   const taken = new Set<string>();
   const inputs: Record<string, unknown>[] = [];
@@ -142,21 +156,36 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       refOf.set(node.id, `inputs.${name}`);
       const example = text(fieldValue(node, 'input_value'));
       inputs.push({ name, description: `${node.name} in the Langflow flow`, schema: { type: 'string' }, trust: 'untrusted', required: true, ...(example ? { example } : {}) });
+    } else if (MEMORY_TYPES.has(node.type)) {
+      // A chain keeps no store between runs: the conversation comes in with each run.
+      const name = identifierFrom('history', 'history', taken);
+      refOf.set(node.id, `inputs.${name}`);
+      inputs.push({ name, description: `The conversation so far (Langflow's "${node.name}" reads it from its message store)`, schema: { type: 'string' }, trust: 'untrusted', required: true, example: '' });
+      report.changed.push({ where: `"${node.name}" (${node.type})`, what: 'the conversation memory', why: `a chain keeps no message store: the conversation is the chain input ${name}, given with each run` });
     }
   }
 
   /** The text a field of `node` carries: the template of a folded Prompt (its variables bound), a binding to what feeds it, or its own value. */
-  const fieldText = (node: FlowNode, field: string, bindings: Record<string, string>, bindingName: string): string => {
+  const fieldText = (node: FlowNode, stepId: string, field: string, bindings: Record<string, string>, bindingName: string): string => {
     const edge = into(node.id, field);
     const source = edge ? byId.get(edge.source) : undefined;
-    if (source && PROMPT_TYPES.has(source.type) && foldedPrompt(source)) return promptTemplate(source, bindings);
+    const role = field === 'input_value' ? 'user message' : 'system message';
+    if (source && PROMPT_TYPES.has(source.type)) {
+      const raw = text(fieldValue(source, 'template'));
+      const carried = promptTemplate(source, bindings);
+      reportPrompt(`step ${stepId}: "${source.name}" (Prompt)`, `template as the ${role}`, raw, carried, report,
+        literalBraces(raw) !== raw ? 'Langflow\'s {{ }} escapes are written as single braces (the chain\'s templates have no escape; the text sent is the same)' : 'a variable was renamed to stay unique in the step, or its typed-in value was written in');
+      return carried;
+    }
     if (source) {
       const ref = refOf.get(source.id);
       if (!ref) return '';
       const name = bind(bindings, bindingName, ref);
       return `{${name}}`;
     }
-    return literalBraces(text(fieldValue(node, field)));
+    const own = text(fieldValue(node, field));
+    reportPrompt(`step ${stepId}: "${node.name}" (${node.type})`, role, own, literalBraces(own), report, 'Langflow\'s {{ }} escapes are written as single braces (the text sent is the same)');
+    return literalBraces(own);
   };
   /** A Prompt component's template with its `{variables}` bound to what feeds each (or its own text, inlined). */
   const promptTemplate = (prompt: FlowNode, bindings: Record<string, string>): string => {
@@ -183,10 +212,11 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   const left: string[] = [];
   let hasOutput = false;
   for (const node of order) {
-    if (isNote(node) || INPUT_TYPES.has(node.type) || settingsOnly.has(node.id) || foldedPrompt(node)) continue;
+    if (isNote(node) || INPUT_TYPES.has(node.type) || MEMORY_TYPES.has(node.type) || settingsOnly.has(node.id) || foldedPrompt(node)) continue;
     // A component wired to nothing is not part of the flow (starter projects keep spares about).
     if (byNode.from(node.id).length === 0 && byNode.to(node.id).length === 0) {
       left.push(`"${node.name}" (${node.type || 'untyped'})`);
+      report.dropped.push({ where: `"${node.name}" (${node.type || 'untyped'})`, what: 'the component', why: 'wired to nothing in the flow; named in the description' });
       continue;
     }
     const id = identifierFrom(node.name, 'step', taken);
@@ -195,21 +225,25 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
     if (isModel(node) || STRUCTURED_TYPES.has(node.type)) {
       const structured = STRUCTURED_TYPES.has(node.type);
       const settings = structured ? byId.get(into(node.id, 'llm')?.source ?? '') : node;
-      const system = fieldText(node, structured ? 'system_prompt' : 'system_message', bindings, 'system');
-      const prompt = fieldText(node, 'input_value', bindings, 'input');
+      const system = fieldText(node, id, structured ? 'system_prompt' : 'system_message', bindings, 'system');
+      const prompt = fieldText(node, id, 'input_value', bindings, 'input');
       if (!prompt.trim() && !system.trim()) problems.push({ path: where(node), message: `"${node.name}" has neither an input nor a system message` });
       const outputSchema = structured ? schemaOfTable(fieldValue(node, 'output_schema')) : null;
       if (structured && !outputSchema) problems.push({ path: where(node), message: `"${node.name}": its output schema table is empty or names a field that is not an identifier` });
-      const temperature = Number(settings ? fieldValue(settings, 'temperature') : undefined);
-      const modelName = settings ? text(fieldValue(settings, 'model_name')) || text(fieldValue(settings, 'model')) : '';
+      const source = settings ?? node;
+      const config: Record<string, unknown> = {
+        bindings, system, prompt: prompt.trim() ? prompt : 'Go on.', outputSchema,
+        ...(structured && /^[A-Za-z0-9_-]{1,64}$/.test(text(fieldValue(node, 'schema_name'))) ? { schemaName: text(fieldValue(node, 'schema_name')) } : {}),
+      };
+      const label = `step ${id}: "${node.name}" (${node.type})${source === node ? '' : ` with its model "${source.name}" (${source.type})`}`;
+      if (!prompt.trim()) report.changed.push({ where: label, what: 'user message', why: 'the component has none; a model step needs one, so it says "Go on."' });
+      const unheld = Object.fromEntries(UNHELD.map((key) => [key, fieldValue(source, key)]));
+      carryModelSettings(label, { model: text(fieldValue(source, 'model_name')) || fieldValue(source, 'model'), temperature: fieldValue(source, 'temperature'), maxTokens: fieldValue(source, 'max_tokens'), stream: fieldValue(source, 'stream'), jsonMode: fieldValue(source, 'json_mode'), unheld }, config, report);
+      if (structured && outputSchema) report.kept.push({ where: label, what: `output schema: ${Object.keys(outputSchema.properties as object).join(', ')}` });
       steps.push({
         ...base, kind: 'model',
-        description: `Imported from Langflow's ${settings?.type ?? node.type}${modelName ? ` (model ${modelName})` : ''}${structured ? ', a Structured Output component' : ''}.`,
-        config: {
-          bindings, system, prompt: prompt.trim() ? prompt : 'Go on.', outputSchema,
-          ...(structured && /^[A-Za-z0-9_-]{1,64}$/.test(text(fieldValue(node, 'schema_name'))) ? { schemaName: text(fieldValue(node, 'schema_name')) } : {}),
-          ...(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2 ? { temperature } : {}),
-        },
+        description: `Imported from Langflow's ${source.type}${structured ? ', a Structured Output component' : ''}.`,
+        config,
       });
     } else if (PARSER_TYPES.has(node.type) || PROMPT_TYPES.has(node.type)) {
       let template: string;
@@ -219,7 +253,7 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
         const ref = edge ? refOf.get(edge.source) : undefined;
         if (ref) setOwn(bindings, 'data', ref);
         const source = edge ? byId.get(edge.source) : undefined;
-        const freeText = source !== undefined && (isModel(source) || INPUT_TYPES.has(source.type));
+        const freeText = source !== undefined && (isModel(source) || INPUT_TYPES.has(source.type) || MEMORY_TYPES.has(source.type));
         // A parser's {field} reads that field of the data; {text} of a message is the message itself.
         template = literalBraces((text(fieldValue(node, 'pattern')) || text(fieldValue(node, 'template')) || '{text}').replace(/(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g, (_w, field: string) => (freeText && field === 'text' ? '{data}' : `{data.${field}}`)));
       }
@@ -248,6 +282,19 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   const id = `langflow-${typeof flow.id === 'string' && /^[A-Za-z0-9-]{1,80}$/.test(flow.id) ? flow.id : identifierFrom(name, 'flow', new Set())}`;
   return {
     ok: true,
+    report,
     chain: { format: 'seamscope.chain', version: 1, id, name: name.slice(0, 200), description, inputs, steps, meta: { importedFrom: { tool: 'langflow', ...(text(flow.last_tested_version) ? { version: text(flow.last_tested_version) } : {}) } } },
   };
 }
+
+/** Langflow flow exports, read as chains. */
+export const langflowFormat = defineChainFormat<Record<string, unknown>>({
+  id: 'langflow',
+  title: 'Langflow',
+  extensions: ['.json'],
+  sniff: (file) => {
+    const value = foreignJson(file, /"edges"\s*:/);
+    return value && isLangflowFlow(value) ? { value } : null;
+  },
+  toChain: (flow, ctx) => chainFromLangflow(flow, ctx.fileName),
+});

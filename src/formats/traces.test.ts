@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readCorpus } from '../../testing/corpus.ts';
-import { engineRun } from '../../testing/otlp-runs.ts';
-import { stepRegistry } from '../../steps/index.ts';
-import { toRunFile } from '../run-file.ts';
-import { exportRunToOtlp } from './export.ts';
-import { importTraceText, traceFormatOf } from './import-trace.ts';
+import { readCorpus } from '../testing/corpus.ts';
+import { engineRun } from '../testing/otlp-runs.ts';
+import { stepRegistry } from '../steps/index.ts';
+import { toRunFile } from '../trace/run-file.ts';
+import { exportRunToOtlp } from '../trace/otlp/export.ts';
+import { importTraceText, traceFormatOf } from './traces.ts';
 
 describe('importTraceText detects the format from the content', () => {
   it('a run file (with "format" anywhere), an OTLP trace, a Langfuse export', async () => {

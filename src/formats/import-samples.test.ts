@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runChain } from '../engine/run.ts';
+import { createDemoProvider } from '../providers/demo-model.ts';
+import { createMemoryRunRepository } from '../trace/repository.ts';
+import { formatOf, importChainSource } from './index.ts';
+
+/**
+ * Every flow file in src/testing/import-samples (real files from the tools' public repositories;
+ * see its README) and what it comes to: imported and run on the demo model, or refused with the
+ * nodes named. A file added there without a line here fails the first test.
+ */
+const ROOT = fileURLToPath(new URL('../testing/import-samples/', import.meta.url));
+
+type Expected = { format: string } & ({ runs: true; steps: number } | { refused: RegExp[] });
+const YAML_REFUSAL = /which is YAML: this build of Seamscope has no YAML reader/;
+
+const expected: Record<string, Expected> = {
+  'langflow/Basic_Prompting.json': { format: 'langflow', runs: true, steps: 2 },
+  'langflow/Basic_Prompt_Chaining.json': { format: 'langflow', runs: true, steps: 4 },
+  'langflow/Financial_Report_Parser.json': { format: 'langflow', runs: true, steps: 3 },
+  'langflow/Research_Translation_Loop.json': { format: 'langflow', refused: [/"arXiv" \(ArXivComponent\)/, /"Loop" \(LoopComponent\)/] },
+  'flowise/chatflows-Prompt_Chaining.json': { format: 'flowise', runs: true, steps: 3 },
+  'flowise/agentflowsv2-Structured_Output.json': { format: 'flowise', runs: true, steps: 2 },
+  'flowise/agentflowsv2-Iterations.json': { format: 'flowise', refused: [/\(iterationAgentflow\)/, /\(agentAgentflow\)/] },
+  'flowise/agentflowsv2-Supervisor_Worker.json': { format: 'flowise', refused: [/\(conditionAgentAgentflow\)|\(conditionAgentflow\)/, /\(loopAgentflow\)/, /\(agentAgentflow\)/] },
+  'n8n/Gmail-AI-Auto-Responder-Create-Draft-Replies-to-incoming-emails.json': { format: 'n8n', runs: true, steps: 5 },
+  'n8n/Detect-hallucinations-using-specialised-Ollama-model-bespoke-minicheck.json': { format: 'n8n', runs: true, steps: 4 },
+  'n8n/Automate-Customer-Support-Issue-Resolution-using-AI-Text-Classifier.json': { format: 'n8n', refused: [/"KnowledgeBase Agent" \(agent\) is an agent that calls tools \("Find Simlar Issues", "Query KnowledgeBase"\)/, /If "Last Message is Not Bot" tests/] },
+  'n8n/AI-Data-Extraction-with-Dynamic-Prompts-and-Airtable.json': { format: 'n8n', refused: [/"Generate Field Value1" is in a loop of connections through "Loop Over Items" \(splitInBatches\) or "Loop Over Items1" \(splitInBatches\)/] },
+  'dify/LanguageConsistencyChecker.yml': { format: 'dify', refused: [YAML_REFUSAL] },
+  'dify/intent-routing.yml': { format: 'dify', refused: [YAML_REFUSAL] },
+  'dify/translation_workflow.yml': { format: 'dify', refused: [YAML_REFUSAL] },
+  'dify/whole-book-translation-iteration.yml': { format: 'dify', refused: [YAML_REFUSAL] },
+  'promptflow/conditional-flow-for-switch/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
+  'promptflow/eval-qna-rag-metrics/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
+  'promptflow/maths-to-code/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
+  'promptflow/web-classification/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
+  'promptfoo/getting-started/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
+  'promptfoo/json-output/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
+  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
+  'rivet/ironclad-rivet-example-chat.rivet-project': { format: 'rivet', refused: [YAML_REFUSAL] },
+};
+
+/**
+ * The files a person would pick to import. A Prompt flow or promptfoo folder's other files (its
+ * Jinja prompts, data.jsonl, prompt.json, run settings, README) are read only through the flow
+ * file, from the flow's own folder.
+ */
+function flowFiles(dir = ''): string[] {
+  return readdirSync(ROOT + dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = dir + entry.name;
+    if (entry.isDirectory()) return flowFiles(`${path}/`);
+    if (dir === '' || /\.(jinja2|jsonl|md|txt)$|(^|\/)(run|run_evaluation)\.yml$|\/prompt\.json$|\/\.promptflow\//.test(path)) return [];
+    return [path];
+  });
+}
+
+describe('every import sample, as a person would bring it', () => {
+  it('each file has its expectation here, and each expectation its file', () => {
+    expect(flowFiles().sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  for (const [path, want] of Object.entries(expected)) {
+    it(`${path}: ${'runs' in want ? 'imports and runs on the demo model' : 'is refused, naming why'}`, async () => {
+      const text = readFileSync(ROOT + path, 'utf8');
+      const name = path.split('/').pop() as string;
+      expect(formatOf(text, name).id).toBe(want.format);
+      const result = importChainSource(text, { fileName: name });
+      if ('refused' in want) {
+        const messages = result.ok ? [] : result.problems.map((p) => `${p.path} ${p.message}`);
+        for (const pattern of want.refused) expect(messages, path).toContainEqual(expect.stringMatching(pattern));
+        return;
+      }
+      if (!result.ok) throw new Error(`${path}: ${JSON.stringify(result.problems)}`);
+      expect(result.chain.steps.length).toBe(want.steps);
+      // Every import from another tool says what it kept, changed and dropped, and keeps it.
+      expect(result.report?.kept.length).toBeGreaterThan(0);
+      expect(result.chain.meta?.importReport).toEqual(result.report);
+      const inputs = Object.fromEntries(result.chain.inputs.map((i) => [i.name, i.example ?? 'In 2023 the appeal was filed within 180 days; the reply is due in 60 days.']));
+      const meta = await runChain({
+        chain: result.chain, inputs, provider: createDemoProvider(),
+        model: { name: 'demo', maxOutputTokens: 4096, structuredOutput: true }, repo: createMemoryRunRepository(),
+      });
+      expect(meta.status, path).toBe('succeeded');
+    });
+  }
+});
