@@ -31,7 +31,17 @@ export interface QuestionForm {
   phrase: string | null;
   /** The words to match against the source (stemmed; stop words and the question's scaffolding removed). */
   terms: string[];
+  /**
+   * Each term's weight, in the order of `terms`: a word inside an "of …" modifier ("…a
+   * reconsideration of a denied claim") says which thing is meant, not what is asked about it,
+   * and weighs less than the question's verb and its object.
+   */
+  weights: number[];
 }
+
+const MODIFIER_WEIGHT = 0.6;
+/** An "of" phrase, up to the next clause break or connective. */
+const ofPhraseRe = /\bof\b([^,;:?!.]*?)(?=[,;:?!.]|\b(?:and|or|if|when|because|while|so|but)\b|$)/gi;
 
 const stopWords = new Set(('a an and are as at be been by can could do does did for from had has have how i if in into is it its may me might my no not of on or our shall should so such than that the their them then there these they this those to under upon was we were what when where which who whom whose why will with would you your ' +
   'get gets got give given any all each every other also only just about after before between within without per via out up down over ' +
@@ -51,7 +61,7 @@ export function stem(word: string): string {
   return w;
 }
 
-function processTerm(term: string): string | null {
+export function processTerm(term: string): string | null {
   const t = term.toLowerCase();
   if (t.length < 2 || stopWords.has(t) || /^\d+$/.test(t)) return null;
   return stem(t);
@@ -89,8 +99,21 @@ export function questionForm(question: string): QuestionForm {
     phrase ??= m[0].trim();
   }
   // The form's nouns ("which reasons", "what deadline") stay terms: they name what is asked too.
-  const terms = [...matchesOf(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu, question)].flatMap((m) => m[0].split('-')).map(processTerm).filter((t): t is string => t !== null);
-  return { wants: [...wants], phrase, terms: [...new Set(terms)] };
+  const modifier = new Set<string>();
+  for (const m of matchesOf(ofPhraseRe, question)) for (const t of termsOf(m[1] ?? '')) modifier.add(t);
+  const main = new Set<string>();
+  const all: string[] = [];
+  for (const m of matchesOf(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu, question)) {
+    for (const part of m[0].split('-')) {
+      const t = processTerm(part);
+      if (t === null) continue;
+      all.push(t);
+    }
+  }
+  // A word written both in the main clause and in a modifier keeps its full weight.
+  for (const t of termsOf(question.replace(ofPhraseRe, ' '))) main.add(t);
+  const terms = [...new Set(all)];
+  return { wants: [...wants], phrase, terms, weights: terms.map((t) => (modifier.has(t) && !main.has(t) ? MODIFIER_WEIGHT : 1)) };
 }
 
 /** A fact is asked when its score is within this share of the best one; strict mode reaches further. */
@@ -106,8 +129,41 @@ interface FactDoc {
   fields: string[][];
 }
 
-/** near, sentence, heading: the words right around a fact count most. */
-const BOOST = [3, 1, 1.5];
+/**
+ * near, sentence, heading, start event: the words right around a fact count most; the words
+ * that only say when a period starts count least. "…shall conclude a reconsideration within the
+ * 60-day period beginning on the date a request for reconsideration is filed" is the reviewer's
+ * deadline, not the deadline to request one, though "request" is written right after it.
+ */
+const BOOST = [3, 1, 1.5, 0.75];
+const NEAR_FIELD = 0;
+const START = 3;
+/** A question that names a start itself ("How long after a payment…") asks about the start event too: it counts as near. */
+const BOOST_START_ASKED = [3, 1, 1.5, 3];
+const startAskedRe = /\b(?:after|following|since|beginning|starting|from)\b/i;
+
+/**
+ * What opens the clause after a period that says when it starts ("…beginning on the date",
+ * "…after receipt of", "…of the denial notice"). Grammar, not topic: it holds in statutes,
+ * contracts and handbooks alike.
+ */
+const startClauseRe = /^[\s,]*(?:(?:period|term)\s+)?(?:(?:beginning|starting|commencing|counting|running)\s+(?:on|from|with|at)|(?:immediately\s+)?(?:after|following|from|of|since)\b)/i;
+/** Where the start clause ends: a clause break, or a purpose ("…, to request", "in order to"). */
+const startClauseEndRe = /[;:,(]|\s(?:to|in order to|or within|and within|unless|except|provided)\s/gi;
+
+/**
+ * Splits a place's sentence around a duration into what it is for and when it starts. Only a
+ * length of time has a start event; every other fact keeps its sentence whole.
+ */
+function startClause(sentence: string, factEnd: number, kind: FactKind): { start: number; end: number } | null {
+  if (kind !== 'duration') return null;
+  const rest = sentence.slice(factEnd);
+  const open = startClauseRe.exec(rest);
+  if (!open) return null;
+  startClauseEndRe.lastIndex = open[0].length;
+  const close = startClauseEndRe.exec(rest);
+  return { start: factEnd, end: factEnd + (close ? close.index : rest.length) };
+}
 const K1 = 1.2;
 const B = 0.75;
 
@@ -137,14 +193,19 @@ function placeDocs(survival: SurvivalReport, sourceText: (name: string) => strin
     if (places) {
       const length = fact.end - fact.start;
       for (const p of places) {
-        const near = p.sentence.slice(Math.max(0, p.at - p.sentenceStart - NEAR), p.at - p.sentenceStart + length + NEAR);
-        docs.push({ fact: n, at: p.sentenceStart, fields: [tokens(near), tokens(p.sentence), tokens(p.heading)] });
+        const from = p.at - p.sentenceStart;
+        const clause = startClause(p.sentence, from + length, fact.kind);
+        const window = { start: Math.max(0, from - NEAR), end: from + length + NEAR };
+        // The start event is its own, weaker field: right around the fact, its words say when the period starts, not what it is for.
+        const near = clause ? p.sentence.slice(window.start, clause.start) + ' ' + p.sentence.slice(clause.end, Math.max(clause.end, window.end)) : p.sentence.slice(window.start, window.end);
+        const starts = clause ? p.sentence.slice(clause.start, Math.min(clause.end, window.end)) : '';
+        docs.push({ fact: n, at: p.sentenceStart, fields: [tokens(near), tokens(p.sentence), tokens(p.heading), clause ? tokens(starts) : []] });
       }
       return;
     }
     // A report made elsewhere (structured-cloned): the text around the fact is all there is.
     const text = sourceText(fact.source) ?? '';
-    docs.push({ fact: n, at: fact.start, fields: [tokens(text.slice(Math.max(0, fact.start - NEAR), fact.end + NEAR)), tokens(text.slice(Math.max(0, fact.start - 200), fact.end + 200)), []] });
+    docs.push({ fact: n, at: fact.start, fields: [tokens(text.slice(Math.max(0, fact.start - NEAR), fact.end + NEAR)), tokens(text.slice(Math.max(0, fact.start - 200), fact.end + 200)), [], []] });
   });
   return docs;
 }
@@ -161,8 +222,8 @@ const matches = (term: string, word: string) => word === term || (term.length >=
  * common words ("party", "agreement") outweighed one telling word, and building its index per
  * boundary cost more than the whole survival analysis.
  */
-function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => boolean): Map<number, { score: number; terms: string[]; at: number }> {
-  const fieldCount = BOOST.length;
+function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boost: readonly number[], eligible: (fact: number) => boolean): Map<number, { score: number; terms: string[]; at: number }> {
+  const fieldCount = boost.length;
   // Many places share a sentence or a heading (the same token array): count the terms in each array once.
   const counted = new Map<string[], number[]>();
   const countsOf = (field: string[]): number[] => {
@@ -177,7 +238,9 @@ function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => bool
     }
     return counts;
   };
-  const avg = BOOST.map((_, f) => docs.reduce((n, d) => n + (d.fields[f]?.length ?? 0), 0) / Math.max(1, docs.length));
+  const avg = boost.map((_, f) => docs.reduce((n, d) => n + (d.fields[f]?.length ?? 0), 0) / Math.max(1, docs.length));
+  // The start event is a piece of the words around the fact, cut out of them: its length is judged against theirs.
+  avg[START] = avg[NEAR_FIELD] as number;
   const df = terms.map(() => 0);
   for (const d of docs) {
     const fieldCounts = d.fields.map(countsOf);
@@ -197,10 +260,10 @@ function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => bool
       for (let f = 0; f < fieldCount; f++) {
         const tf = (fieldCounts[f] as number[])[i] as number;
         const length = (d.fields[f] as string[]).length;
-        if (tf) termScore += (BOOST[f] as number) * (idf[i] as number) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(1, avg[f] as number))));
+        if (tf) termScore += (boost[f] as number) * (idf[i] as number) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(1, avg[f] as number))));
       }
       if (termScore > 0) {
-        score += termScore;
+        score += termScore * (weights[i] ?? 1);
         found.push(t);
       }
     });
@@ -234,7 +297,7 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
   const asked = new Set(form.terms);
   const yesNo = form.wants.length === 0 && /^\s*(?:is|are|do|does|did|can|could|may|must|should|will|would|has|have)\b/i.test(question);
   const facts = survival.facts;
-  const bestOf = bm25(docs, form.terms, (n) => form.wants.length === 0 || form.wants.includes((facts[n] as SurvivalFact).kind));
+  const bestOf = bm25(docs, form.terms, form.weights, startAskedRe.test(question) ? BOOST_START_ASKED : BOOST, (n) => form.wants.length === 0 || form.wants.includes((facts[n] as SurvivalFact).kind));
   const scored = [...bestOf].flatMap(([n, hit]) => {
     const fact = survival.facts[n] as SurvivalFact;
     // A term the question already names ("…an expedited reconsideration?") is what it is about,

@@ -4,6 +4,7 @@ import { parseAmount } from './fact-patterns.ts';
 import { findRestatement, indexQuantities, spelledNumbers, type QuantityIndex } from './restatements.ts';
 import { TextCache } from '../text-cache.ts';
 import { matchesOf } from './matches.ts';
+import { boilerplateZones, isBoilerplate } from './boilerplate.ts';
 
 /**
  * Fact survival across a handoff: which facts of the sources can still be found in the
@@ -45,6 +46,8 @@ export interface SurvivalReport {
   dropped: SurvivalFact[];
   survived: SurvivalFact[];
   byKind: Record<FactKind, { total: number; dropped: number }>;
+  /** Facts about the document itself (source notes, years in headings, code citations), set aside and counted nowhere else. */
+  boilerplate: number;
 }
 
 /** What the intermediate contains, indexed once so each source fact is a Set lookup. */
@@ -242,9 +245,15 @@ interface PreparedPlace {
  * never handed out: each report copies what it mutates.
  */
 /** At most 32 sources and 8 M characters of them: a few large documents, not 32 of them. */
-const prepared = new TextCache<PreparedPlace[]>({ texts: 32, chars: 8_000_000 });
+const prepared = new TextCache<PreparedSource>({ texts: 32, chars: 8_000_000 });
 
-function preparedSource(text: string): PreparedPlace[] {
+interface PreparedSource {
+  places: PreparedPlace[];
+  /** How many facts were boilerplate (see boilerplate.ts). */
+  boilerplate: number;
+}
+
+function preparedSource(text: string): PreparedSource {
   const known = prepared.get(text);
   if (known) return known;
   const starts = lineStarts(text);
@@ -270,7 +279,13 @@ function preparedSource(text: string): PreparedPlace[] {
   // A fact is its value at its place: the same value in another sentence or section is another fact.
   const byPlace = new Map<string, PreparedPlace>();
   const out: PreparedPlace[] = [];
+  const zones = boilerplateZones(text);
+  let boilerplate = 0;
   for (const fact of extractFacts(text)) {
+    if (isBoilerplate(fact, zones)) {
+      boilerplate++;
+      continue;
+    }
     const occurrence = { start: fact.start, end: fact.end, line: lineOf(starts, fact.start) };
     const section = sectionAt(fact.start);
     const sentence = sentenceSpan(text, fact.start, fact.end, section?.start ?? 0, section?.end ?? text.length);
@@ -292,7 +307,7 @@ function preparedSource(text: string): PreparedPlace[] {
     byPlace.set(place, record);
     out.push(record);
   }
-  return prepared.set(text, out);
+  return prepared.set(text, { places: out, boilerplate });
 }
 
 /**
@@ -309,6 +324,7 @@ function preparedSource(text: string): PreparedPlace[] {
 export function factSurvival(sources: readonly { name: string; text: string }[], intermediate: unknown): SurvivalReport {
   const index = indexIntermediate(intermediate);
   const facts = judgeFacts(sources, index, true);
+  const boilerplate = sources.reduce((n, s) => n + preparedSource(s.text).boilerplate, 0);
   for (const f of facts) {
     if (f.survived) {
       f.status = 'survived';
@@ -326,7 +342,7 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
     byKind[f.kind].total++;
     if (!f.survived) byKind[f.kind].dropped++;
   }
-  return { facts, dropped: facts.filter((f) => !f.survived), survived: facts.filter((f) => f.survived), byKind };
+  return { facts, dropped: facts.filter((f) => !f.survived), survived: facts.filter((f) => f.survived), byKind, boilerplate };
 }
 
 /**
@@ -355,7 +371,7 @@ function judgeFacts(sources: readonly { name: string; text: string }[], index: I
   const facts: SurvivalFact[] = [];
   for (const source of sources) {
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
-    for (const place of preparedSource(source.text)) {
+    for (const place of preparedSource(source.text).places) {
       const kept = survives(place.fact, index, place.words);
       const entry = asEntry(place, source.name, kept, full);
       if (full) placeOf.set(entry, place.places.map((p) => ({ ...p })));
