@@ -31,6 +31,8 @@ function compactFact(f: SurvivalFact) {
   return {
     kind: f.kind, text: f.text, normalized: f.normalized, source: f.source, section: f.section, line: f.line, status: f.status,
     ...(f.restatedAs !== undefined ? { restatedAs: f.restatedAs } : {}),
+    // A condition clause: what kind of clause, and which of its words the intermediate says too.
+    ...(f.kind === 'condition' && f.unit !== undefined ? { clause: f.unit, matchedWords: f.matchedWords ?? [] } : {}),
     occurrences: f.occurrences.length, lines: [...new Set(f.occurrences.map((o) => o.line))],
   };
 }

@@ -3,8 +3,8 @@ import { matchesOf } from './matches.ts';
 
 /**
  * What a document says about itself rather than its subject: where it came from (a source
- * note, a licence or copyright line, an HTML comment), the years in its headings, and citations
- * of other codes ("17 U.S.C. 105"). A summary is right to drop them, so they are never counted
+ * note with its citations, such as "17 U.S.C. 105", a licence or copyright line, an HTML
+ * comment) and the years in its headings. A summary is right to drop them, so they are never counted
  * as dropped facts nor offered as what a question asks. Recognised by the shape of the line,
  * not by what one document happens to say.
  */
@@ -26,15 +26,14 @@ export function boilerplateZones(text: string): { start: number; end: number; he
 }
 
 /**
- * A citation of a code or reporter: a title number, an abbreviation with full stops, a section
+ * A citation of a code or reporter, one reference rather than two numbers (in the body a fact a
+ * question may ask for: "Which Federal Register notice…"): a title number, an abbreviation with full stops, a section
  * ("17 U.S.C. 105", "42 U.S.C. § 1395ff", "45 C.F.R. 164.502", "117 Stat. 2066").
  */
 export const codeCitationRe = /(?<![\w.])\d{1,3}\s+(?:[A-Z][A-Za-z]{0,6}\.\s?){1,4}\s*(?:§§?\s?)?\d+[A-Za-z]*(?:[.\-–]\d+[A-Za-z]*)*(?:\([A-Za-z0-9]{1,4}\))*/g;
-const wholeCitationRe = new RegExp(`^(?:${codeCitationRe.source})$`);
 
 /** Whether a fact is boilerplate, given the zones of its text (from `boilerplateZones`). */
 export function isBoilerplate(fact: Fact, zones: readonly { start: number; end: number; heading: boolean }[]): boolean {
-  if (fact.kind === 'section' && wholeCitationRe.test(fact.text)) return true;
   // The last zone starting at or before the fact, and the one before it (a comment may hold a source line).
   let lo = 0;
   let hi = zones.length;

@@ -36,7 +36,7 @@ describe('the asked fact leads', () => {
     expect(seam?.reasons[0]).toMatch(/^question asks for "180-day period"/);
   }, 60_000);
 
-  it('counts leave out the source note, its citation and its year', () => {
+  it('counts leave out the source note, its citation and its year, and years in headings; a citation in the body is one reference', () => {
     const text = [
       '<!-- Source: United States Code (public domain, 17 U.S.C. 105), statute as of that snapshot (2023). -->',
       '# Title 42 (edition of 2023)',
@@ -44,8 +44,9 @@ describe('the asked fact leads', () => {
       'A request must be filed within 180 days after notice, as 42 U.S.C. § 1395ff requires, and in 2004 the rule changed.',
     ].join('\n');
     const report = factSurvival([{ name: 'document', text }], '');
-    expect(report.facts.map((f) => f.text)).toEqual(['180 days', '2004']);
-    expect(report.boilerplate).toBe(5);
+    expect(report.facts.map((f) => f.text)).toEqual(['180 days', '42 U.S.C. § 1395ff', '2004']);
+    // The note's "17 U.S.C. 105" and "2023", the heading's 2023, the source line's 2024.
+    expect(report.boilerplate).toBe(4);
   });
 
   it('a router choosing a branch from a label needs none of the ticket\'s facts: nothing is headlined', async () => {

@@ -5,6 +5,11 @@ import { findRestatement, indexQuantities, spelledNumbers, type QuantityIndex } 
 import { TextCache } from '../text-cache.ts';
 import { matchesOf } from './matches.ts';
 import { boilerplateZones, isBoilerplate } from './boilerplate.ts';
+import { extractClauses } from './clauses.ts';
+import { clauseWords, indexClauses, judgeClause, type ClauseIndex } from './clause-survival.ts';
+
+/** A condition clause (its `unit` names the clause type), as opposed to a named term. */
+const isClause = (f: Fact) => f.kind === 'condition' && f.unit !== undefined;
 
 /**
  * Fact survival across a handoff: which facts of the sources can still be found in the
@@ -38,6 +43,8 @@ export interface SurvivalFact extends Fact {
   line: number;
   /** Every occurrence of this fact: the same value again in the same sentence of the same section. */
   occurrences: Occurrence[];
+  /** For a condition clause: its content words the intermediate says too (stemmed), the evidence for its status. */
+  matchedWords?: string[];
 }
 
 export interface SurvivalReport {
@@ -61,6 +68,8 @@ interface IntermediateIndex {
   loose: string;
   /** Every quantity and date the intermediate states, exactly or roughly, for approximations and changes (worked out when a fact is dropped). */
   quantities(): QuantityIndex;
+  /** The intermediate's sentences by content word, for condition clauses (worked out when the source has one). */
+  clauses(): ClauseIndex;
 }
 
 const looseForm = (s: string) => s.toLowerCase().replace(/[–—]/g, '-').replace(/[“”]/g, '"').replace(/\s+/g, ' ');
@@ -117,7 +126,8 @@ function indexIntermediate(intermediate: unknown): IntermediateIndex {
     if (share !== undefined) keys.add(`percentage:${share}%`);
   }
   let quantities: QuantityIndex | undefined;
-  return { keys, contexts, bare, loose, quantities: () => (quantities ??= indexQuantities(joined)) };
+  let clauses: ClauseIndex | undefined;
+  return { keys, contexts, bare, loose, quantities: () => (quantities ??= indexQuantities(joined)), clauses: () => (clauses ??= indexClauses(joined)) };
 }
 
 const shareWords: Record<string, string> = { half: '50', quarter: '25', 'three quarters': '75', third: '33', 'two thirds': '67' };
@@ -236,6 +246,10 @@ interface PreparedPlace {
   words: Set<string>;
   occurrences: Occurrence[];
   places: FactPlace[];
+  /** For a condition clause: the words of its own clause, from the last clause break before it to its end. */
+  local?: string;
+  /** For a condition clause: the content words it must keep (clause-survival.ts). */
+  clauseWords?: string[];
 }
 
 /**
@@ -281,7 +295,10 @@ function preparedSource(text: string): PreparedSource {
   const out: PreparedPlace[] = [];
   const zones = boilerplateZones(text);
   let boilerplate = 0;
-  for (const fact of extractFacts(text)) {
+  const figures = extractFacts(text);
+  // Condition clauses stop before any figure or named term, so spans never overlap.
+  const all = [...figures, ...extractClauses(text, figures)].sort((a, b) => a.start - b.start);
+  for (const fact of all) {
     if (isBoilerplate(fact, zones)) {
       boilerplate++;
       continue;
@@ -291,7 +308,7 @@ function preparedSource(text: string): PreparedSource {
     const sentence = sentenceSpan(text, fact.start, fact.end, section?.start ?? 0, section?.end ?? text.length);
     const key = factKey(fact);
     // Figures are facts of their place; a named term or id is one fact wherever it is used.
-    const numeric = numericKinds.has(fact.kind);
+    const numeric = numericKinds.has(fact.kind) || isClause(fact);
     const place = numeric ? `${key}@${section?.id ?? ''}:${sentence.text}` : key;
     const here = { sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start };
     const seen = byPlace.get(place);
@@ -304,6 +321,12 @@ function preparedSource(text: string): PreparedSource {
     }
     // The section heading is context too ("Appeals" makes "within 30 days" an appeal deadline).
     const record: PreparedPlace = { fact, key, section: section?.id ?? '', words: contextWords(`${section?.heading ?? ''} ${sentence.text}`), occurrences: [occurrence], places: [here] };
+    if (isClause(fact)) {
+      const upTo = fact.end - sentence.start;
+      const head = sentence.text.slice(0, fact.start - sentence.start);
+      record.local = sentence.text.slice(Math.max(head.search(/[^,;:]*$/), 0), upTo);
+      record.clauseWords = clauseWords(fact, record.local);
+    }
     byPlace.set(place, record);
     out.push(record);
   }
@@ -330,6 +353,8 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
       f.status = 'survived';
       continue;
     }
+    // A condition clause was judged by meaning already: survived, changed (its polarity flipped) or dropped.
+    if (f.status === 'changed') continue;
     f.status = 'dropped';
     const found = findRestatement(f, index.quantities());
     if (found) {
@@ -372,8 +397,16 @@ function judgeFacts(sources: readonly { name: string; text: string }[], index: I
   for (const source of sources) {
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
     for (const place of preparedSource(source.text).places) {
-      const kept = survives(place.fact, index, place.words);
+      const clause = isClause(place.fact) ? judgeClause(place.fact, place.clauseWords ?? [], index.clauses(), place.local ?? place.fact.text) : null;
+      const kept = clause ? clause.status === 'survived' : survives(place.fact, index, place.words);
       const entry = asEntry(place, source.name, kept, full);
+      if (clause) {
+        entry.matchedWords = clause.matched;
+        if (clause.status === 'changed') {
+          entry.status = 'changed';
+          entry.restatedAs = clause.restatedAs ?? '';
+        }
+      }
       if (full) placeOf.set(entry, place.places.map((p) => ({ ...p })));
       const record = { entry, words: place.words };
       const list = placesOfKey.get(place.key);

@@ -13,7 +13,7 @@ interface Props {
 const statusText: Record<string, string> = {
   survived: 'kept in the intermediate',
   approximated: 'only approximated in the intermediate',
-  changed: 'changed in the intermediate (another unit or qualifier)',
+  changed: 'changed in the intermediate (another unit or qualifier, or a condition said the other way round)',
   dropped: 'dropped from the intermediate',
 };
 
@@ -36,10 +36,12 @@ function FactText({ text, report, source }: { text: string; report: BoundaryRepo
         const asked = askedFacts.get(fact);
         const lead = report.lead?.fact === fact;
         const classes = ['fact', `is-${state}`, status !== state ? `is-${status}` : '', asked || askedKinds.has(fact.kind) ? 'is-asked' : '', lead ? 'is-lead' : ''].filter(Boolean).join(' ');
-        const title = `${fact.kind} “${fact.normalized}”: ${statusText[status] ?? status}${fact.restatedAs ? ` as “${fact.restatedAs}”` : ''}` +
+        const clause = fact.kind === 'condition' && fact.unit !== undefined;
+        const said = clause && fact.matchedWords?.length ? `; words the intermediate says too: ${fact.matchedWords.join(', ')}` : '';
+        const title = `${clause ? `${fact.unit} “${fact.text}”` : `${fact.kind} “${fact.normalized}”`}: ${statusText[status] ?? status}${fact.restatedAs ? ` as “${fact.restatedAs}”` : ''}${said}` +
           `${!fact.survived && reachable ? ' (the consumer also reads this source)' : ''}${asked ? `. Asked: ${asked.why}` : ''}`;
         return (
-          <mark key={i} className={classes} data-testid="replay.fact" data-state={state} data-status={status} data-kind={fact.kind} data-lead={lead ? 'true' : undefined} title={title}>
+          <mark key={i} className={classes} data-testid="replay.fact" data-state={state} data-status={status} data-kind={fact.kind} data-clause={clause ? fact.unit : undefined} data-lead={lead ? 'true' : undefined} title={title}>
             {p.text}
           </mark>
         );
