@@ -26,8 +26,14 @@ test('summarise-then-answer: the headline names the 180-day period and the sourc
   await expect(leadFact).toHaveText('180-day period');
   await expect(leadFact).toBeInViewport();
   // The source note's citation and year are not counted as facts.
-  await expect(page.getByTestId('replay.source')).toContainText('about the document itself (source notes, citations, years in headings) not counted');
+  await expect(page.getByTestId('replay.source')).toContainText('2 about the document itself not counted');
   await expect(page.getByTestId('replay.source').locator('[data-testid="replay.fact"]', { hasText: '17 U.S.C. 105' })).toHaveCount(0);
+  // Conditions are marked like numbers (#29 item 6): the statute's clauses, dropped or kept, with the words that matched.
+  const source = page.getByTestId('replay.source');
+  await expect(source.locator('[data-testid="replay.fact"][data-kind="condition"][data-clause][data-state="dropped"]').first()).toBeAttached();
+  const kept = source.locator('[data-testid="replay.fact"][data-clause="prerequisite"][data-state="survived"]', { hasText: 'only if notice is filed with the Secretary' });
+  await expect(kept).toHaveCount(1);
+  await expect(kept).toHaveAttribute('title', /words the intermediate says too: .*notic/);
   await app.screenshot('asked-fact-leads-1440');
   await page.setViewportSize({ width: 1280, height: 720 });
   await expect(leadFact).toBeVisible();

@@ -73,10 +73,11 @@ export function SourcePane({ boundary, report, producerName }: Props) {
         {report && report.survival.facts.length > 0 && (
           <span className="fact-legend">
             <mark className="fact is-dropped is-asked">dropped</mark> <mark className="fact is-survived is-asked">kept</mark>
-            <mark className="fact is-dropped is-approximated">approximated</mark>
-            <span className="muted">
-              {' '}· {dropped} of {report.survival.facts.length} facts dropped; filled: the facts the question asks for
-              {report.survival.boilerplate > 0 && `; ${report.survival.boilerplate} about the document itself (source notes, citations, years in headings) not counted`}
+            <mark className="fact is-dropped is-approximated">approximated</mark>{' '}
+            <mark className="fact is-dropped" data-clause="exception">condition</mark>
+            <span className="muted" title="Filled: the facts the question asks for. Not counted: what the document says about itself (source notes, citations, years in headings).">
+              {' '}· {dropped} of {report.survival.facts.length} dropped; filled: asked
+              {report.survival.boilerplate > 0 && `; ${report.survival.boilerplate} about the document itself not counted`}
             </span>
           </span>
         )}
