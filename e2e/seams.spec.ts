@@ -20,16 +20,17 @@ test('summarise-then-answer: the lossy boundary, the dropped day counts, a fork 
   // Why each fact was judged asked: its relevance score, the question's words found around it, its kind.
   const asked = page.getByTestId('replay.askedFact').filter({ hasText: '180-day period' });
   await expect(asked).toHaveCount(1);
-  await expect(asked).toContainText(/dropped \(score [\d.]+ \(best [\d.]+\); matched day, request, reconsideration; a duration, as "How many days" asks\)/);
+  // It is the best candidate: the question asks how long to request one, and this is that deadline.
+  await expect(asked).toContainText(/dropped \(score [\d.]+ \(best\); matched day, request, reconsideration; a duration, as "How many days" asks\)/);
   const edge = app.edge('data:summarise->answer:summary');
   await expect(edge).toHaveClass(/edge-lossy/);
   await expect(edge).toContainText('likely lossy');
 
-  // The day counts are marked dropped in the source, and the pane scrolled to the first one asked for.
+  // The day counts are marked dropped in the source, and the pane scrolled to the one the headline names.
   const dropped = page.getByTestId('replay.source').locator('[data-testid="replay.fact"][data-state="dropped"]', { hasText: '180-day period' });
   await expect(dropped).toHaveCount(1);
   await expect(dropped).toHaveClass(/is-asked/);
-  await expect(page.getByTestId('replay.source').locator('[data-testid="replay.fact"].is-dropped.is-asked').first()).toBeInViewport();
+  await expect(page.getByTestId('replay.source').locator('[data-testid="replay.fact"][data-lead="true"]')).toBeInViewport();
   await app.screenshot('seams-lossy-boundary');
 
   // Fork at the summary with the numbers put back.

@@ -36,6 +36,8 @@ function compactFact(f: SurvivalFact) {
   return {
     kind: f.kind, text: f.text, normalized: f.normalized, source: f.source, section: f.section, line: f.line, status: f.status,
     ...(f.restatedAs !== undefined ? { restatedAs: f.restatedAs } : {}),
+    // A condition clause: what kind of clause, and which of its words the intermediate says too.
+    ...(f.kind === 'condition' && f.unit !== undefined ? { clause: f.unit, matchedWords: f.matchedWords ?? [] } : {}),
     occurrences: f.occurrences.length, lines: [...new Set(f.occurrences.map((o) => o.line))],
   };
 }
@@ -55,9 +57,10 @@ function jsonReport(report: RunInspection, trace: LoadedTrace) {
     boundaries: report.boundaries.map((b, i) => ({
       sufficiency: { estimate: report.sufficiency[i]?.estimate, label: report.sufficiency[i]?.label ?? null },
       id: b.boundaryId, producer: b.producer, consumer: b.consumer, binding: b.binding,
-      lossy: b.lossy, reasons: b.reasons, notes: b.notes, question: b.question, asked: b.asked, askedFacts: b.askedFacts.map(askedFactJson),
+      lossy: b.lossy, lead: b.lead ? { headline: b.lead.headline, asks: b.lead.asks, fact: compactFact(b.lead.fact) } : null, factsNeeded: b.factsNeeded,
+      reasons: b.reasons, notes: b.notes, question: b.question, asked: b.asked, askedFacts: b.askedFacts.map(askedFactJson),
       sourcesAlsoReceived: b.sourcesAlsoReceived, byKind: b.survival.byKind,
-      facts: b.survival.facts.length, dropped: b.survival.dropped.map(compactFact), survived: b.survival.survived.map(compactFact),
+      facts: b.survival.facts.length, boilerplate: b.survival.boilerplate, dropped: b.survival.dropped.map(compactFact), survived: b.survival.survived.map(compactFact),
     })),
   };
 }
@@ -75,9 +78,11 @@ function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | und
   const { facts, dropped } = b.survival;
   const verdict = b.lossy
     ? `LIKELY LOSSY (${b.reasons.join('; ')})`
+    : !b.factsNeeded ? `ok (${b.consumer} routes on a label: ${dropped.length} of ${facts.length} source facts not in it, none needed)`
     : facts.length === 0 ? 'ok (no facts in the sources)'
       : dropped.length === 0 ? `ok (all ${facts.length} facts survived)` : `ok (${dropped.length} of ${facts.length} facts dropped)`;
   io.out(`${oneLine(b.producer)} → ${oneLine(b.consumer)}: ${oneLine(verdict)}`);
+  if (b.lead) io.out(`  lead: ${oneLine(b.lead.headline)}`);
   if (b.question) io.out(`  question: ${oneLine(b.question)}${b.asked.length ? `  (asks for ${oneLine(b.asked.join(', '))})` : ''}`);
   else if (b.asked.length) io.out(`  instructions ask for ${oneLine(b.asked.join(', '))}`);
   for (const a of b.askedFacts.slice(0, 5)) {

@@ -8,6 +8,7 @@ import { askedFacts, questionForm, type AskedFact } from './relevance.ts';
 import { factSurvival, type SurvivalFact, type SurvivalReport } from './survival.ts';
 import { estimateSufficiency, goldFor, goldSufficiency, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencySummary } from './sufficiency.ts';
 import { labelOf } from '../trace/labels.ts';
+import { leadFact, type LeadFact } from './headline.ts';
 
 /**
  * Judges one handoff: which source facts the intermediate dropped, what the consumer was
@@ -36,6 +37,13 @@ export interface BoundaryReport {
   notes: string[];
   /** Sources the consumer receives directly as well, so their facts are still within its reach. */
   sourcesAlsoReceived: string[];
+  /** The asked fact that was lost first (the best-ranked reason), with the headline that names it; null when none was. */
+  lead: LeadFact | null;
+  /**
+   * Whether the consumer needs the source's facts at all: false when it only chooses a route in
+   * code from a label, so what the handoff dropped is not headlined as a loss.
+   */
+  factsNeeded: boolean;
 }
 
 export interface InspectOptions {
@@ -92,7 +100,7 @@ function lostAs(f: SurvivalFact): string {
  * facts all survived: it kept no complete answer. A value kept once stands for its repeats in the same section
  * ("two days … such two-day period").
  */
-function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: FactKind[], alsoReceived: string[], strict: boolean, reasons: string[], notes: string[]): void {
+function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: FactKind[], alsoReceived: string[], strict: boolean, reasons: string[], notes: string[]): AskedFact | null {
   const reachable = ranked.filter((a) => !alsoReceived.includes(a.fact.source));
   const keptKeys = new Set(result.facts.filter((f) => f.survived).map((f) => `${f.source}|${f.section}|${factKey(f)}`));
   const kept = (a: AskedFact) => a.status === 'survived' || keptKeys.has(`${a.fact.source}|${a.fact.section}|${factKey(a.fact)}`);
@@ -108,11 +116,13 @@ function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: Fac
   const complete = strict ? undefined : [...groups.values()].find((g) => g.every(kept));
   const lost = reachable.filter((a) => !kept(a));
   const line = (a: AskedFact) => `question asks for "${a.fact.text}" (${a.fact.kind}, ${where(a.fact)}; ${a.why}): ${lostAs(a.fact)}`;
+  let lead: AskedFact | null = null;
   if (complete) {
     for (const a of lost) notes.push(`${line(a)}; the facts asked at ${complete[0] ? where(complete[0].fact) : 'another place'} all survived`);
   } else {
     // The reasons name the likeliest answers lost; the further candidates are notes.
     const strong = lost.filter((a) => a.score >= best * STRONG);
+    lead = (strong.length ? strong : lost)[0] ?? null;
     for (const a of strong.length ? strong : lost) reasons.push(line(a));
     for (const a of strong.length ? lost.filter((a) => !strong.includes(a)) : []) notes.push(`${line(a)} (a weaker candidate)`);
   }
@@ -120,6 +130,7 @@ function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: Fac
   const others = result.facts.filter((f) => !askedSet.has(f) && asked.includes(f.kind) && !alsoReceived.includes(f.source));
   const otherDropped = others.filter((f) => !f.survived).length;
   if (otherDropped > 0) notes.push(`${otherDropped} of ${others.length} other ${asked.map((k) => plural[k]).join(' or ')} dropped; the question is not about them`);
+  return lead;
 }
 
 /** No word of the question is found near any fact: what it asks is known by kind only. */
@@ -151,14 +162,23 @@ function judgeAskedKinds(result: SurvivalReport, asked: FactKind[], fromQuestion
 export function inspectBoundary(boundary: Boundary, opts: InspectOptions = {}, survival?: SurvivalReport): BoundaryReport {
   const result = survival ?? factSurvival(boundary.sources, boundary.intermediate);
   const question = opts.question ?? findQuestion(boundary);
+  const alsoReceived = receivedSources(boundary);
+  const base = { boundaryId: boundary.id, producer: boundary.producer, consumer: boundary.consumer, binding: boundary.binding, question, survival: result, sourcesAlsoReceived: alsoReceived };
+  // A router reads a label to choose a branch: the facts of the text behind that label are not its material.
+  if (boundary.consumerRoutes) {
+    const notes = result.dropped.length > 0
+      ? [`${boundary.consumer} chooses a route in code from a label: the ${result.dropped.length} source fact${result.dropped.length === 1 ? '' : 's'} not in it are not its material`]
+      : [];
+    return { ...base, asked: [], askedFacts: [], lossy: false, reasons: [], notes, lead: null, factsNeeded: false };
+  }
   const fromQuestion = question ? questionForm(question).wants : [];
   const fromInstructions = askedKinds(instructionText(boundary));
   const asked = [...new Set([...fromQuestion, ...fromInstructions])];
-  const alsoReceived = receivedSources(boundary);
   const ranked = question ? askedFacts(question, result, boundary.sources, { strict: opts.strict }) : [];
   const reasons: string[] = [];
   const notes: string[] = [];
-  if (ranked.length > 0) judgeAskedFacts(ranked, result, asked, alsoReceived, opts.strict === true, reasons, notes);
+  let lost: AskedFact | null = null;
+  if (ranked.length > 0) lost = judgeAskedFacts(ranked, result, asked, alsoReceived, opts.strict === true, reasons, notes);
   else judgeAskedKinds(result, asked, fromQuestion, alsoReceived, opts, reasons, notes);
   // An empty handoff (no text, no figures: an empty selection) lost every fact, whatever the
   // consumer asks: `{"relevant_sections": []}` handed to a gate is not "ok".
@@ -170,8 +190,8 @@ export function inspectBoundary(boundary: Boundary, opts: InspectOptions = {}, s
     if (result.dropped.some((f) => f.source === name)) notes.push(`${boundary.consumer} also receives "${name}" directly, so facts dropped from it are still within its reach`);
   }
   return {
-    boundaryId: boundary.id, producer: boundary.producer, consumer: boundary.consumer, binding: boundary.binding,
-    question, asked, askedFacts: ranked, survival: result, lossy: reasons.length > 0, reasons, notes, sourcesAlsoReceived: alsoReceived,
+    ...base, asked, askedFacts: ranked, lossy: reasons.length > 0, reasons, notes,
+    lead: lost && question ? leadFact(question, lost) : null, factsNeeded: true,
   };
 }
 

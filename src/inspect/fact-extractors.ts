@@ -5,6 +5,7 @@ import {
 } from './fact-patterns.ts';
 import type { FactKind } from './facts.ts';
 import { matchesOf } from './matches.ts';
+import { codeCitationRe } from './boilerplate.ts';
 
 /**
  * One extractor per fact kind. Each reads the text (and its lowercase twin, same offsets,
@@ -123,6 +124,8 @@ function opensLine(text: string, at: number): boolean {
 const normalizeRef = (ref: string) => ref.replace(/[–—]/g, '-');
 
 export const sections: Extractor = (text, _lower, emit) => {
+  // "17 U.S.C. 105" is one reference, not the numbers 17 and 105 (boilerplate.ts sets it aside).
+  for (const m of matchesOf(codeCitationRe, text)) emit('section', m.index, m.index + m[0].length, m[0].replace(/\s+/g, ' '));
   for (const m of matchesOf(sectionRe, text)) {
     const listStart = m.index + m[0].length - m[1]!.length;
     let first = true;

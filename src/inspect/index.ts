@@ -11,6 +11,7 @@ export { extractFacts, factKey, FACT_KINDS, type Fact, type FactKind } from './f
 export { factSurvival, type FactStatus, type Occurrence, type SurvivalFact, type SurvivalReport } from './survival.ts';
 export { askedFacts, questionForm, type AskedFact, type QuestionForm } from './relevance.ts';
 export { askedKinds } from './question-kinds.ts';
+export { leadFact, questionAsks, type LeadFact } from './headline.ts';
 export { boundarySufficiency, inspectBoundary, inspectRun, runSufficiency, type BoundaryReport, type InspectOptions, type RunInspection } from './boundary.ts';
 export { estimateSufficiency, goldFactSurvives, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencyEstimate, type SufficiencySummary } from './sufficiency.ts';
 export { containsId, stageRecall, type StageRecall } from './stage-recall.ts';

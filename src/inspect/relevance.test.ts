@@ -51,7 +51,8 @@ describe('what a question asks', () => {
     expect(questionForm('How fast is an urgent appeal decided?').wants).toEqual(['duration', 'date']);
     expect(questionForm('What is the most the plan pays?').wants).toEqual(expect.arrayContaining(['money', 'number', 'percentage', 'duration']));
     expect(questionForm('Which section covers appeals?').wants).toContain('section');
-    expect(questionForm('Does the plan cover urgent care?').wants).toEqual([]);
+    // A yes/no question is decided by a statement: it asks for a condition, not a figure.
+    expect(questionForm('Does the plan cover urgent care?').wants).toEqual(['condition']);
     expect(questionForm('When must the notice be mailed?').wants).toEqual(['date', 'duration']);
     // A "when" inside the sentence is a condition, not what is asked.
     expect(questionForm('What certificate can be offered when a flight was cancelled?').wants).toEqual([]);

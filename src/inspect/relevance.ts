@@ -1,6 +1,8 @@
 import type { FactKind } from './facts.ts';
 import { factPlaces, type FactStatus, type SurvivalFact, type SurvivalReport } from './survival.ts';
 import { matchesOf } from './matches.ts';
+import { stem } from './stem.ts';
+import { extractFacts } from './facts.ts';
 
 /**
  * What a question asks, as source facts ranked by relevance to it: BM25 of the question's words against each fact's own text, the
@@ -31,27 +33,33 @@ export interface QuestionForm {
   phrase: string | null;
   /** The words to match against the source (stemmed; stop words and the question's scaffolding removed). */
   terms: string[];
+  /**
+   * Each term's weight, in the order of `terms`: a word inside an "of …" modifier ("…a
+   * reconsideration of a denied claim") says which thing is meant, not what is asked about it,
+   * and weighs less than the question's verb and its object.
+   */
+  weights: number[];
+  /** A yes/no or what-happens question: what decides it is a statement (a condition), not a figure. */
+  decision: boolean;
 }
+
+/** A sentence of the question opening with an auxiliary: "Does…", "Can it…", "Is the…". */
+const yesNoRe = /(?:^|[.!?]\s+)\W*(?:is|are|am|was|were|do|does|did|can|could|may|might|must|should|will|would|has|have)\b/i;
+/** Questions whose answer is a statement whatever their interrogative: what happens, what counts as, what is final. */
+const statementRe = /\bwhat (?:happens|if)\b|\bwhen (?:does|do|is|are|will)\b[^?]*?\b(?:count(?:s|ed)? as|considered|deemed|treated as)\b|\b(?:is|are)\b[^?.]{0,50}?\b(?:final|binding|conclusive|appealable)\b/i;
+
+const MODIFIER_WEIGHT = 0.6;
+/** An "of" phrase, up to the next clause break or connective. */
+const ofPhraseRe = /\bof\b([^,;:?!.]*?)(?=[,;:?!.]|\b(?:and|or|if|when|because|while|so|but)\b|$)/gi;
 
 const stopWords = new Set(('a an and are as at be been by can could do does did for from had has have how i if in into is it its may me might my no not of on or our shall should so such than that the their them then there these they this those to under upon was we were what when where which who whom whose why will with would you your ' +
   'get gets got give given any all each every other also only just about after before between within without per via out up down over ' +
   // The question's own scaffolding: how it asks, not what about.
-  'long soon fast quickly often much many most least').split(' '));
+  'long soon fast quickly often much many most least more less still').split(' '));
 
-/** A light stemmer: "redeterminations" and "redetermination", "concluded" and "conclude", "cancelled" and "cancel" meet. */
-export function stem(word: string): string {
-  let w = word.toLowerCase().replace(/['’]s$/, '');
-  if (w.length > 7 && w.endsWith('ility')) w = `${w.slice(0, -5)}le`;
-  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
-  if (w.length > 4 && /([b-df-hj-np-tv-z])\1$/.test(w)) w = w.slice(0, -1);
-  return w;
-}
+export { stem };
 
-function processTerm(term: string): string | null {
+export function processTerm(term: string): string | null {
   const t = term.toLowerCase();
   if (t.length < 2 || stopWords.has(t) || /^\d+$/.test(t)) return null;
   return stem(t);
@@ -80,7 +88,7 @@ const forms: { re: RegExp; wants: FactKind[] }[] = [
 ];
 
 export function questionForm(question: string): QuestionForm {
-  const wants = new Set<FactKind>();
+  let wants = new Set<FactKind>();
   let phrase: string | null = null;
   for (const form of forms) {
     const m = form.re.exec(question);
@@ -88,9 +96,36 @@ export function questionForm(question: string): QuestionForm {
     for (const k of form.wants) wants.add(k);
     phrase ??= m[0].trim();
   }
+  // A question decided by a statement ("Can it still be paid?", "Is the decision final?", "What
+  // happens if…") asks for the condition that decides it, and for a figure only where it names
+  // one itself ("…filed 14 months after…" is weighed against the limit): never for a figure
+  // that merely sits in the neighbouring clause.
+  const statement = statementRe.exec(question);
+  const yesNo = statement === null ? yesNoRe.exec(question) : null;
+  if (statement || yesNo) {
+    const stated = new Set(extractFacts(question).map((f) => f.kind).filter((k) => quantity.includes(k) || k === 'date'));
+    if (statement || wants.size === 0) wants = new Set<FactKind>(['condition', ...stated, ...(stated.has('duration') ? (['date'] as FactKind[]) : [])]);
+    else wants.add('condition');
+    const said = ((statement ?? yesNo) as RegExpExecArray)[0].replace(/^[\s.!?\W]+/, '').trim();
+    const words = said.split(/\s+/);
+    phrase = words.length > 3 ? `${words[0]} … ${words.at(-1)}` : `${said}…`;
+  }
   // The form's nouns ("which reasons", "what deadline") stay terms: they name what is asked too.
-  const terms = [...matchesOf(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu, question)].flatMap((m) => m[0].split('-')).map(processTerm).filter((t): t is string => t !== null);
-  return { wants: [...wants], phrase, terms: [...new Set(terms)] };
+  const modifier = new Set<string>();
+  for (const m of matchesOf(ofPhraseRe, question)) for (const t of termsOf(m[1] ?? '')) modifier.add(t);
+  const main = new Set<string>();
+  const all: string[] = [];
+  for (const m of matchesOf(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu, question)) {
+    for (const part of m[0].split('-')) {
+      const t = processTerm(part);
+      if (t === null) continue;
+      all.push(t);
+    }
+  }
+  // A word written both in the main clause and in a modifier keeps its full weight.
+  for (const t of termsOf(question.replace(ofPhraseRe, ' '))) main.add(t);
+  const terms = [...new Set(all)];
+  return { wants: [...wants], phrase, terms, weights: terms.map((t) => (modifier.has(t) && !main.has(t) ? MODIFIER_WEIGHT : 1)), decision: Boolean(statement || yesNo) };
 }
 
 /** A fact is asked when its score is within this share of the best one; strict mode reaches further. */
@@ -104,10 +139,45 @@ interface FactDoc {
   /** The sentence's start in the source. */
   at: number;
   fields: string[][];
+  /** A condition clause's place: scored, but left out of the statistics (see bm25). */
+  clause: boolean;
 }
 
-/** near, sentence, heading: the words right around a fact count most. */
-const BOOST = [3, 1, 1.5];
+/**
+ * near, sentence, heading, start event: the words right around a fact count most; the words
+ * that only say when a period starts count least. "…shall conclude a reconsideration within the
+ * 60-day period beginning on the date a request for reconsideration is filed" is the reviewer's
+ * deadline, not the deadline to request one, though "request" is written right after it.
+ */
+const BOOST = [3, 1, 1.5, 0.75];
+const NEAR_FIELD = 0;
+const START = 3;
+/** A question that names a start itself ("How long after a payment…") asks about the start event too: it counts as near. */
+const BOOST_START_ASKED = [3, 1, 1.5, 3];
+const startAskedRe = /\b(?:after|following|since|beginning|starting|from)\b/i;
+
+/**
+ * What opens the clause after a period that says when it starts ("…beginning on the date",
+ * "…after receipt of", "…of the denial notice"). Grammar, not topic: it holds in statutes,
+ * contracts and handbooks alike.
+ */
+const startClauseRe = /^[\s,]*(?:(?:period|term)\s+)?(?:(?:beginning|starting|commencing|counting|running)\s+(?:on|from|with|at)|(?:immediately\s+)?(?:after|following|from|of|since)\b)/i;
+/** Where the start clause ends: a clause break, or a purpose ("…, to request", "in order to"). */
+const startClauseEndRe = /[;:,(]|\s(?:to|in order to|or within|and within|unless|except|provided)\s/gi;
+
+/**
+ * Splits a place's sentence around a duration into what it is for and when it starts. Only a
+ * length of time has a start event; every other fact keeps its sentence whole.
+ */
+function startClause(sentence: string, factEnd: number, kind: FactKind): { start: number; end: number } | null {
+  if (kind !== 'duration') return null;
+  const rest = sentence.slice(factEnd);
+  const open = startClauseRe.exec(rest);
+  if (!open) return null;
+  startClauseEndRe.lastIndex = open[0].length;
+  const close = startClauseEndRe.exec(rest);
+  return { start: factEnd, end: factEnd + (close ? close.index : rest.length) };
+}
 const K1 = 1.2;
 const B = 0.75;
 
@@ -137,14 +207,19 @@ function placeDocs(survival: SurvivalReport, sourceText: (name: string) => strin
     if (places) {
       const length = fact.end - fact.start;
       for (const p of places) {
-        const near = p.sentence.slice(Math.max(0, p.at - p.sentenceStart - NEAR), p.at - p.sentenceStart + length + NEAR);
-        docs.push({ fact: n, at: p.sentenceStart, fields: [tokens(near), tokens(p.sentence), tokens(p.heading)] });
+        const from = p.at - p.sentenceStart;
+        const clause = startClause(p.sentence, from + length, fact.kind);
+        const window = { start: Math.max(0, from - NEAR), end: from + length + NEAR };
+        // The start event is its own, weaker field: right around the fact, its words say when the period starts, not what it is for.
+        const near = clause ? p.sentence.slice(window.start, clause.start) + ' ' + p.sentence.slice(clause.end, Math.max(clause.end, window.end)) : p.sentence.slice(window.start, window.end);
+        const starts = clause ? p.sentence.slice(clause.start, Math.min(clause.end, window.end)) : '';
+        docs.push({ fact: n, at: p.sentenceStart, fields: [tokens(near), tokens(p.sentence), tokens(p.heading), clause ? tokens(starts) : []], clause: fact.kind === 'condition' && fact.unit !== undefined });
       }
       return;
     }
     // A report made elsewhere (structured-cloned): the text around the fact is all there is.
     const text = sourceText(fact.source) ?? '';
-    docs.push({ fact: n, at: fact.start, fields: [tokens(text.slice(Math.max(0, fact.start - NEAR), fact.end + NEAR)), tokens(text.slice(Math.max(0, fact.start - 200), fact.end + 200)), []] });
+    docs.push({ fact: n, at: fact.start, fields: [tokens(text.slice(Math.max(0, fact.start - NEAR), fact.end + NEAR)), tokens(text.slice(Math.max(0, fact.start - 200), fact.end + 200)), [], []], clause: fact.kind === 'condition' && fact.unit !== undefined });
   });
   return docs;
 }
@@ -161,8 +236,8 @@ const matches = (term: string, word: string) => word === term || (term.length >=
  * common words ("party", "agreement") outweighed one telling word, and building its index per
  * boundary cost more than the whole survival analysis.
  */
-function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => boolean): Map<number, { score: number; terms: string[]; at: number }> {
-  const fieldCount = BOOST.length;
+function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boost: readonly number[], eligible: (fact: number) => boolean): Map<number, { score: number; terms: string[]; at: number }> {
+  const fieldCount = boost.length;
   // Many places share a sentence or a heading (the same token array): count the terms in each array once.
   const counted = new Map<string[], number[]>();
   const countsOf = (field: string[]): number[] => {
@@ -177,15 +252,21 @@ function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => bool
     }
     return counts;
   };
-  const avg = BOOST.map((_, f) => docs.reduce((n, d) => n + (d.fields[f]?.length ?? 0), 0) / Math.max(1, docs.length));
+  // Term statistics come from the places of figures and named terms alone: a document's many
+  // condition clauses would otherwise shift what a quantity question finds (they restate the
+  // same sentences), and a clause is scored against the same yardstick.
+  const stats = docs.some((d) => !d.clause) ? docs.filter((d) => !d.clause) : docs;
+  const avg = boost.map((_, f) => stats.reduce((n, d) => n + (d.fields[f]?.length ?? 0), 0) / Math.max(1, stats.length));
+  // The start event is a piece of the words around the fact, cut out of them: its length is judged against theirs.
+  avg[START] = avg[NEAR_FIELD] as number;
   const df = terms.map(() => 0);
-  for (const d of docs) {
+  for (const d of stats) {
     const fieldCounts = d.fields.map(countsOf);
     terms.forEach((_, i) => {
       if (fieldCounts.some((c) => (c[i] as number) > 0)) df[i]!++;
     });
   }
-  const idf = df.map((n) => Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)));
+  const idf = df.map((n) => Math.log(1 + (stats.length - n + 0.5) / (n + 0.5)));
   const best = new Map<number, { score: number; terms: string[]; at: number }>();
   for (const d of docs) {
     if (!eligible(d.fact)) continue;
@@ -197,10 +278,10 @@ function bm25(docs: FactDoc[], terms: string[], eligible: (fact: number) => bool
       for (let f = 0; f < fieldCount; f++) {
         const tf = (fieldCounts[f] as number[])[i] as number;
         const length = (d.fields[f] as string[]).length;
-        if (tf) termScore += (BOOST[f] as number) * (idf[i] as number) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(1, avg[f] as number))));
+        if (tf) termScore += (boost[f] as number) * (idf[i] as number) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(1, avg[f] as number))));
       }
       if (termScore > 0) {
-        score += termScore;
+        score += termScore * (weights[i] ?? 1);
         found.push(t);
       }
     });
@@ -232,9 +313,9 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
     cache.set(survival, docs);
   }
   const asked = new Set(form.terms);
-  const yesNo = form.wants.length === 0 && /^\s*(?:is|are|do|does|did|can|could|may|must|should|will|would|has|have)\b/i.test(question);
+  const yesNo = form.decision;
   const facts = survival.facts;
-  const bestOf = bm25(docs, form.terms, (n) => form.wants.length === 0 || form.wants.includes((facts[n] as SurvivalFact).kind));
+  const bestOf = bm25(docs, form.terms, form.weights, startAskedRe.test(question) ? BOOST_START_ASKED : BOOST, (n) => form.wants.length === 0 || form.wants.includes((facts[n] as SurvivalFact).kind));
   const scored = [...bestOf].flatMap(([n, hit]) => {
     const fact = survival.facts[n] as SurvivalFact;
     // A term the question already names ("…an expedited reconsideration?") is what it is about,
@@ -260,6 +341,7 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
       status: s.fact.status,
       score: round(s.score),
       why: `score ${round(s.score)}${s.score === best ? ' (best)' : ` (best ${round(best)})`}; matched ${s.matched.join(', ')}` +
-        (form.wants.length === 0 ? '' : s.kindMatch ? `; a ${s.fact.kind}, as "${form.phrase}" asks` : `; a ${s.fact.kind}, though "${form.phrase}" asks for ${form.wants.join(' or ')}`),
+        (form.wants.length === 0 ? '' : s.kindMatch && form.decision ? `; a ${s.fact.kind}, as "${form.phrase}" asks (a question a statement decides${s.fact.kind === 'condition' ? '' : ', naming a figure itself'})`
+          : s.kindMatch ? `; a ${s.fact.kind}, as "${form.phrase}" asks` : `; a ${s.fact.kind}, though "${form.phrase}" asks for ${form.wants.join(' or ')}`),
     }));
 }

@@ -4,6 +4,12 @@ import { parseAmount } from './fact-patterns.ts';
 import { findRestatement, indexQuantities, spelledNumbers, type QuantityIndex } from './restatements.ts';
 import { TextCache } from '../text-cache.ts';
 import { matchesOf } from './matches.ts';
+import { boilerplateZones, isBoilerplate } from './boilerplate.ts';
+import { extractClauses } from './clauses.ts';
+import { clauseWords, indexClauses, judgeClause, type ClauseIndex } from './clause-survival.ts';
+
+/** A condition clause (its `unit` names the clause type), as opposed to a named term. */
+const isClause = (f: Fact) => f.kind === 'condition' && f.unit !== undefined;
 
 /**
  * Fact survival across a handoff: which facts of the sources can still be found in the
@@ -37,6 +43,8 @@ export interface SurvivalFact extends Fact {
   line: number;
   /** Every occurrence of this fact: the same value again in the same sentence of the same section. */
   occurrences: Occurrence[];
+  /** For a condition clause: its content words the intermediate says too (stemmed), the evidence for its status. */
+  matchedWords?: string[];
 }
 
 export interface SurvivalReport {
@@ -45,6 +53,8 @@ export interface SurvivalReport {
   dropped: SurvivalFact[];
   survived: SurvivalFact[];
   byKind: Record<FactKind, { total: number; dropped: number }>;
+  /** Facts about the document itself (source notes, years in headings, code citations), set aside and counted nowhere else. */
+  boilerplate: number;
 }
 
 /** What the intermediate contains, indexed once so each source fact is a Set lookup. */
@@ -58,6 +68,8 @@ interface IntermediateIndex {
   loose: string;
   /** Every quantity and date the intermediate states, exactly or roughly, for approximations and changes (worked out when a fact is dropped). */
   quantities(): QuantityIndex;
+  /** The intermediate's sentences by content word, for condition clauses (worked out when the source has one). */
+  clauses(): ClauseIndex;
 }
 
 const looseForm = (s: string) => s.toLowerCase().replace(/[–—]/g, '-').replace(/[“”]/g, '"').replace(/\s+/g, ' ');
@@ -114,7 +126,8 @@ function indexIntermediate(intermediate: unknown): IntermediateIndex {
     if (share !== undefined) keys.add(`percentage:${share}%`);
   }
   let quantities: QuantityIndex | undefined;
-  return { keys, contexts, bare, loose, quantities: () => (quantities ??= indexQuantities(joined)) };
+  let clauses: ClauseIndex | undefined;
+  return { keys, contexts, bare, loose, quantities: () => (quantities ??= indexQuantities(joined)), clauses: () => (clauses ??= indexClauses(joined)) };
 }
 
 const shareWords: Record<string, string> = { half: '50', quarter: '25', 'three quarters': '75', third: '33', 'two thirds': '67' };
@@ -233,6 +246,10 @@ interface PreparedPlace {
   words: Set<string>;
   occurrences: Occurrence[];
   places: FactPlace[];
+  /** For a condition clause: the words of its own clause, from the last clause break before it to its end. */
+  local?: string;
+  /** For a condition clause: the content words it must keep (clause-survival.ts). */
+  clauseWords?: string[];
 }
 
 /**
@@ -242,9 +259,15 @@ interface PreparedPlace {
  * never handed out: each report copies what it mutates.
  */
 /** At most 32 sources and 8 M characters of them: a few large documents, not 32 of them. */
-const prepared = new TextCache<PreparedPlace[]>({ texts: 32, chars: 8_000_000 });
+const prepared = new TextCache<PreparedSource>({ texts: 32, chars: 8_000_000 });
 
-function preparedSource(text: string): PreparedPlace[] {
+interface PreparedSource {
+  places: PreparedPlace[];
+  /** How many facts were boilerplate (see boilerplate.ts). */
+  boilerplate: number;
+}
+
+function preparedSource(text: string): PreparedSource {
   const known = prepared.get(text);
   if (known) return known;
   const starts = lineStarts(text);
@@ -270,13 +293,22 @@ function preparedSource(text: string): PreparedPlace[] {
   // A fact is its value at its place: the same value in another sentence or section is another fact.
   const byPlace = new Map<string, PreparedPlace>();
   const out: PreparedPlace[] = [];
-  for (const fact of extractFacts(text)) {
+  const zones = boilerplateZones(text);
+  let boilerplate = 0;
+  const figures = extractFacts(text);
+  // Condition clauses stop before any figure or named term, so spans never overlap.
+  const all = [...figures, ...extractClauses(text, figures)].sort((a, b) => a.start - b.start);
+  for (const fact of all) {
+    if (isBoilerplate(fact, zones)) {
+      boilerplate++;
+      continue;
+    }
     const occurrence = { start: fact.start, end: fact.end, line: lineOf(starts, fact.start) };
     const section = sectionAt(fact.start);
     const sentence = sentenceSpan(text, fact.start, fact.end, section?.start ?? 0, section?.end ?? text.length);
     const key = factKey(fact);
     // Figures are facts of their place; a named term or id is one fact wherever it is used.
-    const numeric = numericKinds.has(fact.kind);
+    const numeric = numericKinds.has(fact.kind) || isClause(fact);
     const place = numeric ? `${key}@${section?.id ?? ''}:${sentence.text}` : key;
     const here = { sentence: sentence.text, sentenceStart: sentence.start, heading: headingPath(section?.id ?? ''), at: fact.start };
     const seen = byPlace.get(place);
@@ -289,10 +321,16 @@ function preparedSource(text: string): PreparedPlace[] {
     }
     // The section heading is context too ("Appeals" makes "within 30 days" an appeal deadline).
     const record: PreparedPlace = { fact, key, section: section?.id ?? '', words: contextWords(`${section?.heading ?? ''} ${sentence.text}`), occurrences: [occurrence], places: [here] };
+    if (isClause(fact)) {
+      const upTo = fact.end - sentence.start;
+      const head = sentence.text.slice(0, fact.start - sentence.start);
+      record.local = sentence.text.slice(Math.max(head.search(/[^,;:]*$/), 0), upTo);
+      record.clauseWords = clauseWords(fact, record.local);
+    }
     byPlace.set(place, record);
     out.push(record);
   }
-  return prepared.set(text, out);
+  return prepared.set(text, { places: out, boilerplate });
 }
 
 /**
@@ -309,11 +347,14 @@ function preparedSource(text: string): PreparedPlace[] {
 export function factSurvival(sources: readonly { name: string; text: string }[], intermediate: unknown): SurvivalReport {
   const index = indexIntermediate(intermediate);
   const facts = judgeFacts(sources, index, true);
+  const boilerplate = sources.reduce((n, s) => n + preparedSource(s.text).boilerplate, 0);
   for (const f of facts) {
     if (f.survived) {
       f.status = 'survived';
       continue;
     }
+    // A condition clause was judged by meaning already: survived, changed (its polarity flipped) or dropped.
+    if (f.status === 'changed') continue;
     f.status = 'dropped';
     const found = findRestatement(f, index.quantities());
     if (found) {
@@ -326,7 +367,7 @@ export function factSurvival(sources: readonly { name: string; text: string }[],
     byKind[f.kind].total++;
     if (!f.survived) byKind[f.kind].dropped++;
   }
-  return { facts, dropped: facts.filter((f) => !f.survived), survived: facts.filter((f) => f.survived), byKind };
+  return { facts, dropped: facts.filter((f) => !f.survived), survived: facts.filter((f) => f.survived), byKind, boilerplate };
 }
 
 /**
@@ -355,9 +396,17 @@ function judgeFacts(sources: readonly { name: string; text: string }[], index: I
   const facts: SurvivalFact[] = [];
   for (const source of sources) {
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
-    for (const place of preparedSource(source.text)) {
-      const kept = survives(place.fact, index, place.words);
+    for (const place of preparedSource(source.text).places) {
+      const clause = isClause(place.fact) ? judgeClause(place.fact, place.clauseWords ?? [], index.clauses(), place.local ?? place.fact.text) : null;
+      const kept = clause ? clause.status === 'survived' : survives(place.fact, index, place.words);
       const entry = asEntry(place, source.name, kept, full);
+      if (clause) {
+        entry.matchedWords = clause.matched;
+        if (clause.status === 'changed') {
+          entry.status = 'changed';
+          entry.restatedAs = clause.restatedAs ?? '';
+        }
+      }
       if (full) placeOf.set(entry, place.places.map((p) => ({ ...p })));
       const record = { entry, words: place.words };
       const list = placesOfKey.get(place.key);

@@ -42,6 +42,12 @@ export interface Boundary {
   consumerInputs?: { name: string; text: string }[];
   received: { messages: ChatMessage[]; segments: PromptSegment[] } | null;
   consumerOutput: unknown;
+  /**
+   * The consumer only chooses a route in code from what it reads (a router on a label): the
+   * source's facts are not its material, so facts the handoff dropped are not a loss to it.
+   * Absent on boundaries built by hand.
+   */
+  consumerRoutes?: boolean;
 }
 
 export interface RunView {
@@ -189,8 +195,23 @@ function boundaryContext(meta: RunMeta, registry: StepRegistry) {
     if (!list) consumerInputs.set(consumer, (list = directOf(consumer).map((name) => ({ name, text: inputText(name) }))));
     return list;
   };
+  const routes = new Map<string, boolean>();
+  let stepsById: Map<string, StepDef> | undefined;
+  const routesOf = (stepId: string): boolean => {
+    let known = routes.get(stepId);
+    if (known === undefined) {
+      stepsById ??= new Map(chain.steps.map((s) => [s.id, s]));
+      const step = stepsById.get(stepId);
+      const def = step && registry.get(step.kind);
+      const parsed = step && def ? def.config.safeParse(step.config) : undefined;
+      known = def !== undefined && parsed?.success === true && def.produces.by === 'code' && def.branches(parsed.data).some((b) => b.kind === 'route');
+      routes.set(stepId, known);
+    }
+    return known;
+  };
   const boundary = (edge: ChainEdge, producer: StepView | undefined, consumer: StepView): Boundary => {
     const last = consumer.attempts[consumer.attempts.length - 1]?.record;
+    const consumerRoutes = routesOf(edge.target);
     return {
       id: edge.id, producer: edge.source, consumer: edge.target, binding: edge.label,
       intermediate: producer?.output,
@@ -198,6 +219,7 @@ function boundaryContext(meta: RunMeta, registry: StepRegistry) {
       consumerInputs: consumerInputsOf(edge.target),
       received: last ? { messages: last.messages, segments: last.segments } : null,
       consumerOutput: consumer.output,
+      ...(consumerRoutes ? { consumerRoutes } : {}),
     };
   };
   return { chain, edges, boundary };

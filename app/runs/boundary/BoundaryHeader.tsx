@@ -59,9 +59,19 @@ export function BoundaryHeader({ boundary, report, producer, consumer, view }: P
       })}
       {report && (
         <span className="survival-line" data-testid="replay.survival">
-          {lines.length > 0
+          {report.lead && (
+            <span className="survival-lead is-bad" data-testid="replay.lead" title={report.reasons[0] ?? ''}>
+              {report.lead.headline}
+              {' · '}
+            </span>
+          )}
+          {!report.factsNeeded ? (
+            <span className="muted" data-testid="replay.notNeeded">
+              {stepLabel(boundary.consumer, consumer?.name)} chooses a route from a label: the {report.survival.dropped.length} source fact{report.survival.dropped.length === 1 ? '' : 's'} not in it are not its material
+            </span>
+          ) : lines.length > 0
             ? lines.map((l, i) => (
-                <span key={i} className={l.all ? 'is-bad' : ''}>
+                <span key={i} className={l.all && !report.lead ? 'is-bad' : ''}>
                   {i > 0 ? ' · ' : ''}
                   {l.text}
                 </span>

@@ -13,7 +13,7 @@ interface Props {
 const statusText: Record<string, string> = {
   survived: 'kept in the intermediate',
   approximated: 'only approximated in the intermediate',
-  changed: 'changed in the intermediate (another unit or qualifier)',
+  changed: 'changed in the intermediate (another unit or qualifier, or a condition said the other way round)',
   dropped: 'dropped from the intermediate',
 };
 
@@ -34,11 +34,14 @@ function FactText({ text, report, source }: { text: string; report: BoundaryRepo
         const state = fact.survived ? 'survived' : 'dropped';
         const status = fact.status ?? state;
         const asked = askedFacts.get(fact);
-        const classes = ['fact', `is-${state}`, status !== state ? `is-${status}` : '', asked || askedKinds.has(fact.kind) ? 'is-asked' : ''].filter(Boolean).join(' ');
-        const title = `${fact.kind} “${fact.normalized}”: ${statusText[status] ?? status}${fact.restatedAs ? ` as “${fact.restatedAs}”` : ''}` +
+        const lead = report.lead?.fact === fact;
+        const classes = ['fact', `is-${state}`, status !== state ? `is-${status}` : '', asked || askedKinds.has(fact.kind) ? 'is-asked' : '', lead ? 'is-lead' : ''].filter(Boolean).join(' ');
+        const clause = fact.kind === 'condition' && fact.unit !== undefined;
+        const said = clause && fact.matchedWords?.length ? `; words the intermediate says too: ${fact.matchedWords.join(', ')}` : '';
+        const title = `${clause ? `${fact.unit} “${fact.text}”` : `${fact.kind} “${fact.normalized}”`}: ${statusText[status] ?? status}${fact.restatedAs ? ` as “${fact.restatedAs}”` : ''}${said}` +
           `${!fact.survived && reachable ? ' (the consumer also reads this source)' : ''}${asked ? `. Asked: ${asked.why}` : ''}`;
         return (
-          <mark key={i} className={classes} data-testid="replay.fact" data-state={state} data-status={status} data-kind={fact.kind} title={title}>
+          <mark key={i} className={classes} data-testid="replay.fact" data-state={state} data-status={status} data-kind={fact.kind} data-clause={clause ? fact.unit : undefined} data-lead={lead ? 'true' : undefined} title={title}>
             {p.text}
           </mark>
         );
@@ -49,15 +52,17 @@ function FactText({ text, report, source }: { text: string; report: BoundaryRepo
 
 /**
  * What the producer read, with every extracted fact marked by whether it survived into the
- * intermediate. Opening a boundary scrolls to the first dropped fact of a kind the question
- * asks for (else the first dropped fact), so a long statute does not hide the loss.
+ * intermediate. Opening a boundary scrolls to the lead (the asked fact the headline names), else
+ * the first dropped fact of a kind the question asks for, else the first dropped fact, so a long
+ * statute does not hide the loss.
  */
 export function SourcePane({ boundary, report, producerName }: Props) {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     const pane = ref.current;
     const facts = '.source-block mark.fact';
-    const first = pane?.querySelector(`${facts}.is-dropped.is-asked`) ?? pane?.querySelector(`${facts}.is-dropped`);
+    // The lead (the asked fact lost first, the one the headline names) before any other asked fact.
+    const first = pane?.querySelector(`${facts}.is-lead`) ?? pane?.querySelector(`${facts}.is-dropped.is-asked`) ?? pane?.querySelector(`${facts}.is-dropped`);
     first?.scrollIntoView({ block: 'center', inline: 'nearest' });
   }, [boundary.id, report]);
   const dropped = report?.survival.dropped.length ?? 0;
@@ -68,8 +73,12 @@ export function SourcePane({ boundary, report, producerName }: Props) {
         {report && report.survival.facts.length > 0 && (
           <span className="fact-legend">
             <mark className="fact is-dropped is-asked">dropped</mark> <mark className="fact is-survived is-asked">kept</mark>
-            <mark className="fact is-dropped is-approximated">approximated</mark>
-            <span className="muted"> · {dropped} of {report.survival.facts.length} facts dropped; filled: the facts the question asks for</span>
+            <mark className="fact is-dropped is-approximated">approximated</mark>{' '}
+            <mark className="fact is-dropped" data-clause="exception">condition</mark>
+            <span className="muted" title="Filled: the facts the question asks for. Not counted: what the document says about itself (source notes, citations, years in headings).">
+              {' '}· {dropped} of {report.survival.facts.length} dropped; filled: asked
+              {report.survival.boilerplate > 0 && `; ${report.survival.boilerplate} about the document itself not counted`}
+            </span>
           </span>
         )}
       </div>

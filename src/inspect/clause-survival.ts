@@ -1,0 +1,138 @@
+import type { Fact } from './facts.ts';
+import { matchesOf } from './matches.ts';
+import { stem } from './stem.ts';
+
+/**
+ * Whether a condition clause survived a handoff, by meaning and with its polarity: "unless the
+ * member was legally incapacitated" survives as "…except if the member was incapacitated"; "does
+ * not extend any deadline" survives as "grievances do not extend deadlines" but is changed by
+ * "grievances extend the deadline"; "never paid" is changed by "always paid". A clause survives
+ * when at least half its content words (or words of the same meaning) are in one sentence of
+ * the intermediate that says it the same way round.
+ */
+export interface ClauseJudgement {
+  status: 'survived' | 'changed' | 'dropped';
+  /** The clause's content words found in the intermediate, as it writes them (stemmed). */
+  matched: string[];
+  /** For a changed clause, the intermediate's sentence that says otherwise. */
+  restatedAs?: string;
+}
+
+/**
+ * Words a rule's clauses use interchangeably. General legal and policy vocabulary, grouped by
+ * meaning; each group's words stand for each other.
+ */
+const sameMeaning: string[][] = [
+  ['binding', 'final', 'conclusive', 'definitive'],
+  ['harm', 'risk', 'jeopardy', 'jeopardize', 'endanger', 'danger', 'damage'],
+  ['serious', 'seriously', 'severe', 'severely', 'grave', 'gravely', 'significant'],
+  ['incapacitated', 'incapacity', 'incapacitation', 'incompetent'],
+  ['extend', 'extension', 'prolong', 'lengthen', 'pause', 'toll', 'suspend'],
+  ['pay', 'paid', 'payment', 'reimburse', 'reimbursement', 'cover', 'covered', 'coverage'],
+  ['cancel', 'cancellation', 'terminate', 'termination', 'end'],
+  ['complaint', 'grievance'],
+  ['deadline', 'limit', 'period', 'timeframe'],
+  ['prohibit', 'forbid', 'bar', 'ban'],
+  ['require', 'requirement', 'need', 'must', 'mandatory'],
+  ['deductible', 'excess'],
+  ['decision', 'determination', 'ruling'],
+];
+const groupOf = new Map<string, number>();
+sameMeaning.forEach((group, i) => group.forEach((w) => groupOf.set(stem(w), i)));
+const meaningOf = (s: string) => (groupOf.has(s) ? `~${groupOf.get(s)}` : s);
+
+/** Words that carry a clause's form, not its content: its trigger and the grammar around it. */
+const formWords = new Set(('unless except excepting other than excluding exception only after if when where upon provided that however subject condition long ' +
+  'not no never does do did is are was were be been being will shall must may can could would should cannot without neither nor none ' +
+  'the a an of to in on at by for with from and or any each every this that these those it its their his her such as about under ' +
+  'once twice per time times all also there which who whom whose than then so more less fewer later earlier longer within after before').split(' '));
+
+/** A negation in the intermediate's sentence. */
+const negationRe = /\b(?:not|no|never|none|nor|neither|cannot|without|n't)\b|n't\b/i;
+/** The opposite of a negation, said outright ("always paid"). */
+const affirmRe = /\b(?:always|every time|in all cases|automatically)\b/i;
+/** A sentence that limits what it says: an exception or a prerequisite. */
+const limitingRe = /\b(?:unless|except|excepting|excluding|other than|only|if|provided|subject to|but|when|where|as long as)\b/i;
+
+function contentWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of matchesOf(/[a-z][a-z'’-]*/gi, text)) {
+    const w = m[0].toLowerCase().replace(/['’]s$/, '');
+    if (w.length < 3 || formWords.has(w)) continue;
+    out.push(meaningOf(stem(w)));
+  }
+  return [...new Set(out)];
+}
+
+interface IndexedSentence {
+  text: string;
+  words: Set<string>;
+}
+
+/** The intermediate's sentences with their content words, worked out once per intermediate. */
+export interface ClauseIndex {
+  sentences: IndexedSentence[];
+  /** For each content word, the sentences that hold it. */
+  byWord: Map<string, number[]>;
+}
+
+/** A sentence of the intermediate: up to . ! ? ; or a line break (and never across two leaves, joined by NUL). */
+const sentenceRe = /[^.!?;\n]+/g;
+
+export function indexClauses(text: string): ClauseIndex {
+  const sentences: IndexedSentence[] = [];
+  const byWord = new Map<string, number[]>();
+  for (const m of text.split('\u0000').flatMap((leaf) => [...matchesOf(sentenceRe, leaf)])) {
+    const words = new Set(contentWords(m[0]));
+    if (words.size === 0) continue;
+    const n = sentences.push({ text: m[0].trim(), words }) - 1;
+    for (const w of words) {
+      const list = byWord.get(w);
+      if (list) list.push(n);
+      else byWord.set(w, [n]);
+    }
+  }
+  return { sentences, byWord };
+}
+
+const MIN_SHARE = 0.5;
+
+/**
+ * The words a clause must keep to survive: its content words, or (a clause of form alone, such
+ * as "binding") those of its own clause around it too. Depends on the source alone: worked out once.
+ */
+export function clauseWords(fact: Fact, local: string): string[] {
+  const own = contentWords(fact.text);
+  return own.length >= 2 ? own : [...new Set([...own, ...contentWords(local)])];
+}
+
+/** A clause's judgement against the intermediate's sentences; `words` from clauseWords, `sentence` its own clause in the source. */
+export function judgeClause(fact: Fact, words: readonly string[], index: ClauseIndex, sentence: string): ClauseJudgement {
+  if (words.length === 0) return { status: 'dropped', matched: [] };
+  const hits = new Map<number, string[]>();
+  for (const w of words) {
+    for (const n of index.byWord.get(w) ?? []) {
+      const list = hits.get(n);
+      if (list) list.push(w);
+      else hits.set(n, [w]);
+    }
+  }
+  let best: { n: number; matched: string[] } | null = null;
+  for (const [n, matched] of hits) if (!best || matched.length > best.matched.length) best = { n, matched };
+  const shown = (list: string[]) => list.map((w) => (w.startsWith('~') ? (sameMeaning[Number(w.slice(1))]?.[0] ?? w) : w));
+  const need = Math.max(1, Math.ceil(words.length * MIN_SHARE), words.length >= 4 ? 2 : 1);
+  if (!best || best.matched.length < need) return { status: 'dropped', matched: shown(best?.matched ?? []) };
+  const said = (index.sentences[best.n] as IndexedSentence).text;
+  const matched = shown(best.matched);
+  // Only a sentence that says most of the clause can say it the other way round; a partial match that does not agree is no match.
+  const strong = best.matched.length >= Math.max(2, Math.ceil((words.length * 2) / 3)) || best.matched.length === words.length;
+  const changed = (): ClauseJudgement => (strong ? { status: 'changed', matched, restatedAs: said } : { status: 'dropped', matched });
+  const negative = fact.unit === 'negation' || (fact.unit === 'scope' && /^not\b/i.test(fact.text));
+  const limiting = fact.unit === 'exception' || fact.unit === 'prerequisite';
+  // Polarity: a prohibition kept without its "not" (or said "always") is the opposite rule.
+  if (negative && (!negationRe.test(said) || affirmRe.test(said))) return changed();
+  if (!negative && !limiting && negationRe.test(said) && !negationRe.test(sentence)) return changed();
+  // An exception or prerequisite kept as a plain statement widens or narrows the rule: changed.
+  if (limiting && !limitingRe.test(said)) return changed();
+  return { status: 'survived', matched };
+}

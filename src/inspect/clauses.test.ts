@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Boundary } from '../trace/replay.ts';
+import { inspectBoundary } from './boundary.ts';
+import { extractClauses } from './clauses.ts';
+import { extractFacts } from './facts.ts';
+import { questionForm } from './relevance.ts';
+import { factSurvival } from './survival.ts';
+
+const clauses = (text: string) => extractClauses(text, extractFacts(text)).map((c) => `${c.unit}: ${c.text}`);
+const corpus = (path: string) => readFileSync(new URL(`../../../shared/corpus/documents/${path}`, import.meta.url), 'utf8');
+
+// A dental-plan handbook in the issue's shape: numbered clauses, each rule with its condition.
+const handbook = [
+  '# Plan handbook',
+  '## 4. Appeals',
+  '4.1 A member may appeal a denied claim within 180 days of the denial notice.',
+  "4.3 An urgent appeal, where waiting would seriously harm the member's health, is decided within 72 hours.",
+  "4.5 The external reviewer's decision is binding on the plan.",
+  '## 5. Claims',
+  '5.2 A claim is never paid if it is filed more than 12 months after the service, unless the member was legally incapacitated.',
+  '## 6. Grievances',
+  '6.1 A grievance is a complaint about service quality, not about a claim decision.',
+  '6.2 The plan answers a grievance within 45 days. A grievance does not extend any appeal deadline.',
+  '## 3. Coverage',
+  '3.1 Preventive care is covered at 100% with no deductible.',
+].join('\n');
+const sources = [{ name: 'document', text: handbook }];
+
+function boundary(question: string, intermediate: string): Boundary {
+  return {
+    id: 'data:summarise->answer:summary', producer: 'summarise', consumer: 'answer', binding: 'summary', intermediate, sources,
+    received: { messages: [], segments: [{ kind: 'binding:summary', text: intermediate, tokens: 1 }, { kind: 'binding:question', text: question, tokens: 1 }] },
+    consumerOutput: undefined,
+  };
+}
+const clauseFact = (text: string, intermediate: string) => factSurvival(sources, intermediate).facts.find((f) => f.kind === 'condition' && f.text === text);
+
+describe('conditions are facts', () => {
+  it('finds exceptions, prerequisites, scope, definitions, negations, finality and limits in numbered clauses', () => {
+    expect(clauses(handbook)).toEqual([
+      "scope: where waiting would seriously harm the member's health",
+      'finality: binding on the plan',
+      'negation: never paid if it is filed more than',
+      'exception: unless the member was legally incapacitated',
+      'definition: A grievance is a complaint about service quality',
+      'scope: not about a claim decision',
+      'negation: does not extend any appeal deadline',
+      'negation: no deductible',
+    ]);
+    expect(clauses('Members may request an external review only once per claim, and may cancel at any time. Refunds are made only after the goods are returned.'))
+      .toEqual(['limit: only once per claim', 'finality: at any time', 'prerequisite: only after the goods are returned']);
+  });
+
+  it('reads a table row and a long line without breaks as it reads prose; a figure is never swallowed', () => {
+    expect(clauses('| Preventive care | 100% | no deductible |\n| Major services | 50% | subject to the annual maximum |'))
+      .toEqual(['negation: no deductible', 'prerequisite: subject to the annual maximum']);
+    const long = `${'The supplier shall deliver the goods. '.repeat(400)}Payment is due within 30 days, provided that the invoice is correct.`;
+    expect(clauses(long)).toEqual(['prerequisite: provided that the invoice is correct']);
+    // "no later than" is a deadline's wording, not a prohibition; the clause stops before the figure.
+    expect(clauses('Appeals must be filed no later than 30 days after notice.')).toEqual([]);
+  });
+
+  it('holds on a contract, a statute and a policy it was not written from', () => {
+    expect(clauses(corpus('contracts/cuad-paratek-carbogen-outsourcing-agreement-2016.txt'))).toEqual(expect.arrayContaining(['exception: unless otherwise mutually agreed by the Parties']));
+    expect(clauses(corpus('health-plan/42-USC-1395ff-medicare-determinations-and-appeals.md'))).toEqual(expect.arrayContaining(['prerequisite: only if notice is filed with the Secretary to request the redetermination']));
+    expect(clauses(corpus('support/tau-bench/airline-agent-policy.md'))).toEqual(expect.arrayContaining(['prerequisite: only if travel insurance is bought', 'negation: cannot add insurance after initial booking']));
+  });
+
+  it('each condition has a place: its section and line, like a number', () => {
+    const f = clauseFact('unless the member was legally incapacitated', '');
+    expect(f).toMatchObject({ section: '5.2', line: 7, status: 'dropped' });
+  });
+});
+
+describe('survival by meaning, with polarity', () => {
+  it.each([
+    ['unless the member was legally incapacitated', 'Late claims are not paid unless the member was incapacitated.', ['member', 'incapacitated']],
+    ['binding on the plan', "The reviewer's decision is final for the plan.", ['binding', 'plan']],
+    ["where waiting would seriously harm the member's health", "Urgent appeals, where the member's health is at serious risk, take 72 hours.", ['serious', 'harm', 'member', 'health']],
+    ['does not extend any appeal deadline', 'Grievances do not extend any deadline.', ['extend', 'deadline']],
+  ])('"%s" survives as %j, matching %j', (text, intermediate, matched) => {
+    const f = clauseFact(text, intermediate);
+    expect(f?.status).toBe('survived');
+    expect(f?.matchedWords).toEqual(matched);
+  });
+
+  it.each([
+    ['does not extend any appeal deadline', 'Filing a grievance extends the appeal deadline.'],
+    ['never paid if it is filed more than', 'Claims filed late are always paid if filed more than a year on.'],
+    ['unless the member was legally incapacitated', 'A member who was legally incapacitated is paid late.'],
+  ])('"%s" is changed, not kept, by %j', (text, intermediate) => {
+    const f = clauseFact(text, intermediate);
+    expect(f?.status).toBe('changed');
+    expect(f?.restatedAs).toBe(intermediate.replace(/\.$/, ''));
+  });
+
+  it('a condition with no words in common is dropped, and a few shared words do not count as a change', () => {
+    expect(clauseFact('unless the member was legally incapacitated', 'Claims are never paid after 12 months.')?.status).toBe('dropped');
+    expect(clauseFact('not about a claim decision', 'Members may appeal a denied claim within 180 days.')?.status).toBe('dropped');
+  });
+});
+
+describe('what a yes/no question asks', () => {
+  it('asks for the statement that decides it, and for a figure only where the question names one', () => {
+    expect(questionForm('Does filing a grievance give me more time to appeal?')).toMatchObject({ wants: ['condition'], decision: true });
+    expect(questionForm('Is the external reviewer\'s decision final?').wants).toEqual(['condition']);
+    expect(questionForm('What happens if I miss the deadline?').wants).toEqual(['condition']);
+    expect(questionForm('When does a late claim count as filed on time?').wants).toEqual(['condition']);
+    expect(questionForm('My claim was filed 14 months after the service because I was in a coma. Can it still be paid?').wants).toEqual(['condition', 'duration', 'date']);
+    // A quantity question put as yes/no keeps its quantities.
+    expect(questionForm('Is there a limit on what the plan pays each year?').wants).toEqual(expect.arrayContaining(['money', 'condition']));
+  });
+
+  it('"Does filing a grievance give me more time to appeal?" is not lossy for a summary that kept the rule and dropped the 45 days', () => {
+    const report = inspectBoundary(boundary('Does filing a grievance give me more time to appeal?', 'Members may appeal a denied claim within 180 days. Grievances do not extend any deadline.'));
+    expect(report.lossy).toBe(false);
+    expect(report.askedFacts[0]?.fact.text).toBe('does not extend any appeal deadline');
+    expect(report.askedFacts.some((a) => a.fact.text === '45 days')).toBe(false);
+    expect(report.askedFacts[0]?.why).toMatch(/a condition, as "Does…" asks \(a question a statement decides\)/);
+    // Dropped, the rule is the loss; said the other way round, it is changed.
+    const dropped = inspectBoundary(boundary('Does filing a grievance give me more time to appeal?', 'The plan answers grievances within 45 days.'));
+    expect(dropped.lead?.fact.text).toBe('does not extend any appeal deadline');
+    const flipped = inspectBoundary(boundary('Does filing a grievance give me more time to appeal?', 'Filing a grievance extends the appeal deadline.'));
+    expect(flipped.reasons[0]).toMatch(/^question asks for "does not extend any appeal deadline" .*: changed, to "Filing a grievance extends the appeal deadline"$/);
+  });
+
+  it('"…in a coma. Can it still be paid?" is lossy when the summary kept 12 months and dropped the exception', () => {
+    const question = 'My claim was filed 14 months after the service because I was in a coma. Can it still be paid?';
+    const report = inspectBoundary(boundary(question, 'Claims are never paid after 12 months.'));
+    expect(report.lossy).toBe(true);
+    expect(report.reasons.join('\n')).toMatch(/question asks for "unless the member was legally incapacitated" \(condition, 5\.2/);
+    expect(inspectBoundary(boundary(question, 'Claims are never paid after 12 months, unless the member was incapacitated.')).lossy).toBe(false);
+  });
+});

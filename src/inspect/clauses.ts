@@ -1,0 +1,119 @@
+import type { Fact } from './facts.ts';
+import { matchesOf } from './matches.ts';
+
+/**
+ * Conditions as facts: the clauses that change what a number or a rule means. Found by the
+ * grammar of rules, which contracts, statutes and handbooks share, not by any one document's
+ * phrases: an exception opens with "unless", "except" or "other than"; a prerequisite with
+ * "only if", "only after", "provided that", "subject to"; a scope with "where …" after a comma or
+ * "not about …"; a definition is "A grievance is a complaint …"; a prohibition is "no", "never",
+ * "does not", "may not"; finality and permission are "binding", "final", "may … once", "at any
+ * time". Each is a fact of kind `condition` whose `unit` says which of these it is, and whose
+ * value is the clause in its own words.
+ */
+export const CLAUSE_TYPES = ['exception', 'prerequisite', 'scope', 'definition', 'negation', 'finality', 'limit'] as const;
+export type ClauseType = (typeof CLAUSE_TYPES)[number];
+
+const triggers: { type: ClauseType; re: string }[] = [
+  // A limit first: "only once" is a limit, not a prerequisite.
+  // "Once an individual is provided…" is a time, not a limit: a bare "once" counts only as a frequency ("once a year").
+  { type: 'limit', re: String.raw`(?:only |at most |no more than |not more than |up to )(?:once|twice)(?: (?:a|per|in any|in each|every) \w+)?|(?:once|twice) (?:a|per|in any|in each|every) \w+|(?:only |at most )one (?:\w+ )?(?:per|a|in any|in each) \w+` },
+  { type: 'exception', re: String.raw`unless|except(?:\s+(?:for|as|where|when|that|if|in))?|other than|excluding|with the exception of` },
+  { type: 'prerequisite', re: String.raw`only (?:after|if|when|where|upon|for|to)|if and only if|provided(?:,)? (?:that|however)|subject to|on condition that|(?:as|so) long as|conditional (?:on|upon)` },
+  { type: 'scope', re: String.raw`not (?:about|for|including|covering)|(?<=,\s)where|(?<=,\s)in which case` },
+  { type: 'negation', re: String.raw`never|no(?! (?:later|earlier|more|less|fewer|sooner|longer) than)(?=\s+[a-z])|(?:does|do|did|is|are|was|were|will|shall|must|may|can|could|would|should) not|cannot|can't|won't|doesn't|don't|isn't|aren't|neither|nor|without` },
+  { type: 'finality', re: String.raw`(?:final and )?binding|is final|are final|(?:final and )?conclusive|irrevocabl[ey]|at any time|at (?:its|their|his|her|the member's|the customer's) (?:sole )?discretion` },
+];
+
+const triggerRe = new RegExp(triggers.map((t) => `\\b(${t.re})\\b`).join('|'), 'gi');
+
+/** A definition: a short subject, then "is"/"means"/"refers to", at the start of a sentence or clause line. */
+const definitionRe = /(?:^|[.!?]\s+|\n)[ \t]*(?:(?:\d+(?:\.\d+)*\.?|\([a-z0-9]{1,4}\))[ \t]+)?((?:An?|The|Each|Any)\s+(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*\s+(?:is|are|means|refers to|includes)\s+(?:a|an|the|any|one|each)\s)/g;
+
+/** Where a clause stops: a clause break or table cell, the start of another rule, or the sentence's end. */
+const clauseEndRe = /[,;:.!?()|\n]|\s(?:and|but|or|which|while|whereas|then)\s/g;
+const MAX_WORDS = 12;
+const WINDOW = 240;
+
+/** The index of the first fact starting at or after `at` (facts sorted by start). */
+function firstFrom(facts: readonly Fact[], at: number): number {
+  let lo = 0;
+  let hi = facts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((facts[mid] as Fact).start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Figures and named terms are facts of their own: a clause stops before one it would swallow. */
+function endBefore(facts: readonly Fact[], start: number, end: number): number {
+  const next = facts[firstFrom(facts, start)];
+  return next !== undefined && next.start < end ? next.start : end;
+}
+
+function cutWords(text: string, start: number, end: number): number {
+  let words = 0;
+  for (let i = start; i < end; i++) {
+    if (text[i] === ' ' && text[i - 1] !== ' ' && ++words >= MAX_WORDS) return i;
+  }
+  return end;
+}
+
+/** Whether [start, end) overlaps a fact (facts sorted by start). */
+function overlapsAny(facts: readonly Fact[], start: number, end: number): boolean {
+  const i = firstFrom(facts, start);
+  const before = facts[i - 1];
+  if (before && before.end > start) return true;
+  const after = facts[i];
+  return after !== undefined && after.start < end;
+}
+
+/**
+ * Every condition clause of `text`, in order, none overlapping another or any of `facts` (the
+ * figures and named terms already found, sorted by start).
+ *
+ * @example
+ * extractClauses('Claims are never paid after 12 months, unless the member was legally incapacitated.', facts)
+ * // → negation "never paid after", exception "unless the member was legally incapacitated"
+ */
+export function extractClauses(text: string, facts: readonly Fact[]): Fact[] {
+  const found: Fact[] = [];
+  const add = (type: ClauseType, start: number, end: number) => {
+    end = endBefore(facts, start, end);
+    while (end > start && /\s/.test(text[end - 1] as string)) end--;
+    if (end - start < 2 || overlapsAny(facts, start, end)) return;
+    const last = found.at(-1);
+    if (last && last.end > start) return;
+    const clause = text.slice(start, end);
+    found.push({ kind: 'condition', text: clause, start, end, unit: type, normalized: `${type}: ${clause.toLowerCase().replace(/\s+/g, ' ')}` });
+  };
+  const spans: { type: ClauseType; start: number; triggerEnd: number }[] = [];
+  for (const m of matchesOf(definitionRe, text)) {
+    const start = m.index + m[0].length - (m[1] as string).length;
+    spans.push({ type: 'definition', start, triggerEnd: m.index + m[0].length });
+  }
+  for (const m of matchesOf(triggerRe, text)) {
+    let i = 1;
+    while (i < m.length && m[i] === undefined) i++;
+    spans.push({ type: (triggers[i - 1] as { type: ClauseType }).type, start: m.index, triggerEnd: m.index + m[0].length });
+  }
+  spans.sort((a, b) => a.start - b.start);
+  for (const s of spans) {
+    // Only a window after the trigger is searched (a clause is at most MAX_WORDS words): on text
+    // with no punctuation, searching to the end from every trigger would be quadratic.
+    const window = text.slice(s.triggerEnd, s.triggerEnd + WINDOW);
+    clauseEndRe.lastIndex = 0;
+    const close = clauseEndRe.exec(window);
+    let end = cutWords(text, s.start, s.triggerEnd + (close ? close.index : window.length));
+    // A bare "no" governs a noun phrase ("no deductible", "no coverage"), not the verb after it.
+    if (/^no\b/i.test(text.slice(s.start, s.triggerEnd))) {
+      const verb = /\s(?:is|are|was|were|be|will|shall|may|must|can|applies|apply)\b/i.exec(text.slice(s.triggerEnd, end));
+      if (verb) end = s.triggerEnd + verb.index;
+    }
+    add(s.type, s.start, end);
+  }
+  clauseEndRe.lastIndex = 0;
+  return found;
+}
