@@ -20,12 +20,13 @@ import { edgeTypes, nodeTypes } from './node-types.ts';
 import { NODE_HALF, READABLE_ZOOM, STEP_DRAG_TYPE } from './palette-constants.ts';
 import { useHighlight, useRunInfo } from './use-run-info.ts';
 import { noteCanvasMoving } from './canvas-activity.ts';
+import { afterCanvasPaint, noteCanvasCommitted } from './canvas-paint.ts';
 
 type XY = { x: number; y: number };
 
 
 // Toolbar, shortcuts, contract-card tooltip and the compounding panel load after the canvas paints.
-const DesignerLayer = lazy(() => import('../designer/DesignerLayer.tsx'));
+const DesignerLayer = lazy(() => afterCanvasPaint().then(() => import('../designer/DesignerLayer.tsx')));
 const CanvasMiniMap = lazy(() => import('../designer/CanvasMiniMap.tsx'));
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
 const selectPanButtons = [1, 2];
@@ -227,6 +228,8 @@ function ChainCanvas({ chain }: { chain: Chain }) {
       <Controls showInteractive={false} />
       <Suspense fallback={null}>
         <CanvasMiniMap nodes={nodes} />
+      </Suspense>
+      <Suspense fallback={null}>
         <DesignerLayer chain={chain} />
       </Suspense>
     </ReactFlow>
@@ -235,6 +238,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
 
 export function Canvas() {
   const chain = useEditorStore(selectChain);
+  useEffect(noteCanvasCommitted, []);
   return (
     <div className="canvas" data-testid="canvas">
       {chain ? <ChainCanvas key={chain.id} chain={chain} /> : <div className="canvas-empty">Open or create a chain to start.</div>}
