@@ -5,6 +5,9 @@ import {
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import type { Chain } from '../../src/chain/index.ts';
 import { onCanvasInit, benchCanvasProps } from '../designer/bench-hooks.ts';
+// The overview is drawn with the cards, in the same commit (2 KB in this chunk, not a second
+// round trip and a second render inside the frames that put the cards on screen).
+import CanvasMiniMap from '../designer/CanvasMiniMap.tsx';
 import { nextSelection } from '../designer/canvas-nodes.ts';
 import { useCanvasElements } from '../designer/use-canvas-elements.ts';
 import { useStableHandlers } from '../designer/use-stable-handlers.ts';
@@ -27,7 +30,6 @@ type XY = { x: number; y: number };
 
 // Toolbar, shortcuts, contract-card tooltip and the compounding panel load after the canvas paints.
 const DesignerLayer = lazy(() => afterCanvasPaint().then(() => import('../designer/DesignerLayer.tsx')));
-const CanvasMiniMap = lazy(() => import('../designer/CanvasMiniMap.tsx'));
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
 const selectPanButtons = [1, 2];
 const fitOptions = { padding: 0.2, maxZoom: 1, minZoom: READABLE_ZOOM };
@@ -226,9 +228,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
       {chain.steps.length <= DOT_GRID_MAX_STEPS && <Background gap={20} size={1} color="#e4e4e7" />}
       {chain.steps.length === 0 && <EmptyChainHint hasInputs={chain.inputs.length > 0} />}
       <Controls showInteractive={false} />
-      <Suspense fallback={null}>
-        <CanvasMiniMap nodes={nodes} />
-      </Suspense>
+      <CanvasMiniMap nodes={nodes} />
       <Suspense fallback={null}>
         <DesignerLayer chain={chain} />
       </Suspense>
