@@ -1,5 +1,6 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { lazy, Suspense } from 'react';
+import { afterCanvasPaint, canvasModule } from './canvas/canvas-paint.ts';
 import { Palette } from './canvas/Palette.tsx';
 import { selectEvalViewOpen, useEvalStore } from './evaluate/eval-store.ts';
 import { Inspector } from './inspector/Inspector.tsx';
@@ -15,10 +16,11 @@ import { usePaneLayoutState } from './ui/use-pane-layout.ts';
 // The replay view loads the first time a run is opened; it is not needed to paint the editor.
 const ReplayView = lazy(() => import('./runs/ReplayView.tsx').then((m) => ({ default: m.ReplayView })));
 // The canvas, the chain library and the run list show what storage holds, which arrives after
-// first paint (persistence/bootstrap.ts, itself loaded with import()): they load beside it.
-const Canvas = lazy(() => import('./canvas/Canvas.tsx').then((m) => ({ default: m.Canvas })));
-const Library = lazy(() => import('./library/Library.tsx').then((m) => ({ default: m.Library })));
-const RunList = lazy(() => import('./runs/RunList.tsx').then((m) => ({ default: m.RunList })));
+// first paint (persistence/bootstrap.ts, itself loaded with import()). The canvas chunk is
+// already loading (canvas-paint.ts); the library and the run list load once it has painted.
+const Canvas = lazy(() => canvasModule.then((m) => ({ default: m.Canvas })));
+const Library = lazy(() => afterCanvasPaint().then(() => import('./library/Library.tsx')).then((m) => ({ default: m.Library })));
+const RunList = lazy(() => afterCanvasPaint().then(() => import('./runs/RunList.tsx')).then((m) => ({ default: m.RunList })));
 // Evaluate brings the eval core, the engine and the tokenizer: loaded when the view is first shown.
 const EvaluateView = lazy(() => import('./evaluate/EvaluateView.tsx'));
 // The webhook question is asked only during a run: its dialog loads when it is asked.

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { version } from '../package.json';
 import { App } from './App.tsx';
+import { afterCanvasPaint } from './canvas/canvas-paint.ts';
 import { useEditorStore } from './stores/editor-store.ts';
 import { benchHooks, isBenchPage } from './designer/bench-hooks.ts';
 import { startBench } from './designer/bench-mode.ts';
@@ -38,9 +39,10 @@ createRoot(root).render(
 );
 
 const startFailed = (error: Error) => useEditorStore.getState().pushToast('error', `Seamscope could not start: ${error.message}`);
-// Problems, lint and boundary markers follow the open chain: a subscription loaded after first
-// paint with the checks it runs (validation and lint are not needed to draw a chain).
-import('./designer/analysis-subscriber.ts')
+// Problems, lint and boundary markers follow the open chain: a subscription loaded once the
+// canvas has painted, with the checks it runs (validation and lint are not needed to draw a chain).
+afterCanvasPaint()
+  .then(() => import('./designer/analysis-subscriber.ts'))
   .then((m) => m.startAnalysis(useEditorStore))
   .catch(startFailed);
 if (benchFailure) startFailed(benchFailure);

@@ -4,7 +4,7 @@
  * taken against the floor measured in the same repeat. Prints figures; it asserts nothing.
  *
  *   npx tsx scripts/bench-engine.ts [--quick] [--all] [--repeats N] [--workloads W4,W1,W1s,W2,W3]
- *                                   [--no-check] [--no-heap] [--with name=path/to/adapter.ts ...]
+ *                                   [--no-check] [--no-heap] [--no-cpu] [--with name=path/to/adapter.ts ...]
  *
  * What it does:
  *  1. copies the harness (../shared/bench/peers, or $SEAMSCOPE_BENCH_PEERS) to
@@ -15,19 +15,22 @@
  *  3. runs the harness's retry-with-feedback check with our contestant (`--check`).
  *  4. runs the benchmark: `node src/run.mjs --contestant seamscope=… --only fetch,seamscope[,…]`.
  *  5. runs the harness's retained-heap check (`src/heap-growth.mjs`) for fetch and us.
- *  6. prints our ratios against `fetch` (median of the per-repeat ratios, as the harness does)
- *     and ends with one JSON line: {"bench":"engine","w1":…,"w1s":…,"w2":…,"w3_throughput":…,"w3_memory":…,"w4":…}
+ *  6. runs W1 once more by CPU time, the floor and us in one process, interleaved
+ *     (scripts/bench/w1-cpu.ts): the figure that holds on a machine others are loading.
+ *  7. prints our ratios against `fetch` (median of the per-repeat ratios, as the harness does)
+ *     and ends with one JSON line: {"bench":"engine","w1":…,"w1s":…,"w2":…,"w3_throughput":…,"w3_memory":…,"w4":…,"w1_cpu":…}
  *
  * The contestant counts tokens with a cheap length estimate (the peers count none); the app
  * counts with the real o200k tokenizer. SEAMSCOPE_BENCH_TOKENIZER=real and
  * SEAMSCOPE_BENCH_VALIDATOR=per-run switch the contestant to the app's behaviour.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { TARGETS } from './bench/headlines.ts';
+import { parseW1Cpu, W1_CPU_SCRIPT } from './bench/w1-cpu.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const HARNESS_SRC = path.resolve(process.env.SEAMSCOPE_BENCH_PEERS ?? path.join(root, '../shared/bench/peers'));
@@ -264,6 +267,14 @@ async function main(): Promise<void> {
     heapRows = parseHeap(heap.out);
   }
 
+  let w1Cpu: { fetch: number; ours: number }[] = [];
+  if (!flag('no-cpu')) {
+    log('\n== W1 by CPU time: the floor and our engine in one process, interleaved (see scripts/bench/w1-cpu.ts)');
+    writeFileSync(path.join(SCRATCH, 'src/w1-cpu.mjs'), W1_CPU_SCRIPT);
+    const cpu = await runHarness(['src/w1-cpu.mjs', path.join(SCRATCH, modules.get(OURS) as string), QUICK ? '2' : '8', QUICK ? '5' : '40']);
+    w1Cpu = parseW1Cpu(cpu.out);
+  }
+
   log(`\n== Seamscope engine vs the floor — ${QUICK ? 'QUICK (1 repeat, small counts: a smoke test, not figures)' : `${Math.max(0, ...records.map((r) => r.repeat))} repeat(s)`}`);
   log(`raw harness results: ${rawPath}`);
   log('trace recording included: every run goes through runChain with an in-memory run repository; token counting uses a length estimate (the app uses the real tokenizer)');
@@ -280,10 +291,15 @@ async function main(): Promise<void> {
     const growth = late - early;
     log(`heap check ${row.name}: start ${row.start} MB, rounds ${row.rounds.join(' ')} MB → lowest of rounds ${warm + 1}–${Math.min(warm + 3, row.rounds.length)} ${early} MB, of the last 3 ${late} MB: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB${growth > 1 ? '  GROWING' : ' (no growth)'}`);
   }
+  const cpuRatios = w1Cpu.map((r) => r.ours / r.fetch);
+  const w1CpuRatio = median(cpuRatios);
+  if (w1Cpu.length) {
+    log(`W1 by CPU time (one process, ${w1Cpu.length} interleaved rounds): floor ${fmt(median(w1Cpu.map((r) => r.fetch)), 3)} ms/step, ours ${fmt(median(w1Cpu.map((r) => r.ours)), 3)} ms/step, ratio ${fmt(w1CpuRatio, 3)} (rounds ${cpuRatios.map((x) => x.toFixed(2)).join(', ')}); ${verdict('w1', w1CpuRatio)}`);
+  }
   log(`wall ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 
   const r = ratiosFor(records, OURS);
-  const line = { bench: 'engine', w1: round3(r.w1.median), w1s: round3(r.w1s.median), w2: round3(r.w2.median), w3_throughput: round3(r.w3_throughput.median), w3_memory: round3(r.w3_memory.median), w4: round3(r.w4.median) };
+  const line = { bench: 'engine', w1: round3(r.w1.median), w1s: round3(r.w1s.median), w2: round3(r.w2.median), w3_throughput: round3(r.w3_throughput.median), w3_memory: round3(r.w3_memory.median), w4: round3(r.w4.median), w1_cpu: round3(w1CpuRatio) };
   log(JSON.stringify(line));
 }
 

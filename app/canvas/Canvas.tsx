@@ -7,6 +7,9 @@ import { branchesInto, drawsLabelledBranches, type Chain } from '../../src/chain
 import type { BranchChoice } from '../../src/steps/index.ts';
 import { canvasRegistry } from '../designer/canvas-registry.ts';
 import { onCanvasInit, benchCanvasProps } from '../designer/bench-hooks.ts';
+// The overview is drawn with the cards, in the same commit (2 KB in this chunk, not a second
+// round trip and a second render inside the frames that put the cards on screen).
+import CanvasMiniMap from '../designer/CanvasMiniMap.tsx';
 import { nextSelection } from '../designer/canvas-nodes.ts';
 import { useCanvasElements } from '../designer/use-canvas-elements.ts';
 import { useStableHandlers } from '../designer/use-stable-handlers.ts';
@@ -24,13 +27,13 @@ import { useHighlight, useRunInfo } from './use-run-info.ts';
 import { noteCanvasMoving } from './canvas-activity.ts';
 import { BranchLabelPrompt, type PendingBranch } from './BranchLabelPrompt.tsx';
 import { ConfirmBranchLoss, type BranchLoss } from './ConfirmBranchLoss.tsx';
+import { afterCanvasPaint, noteCanvasCommitted } from './canvas-paint.ts';
 
 type XY = { x: number; y: number };
 
 
 // Toolbar, shortcuts, contract-card tooltip and the compounding panel load after the canvas paints.
-const DesignerLayer = lazy(() => import('../designer/DesignerLayer.tsx'));
-const CanvasMiniMap = lazy(() => import('../designer/CanvasMiniMap.tsx'));
+const DesignerLayer = lazy(() => afterCanvasPaint().then(() => import('../designer/DesignerLayer.tsx')));
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
 const selectPanButtons = [1, 2];
 const fitOptions = { padding: 0.2, maxZoom: 1, minZoom: READABLE_ZOOM };
@@ -252,8 +255,8 @@ function ChainCanvas({ chain }: { chain: Chain }) {
         {chain.steps.length <= DOT_GRID_MAX_STEPS && <Background gap={20} size={1} color="#e4e4e7" />}
         {chain.steps.length === 0 && <EmptyChainHint hasInputs={chain.inputs.length > 0} />}
         <Controls showInteractive={false} />
+        <CanvasMiniMap nodes={nodes} />
         <Suspense fallback={null}>
-          <CanvasMiniMap nodes={nodes} />
           <DesignerLayer chain={chain} />
         </Suspense>
         {pendingBranch && <BranchLabelPrompt key={`${pendingBranch.source}->${pendingBranch.target}`} chain={chain} pending={pendingBranch} onChoose={onChooseBranch} onCancel={onCancelBranch} />}
@@ -273,6 +276,7 @@ function ChainCanvas({ chain }: { chain: Chain }) {
 
 export function Canvas() {
   const chain = useEditorStore(selectChain);
+  useEffect(noteCanvasCommitted, []);
   return (
     <div className="canvas" data-testid="canvas">
       {chain ? <ChainCanvas key={chain.id} chain={chain} /> : <div className="canvas-empty">Open or create a chain to start.</div>}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError, scrubProviderError } from './errors.ts';
-import { combineScrubbers, createScrubber, KEY_SHAPES, REDACTED, SHAPE_HINT, shapeScrubber } from './scrub.ts';
+import { combineScrubbers, createScrubber, KEY_SHAPES, REDACTED, SHAPE_HINT, SHORTEST_SHAPE, shapeScrubber } from './scrub.ts';
 
 const KEY = 'canary-Zq9xK2mW7vLp';
 
@@ -57,6 +57,33 @@ describe('scrubbing keys from what endpoints send back', () => {
     expect(JSON.stringify(scrub.value(dirty))).not.toContain(KEY);
     expect(JSON.stringify(scrub.value(dirty))).not.toContain('zzzzzzzz');
     expect(dirty.error.message).toContain(KEY);
+  });
+
+  it('scrubs the shortest key and the shortest key shape, wherever they sit in a value', () => {
+    const shortKey = 'k3y-42';
+    const scrub = createScrubber([shortKey]);
+    expect(scrub.keysOnly.text(shortKey)).toBe(REDACTED);
+    const shortest = `sk-${'a'.repeat(SHORTEST_SHAPE - 3)}`;
+    expect(scrub.text(shortest)).toBe(REDACTED);
+    expect(shapeScrubber.text(shortest)).toBe(REDACTED);
+    // One character fewer is no key shape.
+    expect(shapeScrubber.text(shortest.slice(0, -1))).toBe(shortest.slice(0, -1));
+    const list = ['a', 'b', shortKey, 'c', { [shortKey]: 1 }];
+    const out = scrub.keysOnly.value(list);
+    expect(out).toEqual(['a', 'b', REDACTED, 'c', { [REDACTED]: 1 }]);
+    expect(list[2]).toBe(shortKey);
+  });
+
+  it('reads own keys only, in order, and keeps a "__proto__" key an own property', () => {
+    const scrub = createScrubber([KEY]);
+    const inherited = Object.create({ [KEY]: 'from the prototype' }) as Record<string, unknown>;
+    inherited.own = 'plain';
+    expect(scrub.value(inherited)).toBe(inherited);
+    const parsed = JSON.parse(`{"__proto__": {"x": 1}, "b": "${KEY}"}`) as Record<string, unknown>;
+    const out = scrub.value(parsed) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['__proto__', 'b']);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(out.b).toBe(REDACTED);
   });
 
   it('keysOnly leaves shapes alone (prompts stay as sent) but still removes the key', () => {

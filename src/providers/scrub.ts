@@ -31,6 +31,9 @@ export const KEY_SHAPES: readonly [RegExp, string][] = [
  */
 export const SHAPE_HINT = /bearer|basic|token|sk-|api|authorization/i;
 
+/** The fewest characters a key shape matches (`sk-` and six more); keep it in step with KEY_SHAPES. */
+export const SHORTEST_SHAPE = 9;
+
 /** Keys shorter than this are not scrubbed literally: replacing "abc" everywhere would wreck the record. */
 export const MIN_KEY_LENGTH = 6;
 /** JSON values nest; a hostile one could nest deeper than the stack. Past this depth a value is replaced whole. */
@@ -53,26 +56,33 @@ function walk(value: unknown, text: (s: string) => string, depth: number): unkno
   if (typeof value === 'string') return text(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth > MAX_DEPTH) return REDACTED;
+  // Every run scrubs every record it writes, so this walk is on the engine's path for each
+  // call: nothing is allocated until something changes (most records hold no key).
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((item) => {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       const next = walk(item, text, depth + 1);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? out : value;
+      if (!out && next !== item) out = value.slice(0, i);
+      if (out) out.push(next);
+    }
+    return out ?? value;
   }
-  // The copy is made only once something changes (most records hold no key): the entries
-  // before the first change are copied then, as they were.
-  const entries = Object.entries(value);
+  // Own enumerable string keys in order, as Object.entries lists them. The copy is made only
+  // once something changes: the entries before the first change are copied then, as they were.
+  const record = value as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
-  for (let i = 0; i < entries.length; i++) {
-    const [key, item] = entries[i] as [string, unknown];
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    const item = record[key];
     const nextKey = text(key);
     const next = walk(item, text, depth + 1);
     if (!out && (next !== item || nextKey !== key)) {
       out = {};
-      for (const [k, v] of entries.slice(0, i)) defineOwn(out, k, v);
+      for (const before in record) {
+        if (before === key) break;
+        if (Object.prototype.hasOwnProperty.call(record, before)) defineOwn(out, before, record[before]);
+      }
     }
     if (out) defineOwn(out, nextKey, next);
   }
@@ -86,7 +96,11 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
 
 
 function build(keys: readonly string[], shapes: boolean): Omit<Scrubber, 'keysOnly'> {
+  // A string shorter than every key and every key shape (most object keys and enum values in a
+  // record) has nothing to scrub.
+  const shortest = Math.min(shapes ? SHORTEST_SHAPE : Infinity, ...keys.map((k) => k.length));
   const text = (value: string): string => {
+    if (value.length < shortest) return value;
     let out = value;
     for (const key of keys) if (out.includes(key)) out = out.split(key).join(REDACTED);
     if (shapes && SHAPE_HINT.test(out)) for (const [re, replacement] of KEY_SHAPES) out = out.replace(re, replacement);
