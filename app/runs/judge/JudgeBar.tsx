@@ -18,7 +18,7 @@ export function JudgeBar({ meta, boundary, live }: { meta: RunMeta; boundary: Bo
   const [state, setState] = useState<{ busy: boolean; outcome?: JudgeOutcome; error?: string }>({ busy: false });
   const demo = !profile || profile.kind === 'demo';
   const ask = async () => {
-    if (!profile) return;
+    if (!profile || demo) return;
     setState({ busy: true });
     try {
       const { judgeWithCalibration } = await import('./judge-actions.ts');
@@ -27,6 +27,9 @@ export function JudgeBar({ meta, boundary, live }: { meta: RunMeta; boundary: Bo
       setState({ busy: false, error: (error as Error).message });
     }
   };
+  // The offline demo model keeps the rule-based estimate beside the label: no judge to ask, and no
+  // disabled control taking a line of the replay's height.
+  if (demo) return null;
   const { outcome } = state;
   const a = outcome?.agreement;
   const verdict = outcome?.current.verdict;
@@ -36,8 +39,8 @@ export function JudgeBar({ meta, boundary, live }: { meta: RunMeta; boundary: Bo
         type="button"
         className="button small"
         data-testid="replay.judge.ask"
-        disabled={demo || live || state.busy}
-        title={demo ? 'The offline demo model keeps the rule-based check: choose an endpoint profile to ask a judge' : `Ask ${profile.model} whether this boundary is derivable, after judging the boundaries you labelled on this chain's runs (to measure how far it agrees with you)`}
+        disabled={live || state.busy}
+        title={`Ask ${profile.model} whether this boundary is derivable, after judging the boundaries you labelled on this chain's runs (to measure how far it agrees with you)`}
         onClick={() => void ask()}
       >
         {state.busy ? 'Judging…' : 'Ask a judge'}
