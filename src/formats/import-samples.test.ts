@@ -14,7 +14,7 @@ import { formatOf, importChainSource } from './index.ts';
 const ROOT = fileURLToPath(new URL('../testing/import-samples/', import.meta.url));
 
 type Expected = { format: string } & ({ runs: true; steps: number } | { refused: RegExp[] });
-const YAML_REFUSAL = /which is YAML: this build of Seamscope has no YAML reader/;
+const YAML_REFUSAL = /file: it was read, but this build of Seamscope does not import/;
 
 const expected: Record<string, Expected> = {
   'langflow/Basic_Prompting.json': { format: 'langflow', runs: true, steps: 2 },

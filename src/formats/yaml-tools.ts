@@ -1,23 +1,34 @@
-import { defineChainFormat, type ChainFormat, type SniffInput } from './format.ts';
+import { parseStrictYaml } from '../files/strict-yaml.ts';
+import { defineChainFormat, type ChainFormat, type ChainFormatContext, type SniffInput, type ToChainResult } from './format.ts';
 
 /**
  * Files of tools that write YAML: Dify DSL, Prompt flow (`flow.dag.yaml`), promptfoo configs and
- * Rivet projects. They are recognised, so a person is told what the file is and why it was not
- * read, rather than that it is "not a chain file". Reading them needs a YAML parser held to the
- * JSON files' limits (size, depth, aliases, duplicate keys, no custom tags); this build has none
- * (the `yaml` package is not a dependency), so each is refused and nothing is stored.
+ * Rivet projects. Each is recognised by its name and the head of its text (cheap, no parse), then
+ * read with the strict YAML reader (size, depth, aliases, duplicate keys, no tags: the JSON
+ * files' limits) and handed to that tool's importer. A tool without an importer yet is refused
+ * by name after its file is read, so a person learns what the file is, that it is well formed,
+ * and that nothing was stored.
  */
 const isYamlName = (name: string | undefined) => /\.(ya?ml|rivet-project)$/i.test(name ?? '');
 const head = (file: SniffInput) => file.text.slice(0, 65_536);
 
-function yamlTool(id: string, title: string, extensions: string[], claims: (file: SniffInput) => boolean): ChainFormat {
-  return defineChainFormat<null>({
+/** What a YAML tool's importer is given: the file's value, its name and the registry. */
+export type YamlImporter = (value: unknown, ctx: ChainFormatContext) => ToChainResult;
+
+const notBuilt = (title: string): YamlImporter => () => ({
+  ok: false,
+  problems: [{ path: '$', message: `this is a ${title} file: it was read, but this build of Seamscope does not import ${title} files yet, so nothing was stored` }],
+});
+
+export function yamlTool(id: string, title: string, extensions: string[], claims: (file: SniffInput) => boolean, importer: YamlImporter = notBuilt(title)): ChainFormat {
+  return defineChainFormat<string>({
     id, title, extensions,
-    sniff: (file) => (isYamlName(file.name) && claims(file) ? { value: null } : null),
-    toChain: () => ({
-      ok: false,
-      problems: [{ path: '$', message: `this is a ${title} file, which is YAML: this build of Seamscope has no YAML reader (it needs the "yaml" package, read under the same limits as JSON files), so nothing in it was read and nothing was stored` }],
-    }),
+    sniff: (file) => (isYamlName(file.name) && claims(file) ? { value: file.text } : null),
+    toChain: (text, ctx) => {
+      const read = parseStrictYaml(text, ctx.fileName !== undefined ? { fileName: ctx.fileName } : {});
+      if (!read.ok) return { ok: false, problems: [{ path: '$', message: `this ${title} file is not read: ${read.message}` }] };
+      return importer(read.value, ctx);
+    },
   });
 }
 
