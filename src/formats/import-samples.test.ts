@@ -37,9 +37,9 @@ const expected: Record<string, Expected> = {
   'promptflow/eval-qna-rag-metrics/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
   'promptflow/maths-to-code/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
   'promptflow/web-classification/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
-  'promptfoo/getting-started/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
-  'promptfoo/json-output/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
-  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
+  'promptfoo/getting-started/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
+  'promptfoo/json-output/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
+  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [/^\$\.prompts\[0\] the prompt file:\/\/prompt\.json is a file beside the config/] },
   'rivet/ironclad-rivet-example-chat.rivet-project': { format: 'rivet', refused: [YAML_REFUSAL] },
 };
 
