@@ -29,6 +29,15 @@ export interface ChainFormatContext {
  */
 export type ToChainResult = { ok: true; chain: unknown; report: FidelityReport | null } | { ok: false; problems: ChainProblem[] };
 
+/**
+ * A file that holds an evaluation, not one chain (a promptfoo config): the chains to compare,
+ * the dataset they run over (items and scorers in `src/eval`'s shapes, checked by the eval
+ * command as any dataset file is) and the fidelity report.
+ */
+export type ToSuiteResult =
+  | { ok: true; chains: unknown[]; dataset: { name?: string; scorers: unknown[]; items: unknown[] }; report: FidelityReport }
+  | { ok: false; problems: ChainProblem[] };
+
 /** One chain format as its file defines it: `toChain` reads exactly the value its own `sniff` returned. */
 export interface ChainFormatDefinition<V> {
   /** Stable id ("langflow"), for tests and meta. */
@@ -40,6 +49,8 @@ export interface ChainFormatDefinition<V> {
   /** The value toChain reads when the file is this format, else null. Cheap checks first; never throws. */
   sniff(file: SniffInput): { value: V } | null;
   toChain(value: V, ctx: ChainFormatContext): ToChainResult;
+  /** For a file that holds an evaluation: every chain in it and its dataset (`seamscope eval FILE`). */
+  toSuite?(value: V, ctx: ChainFormatContext): ToSuiteResult;
 }
 
 /** A chain format in the registry (its value's type erased: each reads only what it sniffed). */
@@ -61,5 +72,9 @@ export type FileFormat = ChainFormat | TraceFileFormat;
 
 /** A chain format for the registry; the value toChain gets is the one its sniff returned. */
 export function defineChainFormat<V>(definition: ChainFormatDefinition<V>): ChainFormat {
-  return { kind: 'chain', ...definition, toChain: (value, ctx) => definition.toChain(value as V, ctx) };
+  const { toSuite } = definition;
+  return {
+    kind: 'chain', ...definition, toChain: (value, ctx) => definition.toChain(value as V, ctx),
+    ...(toSuite ? { toSuite: (value: unknown, ctx: ChainFormatContext) => toSuite(value as V, ctx) } : {}),
+  };
 }

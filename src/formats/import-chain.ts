@@ -78,5 +78,31 @@ function withReport(chain: unknown, report: FidelityReport): unknown {
   return { ...record, meta: { ...record.meta, importReport: report } };
 }
 
+/** An evaluation read from a file that holds one: its chains (each checked as any chain file is), its dataset as dataset-file text, and the report. */
+export type ImportSuiteResult = { ok: true; chains: Chain[]; datasetText: string; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
+
+/**
+ * The evaluation in a file whose format holds one (a promptfoo config), or null when its format
+ * holds a single chain. The dataset comes back as the text of a dataset file, so the eval command
+ * reads and checks it exactly as it reads one from disk.
+ */
+export function importSuiteSource(text: string, options: ImportChainOptions = {}): ImportSuiteResult | null {
+  const registry = options.registry ?? stepRegistry;
+  const { format, value } = sniffChain(sniffInput(options.fileName, text));
+  if (!format.toSuite) return null;
+  const suite = format.toSuite(value, { registry, ...(options.fileName !== undefined ? { fileName: options.fileName } : {}) });
+  if (!suite.ok) return suite;
+  const chains: Chain[] = [];
+  for (const [i, raw] of suite.chains.entries()) {
+    const parsed = parseChain(withReport(raw, suite.report), registry, options.limits);
+    if (!parsed.ok) return { ok: false, problems: parsed.problems.map((p) => ({ ...p, message: `chain ${i + 1}: ${p.message}` })) };
+    chains.push(parsed.chain);
+  }
+  const { dataset } = suite;
+  const header = { format: 'seamscope.dataset', version: 1, ...(dataset.name ? { name: dataset.name } : {}), ...(dataset.scorers.length ? { scorers: dataset.scorers } : {}) };
+  const datasetText = [header, ...dataset.items].map((line) => JSON.stringify(line)).join('\n');
+  return { ok: true, chains, datasetText, report: suite.report };
+}
+
 /** The file picker's accepted types: every ending a registered format offers. */
 export const acceptedFileTypes: string = [...new Set([...chainFormats, ...traceFormats].flatMap((f) => f.extensions))].join(',');

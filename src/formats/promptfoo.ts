@@ -4,7 +4,7 @@ import { PLACEHOLDER_PATTERN } from '../chain/template.ts';
 import { isRecord } from '../files/json-value.ts';
 import { compilePattern } from '../schema/pattern.ts';
 import { createFidelityReport, type FidelityReport } from './fidelity.ts';
-import type { ChainFormatContext, ToChainResult } from './format.ts';
+import type { ChainFormatContext, ToChainResult, ToSuiteResult } from './format.ts';
 import { identifierFrom } from './flow-common.ts';
 import { carryModelSettings } from './model-settings.ts';
 
@@ -217,4 +217,12 @@ export function promptfooToChain(config: unknown, ctx: ChainFormatContext): ToCh
   for (const [i] of chains.slice(1).entries()) report.changed.push({ where: `prompts[${i + 1}]`, what: 'the prompt', why: 'an import opens one chain: this is the first prompt\'s; each other prompt is a chain of its own when the config is read for an eval' });
   if (dataset.items.length) report.changed.push({ where: 'tests', what: `${dataset.items.length} tests`, why: `a dataset of ${dataset.items.length} items scored by ${dataset.scorers.map((s) => s.type).join(', ') || 'no scorer'}; not part of the chain` });
   return { ok: true, chain: first, report };
+}
+
+/** The whole config for `seamscope eval`: every prompt's chain and the tests as the dataset. */
+export function promptfooToSuite(config: unknown, ctx: ChainFormatContext): ToSuiteResult {
+  const read = importPromptfoo(config, ctx.fileName);
+  if (!read.ok) return read;
+  const { chains, dataset, report } = read.value;
+  return { ok: true, chains, dataset, report };
 }

@@ -1,6 +1,6 @@
 import { parseStrictYaml } from '../files/strict-yaml.ts';
-import { promptfooToChain } from './promptfoo.ts';
-import { defineChainFormat, type ChainFormat, type ChainFormatContext, type SniffInput, type ToChainResult } from './format.ts';
+import { promptfooToChain, promptfooToSuite } from './promptfoo.ts';
+import { defineChainFormat, type ChainFormat, type ChainFormatContext, type SniffInput, type ToChainResult, type ToSuiteResult } from './format.ts';
 
 /**
  * Files of tools that write YAML: Dify DSL, Prompt flow (`flow.dag.yaml`), promptfoo configs and
@@ -21,19 +21,28 @@ const notBuilt = (title: string): YamlImporter => () => ({
   problems: [{ path: '$', message: `this is a ${title} file: it was read, but this build of Seamscope does not import ${title} files yet, so nothing was stored` }],
 });
 
-export function yamlTool(id: string, title: string, extensions: string[], claims: (file: SniffInput) => boolean, importer: YamlImporter = notBuilt(title)): ChainFormat {
+export function yamlTool(id: string, title: string, extensions: string[], claims: (file: SniffInput) => boolean, importer: YamlImporter = notBuilt(title), suite?: (value: unknown, ctx: ChainFormatContext) => ToSuiteResult): ChainFormat {
+  const read = (text: string, ctx: ChainFormatContext) => {
+    const result = parseStrictYaml(text, ctx.fileName !== undefined ? { fileName: ctx.fileName } : {});
+    return result.ok ? result : { ok: false as const, problems: [{ path: '$', message: `this ${title} file is not read: ${result.message}` }] };
+  };
   return defineChainFormat<string>({
     id, title, extensions,
     sniff: (file) => (isYamlName(file.name) && claims(file) ? { value: file.text } : null),
     toChain: (text, ctx) => {
-      const read = parseStrictYaml(text, ctx.fileName !== undefined ? { fileName: ctx.fileName } : {});
-      if (!read.ok) return { ok: false, problems: [{ path: '$', message: `this ${title} file is not read: ${read.message}` }] };
-      return importer(read.value, ctx);
+      const value = read(text, ctx);
+      return value.ok ? importer(value.value, ctx) : value;
     },
+    ...(suite ? {
+      toSuite: (text: string, ctx: ChainFormatContext) => {
+        const value = read(text, ctx);
+        return value.ok ? suite(value.value, ctx) : value;
+      },
+    } : {}),
   });
 }
 
 export const difyFormat = yamlTool('dify', 'Dify DSL', ['.yml', '.yaml'], (f) => /^kind:\s*app\s*$/m.test(head(f)) || (/^app:\s*$/m.test(head(f)) && /^workflow:\s*$/m.test(head(f))));
 export const promptflowFormat = yamlTool('promptflow', 'Prompt flow', ['.yaml'], (f) => /(^|[\\/])flow\.dag\.ya?ml$/i.test(f.name ?? '') || (/^nodes:\s*$/m.test(head(f)) && /^\s+type:\s*(llm|python|prompt)\s*$/m.test(head(f))));
-export const promptfooFormat = yamlTool('promptfoo', 'promptfoo config', ['.yaml'], (f) => /promptfooconfig\.ya?ml$/i.test(f.name ?? '') || (/^prompts:\s*/m.test(head(f)) && /^(tests|providers):\s*/m.test(head(f))), promptfooToChain);
+export const promptfooFormat = yamlTool('promptfoo', 'promptfoo config', ['.yaml'], (f) => /promptfooconfig\.ya?ml$/i.test(f.name ?? '') || (/^prompts:\s*/m.test(head(f)) && /^(tests|providers):\s*/m.test(head(f))), promptfooToChain, promptfooToSuite);
 export const rivetFormat = yamlTool('rivet', 'Rivet project', ['.rivet-project'], (f) => /\.rivet-project$/i.test(f.name ?? '') || /^version:\s*4\s*$/m.test(head(f)));
