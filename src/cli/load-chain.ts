@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Chain } from '../chain/schema.ts';
 import { fidelityLines, importChainSource, importSuiteSource, type ImportSuiteResult } from '../formats/index.ts';
+import { readContainedFileSync } from './contained-file.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /** What every command prints through: lines out and err, and the environment it reads keys from. */
@@ -23,7 +24,7 @@ export async function loadChain(path: string, io: Io): Promise<Chain | null> {
     io.err(`Cannot read ${terminalLine(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     return null;
   }
-  const result = importChainSource(text, { fileName: path });
+  const result = importChainSource(text, { fileName: path, readSibling: (file) => readContainedFileSync(path, file) });
   if (!result.ok) {
     io.err(`${terminalLine(path)}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`);
     for (const p of result.problems) io.err(`  ${terminalLine(p.path)}  ${terminalLine(p.message)}`);

@@ -19,6 +19,11 @@ export interface SniffInput {
 
 export interface ChainFormatContext {
   fileName?: string;
+  /**
+   * The text of a file the flow names beside it (a Prompt flow's Jinja prompt), read only from the
+   * flow's own folder; absent where one file is read alone (the Library).
+   */
+  readSibling?: (relativePath: string) => string | { error: string };
   registry: StepRegistry;
 }
 

@@ -10,6 +10,8 @@ export interface ImportChainOptions {
   /** The file's name, when known: `.ts`/`.py` are programs, `.json` is JSON (a chain or another tool's flow). */
   fileName?: string;
   registry?: StepRegistry;
+  /** Reads a file the flow names beside it, from the flow's own folder only (the CLI's is contained). */
+  readSibling?: (relativePath: string) => string | { error: string };
   /** Bounds on declared sizes, over the defaults. */
   limits?: Partial<ChainLimits>;
 }
@@ -64,7 +66,7 @@ export function importChainSource(text: string, options: ImportChainOptions = {}
   const registry = options.registry ?? stepRegistry;
   const file = sniffInput(options.fileName, text);
   const { format, value } = sniffChain(file);
-  const converted = format.toChain(value, { registry, ...(options.fileName !== undefined ? { fileName: options.fileName } : {}) });
+  const converted = format.toChain(value, { registry, ...(options.fileName !== undefined ? { fileName: options.fileName } : {}), ...(options.readSibling ? { readSibling: options.readSibling } : {}) });
   if (!converted.ok) return converted;
   const { report } = converted;
   const chain = report ? withReport(converted.chain, report) : converted.chain;

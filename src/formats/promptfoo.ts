@@ -40,11 +40,12 @@ const SIMPLE_VAR = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 /** A prompt as a Seamscope template and the vars it reads, or why it cannot be one. */
 function translatePrompt(source: string): { template: string; vars: string[] } | { problem: string } {
+  const rest = source.replace(SIMPLE_VAR, '');
+  if (/\{\{|\{%|\{#/.test(rest)) return { problem: 'it uses Nunjucks beyond {{ var }} (filters, loops, conditions or comments)' };
   // Text that already reads as a Seamscope placeholder would be filled in, not sent as written.
-  const literal = source.replace(SIMPLE_VAR, '').match(PLACEHOLDER_PATTERN);
+  const literal = rest.match(PLACEHOLDER_PATTERN);
   if (literal) return { problem: `it has the text ${literal[0]}, which a Seamscope template would fill in` };
   const template = source.replace(SIMPLE_VAR, (_whole, name: string) => `{${name}}`);
-  if (/\{\{|\{%|\{#/.test(template)) return { problem: 'it uses Nunjucks beyond {{ var }} (filters, loops, conditions or comments)' };
   return { template, vars: [...new Set([...template.matchAll(PLACEHOLDER_PATTERN)].map((m) => (m[1] ?? '').split('.')[0] as string))] };
 }
 
