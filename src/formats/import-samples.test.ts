@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { formatOf, importChainSource } from './index.ts';
+import { acceptedFileTypes, formatOf, importChainSource } from './index.ts';
 
 /**
  * Every flow file in src/testing/import-samples (real files from the tools' public repositories;
@@ -60,6 +60,11 @@ function flowFiles(dir = ''): string[] {
 describe('every import sample, as a person would bring it', () => {
   it('each file has its expectation here, and each expectation its file', () => {
     expect(flowFiles().sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it('the Library\'s file picker offers every sample\'s ending (.json, .yaml, .yml, .rivet-project)', () => {
+    const offered = acceptedFileTypes.split(',');
+    for (const path of Object.keys(expected)) expect(offered, path).toContain(path.slice(path.lastIndexOf('.')));
   });
 
   for (const [path, want] of Object.entries(expected)) {
