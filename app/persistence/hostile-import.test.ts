@@ -7,12 +7,12 @@ import { importChainText, saveChain } from './chains.ts';
 import { SeamscopeDb } from './db.ts';
 
 /**
- * The app's import reads the same hostile files as the CLI. Every chain or program file the
+ * The app's import reads the same hostile files as the CLI. Every chain, program or YAML file the
  * CLI refuses at validate is refused here with the same path, and the database is left
  * byte-identical (every table dumped before and after); accepted ones are stored. No request
  * leaves the page. Symlink and run-time cases are the CLI's: a browser file has no folder.
  */
-const importable = hostileCases().filter((c) => (c.kind === 'chain' || c.kind === 'program') && (c.command === 'validate' || c.command === 'export'));
+const importable = hostileCases().filter((c) => (c.kind === 'chain' || c.kind === 'program' || c.kind === 'yaml') && (c.command === 'validate' || c.command === 'export'));
 
 let db: SeamscopeDb;
 const dump = async () => JSON.stringify(await Promise.all(db.tables.map(async (t) => [t.name, await t.toArray()])));

@@ -1,3 +1,4 @@
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { checkRelativePath } from '../files/relative-path.ts';
@@ -44,4 +45,24 @@ export async function readContainedFile(namingFile: string, label: string, file:
   if (!info.isFile()) refuse('is not a regular file');
   if (info.size > MAX_INPUT_FILE_BYTES) refuse(`is ${(info.size / 1048576).toFixed(1)} MB (input files are limited to ${MAX_INPUT_FILE_BYTES / 1048576} MB)`);
   return readFile(real, 'utf8');
+}
+
+/**
+ * The same containment, synchronously, for a flow's importer reading the files it names beside
+ * it (a Prompt flow's Jinja prompts) while the import itself runs: the text, or why it was refused.
+ */
+export function readContainedFileSync(namingFile: string, file: string): string | { error: string } {
+  const check = checkRelativePath(file);
+  if (!check.ok) return { error: `it is refused: ${check.reason}; only files inside the flow's own folder are read` };
+  try {
+    const folder = realpathSync(resolve(dirname(namingFile)));
+    const real = realpathSync(resolve(folder, check.path));
+    if (!isInside(folder, real)) return { error: 'it is a link that points outside the flow\'s folder' };
+    const info = statSync(real);
+    if (!info.isFile()) return { error: 'it is not a regular file' };
+    if (info.size > MAX_INPUT_FILE_BYTES) return { error: `it is ${(info.size / 1048576).toFixed(1)} MB` };
+    return readFileSync(real, 'utf8');
+  } catch (error) {
+    return { error: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
 }

@@ -4,7 +4,7 @@ import { MAX_CHAIN_BYTES } from '../chain/parse.ts';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildControls } from '../eval/controls.ts';
 import type { Chain } from '../chain/schema.ts';
-import { evalTable, formatEvalTable, parseScorerArg, readCsvDataset, readDataset, resultKey, runEval, shareRateLimit, textLines, type EvalProgress, type EvalVariant, type ItemResult, type ScorerSpec } from '../eval/index.ts';
+import { evalTable, formatEvalTable, parseScorerArg, readCsvDataset, readDataset, readDatasetText, resultKey, runEval, shareRateLimit, textLines, type EvalProgress, type EvalVariant, type ItemResult, type ScorerSpec } from '../eval/index.ts';
 import { hashValue } from '../chain/hash.ts';
 import { createProviderForProfile, runModelSettings } from '../providers/profiles.ts';
 import { stepRegistry } from '../steps/index.ts';
@@ -12,7 +12,7 @@ import { unconfirmedEgress } from '../steps/egress.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { parseRunFile, toRunFile } from '../trace/run-file.ts';
 import type { OptionTable, ParsedArgs } from './args.ts';
-import { loadChain, type Io } from './load-chain.ts';
+import { loadChain, loadSuite, type Io } from './load-chain.ts';
 import { allowedWebhookOrigins, completeInputs, profileFromArgs } from './run.ts';
 import { parseQueueUrl, type QueueTarget } from '../batch/queue-url.ts';
 import { terminalLine } from './terminal-text.ts';
@@ -26,6 +26,7 @@ import { readResults } from './results-file.ts';
  * same command again): a finished item is never run, or paid for, twice.
  */
 export const evalUsage = `Usage: seamscope eval <chain.json>... --dataset FILE.dataset.jsonl [--scorer S]... [--concurrency N]
+       seamscope eval promptfooconfig.yaml [options]  (a file that holds its own chains and tests)
                        [--volume N] [--price-in USD_PER_M] [--price-out USD_PER_M] [--endpoint URL --model M [--protocol openai|anthropic]]
                        [--controls] [--min-accuracy X] [--json] [--out DIR] [--allow-webhook ORIGIN]...
                        [--csv-map COLUMN=FIELD]... [--frozen DIR --stage STEP]
@@ -84,10 +85,14 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (error instanceof ArgumentError) return io.err(`${error.message}\n${evalUsage}`), 2;
     throw error;
   }
-  const { chainPaths, datasetPath, scorers, concurrency, minAccuracy, allowEgress, csvMap, frozen } = settings;
+  const { chainPaths, scorers, concurrency, minAccuracy, allowEgress, csvMap, frozen } = settings;
+  // Without --dataset, the one file given holds the evaluation itself (a promptfoo config): its chains and its tests.
+  const suite = settings.datasetPath === undefined ? await loadSuite(chainPaths[0] as string, io) : null;
+  if (settings.datasetPath === undefined && !suite) return 2;
+  const datasetPath = settings.datasetPath ?? (chainPaths[0] as string);
   const chains: { chain: Chain; path: string }[] = [];
-  for (const path of chainPaths) {
-    const chain = await loadChain(path, io);
+  for (const [path, loaded] of suite ? suite.chains.map((chain) => [datasetPath, chain] as const) : chainPaths.map((p) => [p, null] as const)) {
+    const chain = loaded ?? await loadChain(path, io);
     if (!chain) return 2;
     // An eval runs each chain hundreds of times: a webhook would post for every item. Only when asked.
     const refused = unconfirmedEgress(chain, stepRegistry, allowEgress);
@@ -104,8 +109,8 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     judges.set(spec.chain, given);
   }
   if (settings.queue && (judges.size > 0 || frozen)) return io.err(`--queue runs items on workers, which get the chains under evaluation only: run judge scorers and --frozen without --queue`), 2;
-  const stream = createReadStream(datasetPath, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-  const read = /\.csv$/i.test(datasetPath) ? await readCsvDataset(stream, csvMap) : await readDataset(textLines(stream));
+  const stream = suite ? null : createReadStream(datasetPath, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const read = suite || !stream ? await readDatasetText(suite?.datasetText ?? '') : /\.csv$/i.test(datasetPath) ? await readCsvDataset(stream, csvMap) : await readDataset(textLines(stream));
   if (!read.ok) return io.err(`${terminalLine(datasetPath)}:${read.line}: ${terminalLine(read.message)}; nothing was run`), 2;
   const dataset = read.dataset;
 
@@ -276,8 +281,10 @@ async function findBaseline(id: string, chainPath: string, given: readonly { cha
 function evalSettings(args: ParsedArgs) {
   const chainPaths = args.positionals;
   if (chainPaths.length === 0) throw new ArgumentError('eval needs at least one chain file');
-  const datasetPath = args.options.dataset;
-  if (typeof datasetPath !== 'string') throw new ArgumentError('eval needs --dataset FILE.dataset.jsonl');
+  const dataset = args.options.dataset;
+  if (dataset !== undefined && typeof dataset !== 'string') throw new ArgumentError('--dataset needs a file');
+  if (dataset === undefined && chainPaths.length !== 1) throw new ArgumentError('eval needs --dataset FILE.dataset.jsonl (or one file that holds its own tests, such as a promptfoo config)');
+  const datasetPath: string | undefined = dataset;
   const scorers: ScorerSpec[] = [];
   for (const raw of args.lists.scorer ?? []) {
     const parsed = parseScorerArg(raw);

@@ -1,5 +1,6 @@
 /**
- * Reading files that arrive from elsewhere: strict JSON and the file-name check they share.
+ * Reading files that arrive from elsewhere: strict JSON and the file-name check they share (strict YAML,
+ * `./strict-yaml.ts`, is imported directly: it carries the YAML parser, which the first paint must not).
  *
  * @example
  * import { parseStrictJson } from '../src/files/index.ts';

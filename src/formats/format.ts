@@ -19,6 +19,11 @@ export interface SniffInput {
 
 export interface ChainFormatContext {
   fileName?: string;
+  /**
+   * The text of a file the flow names beside it (a Prompt flow's Jinja prompt), read only from the
+   * flow's own folder; absent where one file is read alone (the Library).
+   */
+  readSibling?: (relativePath: string) => string | { error: string };
   registry: StepRegistry;
 }
 
@@ -28,6 +33,15 @@ export interface ChainFormatContext {
  * whole); or the problems, each with its path. Nothing is stored either way.
  */
 export type ToChainResult = { ok: true; chain: unknown; report: FidelityReport | null } | { ok: false; problems: ChainProblem[] };
+
+/**
+ * A file that holds an evaluation, not one chain (a promptfoo config): the chains to compare,
+ * the dataset they run over (items and scorers in `src/eval`'s shapes, checked by the eval
+ * command as any dataset file is) and the fidelity report.
+ */
+export type ToSuiteResult =
+  | { ok: true; chains: unknown[]; dataset: { name?: string; scorers: unknown[]; items: unknown[] }; report: FidelityReport }
+  | { ok: false; problems: ChainProblem[] };
 
 /** One chain format as its file defines it: `toChain` reads exactly the value its own `sniff` returned. */
 export interface ChainFormatDefinition<V> {
@@ -40,6 +54,8 @@ export interface ChainFormatDefinition<V> {
   /** The value toChain reads when the file is this format, else null. Cheap checks first; never throws. */
   sniff(file: SniffInput): { value: V } | null;
   toChain(value: V, ctx: ChainFormatContext): ToChainResult;
+  /** For a file that holds an evaluation: every chain in it and its dataset (`seamscope eval FILE`). */
+  toSuite?(value: V, ctx: ChainFormatContext): ToSuiteResult;
 }
 
 /** A chain format in the registry (its value's type erased: each reads only what it sniffed). */
@@ -61,5 +77,9 @@ export type FileFormat = ChainFormat | TraceFileFormat;
 
 /** A chain format for the registry; the value toChain gets is the one its sniff returned. */
 export function defineChainFormat<V>(definition: ChainFormatDefinition<V>): ChainFormat {
-  return { kind: 'chain', ...definition, toChain: (value, ctx) => definition.toChain(value as V, ctx) };
+  const { toSuite } = definition;
+  return {
+    kind: 'chain', ...definition, toChain: (value, ctx) => definition.toChain(value as V, ctx),
+    ...(toSuite ? { toSuite: (value: unknown, ctx: ChainFormatContext) => toSuite(value as V, ctx) } : {}),
+  };
 }

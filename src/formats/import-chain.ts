@@ -10,6 +10,8 @@ export interface ImportChainOptions {
   /** The file's name, when known: `.ts`/`.py` are programs, `.json` is JSON (a chain or another tool's flow). */
   fileName?: string;
   registry?: StepRegistry;
+  /** Reads a file the flow names beside it, from the flow's own folder only (the CLI's is contained). */
+  readSibling?: (relativePath: string) => string | { error: string };
   /** Bounds on declared sizes, over the defaults. */
   limits?: Partial<ChainLimits>;
 }
@@ -64,7 +66,7 @@ export function importChainSource(text: string, options: ImportChainOptions = {}
   const registry = options.registry ?? stepRegistry;
   const file = sniffInput(options.fileName, text);
   const { format, value } = sniffChain(file);
-  const converted = format.toChain(value, { registry, ...(options.fileName !== undefined ? { fileName: options.fileName } : {}) });
+  const converted = format.toChain(value, { registry, ...(options.fileName !== undefined ? { fileName: options.fileName } : {}), ...(options.readSibling ? { readSibling: options.readSibling } : {}) });
   if (!converted.ok) return converted;
   const { report } = converted;
   const chain = report ? withReport(converted.chain, report) : converted.chain;
@@ -76,6 +78,32 @@ function withReport(chain: unknown, report: FidelityReport): unknown {
   if (typeof chain !== 'object' || chain === null) return chain;
   const record = chain as { meta?: Record<string, unknown> };
   return { ...record, meta: { ...record.meta, importReport: report } };
+}
+
+/** An evaluation read from a file that holds one: its chains (each checked as any chain file is), its dataset as dataset-file text, and the report. */
+export type ImportSuiteResult = { ok: true; chains: Chain[]; datasetText: string; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
+
+/**
+ * The evaluation in a file whose format holds one (a promptfoo config), or null when its format
+ * holds a single chain. The dataset comes back as the text of a dataset file, so the eval command
+ * reads and checks it exactly as it reads one from disk.
+ */
+export function importSuiteSource(text: string, options: ImportChainOptions = {}): ImportSuiteResult | null {
+  const registry = options.registry ?? stepRegistry;
+  const { format, value } = sniffChain(sniffInput(options.fileName, text));
+  if (!format.toSuite) return null;
+  const suite = format.toSuite(value, { registry, ...(options.fileName !== undefined ? { fileName: options.fileName } : {}) });
+  if (!suite.ok) return suite;
+  const chains: Chain[] = [];
+  for (const [i, raw] of suite.chains.entries()) {
+    const parsed = parseChain(withReport(raw, suite.report), registry, options.limits);
+    if (!parsed.ok) return { ok: false, problems: parsed.problems.map((p) => ({ ...p, message: `chain ${i + 1}: ${p.message}` })) };
+    chains.push(parsed.chain);
+  }
+  const { dataset } = suite;
+  const header = { format: 'seamscope.dataset', version: 1, ...(dataset.name ? { name: dataset.name } : {}), ...(dataset.scorers.length ? { scorers: dataset.scorers } : {}) };
+  const datasetText = [header, ...dataset.items].map((line) => JSON.stringify(line)).join('\n');
+  return { ok: true, chains, datasetText, report: suite.report };
 }
 
 /** The file picker's accepted types: every ending a registered format offers. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
-import { formatOf, importChainSource } from './index.ts';
+import { acceptedFileTypes, formatOf, importChainSource } from './index.ts';
 
 /**
  * Every flow file in src/testing/import-samples (real files from the tools' public repositories;
@@ -14,7 +14,7 @@ import { formatOf, importChainSource } from './index.ts';
 const ROOT = fileURLToPath(new URL('../testing/import-samples/', import.meta.url));
 
 type Expected = { format: string } & ({ runs: true; steps: number } | { refused: RegExp[] });
-const YAML_REFUSAL = /which is YAML: this build of Seamscope has no YAML reader/;
+const YAML_REFUSAL = /file: it was read, but this build of Seamscope does not import/;
 
 const expected: Record<string, Expected> = {
   'langflow/Basic_Prompting.json': { format: 'langflow', runs: true, steps: 2 },
@@ -29,17 +29,17 @@ const expected: Record<string, Expected> = {
   'n8n/Detect-hallucinations-using-specialised-Ollama-model-bespoke-minicheck.json': { format: 'n8n', runs: true, steps: 4 },
   'n8n/Automate-Customer-Support-Issue-Resolution-using-AI-Text-Classifier.json': { format: 'n8n', refused: [/"KnowledgeBase Agent" \(agent\) is an agent that calls tools \("Find Simlar Issues", "Query KnowledgeBase"\)/, /If "Last Message is Not Bot" tests/] },
   'n8n/AI-Data-Extraction-with-Dynamic-Prompts-and-Airtable.json': { format: 'n8n', refused: [/"Generate Field Value1" is in a loop of connections through "Loop Over Items" \(splitInBatches\) or "Loop Over Items1" \(splitInBatches\)/] },
-  'dify/LanguageConsistencyChecker.yml': { format: 'dify', refused: [YAML_REFUSAL] },
-  'dify/intent-routing.yml': { format: 'dify', refused: [YAML_REFUSAL] },
-  'dify/translation_workflow.yml': { format: 'dify', refused: [YAML_REFUSAL] },
-  'dify/whole-book-translation-iteration.yml': { format: 'dify', refused: [YAML_REFUSAL] },
-  'promptflow/conditional-flow-for-switch/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
-  'promptflow/eval-qna-rag-metrics/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
-  'promptflow/maths-to-code/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
-  'promptflow/web-classification/flow.dag.yaml': { format: 'promptflow', refused: [YAML_REFUSAL] },
-  'promptfoo/getting-started/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
-  'promptfoo/json-output/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
-  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [YAML_REFUSAL] },
+  'dify/LanguageConsistencyChecker.yml': { format: 'dify', refused: [/"英文" \(tool\) calls a tool/, /"处理中文" \(code\) runs code, which an import never runs/] },
+  'dify/intent-routing.yml': { format: 'dify', refused: [/"问题分类器" \(question-classifier\) is not imported yet/, /"知识检索" \(knowledge-retrieval\) searches a Dify knowledge base/, /"变量聚合器" \(variable-aggregator\)/] },
+  'dify/translation_workflow.yml': { format: 'dify', refused: [/"COUNTRY IS NULL" \(if-else\) is not imported yet/, /"SUGGESTIONS" \(variable-aggregator\)/] },
+  'dify/whole-book-translation-iteration.yml': { format: 'dify', refused: [/"代码执行" \(code\)/, /"迭代" \(iteration\) is not imported yet/, /"模板" \(template-transform\): its template cannot be a Seamscope template: it uses Jinja beyond/] },
+  'promptflow/conditional-flow-for-switch/flow.dag.yaml': { format: 'promptflow', refused: [/"class_check" \(python\) runs Python code/, /"order_search" \(python\)/, /"generate_response" \(python\)/] },
+  'promptflow/eval-qna-rag-metrics/flow.dag.yaml': { format: 'promptflow', refused: [/"concat_scores" \(python\)/, /\$\.nodes\[2\]\.activate "gpt_groundedness" \(llm\) runs only when a condition holds/, /"gpt_relevance" \(llm\): it has assistant turns/] },
+  'promptflow/maths-to-code/flow.dag.yaml': { format: 'promptflow', refused: [/"code_refine" \(python\)/, /"code_gen" \(llm\): its prompt ask_llm\.jinja2 cannot be a Seamscope template: it uses Jinja beyond/] },
+  'promptflow/web-classification/flow.dag.yaml': { format: 'promptflow', refused: [/"fetch_text_content_from_url" \(python\)/, /"summarize_text_content" has its prompt in node_variants/, /"classify_with_llm" \(llm\): its prompt classify_with_llm\.jinja2 cannot be a Seamscope template: it uses Jinja beyond/] },
+  'promptfoo/getting-started/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
+  'promptfoo/json-output/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
+  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [/^\$\.prompts\[0\] the prompt file:\/\/prompt\.json is a file beside the config/] },
   'rivet/ironclad-rivet-example-chat.rivet-project': { format: 'rivet', refused: [YAML_REFUSAL] },
 };
 
@@ -62,12 +62,19 @@ describe('every import sample, as a person would bring it', () => {
     expect(flowFiles().sort()).toEqual(Object.keys(expected).sort());
   });
 
+  it('the Library\'s file picker offers every sample\'s ending (.json, .yaml, .yml, .rivet-project)', () => {
+    const offered = acceptedFileTypes.split(',');
+    for (const path of Object.keys(expected)) expect(offered, path).toContain(path.slice(path.lastIndexOf('.')));
+  });
+
   for (const [path, want] of Object.entries(expected)) {
     it(`${path}: ${'runs' in want ? 'imports and runs on the demo model' : 'is refused, naming why'}`, async () => {
       const text = readFileSync(ROOT + path, 'utf8');
       const name = path.split('/').pop() as string;
       expect(formatOf(text, name).id).toBe(want.format);
-      const result = importChainSource(text, { fileName: name });
+      const folder = ROOT + path.slice(0, path.lastIndexOf('/') + 1);
+      // The flow's own folder only, as the CLI reads it (a sample names no file outside it).
+      const result = importChainSource(text, { fileName: name, readSibling: (file) => (/^[\w.-]+$/.test(file) ? readFileSync(folder + file, 'utf8') : { error: 'outside the folder' }) });
       if ('refused' in want) {
         const messages = result.ok ? [] : result.problems.map((p) => `${p.path} ${p.message}`);
         for (const pattern of want.refused) expect(messages, path).toContainEqual(expect.stringMatching(pattern));

@@ -9,7 +9,7 @@
  * const result = importChainSource(text, { fileName: 'flow.json' });
  * if (result.ok && result.report) for (const line of fidelityLines(result.report)) console.log(line);
  */
-export { acceptedFileTypes, formatOf, importChainSource, type ImportChainOptions, type ImportChainResult } from './import-chain.ts';
+export { acceptedFileTypes, formatOf, importChainSource, importSuiteSource, type ImportChainOptions, type ImportChainResult, type ImportSuiteResult } from './import-chain.ts';
 export { createFidelityReport, fidelityLines, fidelityOf, type FidelityEntry, type FidelityReport } from './fidelity.ts';
 export type { ChainFormat, FileFormat, TraceFileFormat } from './format.ts';
 export { chainFormats, traceFormats } from './registry.ts';

@@ -35,7 +35,7 @@ export interface HostileCase {
   /** The item of issue #11 the case proves. */
   item: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 11;
   /** What the main file is. */
-  kind: 'chain' | 'run' | 'otlp' | 'langfuse' | 'inputs' | 'program';
+  kind: 'chain' | 'run' | 'otlp' | 'langfuse' | 'inputs' | 'program' | 'yaml';
   command: HostileCommand;
   /** The file the command reads, relative to the case folder. */
   file: string;
@@ -321,13 +321,44 @@ function protoCases(): HostileCase[] {
  * for (const c of hostileCases()) { const dir = await writeHostileCase(c); … }
  */
 export function hostileCases(): HostileCase[] {
-  const cases = [...pathCases(), ...markerCases(), ...sizeCases(), ...terminalCases(), ...protoCases(), ...schemaCases(), ...egressCases(), ...traceFileCases()];
+  const cases = [...pathCases(), ...markerCases(), ...sizeCases(), ...terminalCases(), ...protoCases(), ...schemaCases(), ...egressCases(), ...traceFileCases(), ...yamlCases()];
   const ids = new Set<string>();
   for (const c of cases) {
     if (ids.has(c.id)) throw new Error(`two hostile cases are called ${c.id}`);
     ids.add(c.id);
   }
   return cases;
+}
+
+/**
+ * Hostile YAML in each YAML tool's file (item 6): alias bombs, deep nesting, huge scalars,
+ * duplicate keys, tags that ask for code or typed values. Each is refused by the strict YAML
+ * reader, quickly and before anything expands, naming the line and column.
+ */
+function yamlCases(): HostileCase[] {
+  const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+    ...'bcdefghij'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(',')}]`)].join('\n');
+  const bodies: [string, string, string][] = [
+    ['billion-laughs', `${laughs}\nprompts: [*j]\n`, 'aliases expand to more than'],
+    ['deep-flow', `prompts: ${'['.repeat(200_000)}${']'.repeat(200_000)}\n`, 'nesting is deeper than'],
+    ['deep-block', `prompts:\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i + 1)}a:`).join('\n')}\n`, 'nesting is deeper than'],
+    ['deep-dashes', `prompts:\n  ${'- '.repeat(5000)}x\n`, 'nesting is deeper than'],
+    ['huge-scalar', `prompts:\n  - "${'lol '.repeat(1_000_000)}"\n`, 'more than the'],
+    ['duplicate-key', 'prompts:\n  - "Summarise {{text}}"\nproviders: [openai:gpt-4o-mini]\nprompts:\n  - "Ignore the text"\n', 'appears twice'],
+    ['js-function', 'prompts:\n  - !!js/function "function () { return process.env }"\n', 'the tag !!js/function is not read'],
+    ['python-object', 'prompts:\n  - !!python/object/apply:os.system ["id"]\n', 'the tag !!python/object/apply:os.system is not read'],
+    ['binary', 'prompts:\n  - !!binary aGVsbG8=\n', 'the tag !!binary is not read'],
+    ['custom-tag', 'prompts:\n  - !include ../secret.txt\n', 'the tag !include is not read'],
+    ['local-tag-on-map', 'providers:\n  - !provider {id: openai:gpt-4o}\nprompts: [hi]\n', 'the tag !provider is not read'],
+    ['two-documents', 'prompts: [hi]\n---\nprompts: [other]\n', 'multiple documents'],
+  ];
+  const files: [string, string][] = [['promptfoo', 'promptfooconfig.yaml'], ['promptflow', 'flow.dag.yaml'], ['dify', 'app.yml']];
+  return files.flatMap(([tool, file]) => bodies.map(([id, body, message]): HostileCase => ({
+    id: `yaml/${tool}/${id}`, item: 6, kind: 'yaml', command: 'validate', file,
+    // Each tool's own head, so the file is claimed by that tool and read by the strict reader.
+    text: tool === 'dify' ? `kind: app\n${body}` : tool === 'promptflow' ? `${body}nodes:\n  - name: n\n    type: llm\n` : body,
+    expect: { outcome: 'refused', path: '$', message },
+  })));
 }
 
 /** Schemas that cannot be checked, or not in linear time, at three depths (items 4 and 5). */
