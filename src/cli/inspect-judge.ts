@@ -1,5 +1,5 @@
 import type { Chain } from '../chain/schema.ts';
-import { addUsage, judgeBoundary, type BoundaryJudgement, type JudgeUsage } from '../eval/sufficiency-judge.ts';
+import { addUsage, intermediateText, judgeBoundary, type BoundaryJudgement, type JudgeUsage } from '../eval/sufficiency-judge.ts';
 import { inspectRun } from '../inspect/boundary.ts';
 import { judgeAgreement, type LabelPair } from '../inspect/judge-agreement.ts';
 import { createProviderForProfile, runModelSettings } from '../providers/profiles.ts';
@@ -14,7 +14,6 @@ import { profileFromArgs } from './run.ts';
 import { terminalLine } from './terminal-text.ts';
 
 const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null, null, 2));
 
 interface JudgedRow {
   trace: string;
@@ -67,7 +66,7 @@ export async function inspectJudgeCommand(paths: string[], judgePath: string, op
       const row: JudgedRow = { trace: path, runId: trace.run.id, boundaryId: b.id, producer: b.producer, consumer: b.consumer, question: asked, judgement: null, label };
       if (asked) {
         const source = b.sources.map((s) => s.text).join('\n\n');
-        const judged = await judgeBoundary(judge as Chain, { question: asked, intermediate: asText(b.intermediate), ...(source ? { source } : {}) }, ctx);
+        const judged = await judgeBoundary(judge as Chain, { question: asked, intermediate: intermediateText(b.intermediate), ...(source ? { source } : {}) }, ctx);
         row.judgement = judged.judgement;
         usage = addUsage(usage, judged.usage);
       }

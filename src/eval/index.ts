@@ -23,4 +23,4 @@ export { seamQuestions, type SeamAnswer, type SeamQuestions } from './seam-quest
 export { ablate, buildControls, generatedBaseline, identity, singlePromptProblem, type ControlPlan } from './controls.ts';
 export { estimateEval, type EvalEstimate } from './estimate.ts';
 export { csvRecords, csvTarget, readCsvDataset, type CsvRecord, type CsvTarget } from './dataset-csv.ts';
-export { addUsage, judgeBoundary, readJudgement, type BoundaryJudgement, type JudgedBoundary, type JudgeContext, type JudgeUsage } from './sufficiency-judge.ts';
+export { addUsage, intermediateText, judgeBoundary, readJudgement, type BoundaryJudgement, type JudgedBoundary, type JudgeContext, type JudgeUsage } from './sufficiency-judge.ts';

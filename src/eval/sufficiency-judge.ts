@@ -42,6 +42,9 @@ export interface JudgeContext {
   fetch?: typeof fetch;
 }
 
+/** An intermediate as the judge reads it: text as is, anything else as indented JSON. */
+export const intermediateText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null, null, 2));
+
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** The quoted words of a reason: the `quote` field, or the first "…" / “…” span of 8 characters or more in the reason. */

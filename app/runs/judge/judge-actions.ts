@@ -1,6 +1,6 @@
 import type { Chain } from '../../../src/chain/index.ts';
 import { parseChain } from '../../../src/chain/parse.ts';
-import { addUsage, judgeBoundary, type BoundaryJudgement, type JudgeUsage } from '../../../src/eval/index.ts';
+import { addUsage, intermediateText, judgeBoundary, type BoundaryJudgement, type JudgeUsage } from '../../../src/eval/index.ts';
 import { factSurvival, inspectBoundary, judgeAgreement, type JudgeAgreement, type LabelPair } from '../../../src/inspect/index.ts';
 import { createProviderForProfile, runModelSettings, type EndpointProfile } from '../../../src/providers/profiles.ts';
 import { stepRegistry } from '../../../src/steps/index.ts';
@@ -21,7 +21,6 @@ export interface JudgeOutcome {
   model: string;
 }
 
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null, null, 2));
 
 /** The question the consumer of a boundary answered, as the replay's inspection finds it. */
 function questionOf(boundary: Boundary): string | null {
@@ -54,7 +53,7 @@ export async function judgeWithCalibration(meta: RunMeta, boundary: Boundary, pr
     .sort((a, b) => b.startedAt - a.startedAt);
   let usage: JudgeUsage = { calls: 0, inputTokens: 0, outputTokens: 0 };
   const ask = async (b: Boundary, question: string) => {
-    const judged = await judgeBoundary(chain, { question, intermediate: asText(b.intermediate) }, ctx);
+    const judged = await judgeBoundary(chain, { question, intermediate: intermediateText(b.intermediate) }, ctx);
     usage = addUsage(usage, judged.usage);
     return judged.judgement;
   };
