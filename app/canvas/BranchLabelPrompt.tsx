@@ -1,6 +1,7 @@
 import { useInternalNode, useStore, ViewportPortal, type ReactFlowState } from '@xyflow/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { branchChoiceProblem, branchLabelOptions, labelText, parseBranchLabel, type Chain } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { branchChoiceProblem, branchLabelOptions, labelText, parseBranchLabel } from '../../src/chain/branch-edit.ts';
 import type { BranchChoice } from '../../src/steps/index.ts';
 import { canvasRegistry } from '../designer/canvas-registry.ts';
 import { placeEdgePrompt, type Rect } from './prompt-placement.ts';

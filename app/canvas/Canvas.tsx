@@ -3,7 +3,8 @@ import {
   type Connection, type EdgeChange, type NodeChange, type OnBeforeDelete, type OnDelete, type OnNodeDrag, useReactFlow,
 } from '@xyflow/react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
-import { branchesInto, drawsLabelledBranches, type Chain } from '../../src/chain/index.ts';
+import type { Chain } from '../../src/chain/index.ts';
+import { branchesInto, connectBranch, drawsLabelledBranches } from '../../src/chain/branch-edit.ts';
 import type { BranchChoice } from '../../src/steps/index.ts';
 import { canvasRegistry } from '../designer/canvas-registry.ts';
 import { onCanvasInit, benchCanvasProps } from '../designer/bench-hooks.ts';
@@ -169,7 +170,10 @@ function ChainCanvas({ chain }: { chain: Chain }) {
     else s().connect(c.source, c.target);
   };
   const onChooseBranch = (choice: BranchChoice) => {
-    if (pendingBranch) s().connectBranch(pendingBranch.source, pendingBranch.target, choice);
+    if (pendingBranch) {
+      const { source, target } = pendingBranch;
+      s().applyEdit((c) => connectBranch(c, source, target, choice, canvasRegistry));
+    }
     setPendingBranch(null);
   };
   const onCancelBranch = () => setPendingBranch(null);

@@ -1,4 +1,4 @@
-import type { BranchInto } from '../../src/chain/index.ts';
+import type { BranchInto } from '../../src/chain/branch-edit.ts';
 import { isMac } from '../designer/shortcuts.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 

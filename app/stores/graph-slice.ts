@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import * as edit from '../../src/chain/index.ts';
-import { stepRegistry, type BranchChoice } from '../../src/steps/index.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
 import { createHistory } from '../../src/chain/index.ts';
 import type { Chain, ChainInput, RunBudget } from '../../src/chain/index.ts';
 import type { EditorState } from './editor-store.ts';
@@ -36,8 +36,12 @@ export interface GraphSlice {
   renameStepId(from: string, to: string): void;
   updateStepConfig(stepId: string, keyPath: string, value: unknown): void;
   connect(sourceId: string, targetId: string): void;
-  /** Draws a labelled branch (a router's) on the label the person chose, or as "otherwise". */
-  connectBranch(sourceId: string, targetId: string, choice: BranchChoice): void;
+  /**
+   * Applies a pure edit made outside the store (one undo step; an unchanged chain is not set).
+   * The canvas draws labelled branches with it, so the branch-label code (src/chain/branch-edit.ts)
+   * loads with the canvas chunk instead of with the store on first paint.
+   */
+  applyEdit(fn: (chain: Chain) => Chain): void;
   connectInput(inputName: string, targetId: string): void;
   setBinding(stepId: string, name: string, ref: string): void;
   renameBinding(stepId: string, from: string, to: string): void;
@@ -102,7 +106,7 @@ export const createGraphSlice: StateCreator<EditorState, [], [], GraphSlice> = (
       }),
     updateStepConfig: (stepId, keyPath, value) => apply((c) => edit.updateStepConfig(c, stepId, keyPath, value)),
     connect: (sourceId, targetId) => apply((c) => edit.connect(c, sourceId, targetId, undefined, stepRegistry)),
-    connectBranch: (sourceId, targetId, choice) => apply((c) => edit.connectBranch(c, sourceId, targetId, choice, stepRegistry)),
+    applyEdit: (fn) => apply(fn),
     connectInput: (inputName, targetId) => apply((c) => edit.connectInput(c, inputName, targetId, undefined, stepRegistry)),
     setBinding: (stepId, name, ref) => apply((c) => edit.setBinding(c, stepId, name, ref, stepRegistry)),
     renameBinding: (stepId, from, to) => apply((c) => edit.renameBinding(c, stepId, from, to, stepRegistry)),

@@ -29,10 +29,6 @@ export {
   removeBinding, removeBranch, removeBranchesTo, removeInput, removeStep, renameBinding, renameStep, renameStepId, setBinding,
   setBudgetLimit, stepIdProblem, updateInput, updateStepConfig, type XY,
 } from './edit.ts';
-export {
-  allowedValues, branchChoiceProblem, branchesInto, branchLabelOptions, connectBranch, drawsLabelledBranches, labelText, parseBranchLabel,
-  schemaAtRef, type BranchInto, type BranchLabelOptions,
-} from './branch-edit.ts';
 export { chainEdges, type ChainEdge } from './graph.ts';
 export { asRunId, asStepId, type RunId, type StepId } from './ids.ts';
 export { parseStep, type ParsedStep } from './parsed-step.ts';
