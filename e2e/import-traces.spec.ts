@@ -19,7 +19,7 @@ test('import a Langfuse trace export and step through its generations', async ({
   await chooseTraceFile(page, langfuseExport);
   await expect(page.getByTestId('toast').filter({ hasText: 'Imported 2 model call(s) from langfuse-export-openai-agents-2025-09-30.trace.json (Langfuse trace export)' })).toBeVisible();
   await app.expectStoredReplay();
-  await expect(page.locator('[data-testid^="library.item."]', { hasText: 'Imported trace: Agent workflow' })).toHaveCount(1);
+  await expect(page.locator('[data-testid^="library.item."]', { hasText: 'Agent workflow' })).toHaveCount(1);
 
   const label = page.getByTestId('replay.boundary');
   await expect(label).toHaveText('step response');

@@ -113,7 +113,7 @@ test('import a corpus OTLP trace (Vercel AI SDK) and step through its calls', as
   await page.getByTestId('trace.import').setInputFiles(new URL('./fixtures/traces/vercel-ai-sdk-v6-openai.otlp.json', import.meta.url).pathname);
   await expect(page.getByTestId('toast').filter({ hasText: 'Imported 4 model call(s)' })).toBeVisible();
   await app.expectStoredReplay();
-  await expect(page.locator('[data-testid^="library.item."]', { hasText: 'Imported trace' })).toHaveCount(1);
+  await expect(page.locator('[data-testid^="library.item."]', { hasText: 'ai.generateText' })).toHaveCount(1);
   await expect(page.locator('[data-testid^="runs.item."]')).toHaveCount(1);
 
   // No data crossed between these calls, so ← → step call by call (labelled by span name, id second).

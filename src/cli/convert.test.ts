@@ -42,7 +42,7 @@ describe('seamscope convert', () => {
     const { code, out: printed, err } = await convert(langfuse, 'run', out);
     expect(code).toBe(0);
     expect(printed).toEqual([out]);
-    expect(err[0]).toMatch(/^read .*langfuse-export-openai-agents-2025-09-30\.trace\.json as a Langfuse trace export: run langfuse-\w+ "Imported trace: Agent workflow" \(succeeded\), 2 model calls$/);
+    expect(err[0]).toMatch(/^read .*langfuse-export-openai-agents-2025-09-30\.trace\.json as a Langfuse trace export: run langfuse-\w+ "Agent workflow" \(succeeded\), 2 model calls$/);
     expect(err.at(-1)).toBe('wrote a Seamscope run file');
     expect(err.slice(1, -1).every((line) => line.startsWith('note: '))).toBe(true);
     const steps = await stepsOf(out);
@@ -119,7 +119,7 @@ describe('seamscope inspect reads every trace format', () => {
     expect(io.err).toEqual([]);
     expect(io.out[0]).toMatch(/langfuse-export-openai-agents-2025-09-30\.trace\.json: read as a Langfuse trace export$/);
     expect(io.out[1]).toMatch(/^ {2}note: 3 observation\(s\) that are not generations were skipped/);
-    expect(io.out.some((line) => /^run langfuse-\w+ "Imported trace: Agent workflow" \(succeeded\)/.test(line))).toBe(true);
+    expect(io.out.some((line) => /^run langfuse-\w+ "Agent workflow" \(succeeded\)/.test(line))).toBe(true);
   });
 
   it('an OTLP trace, and the format in the --json report', async () => {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { AttemptRecord, BoundaryLabel, RunMeta, TraceEvent } from './events.ts';
+import { MAX_TREE_SPANS } from './span-tree.ts';
 
 /**
  * The trace's shapes as zod schemas: a run read back from a file or the database is checked
@@ -75,6 +76,18 @@ export const boundaryLabelSchema = z.object({
   at: time,
 }).loose();
 
+const spanNodeSchema = z.object({
+  id: z.string().max(600),
+  parent: z.string().max(600).nullable(),
+  depth: count,
+  name: z.string().max(2_000),
+  kind: z.enum(['agent', 'chain', 'model', 'tool', 'retrieval', 'span']),
+  startMs: z.number(),
+  durationMs: z.number().min(0),
+  error: z.string().max(10_000).optional(),
+  stepId: z.string().max(500).optional(),
+}).loose();
+
 export const runMetaSchema = z.object({
   id: z.string(),
   traceVersion: count,
@@ -96,6 +109,8 @@ export const runMetaSchema = z.object({
   // One per boundary: a second label for the same boundary is a damaged file, not a revision.
   labels: z.array(boundaryLabelSchema).max(10_000).refine((list) => new Set(list.map((l) => l.boundaryId)).size === list.length, 'two labels for the same boundary').optional(),
   evalId: z.string().max(200).optional(),
+  spans: z.array(spanNodeSchema).max(MAX_TREE_SPANS).optional(),
+  spansOmitted: count.optional(),
 }).loose();
 
 // The schemas infer exactly the types of events.ts, field for field, optional for optional (the

@@ -1,4 +1,5 @@
 import type { ChatMessage, FinishReason, TokenUsage, ToolCall } from '../providers/types.ts';
+import type { SpanNode } from './span-tree.ts';
 
 /**
  * The run trace: an append-only list of events, recorded as they happen. Every attempt of
@@ -121,4 +122,8 @@ export interface RunMeta {
   labels?: BoundaryLabel[];
   /** The evaluation batch this run is an item of (absent from a person's own runs): run lists group these apart. */
   evalId?: string;
+  /** An imported trace's span tree (agent → model calls → tools), depth-first; absent from Seamscope's own runs. */
+  spans?: SpanNode[];
+  /** Spans left out of `spans` (a trace larger than MAX_TREE_SPANS). */
+  spansOmitted?: number;
 }

@@ -16,3 +16,4 @@ export { createMemoryRunRepository, type RunRepository } from './repository.ts';
 export { parseRunFile, toRunFile, type RunFile } from './run-file.ts';
 export { clearBoundaryLabel, labelOf, setBoundaryLabel, type LabelResult } from './labels.ts';
 export { upToDateEvents, upToDateRunMeta } from './restore.ts';
+export type { SpanKind, SpanNode } from './span-tree.ts';

@@ -3,6 +3,7 @@ import type { TokenUsage } from '../../providers/types.ts';
 import { TRACE_VERSION, type AttemptRecord, type BoundaryLabel, type RunMeta, type RunStatus, type StepStatus, type TraceEvent } from '../events.ts';
 import type { LlmCall } from './conventions.ts';
 import type { FlatSpan } from './spans.ts';
+import type { SpanNode } from '../span-tree.ts';
 
 /**
  * The last stage of an import: steps read from spans → the run's events and RunMeta, in the
@@ -47,6 +48,9 @@ export interface ImportedRun {
   terminalStep?: string;
   labels?: BoundaryLabel[];
   rootEvents: TraceEvent[];
+  /** The trace's span tree (src/trace/span-tree.ts), kept on the run for the replay. */
+  spans?: SpanNode[];
+  spansOmitted?: number;
 }
 
 /** Why an errored span failed, in the words the span gives. */
@@ -125,6 +129,8 @@ export function assembleRun(run: ImportedRun, steps: readonly ImportedStep[]): {
     ...(run.error ? { error: run.error } : {}),
     ...(usage ? { usage } : {}),
     ...(run.labels?.length ? { labels: run.labels } : {}),
+    ...(run.spans?.length ? { spans: run.spans } : {}),
+    ...(run.spansOmitted ? { spansOmitted: run.spansOmitted } : {}),
   };
   return { meta, events };
 }

@@ -7,6 +7,7 @@ import { readOtlpJson } from './guard.ts';
 import { importSeamscope, seamscopeRoot } from './import-seamscope.ts';
 import { flattenSpans, indexSpans, uniqueStepId, wrapperFinder, type FlatSpan } from './spans.ts';
 import { buildSyntheticChain, type ImportedCallStep } from './synthetic-chain.ts';
+import { buildSpanTree, traceNameOf } from '../span-tree.ts';
 
 /**
  * Imports an OTLP/JSON trace of LLM calls into a run the replay view can show. Accepts the
@@ -127,12 +128,14 @@ export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundC
   const suffixes = new Map<string, number>();
   const ids = calls.map((c) => uniqueStepId(c.span.name, taken, suffixes));
   const stepCalls: ImportedCallStep[] = calls.map((c, i) => ({ id: ids[i] as string, name: c.name, call: c.call }));
-  const chainName = `Imported trace: ${serviceName(spans) ?? calls[0]?.span.name ?? 'LLM calls'}`;
+  // Named as the tracing tools name it: the root span, else the service (the app keeps names unique).
+  const chainName = traceNameOf(spans, serviceName(spans)) ?? calls[0]?.span.name ?? 'LLM calls';
   const chain = buildSyntheticChain(stepCalls, registry, { id: runId, name: chainName, importedFrom: labelsOf(calls), ...(source ? { source } : {}) });
   const configHashes = new Map(chain.steps.map((s) => [s.id, hashValue(s.config)]));
   const steps = genericSteps(calls, configHashes, ids);
   const failed = steps.find((s) => s.status === 'failed');
   const first = calls[0]?.call;
+  const tree = buildSpanTree(spans, new Map(calls.map((c, i) => [c.span.key, ids[i] as string])));
   const run: ImportedRun = {
     id: runId, chain, chainId: runId, chainName: chain.name, chainRevision: hashValue(chain), inputs: {},
     provider: first?.provider ?? 'unknown', model: first?.model ?? first?.responseModel ?? 'unknown', status: failed ? 'failed' : 'succeeded',
@@ -141,6 +144,8 @@ export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundC
     finishedAt: spans.reduce((max, s) => Math.max(max, s.endMs), -Infinity),
     ...(failed ? { error: `${failed.id}: ${failed.failure?.message ?? 'failed'}` } : { output: steps[steps.length - 1]?.output }),
     rootEvents: [],
+    spans: tree.nodes,
+    ...(tree.omitted ? { spansOmitted: tree.omitted } : {}),
   };
   const { meta, events } = assembleRun(run, steps);
   return { ok: true, run: meta, events, warnings };

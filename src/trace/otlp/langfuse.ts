@@ -97,7 +97,8 @@ function spanOf(o: LangfuseObservation, traceId: string, traceName: string, orde
   return {
     key: o.id, traceId, spanId: o.id, parentKey: o.parentObservationId ?? null, name: o.name || o.type.toLowerCase(),
     startMs, endMs: Math.max(startMs, o.endTime ? Date.parse(o.endTime) : startMs),
-    attrs: prototypeFreeRecord(), events: [],
+    // The observation type says what it did (agent, tool, retriever…): the span tree shows it.
+    attrs: Object.assign(prototypeFreeRecord(), { 'langfuse.observation.type': o.type }), events: [],
     status: { code: error ? 2 : 0, ...(error ? { message: o.statusMessage || 'the observation has level ERROR' } : {}) },
     resource: { 'service.name': traceName }, order,
   };
