@@ -17,6 +17,7 @@ import { modelContractOf } from '../designer/model-contract.ts';
 import { createAssemblyFoldCache } from './assembly-fold-cache.ts';
 import { AssembledPane } from './AssembledPane.tsx';
 import { ReplayOutputs } from './ReplayOutputs.tsx';
+import { SpanTree } from './SpanTree.tsx';
 
 // The fork dialog brings the engine (validator, providers); it loads when first opened.
 const ForkDialog = lazy(() => import('./fork/ForkDialog.tsx').then((m) => ({ default: m.ForkDialog })));
@@ -97,6 +98,7 @@ export function ReplayView() {
         <AddToDatasetButton meta={meta} events={replay.events} disabled={live} />
       </div>
       {!live && !compare && <ReplayOutputs chain={chain} events={replay.events} onPick={pick} />}
+      {!compare && <SpanTree meta={meta} currentStep={focus?.stepId ?? boundary?.consumer ?? null} onPick={pick} />}
       {meta.error && <div className="replay-error">{meta.error}</div>}
       {compare ? (
         <DiffView compare={compare} names={names} />

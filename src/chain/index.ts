@@ -33,6 +33,7 @@ export { chainEdges, type ChainEdge } from './graph.ts';
 export { asRunId, asStepId, type RunId, type StepId } from './ids.ts';
 export { parseStep, type ParsedStep } from './parsed-step.ts';
 export { hashValue, stableStringify } from './hash.ts';
+export { uniqueName } from './unique-name.ts';
 export { canRedo, canUndo, createHistory, record, redo, undo, type History } from './history.ts';
 export { getPath, parseRef, resolveRef } from './refs.ts';
 export { ownValue, setOwn } from './own.ts';

@@ -118,7 +118,7 @@ describe('seamscope inspect reads every trace format', () => {
     expect(await inspectCommand([langfuse], {}, io.io)).toBe(0);
     expect(io.err).toEqual([]);
     expect(io.out[0]).toMatch(/langfuse-export-openai-agents-2025-09-30\.trace\.json: read as a Langfuse trace export$/);
-    expect(io.out[1]).toMatch(/^ {2}note: 3 observation\(s\) that are not generations were skipped/);
+    expect(io.out[1]).toMatch(/^ {2}note: 3 observation\(s\) that are not generations made no step \(they are in the span tree\)/);
     expect(io.out.some((line) => /^run langfuse-\w+ "Agent workflow" \(succeeded\)/.test(line))).toBe(true);
   });
 

@@ -1,6 +1,6 @@
 import { parseChain } from '../../../src/chain/parse.ts';
 import { downloadBlob } from '../../ui/download.ts';
-import type { Chain } from '../../../src/chain/index.ts';
+import { hashValue, uniqueName, type Chain } from '../../../src/chain/index.ts';
 import { exportRunToOtlp, MAX_TRACE_BYTES } from '../../../src/trace/otlp/index.ts';
 import { importTraceText, TRACE_FORMAT_NAMES } from '../../../src/formats/index.ts';
 import { toRunFile, type RunMeta, type TraceEvent } from '../../../src/trace/index.ts';
@@ -67,6 +67,15 @@ function prepare(text: string): Prepared {
   return { ok: true, run: result.run, events: result.events, chain: parsed.chain, warnings: result.warnings, formatName: TRACE_FORMAT_NAMES[result.format] };
 }
 
+/** The imported chain and its run under another name (the run names the chain it ran, and its revision). */
+function renamed(p: { run: RunMeta; events: TraceEvent[]; chain: Chain }, name: string): { run: RunMeta; events: TraceEvent[]; chain: Chain } {
+  const chain = { ...p.chain, name };
+  const chainRevision = hashValue(chain);
+  const run = { ...p.run, chainName: name, chain, chainRevision };
+  const events = p.events.map((e) => (e.type === 'run.started' ? { ...e, chainName: name, chainRevision } : e));
+  return { run, events, chain };
+}
+
 export async function importTraceFile(file: File): Promise<void> {
   const toast = useEditorStore.getState().pushToast;
   if (file.size > MAX_TRACE_BYTES) {
@@ -78,14 +87,20 @@ export async function importTraceFile(file: File): Promise<void> {
     toast('error', `Import failed: ${prepared.message}`);
     return;
   }
-  const { run, events, chain, warnings, formatName } = prepared;
+  const { warnings, formatName } = prepared;
+  let { run, events, chain } = prepared;
   const db = await openDb();
   await getAutosave()?.flush();
   // One transaction: the chain (only when the library has none with this id), the run, its events.
   const outcome = await db.transaction('rw', db.chains, db.runs, db.events, async () => {
     if (await db.runs.get(run.id)) return 'already' as const;
     const stored = await db.chains.get(chain.id);
-    if (!stored) await saveChain(db, chain);
+    if (!stored) {
+      // Traces of one service share a root span name: the library never shows two alike.
+      const name = uniqueName(chain.name, (await db.chains.toArray()).map((r) => r.chain.name));
+      if (name !== chain.name) ({ run, events, chain } = renamed(prepared, name));
+      await saveChain(db, chain);
+    }
     await db.runs.add(run);
     await db.events.bulkAdd(events.map((event) => ({ runId: run.id, event })));
     return 'added' as const;

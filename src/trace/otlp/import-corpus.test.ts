@@ -104,7 +104,7 @@ describe('importOtlpTrace on real traces', () => {
       usage: { inputTokens: 55, outputTokens: 15, cachedInputTokens: 0, reasoningTokens: 0 },
     });
     expect(attempt(1)?.messages.at(-1)).toEqual({ role: 'user', content: '[tool result id=call_Kud0j0DxWSmLzv9W5m6qVqXn] The weather in Tokyo is sunny.' });
-    expect(warnings[0]).toBe('1 span(s) that are not LLM calls were skipped: "get_weather"');
+    expect(warnings[0]).toBe('1 span(s) that are not LLM calls made no step (they are in the span tree): "get_weather"');
   });
 
   it('OpenInference (google_adk): a Gemini function call with no id, and finish reasons', () => {

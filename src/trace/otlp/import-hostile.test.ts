@@ -102,7 +102,7 @@ describe('importOtlpTrace on odd but valid files', () => {
     const result = importOtlpTrace(trace(a, b), stepRegistry);
     if (!result.ok) throw new Error(result.message);
     expect(result.run.chain).toMatchObject({ steps: [{ id: 'chat_gpt_4o' }] });
-    expect(result.warnings).toEqual(['1 span(s) that are not LLM calls were skipped: "invoke_agent helper"']);
+    expect(result.warnings).toEqual(['1 span(s) that are not LLM calls made no step (they are in the span tree): "invoke_agent helper"']);
     // Two LLM spans that claim each other as parent are both kept: the links, not the calls, are wrong.
     const c = { ...a, spanId: 'bbbbbbbbbbbbbbbb', parentSpanId: 'aaaaaaaaaaaaaaaa' };
     const loop = importOtlpTrace(trace(a, c), stepRegistry);

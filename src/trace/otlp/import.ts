@@ -77,7 +77,7 @@ function findCalls(spans: readonly FlatSpan[], warnings: string[]): FoundCall[] 
   if (silent) warnings.push(silent);
   const used = new Set([...calls.map((c) => c.span), ...wrappers]);
   const skipped = spans.filter((s) => !used.has(s) && !inner.has(s));
-  if (skipped.length > 0) warnings.push(`${skipped.length} span(s) that are not LLM calls were skipped: ${listNames(skipped.map((s) => s.name))}`);
+  if (skipped.length > 0) warnings.push(`${skipped.length} span(s) that are not LLM calls made no step (they are in the span tree): ${listNames(skipped.map((s) => s.name))}`);
   return calls.sort((a, b) => a.span.startMs - b.span.startMs || a.span.endMs - b.span.endMs || a.span.order - b.span.order);
 }
 

@@ -25,7 +25,7 @@ describe('importLangfuseExport on real exports', () => {
       params: { model: 'gpt-5' }, latencyMs: 3043,
     });
     expect(view.steps[0]?.output).toEqual([{ id: 'call_DgKARp7a7IhJPDczfifMp6Ra', name: 'getWeather', arguments: { location: 'San Francisco' } }]);
-    expect(warnings).toEqual(['1 generation(s) wrapping another generation were merged into the inner one', '1 observation(s) that are not generations were skipped: "getWeather (TOOL)"']);
+    expect(warnings).toEqual(['1 generation(s) wrapping another generation were merged into the inner one', '1 observation(s) that are not generations made no step (they are in the span tree): "getWeather (TOOL)"']);
     expect(run).toMatchObject({ provider: 'openai.responses', model: 'gpt-5', status: 'succeeded', chainName: 'ai.generateText', startedAt: Date.parse('2025-11-17T14:55:18.786Z') });
     expect((run.chain as Chain).meta?.importedFrom).toEqual(['Langfuse export']);
     expect((run.chain as Chain).description).toMatch(/^Reconstructed from a Langfuse trace export: one model step per recorded LLM call\./);

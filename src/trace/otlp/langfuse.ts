@@ -135,7 +135,7 @@ function importUnchecked(text: string, registry: StepRegistry): ImportOtlpResult
   }
   if (wrappers.size > 0) warnings.push(`${wrappers.size} generation(s) wrapping another generation were merged into the inner one`);
   const skipped = observations.filter((o) => !generationIds.has(o.id));
-  if (skipped.length > 0) warnings.push(`${skipped.length} observation(s) that are not generations were skipped: ${listNames(skipped.map((o) => `${o.name || '?'} (${o.type})`))}`);
+  if (skipped.length > 0) warnings.push(`${skipped.length} observation(s) that are not generations made no step (they are in the span tree): ${listNames(skipped.map((o) => `${o.name || '?'} (${o.type})`))}`);
   const silent = silentOutputWarning(calls, 'generation(s)', 'their output is empty or in a shape this import does not know');
   if (silent) warnings.push(silent);
   const notes = [...new Set(calls.flatMap((c) => c.call.notes))];
