@@ -3,7 +3,7 @@ import { expect, test } from './fixtures/app.ts';
 
 /**
  * The pictures in README.md and docs/, taken from the built app at 1440×900 so they show it as it
- * is. Run after a UI change: `npx vite build && npx playwright test e2e/docs-screens.spec.ts`.
+ * is. Run after a UI change: `npm run docs:screens` (it builds the app, then runs this spec).
  * Each waits for what the picture is meant to show, so a picture of the wrong thing fails here.
  */
 
