@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 // registry as an argument (they import its interface as a type, never the registry itself).
 // src/testing and every *.test.ts may import any area; nothing in src imports app/; app/
 // imports only the entries in `entries` below. Checked by eslint-plugin-boundaries.
-const layers = {
+export const layers = {
   files: { allow: [] },
   schema: { allow: [] },
   providers: { allow: ['schema', 'files'] },
@@ -21,7 +21,7 @@ const layers = {
   steps: { allow: ['chain', 'files', 'schema', 'providers'], types: ['trace'] },
   engine: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace'] },
   inspect: { allow: ['chain', 'files', 'schema', 'steps', 'trace'] },
-  // The decomposition planner: pure arithmetic over a split step's units (seed 004).
+  // The decomposition planner: pure arithmetic over a split step's units.
   planner: { allow: ['chain', 'files', 'schema', 'steps'] },
   // The runtime exported TypeScript programs run on (bundled from src/runtime/index.ts by src/export/runtime-build.ts).
   runtime: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine'] },

@@ -1,5 +1,5 @@
 /**
- * Error-compounding arithmetic (seed 002): a chain is right only when every step is right.
+ * Error-compounding arithmetic: a chain is right only when every step is right.
  * A gate that catches a share of a step's errors, followed by a retry that usually succeeds,
  * shrinks what slips through: slip = e·(1−c) + e·c·(1−r). Errors no check can see (a handoff
  * that drops the facts the next step needs, yet is well-formed) slip whatever the gates:
@@ -21,7 +21,7 @@ export interface CompoundingEstimate {
   perStep: { stepId: string; slip: number; success: number; formula: string }[];
   ungated: number;
   gated: number;
-  /** The arithmetic, written out the way the article does. */
+  /** The arithmetic, written out step by step, so a person can redo it. */
   explanation: string;
 }
 

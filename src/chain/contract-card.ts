@@ -6,7 +6,7 @@ import type { Chain, StepDef } from './schema.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
 
 /**
- * The boundary contract card (seed 000's four decisions at every handoff), derived from the
+ * The boundary contract card (the four decisions at every handoff: what crosses, its shape, its check, its failure path), derived from the
  * chain for one data edge: what the intermediate carries, whether it is validated and by what,
  * whether the consumer also holds the source, and what happens when it arrives wrong.
  */

@@ -11,7 +11,7 @@ import { findPlaceholders } from './template.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
 
 /**
- * Design lint from the source articles: what a reviewer of a prompt chain would flag before
+ * Design lint: what a reviewer of a prompt chain would flag before
  * it ever runs. Pure: reads the chain, returns findings with the step they belong to.
  */
 export type LintSeverity = 'error' | 'warning' | 'info';
@@ -48,7 +48,7 @@ function booleanFlags(schema: unknown): string[] {
 /**
  * A step that must cover the whole document (a split for a rewrite) reading a ranking
  * (retrieval): a ranking keeps the top few sections and has no notion of coverage, so some
- * clauses would be rewritten never (seed 004: a partition is needed, not a ranking).
+ * clauses would be rewritten never (a rewrite needs a partition, not a ranking).
  */
 function partitionFromRanking(name: string, ref: string | undefined, producerOf: (ref: string) => StepDefinition | undefined): string | null {
   const producer = ref === undefined ? undefined : producerOf(ref);
@@ -62,7 +62,7 @@ function contractOf(parsed: ParsedStep | undefined): ModelContract | null {
 }
 
 /**
- * Design lint from the source articles. The rules every model call gets live here and ask the
+ * Design lint. The rules every model call gets live here and ask the
  * step's definition what it produces; a kind's own rules are its definition's `lint`.
  */
 export function lintChain(chain: Chain, registry: StepRegistry): LintFinding[] {
@@ -141,7 +141,7 @@ export function lintChain(chain: Chain, registry: StepRegistry): LintFinding[] {
   for (const f of chainSchemaFindings(chain, registry)) {
     add({ code: f.severity === 'error' ? 'invalid-schema' : 'format-not-enforced', severity: f.severity === 'error' ? 'error' : 'warning', ...(f.stepId ? { stepId: f.stepId } : {}), message: `${formatPath(f.path)}: ${f.message}` });
   }
-  // Seed 000's four decisions at every handoff into a model call: an unanswered one is a warning.
+  // The four decisions at every handoff (what crosses, its shape, its check, its failure path) into a model call: an unanswered one is a warning.
   for (const card of contractCards(chain, registry)) {
     if (!contractOf(parsedById.get(card.consumer))) continue;
     for (const question of card.unanswered) add({ code: 'boundary-unanswered', severity: 'warning', stepId: card.consumer, message: `${card.producer} → ${card.consumer}: ${question}` });

@@ -14,7 +14,7 @@ import { planUsage } from './plan-usage.ts';
 export { planOptions } from './plan-usage.ts';
 
 const planHelp = `${planUsage}
-How many groups a split step should make, and what each choice costs (seed 004). From a chain: the split
+How many groups a split step should make, and what each choice costs. From a chain: the split
 step's units and shared context are read from its inputs (--inputs, else meta.inputFiles and examples) and
 counted with the tokenizer; its cap and window (0: the offline demo profile's) unless --cap/--window say.
 From numbers: --units is a JSON list [{"id","tokens","startsSection"}]; a chain, if given, supplies the split

@@ -1,5 +1,5 @@
 /**
- * Abstention calibration (seed 000): an abstention is scored neither right nor wrong, so a flag
+ * Abstention calibration: an abstention is scored neither right nor wrong, so a flag
  * that fires too readily is invisible in accuracy and costs people's time downstream. The
  * measurement is four multiplications, each shown: the fire rate; of the flagged items a person
  * reviewed (or whose dataset says whether they were answerable), the share that could have been

@@ -7,7 +7,7 @@ import type { StepRegistry } from '../steps/registry.ts';
 import type { EvalVariant } from './run-eval.ts';
 
 /**
- * The controls seed 001 and seed 000 measured a chain against, built from the chain itself:
+ * The controls a chain is measured against, built from the chain itself:
  * - the single-prompt **baseline** (the chain's `meta.baseline`, or one generated from its
  *   prompts and its final output schema, labelled as generated);
  * - an **identity** control per model step: the step returns its input unchanged;

@@ -5,7 +5,7 @@ import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 
 /**
- * Seed 001's three questions, put to the stage that produces a seam, in order: a stage must pass
+ * Three questions, put to the stage that produces a seam, in order: a stage must pass
  * all three for a metric on it to mean anything. Each is answered from the chain (what the
  * stage reads and how its output is produced) and from the dataset (which items carry gold for
  * this seam), with the reason, so the table says why a stage metric can or cannot be trusted.

@@ -8,9 +8,9 @@ import { seamQuestions, type SeamQuestions } from './seam-questions.ts';
 
 /**
  * The comparison table: one row per variant (accuracy with its noise, abstention, latency,
- * tokens, calls, spend a month with the multiplication shown) and per-step rates. Seed 000's
- * five-design table is this table; what decided the design was the noise column as much as
- * the accuracy one, so ties are called, and how they are decided is written next to them.
+ * tokens, calls, spend a month with the multiplication shown) and per-step rates. Choosing between designs
+ * whose accuracies differ by less than their noise is a coin toss, so the noise column matters as
+ * much as the accuracy one, so ties are called, and how they are decided is written next to them.
  */
 export interface Pricing {
   /** Items a month the design would answer in production. */
@@ -47,7 +47,7 @@ export interface VariantRow {
   spendPerMonth: number | null;
   /** The multiplication behind spendPerMonth, in words. */
   spendFormula: string;
-  /** Fire rate, false-abstention share and what it costs a month (seed 000's four multiplications). */
+  /** Fire rate, false-abstention share and what it costs a month (fire rate × false share × monthly volume × handling minutes). */
   abstention: AbstentionCalibration;
   /** Judge scorers' calls and tokens per item, counted apart from the variant's (null without a judge). */
   judge: { calls: number; inputTokens: number; outputTokens: number } | null;
@@ -75,22 +75,22 @@ export interface BoundaryRow {
   sufficient: number;
   insufficient: number;
   unknown: number;
-  /** sufficient ÷ decided estimates: seed 000's 78 %, the ceiling of what the consumer can answer. */
+  /** sufficient ÷ decided estimates: the ceiling of what the consumer can answer. */
   sufficiencyRate: number | null;
   labelled: { derivable: number; notDerivable: number; unsure: number; rate: number | null };
   /** Items with gold facts for this boundary (what the sufficiency estimate rested on). */
   goldFacts: number;
   /**
    * Recall@k against the items' gold section and chunk ids, averaged over the items that carry
-   * them: on the stage's output and on the text the consumer was sent (seed 001's 0.79 against
-   * 0.74). Null for a stage that outputs no ids.
+   * them: on the stage's output and on the text the consumer was sent (a budget that cut a
+   * chunk shows as a lower second figure). Null for a stage that outputs no ids.
    */
   recall: { items: number; k: number; output: number; sent: number | null; lostInPrompt: number } | null;
-  /** Seed 001's three questions for the stage at this seam, answered from the chain and the labels. */
+  /** The three questions (can its input be built alone? can its output be judged alone? is the ground truth affordable?) for the stage at this seam, answered from the chain and the labels. */
   questions: SeamQuestions;
 }
 
-/** Seed 002's arithmetic on measured rates: the end-to-end success the steps predict, next to the one measured. */
+/** Error compounding on measured rates: the end-to-end success the steps predict, next to the one measured. */
 export interface CompoundingRow {
   variant: string;
   rates: StepRate[];
@@ -228,7 +228,7 @@ export function evalTable(variants: readonly EvalVariant[], results: readonly It
 }
 
 /**
- * Per-step rates as seed 002's arithmetic takes them, measured: a step's error rate is the share
+ * Per-step rates as the compounding arithmetic takes them, measured: a step's error rate is the share
  * of its runs whose output failed its contract at least once (the schema check sees every one of
  * those, so its catch rate is 1), its retry success the share of those that still succeeded;
  * a gate's failures are errors it caught upstream and no retry fixes; a handoff the sufficiency
@@ -315,7 +315,7 @@ export function formatEvalTable(table: EvalTable): string[] {
   }
   const compounded = table.compounding.filter((c) => c.rates.length > 0);
   if (compounded.length) {
-    lines.push('', 'compounding (seed 002), predicted from measured step rates against measured:');
+    lines.push('', 'compounding (the chain is right only when every step is), predicted from measured step rates against measured:');
     for (const c of compounded) lines.push(`  ${c.variant}: predicted ${pct(c.predicted)}, measured ${pct(c.measured)}  (${c.estimate.explanation})`);
   }
   for (const r of ordered) {

@@ -1,7 +1,7 @@
 import type { RunMeta, TraceEvent } from '../trace/events.ts';
 
 /**
- * Per-step metrics across a chain's runs (seed 002: measure each step, not just the chain):
+ * Per-step metrics across a chain's runs (measure each step, not just the chain):
  * how often validation fails, how often a retry was needed, how often the run abstained or
  * escalated there, latency percentiles, tokens and cost.
  */

@@ -1,10 +1,10 @@
 import type { Boundary } from '../trace/replay.ts';
 
 /**
- * Recall against gold ids at a seam, measured twice (seed 001): on what the producing stage
+ * Recall against gold ids at a seam, measured twice: on what the producing stage
  * output, and on the text the consumer was actually sent once its input budget had cut what it
- * cut. The article's pipeline read 0.79 on the reranker's output and 0.74 on the text sent: the
- * difference was a silent truncation of the fifth chunk that no stage metric could see.
+ * cut. A reranker's output can score higher than the text sent (say 0.79 against 0.74): the
+ * difference is a silent truncation of the fifth chunk that no stage metric could see.
  */
 export interface StageRecall {
   /** Gold ids the item names (sections or chunks). */

@@ -6,8 +6,8 @@ import { factsSurvived } from './survival.ts';
 
 /**
  * Sufficiency at a boundary: could the consumer's answer be derived from what it received?
- * Seed 000 measured it by hand (78 % of intermediates were sufficient, which capped the
- * answering step at 78 %). Here it is estimated wherever the facts the answer needs are known
+ * A consumer cannot be more right than its input is sufficient, so this caps what it can answer.
+ * Here it is estimated wherever the facts the answer needs are known
  * (gold facts from a dataset, or the facts the question asks for), and set by a person in the
  * replay view; both are reported side by side so the estimate can be checked against people.
  */

@@ -1,5 +1,5 @@
 /**
- * The decomposition planner (seed 004): how many groups an output-bound job should be split
+ * The decomposition planner: how many groups an output-bound job should be split
  * into, and what each choice costs in tokens, money, seams, wall clock and failure.
  *
  * @example

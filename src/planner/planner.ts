@@ -3,7 +3,7 @@ import { partitionUnits } from '../steps/partition.ts';
 import { wallClock, type WallClock } from './wall-clock.ts';
 
 /**
- * The decomposition planner (seed 004): for a job whose reply is longer than one call may emit,
+ * The decomposition planner: for a job whose reply is longer than one call may emit,
  * what each number of groups costs — seams, duplicated shared context, output per group against
  * the cap, input per call against the window, tokens, money, wall clock and the chance a call
  * fails — and the fewest groups that fit. Pure arithmetic over counted units; nothing is called.
@@ -31,7 +31,7 @@ export interface PlanJob {
   /**
    * How much of the shared context is already part of the document (a contract's definitions
    * clauses): a single pass reads it once with the document, so its input is source + shared −
-   * this. Groups still pay the whole shared block each, as in the seed's 9 × 3,800 + 40,500.
+   * this. Groups still pay the whole shared block each, as in 9 groups × 3,800 shared + a 40,500-token source.
    */
   sharedInDocumentTokens: number;
   /** The whole output expected; absent, the source tokens × expansion. */
@@ -88,7 +88,7 @@ export interface Plan {
   granularities: Granularity[];
 }
 
-/** The seed's defaults: rewrites ~20% longer, 60% of the cap, 60 tokens/s, 0.5% per-call failure, a 900-token defect list. */
+/** The planning defaults: rewrites ~20% longer, 60% of the cap, 60 tokens/s, 0.5% per-call failure, a 900-token defect list. */
 export const PLAN_DEFAULTS = { expansion: 1.2, headroom: 0.6, tokensPerSecond: 60, failRate: 0.005, defectListTokens: 900 } as const;
 
 const pairsOf = (n: number) => (n * (n - 1)) / 2;
@@ -200,7 +200,7 @@ function lowerBound(job: PlanJob, limits: Limits): number {
   return Math.max(1, Math.min(job.units.length, outsized.length + Math.ceil(rest / limits.outLimit)));
 }
 
-/** The asked granularities, else the recommendation, about 1.5× and 3× it (the seed's 6 / 9 / 18). */
+/** The asked granularities, else the recommendation, about 1.5× and 3× it (for a recommendation of 6: 6 / 9 / 18). */
 function chosenCounts(job: PlanJob, recommended: number | null): number[] {
   const n = Math.max(1, job.units.length);
   const base = recommended ?? n;

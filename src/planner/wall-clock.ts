@@ -1,5 +1,5 @@
 /**
- * Wall clock for the four ways of dividing an output-bound job (seed 004). Every model is
+ * Wall clock for the four ways of dividing an output-bound job. Every model is
  * output-bound: a call takes its output tokens divided by the model's tokens per second, and
  * reading the input (prefill) is left out, since at these sizes generation dominates. The
  * words in WALL_CLOCK_MODELS are what the CLI's JSON and the README say about each figure.

@@ -2,7 +2,7 @@ import { isRecord } from '../files/json-value.ts';
 import { asSchema, conforms, type Schema } from './demo-schema.ts';
 
 /**
- * The demo model as a reader (seed 004's two-pass design): handed the assembled rewrite beside
+ * The demo model as a reader (the two-pass rewrite: writers per group, then one reader): handed the assembled rewrite beside
  * the original, clause by clause, it checks the text for what separate writer calls cannot
  * keep consistent, and reports each defect with its clause and group. And as a repairer: handed
  * a defect list, its rewrite of a named clause applies the corrections. Nothing here knows the

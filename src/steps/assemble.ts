@@ -6,7 +6,7 @@ import { defineStep } from './types.ts';
 const assembleCore = lazyModule(() => import('./assemble-core.ts'));
 
 /**
- * Assembly after a split → map (seed 004): the groups' rewrites merged back in unit order into
+ * Assembly after a split → map: the groups' rewrites merged back in unit order into
  * one document, mechanically. A group counts only when its result returned exactly the ids it
  * was given; otherwise its place holds a named placeholder, never a silent gap. Optional
  * `replacements` (a second map over some of the groups: the two-pass repair) replace the

@@ -7,7 +7,7 @@ import { typedStep } from './index.ts';
 import { stepRegistry } from './index.ts';
 
 /**
- * Partial delivery (seed 004): while a split → map → assemble run goes, the document fills in
+ * Partial delivery: while a split → map → assemble run goes, the document fills in
  * from the top in unit order as groups finish. Folded from the trace alone — the split's
  * groups from its `step.finished`, each group's rewrite from the map's `step.unit` events —
  * so the app's live and replay views and the CLI's progress lines show the same thing, and a

@@ -7,7 +7,7 @@ import { isRecord } from '../files/json-value.ts';
  * Dynamic enums: a schema node carrying `"x-dynamicEnum": { "binding": "document", "from": "sectionIds" }`
  * gets an `enum` generated per run from that binding — the document's own section ids, or the
  * strings of an array — so an invented id cannot be decoded under strict structured output,
- * rather than merely detected afterwards (seed 000). Resolved schemas are cached by the
+ * rather than merely detected afterwards. Resolved schemas are cached by the
  * bound value's content, so a document's schema is built (and compiled) once.
  */
 export interface DynamicEnumSpec {

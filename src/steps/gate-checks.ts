@@ -64,7 +64,7 @@ export function checkQuotes(value: unknown, source: string, quotesPath: string, 
   return problems;
 }
 
-/** Returned ids equal the expected ids: lists what is missing, extra and repeated (seed 004's seam check). */
+/** Returned ids equal the expected ids: lists what is missing, extra and repeated (the seam check after a split rewrite). */
 export function checkIdSet(returned: unknown[], expected: unknown[]): string[] {
   const ret = returned.map(String);
   const exp = new Set(expected.map(String));
@@ -83,7 +83,7 @@ export function checkIdSet(returned: unknown[], expected: unknown[]): string[] {
 }
 
 /**
- * Citation checks from seed 001: a cited id that was never retrieved (phantom citation), a
+ * Citation checks: a cited id that was never retrieved (phantom citation), a
  * claim with no citation (uncited claim), and the top-ranked chunk cited nowhere.
  */
 export function checkCitations(claims: unknown[], available: unknown[], opts: { citationsField: string; textField: string; requireTopCited: boolean }): string[] {

@@ -11,7 +11,7 @@ const mapRun = lazyModule(() => import('./map-run.ts'));
 /**
  * Fan-out: one contract call per unit of a collection, with bounded concurrency. Each unit's
  * result is typed `{unit_id, status, output, error_detail}`; a failed unit is data and never
- * aborts the batch (seed 003). An empty collection stops the run: never invent the batch.
+ * aborts the batch. An empty collection stops the run: never invent the batch.
  */
 export const mapConfigSchema = modelConfigSchema.extend({
   bindings: bindingsField(),

@@ -10,7 +10,7 @@ const modelCall = lazyModule(() => import('./model-call.ts'));
 
 /**
  * Integration over a map's typed collection: the template's `{collection}` is the ok units'
- * outputs plus the list of failed unit ids, never the raw units (seed 003). Lint flags a
+ * outputs plus the list of failed unit ids, never the raw units. Lint flags a
  * reduce that binds raw units.
  */
 export const reduceConfigSchema = modelConfigSchema;

@@ -7,8 +7,8 @@ import { defineStep } from './types.ts';
 const retrieveSearch = lazyModule(() => import('./retrieve-search.ts'));
 
 /**
- * BM25 selection over a document's sections, top-k, deterministic (seed 000's winning design:
- * select whole sections in code, then hand them to the original single prompt). No model call.
+ * BM25 selection over a document's sections, top-k, deterministic (the design that
+ * holds: select whole sections in code, then hand them to the original single prompt). No model call.
  */
 export const retrieveConfigSchema = z.object({
   bindings: bindingsField(),

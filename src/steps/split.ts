@@ -10,7 +10,7 @@ const partition = lazyModule(() => import('./partition.ts'));
 
 /**
  * Partitions units (clauses, sections) into groups sized from the output cap, the window and
- * the shared context paid once per group (seed 004). Whole sections stay together unless one
+ * the shared context paid once per group. Whole sections stay together unless one
  * alone cannot fit; group keys derive from the unit ids, so a retry regroups identically and a
  * failed group can be re-run on its own. The grouping is in split-units.ts, loaded on the first
  * run: the registry (and so the designer's first paint) carries no sectioning or packing.

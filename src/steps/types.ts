@@ -234,7 +234,7 @@ export interface StepDefinition<K extends string = string, C = unknown> {
   /**
    * What the step covers of the document it reads: a `ranking` keeps the best few units and
    * drops the rest (retrieval); a `partition` must cover every unit of its `binding` exactly once
-   * (a split for a whole-document rewrite). Lint flags a partition fed by a ranking (seed 004).
+   * (a split for a whole-document rewrite). Lint flags a partition fed by a ranking.
    */
   coverage?: { kind: 'ranking' } | { kind: 'partition'; binding: string };
   /** How the Python export writes the kind (see PythonExport). */

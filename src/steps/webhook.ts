@@ -8,7 +8,7 @@ const webhookRun = lazyModule(() => import('./webhook-run.ts'));
 /**
  * A terminal with a side effect: POSTs the result to a URL. It carries an idempotency key
  * derived from the run and step ids, so retries and resumes of the same run send the same key
- * and the receiver can drop duplicates (seed 002: side effects at the end, idempotent). The POST
+ * and the receiver can drop duplicates (side effects at the end, idempotent). The POST
  * itself is in webhook-run.ts, loaded on the first run.
  */
 /**

@@ -82,8 +82,8 @@ export type TraceEventType = TraceEvent['type'];
 export type SufficiencyVerdict = 'derivable' | 'not-derivable' | 'unsure';
 
 /**
- * A human sufficiency label (seed 000: 78 % of intermediates were sufficient, which capped the
- * answering step at 78 %). Kept on the run, not in its events: the events record what ran and
+ * A human sufficiency label: whether the consumer could have derived its answer from what it
+ * received (a step cannot be more right than its input is sufficient). Kept on the run, not in its events: the events record what ran and
  * never change; a label is a later judgement and can be revised or withdrawn.
  */
 export interface BoundaryLabel {
