@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../testing/capture-io.ts';
+import { corpusPath } from '../testing/corpus.ts';
 import { runChain } from '../engine/run.ts';
 import { seedQuestion, seedSource, seedSummary } from '../testing/seed-example.ts';
 import { twoStepChain } from '../testing/chain-fixtures.ts';
@@ -32,6 +33,18 @@ afterAll(async () => {
 });
 
 describe('seamscope inspect', () => {
+  it('prints an imported trace\'s span tree, each model span with the step it became, and puts it in --json', async () => {
+    const trace = corpusPath('vendor-traces/langfuse-export-google-adk-2025-08-28.trace.json');
+    const text = captureIo();
+    expect(await inspectCommand([trace], {}, text.io)).toBe(0);
+    expect(text.out.join('\n')).toMatch(/spans: 5\n {2}chain invocation \[hello_app\] \(\d+ ms at \+0 ms\)\n {4}agent agent_run \[hello_agent\] .*\n {6}model call_llm .*→ step call_llm\n {8}tool execute_tool say_hello .*\n {6}model call_llm .*→ step call_llm_2/);
+    const json = captureIo();
+    expect(await inspectCommand([trace], { json: true }, json.io)).toBe(0);
+    const report = JSON.parse(json.out.join('\n')) as { spans: { kind: string; depth: number; stepId?: string }[]; spansOmitted: number };
+    expect(report.spans.map((n) => [n.kind, n.depth, n.stepId ?? null])).toEqual([['chain', 0, null], ['agent', 1, null], ['model', 2, 'call_llm'], ['tool', 3, null], ['model', 2, 'call_llm_2']]);
+    expect(report.spansOmitted).toBe(0);
+  });
+
   it('prints each boundary with its lossy flag and the dropped facts with their lines, and exits 0', async () => {
     const { out, err, io } = captureIo();
     expect(await inspectCommand([runPath], {}, io)).toBe(0);

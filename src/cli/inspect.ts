@@ -107,6 +107,21 @@ function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | und
   if (shown.length < ordered.length) io.out(`    … ${ordered.length - shown.length} more (--limit 0 lists all; --json for the full report)`);
 }
 
+/** An imported trace's span tree, indented, each span with its kind, duration and the step it became. */
+function printSpanTree(run: LoadedTrace['run'], limit: number, io: Io): void {
+  const spans = run.spans ?? [];
+  if (spans.length === 0) return;
+  const omitted = run.spansOmitted ?? 0;
+  io.out(`spans: ${spans.length}${omitted ? ` (${omitted} more not kept)` : ''}`);
+  // Twice the fact limit: a tree of a few dozen spans reads whole; --limit 0 lists all.
+  const shown = limit > 0 ? spans.slice(0, limit * 2) : spans;
+  for (const n of shown) {
+    const step = n.stepId ? ` → step ${oneLine(n.stepId)}` : '';
+    io.out(`  ${'  '.repeat(Math.min(n.depth, 20))}${n.kind} ${oneLine(n.name)} (${Math.round(n.durationMs)} ms at +${Math.round(n.startMs)} ms)${step}${n.error ? ` failed: ${oneLine(n.error)}` : ''}`);
+  }
+  if (shown.length < spans.length) io.out(`  … ${spans.length - shown.length} more spans (--limit 0 lists all)`);
+}
+
 export async function inspectCommand(positionals: string[], options: Record<string, string | true>, io: Io, lists: Record<string, string[]> = {}): Promise<number> {
   const [path] = positionals;
   if (!path) return io.err(inspectUsage), 2;
@@ -134,7 +149,10 @@ export async function inspectCommand(positionals: string[], options: Record<stri
     return 1;
   }
   if (options.json !== undefined) {
-    io.out(JSON.stringify({ ...jsonReport(report, trace), skipped: skippedSteps(trace.run.chain as Chain | undefined, trace.events), outputs: runOutputs(trace.run.chain as Chain | undefined, trace.events) }, null, 2));
+    io.out(JSON.stringify({
+      ...jsonReport(report, trace), skipped: skippedSteps(trace.run.chain as Chain | undefined, trace.events), outputs: runOutputs(trace.run.chain as Chain | undefined, trace.events),
+      ...(trace.run.spans ? { spans: trace.run.spans, spansOmitted: trace.run.spansOmitted ?? 0 } : {}),
+    }, null, 2));
     return 0;
   }
   io.out(`${oneLine(path)}: read as ${formatPhrase(trace.format)}`);
@@ -146,6 +164,7 @@ export async function inspectCommand(positionals: string[], options: Record<stri
   const pct = (rate: number | null) => (rate === null ? '–' : `${Math.round(rate * 100)} %`);
   io.out(`sufficiency: ${estimated.sufficient} of ${estimated.sufficient + estimated.insufficient} estimated boundaries sufficient (${pct(estimated.rate)})` +
     (labelled.derivable + labelled.notDerivable + labelled.unsure > 0 ? `; labelled: ${labelled.derivable} derivable, ${labelled.notDerivable} not derivable, ${labelled.unsure} unsure` : ''));
+  printSpanTree(trace.run, limit, io);
   report.boundaries.forEach((b, i) => printBoundary(b, report.sufficiency[i], limit, io));
   // A skipped step is said, with why: a route not taken, an input that did not run, a fallback not needed.
   const skipped = skippedSteps(trace.run.chain as Chain | undefined, trace.events);
