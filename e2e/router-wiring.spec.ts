@@ -83,6 +83,11 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
     await expect(confirm).toHaveCount(0);
     await expect(app.node('output_2')).toBeVisible();
     await expect(branches).toHaveCount(2);
+    // Cutting it would drop the route unseen (the clip cannot hold it): the step stays, copied, and the toast names the route.
+    await page.keyboard.press('ControlOrMeta+x');
+    await expect(page.getByTestId('toast').filter({ hasText: 'Copied, not cut: cutting would remove the route route → output_2 (otherwise)' })).toBeVisible();
+    await expect(app.node('output_2')).toBeVisible();
+    await expect(branches).toHaveCount(2);
     // Enter deletes the step and its route; Ctrl+Z brings both back.
     await page.keyboard.press('Delete');
     await expect(confirm).toBeVisible();

@@ -1,5 +1,6 @@
 import type { ReactFlowInstance } from '@xyflow/react';
 import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src/chain/index.ts';
+import { branchesInto } from '../../src/chain/branch-edit.ts';
 import { parseStrictJson } from '../../src/files/index.ts';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { READABLE_ZOOM } from '../canvas/palette-constants.ts';
@@ -40,10 +41,23 @@ export function copySelection(): string | null {
   return JSON.stringify(clip.fragment);
 }
 
+/**
+ * Copies the selection and removes it, unless a route from a step left behind goes to it: the
+ * route cannot travel in the clip, so cutting would drop it unseen. Then the steps stay, copied,
+ * and the toast names the route (Delete asks before removing a step and its routes).
+ */
 export function cutSelection(): string | null {
   const json = copySelection();
   const ids = selectedSteps();
-  if (json && ids.length) editor().removeSteps(ids);
+  const chain = selectChain(editor());
+  if (!json || !ids.length || !chain) return json;
+  const lost = branchesInto(chain, ids, canvasRegistry).filter((r) => !ids.includes(r.from));
+  if (lost.length) {
+    const words = lost.map((r) => (r.label === 'otherwise' ? `${r.from} → ${r.to} (otherwise)` : `${r.from} → ${r.to} (when "${r.label}")`)).join(', ');
+    editor().pushToast('error', `Copied, not cut: cutting would remove the route ${words}. Press Delete to remove the step and its route (it asks first).`);
+    return json;
+  }
+  editor().removeSteps(ids);
   return json;
 }
 
