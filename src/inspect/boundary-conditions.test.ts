@@ -15,14 +15,15 @@ function load(file: string, example = question): Chain {
   return { ...parsed.chain, inputs: parsed.chain.inputs.map((i) => (i.name === 'question' ? { ...i, example } : i)) };
 }
 
-const clause = "where a delay could seriously harm the member's health";
+/** The clause that defines "urgent" in the handbook (its exact span is the clause rules' to choose). */
+const clause = /seriously harm the member's health/;
 
 describe('boundaryConditions', () => {
   it('names the conditions the consumer\'s question needs at the summary handoff', () => {
     const [edge, ...rest] = boundaryConditions(load('summarise-then-answer.chain.json'), stepRegistry, { document: handbook });
     expect(rest).toEqual([]);
     expect(edge).toMatchObject({ edgeId: 'data:summarise->answer:summary', producer: 'summarise', consumer: 'answer', questions: [question], consumerHoldsSource: false, summarises: true, asksToKeepConditions: false });
-    expect(edge?.conditions.map((c) => c.text)).toContain(clause);
+    expect(edge?.conditions.map((c) => c.text)).toContainEqual(expect.stringMatching(clause));
   });
 
   it('needs nothing without the document\'s text or without a question', () => {
@@ -34,7 +35,7 @@ describe('boundaryConditions', () => {
 
   it('takes more questions per input (a dataset\'s) beside the example', () => {
     const [edge] = boundaryConditions(load('summarise-then-answer.chain.json'), stepRegistry, { document: handbook }, { questions: { question: ['Do I have to pay the deductible before my cleaning is covered?'] } });
-    expect(edge?.conditions.map((c) => c.text)).toEqual(expect.arrayContaining(['no deductible', clause]));
+    expect(edge?.conditions.map((c) => c.text)).toEqual(expect.arrayContaining([expect.stringContaining('no deductible'), expect.stringMatching(clause)]));
   });
 });
 
@@ -44,7 +45,7 @@ describe('conditionLint', () => {
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ code: 'summary-drops-conditions', severity: 'warning', stepId: 'summarise' });
     expect(finding?.message).toContain(`answer is asked “${question}”`);
-    expect(finding?.message).toContain(`“${clause}” (section 4.3, what it applies to)`);
+    expect(finding?.message).toMatch(/“[^”]*seriously harm the member's health” \(section 4\.3, [a-z]/);
     expect(finding?.message).not.toMatch(/\b(?:seed|article|chapter)\b/i);
   });
 
