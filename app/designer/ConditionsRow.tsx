@@ -30,7 +30,7 @@ export function ConditionsRow({ needs, testId }: { needs: BoundaryConditions; te
         {needs.conditions.length > MAX_SHOWN && <li className="muted">and {needs.conditions.length - MAX_SHOWN} more</li>}
       </ul>
       {atRisk ? (
-        <div className="contract-conditions-warn">⚠ {needs.producer} summarises without being told to keep conditions, and {needs.consumer} never sees the document.</div>
+        <div className="contract-conditions-warn">⚠ At risk: the summarising prompt of {needs.producer} does not ask to keep conditions, and {needs.consumer} never sees the document.</div>
       ) : needs.consumerHoldsSource ? (
         <div className="muted small">{needs.consumer} also reads the document, so they stay within its reach.</div>
       ) : null}
