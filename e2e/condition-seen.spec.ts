@@ -58,3 +58,25 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
     await app.screenshot(`condition-replay-${viewport.width}`);
   });
 }
+
+test('on a document of the person\'s own, the replay marks the exception the summary dropped', async ({ app, page }) => {
+  await app.open();
+  await app.openChain('demo-summarise-then-answer');
+  // A short tenancy text typed in place of the statute: no demo file, its own headings and rules.
+  const lease = [
+    '# Tenancy terms', '', '## Deposit', '',
+    'The tenant pays a deposit of $900 within 7 days of signing the lease.',
+    'The landlord keeps the deposit if the tenant moves out before the end of the term, unless the tenant finds a replacement tenant.',
+    '', '## Repairs', '', 'The landlord fixes a heating fault within 48 hours of the report.',
+  ].join('\n');
+  await app.run({ document: lease, question: 'I found a replacement tenant. Can the landlord keep my deposit if I move out early?' });
+  await app.expectRunStatus(/succeeded/i);
+  await app.openLatestRun();
+  await app.stepToBoundary(/\(summarise\)\s*→.*\(answer\)/);
+  const clause = page.getByTestId('replay.source').locator('mark[data-testid="replay.fact"][data-clause="exception"]', { hasText: 'unless the tenant finds a replacement tenant' });
+  await expect(clause).toHaveAttribute('data-state', 'dropped');
+  await expect(clause).toHaveAttribute('data-lead', 'true');
+  await expect(page.getByTestId('replay.lead')).toContainText('unless the tenant finds a replacement tenant');
+  await expect(page.getByTestId('replay.sufficiencyEstimate')).toHaveText('Estimated insufficient');
+  await app.screenshot('condition-replay-own-document');
+});
