@@ -44,7 +44,7 @@ describe('conditionLint', () => {
     const [finding, ...rest] = conditionLint(load('summarise-then-answer.chain.json'), stepRegistry, { document: handbook });
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ code: 'summary-drops-conditions', severity: 'warning', stepId: 'summarise' });
-    expect(finding?.message).toContain(`answer is asked “${question}”`);
+    expect(finding?.message).toContain(`Step "answer" is asked “${question}”`);
     expect(finding?.message).toMatch(/“[^”]*seriously harm the member's health” \(section 4\.3, [a-z]/);
     expect(finding?.message).not.toMatch(/\b(?:seed|article|chapter)\b/i);
   });

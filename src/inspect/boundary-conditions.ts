@@ -118,8 +118,8 @@ export function conditionLint(chain: Chain, registry: StepRegistry, documents: R
       const count = b.conditions.length === 1 ? 'a condition' : `${b.conditions.length} conditions`;
       return {
         code: 'summary-drops-conditions', severity: 'warning', stepId: b.producer,
-        message: `${b.consumer} ${asked}, which turns on ${count} in the document: ${named}${more}. ` +
-          `This summary is not told to keep conditions, and ${b.consumer} never sees the document: a summary that drops one still reads well, and the answer comes out wrong. ` +
+        message: `Step "${b.consumer}" ${asked}, which turns on ${count} in the document: ${named}${more}. ` +
+          `This summary is not told to keep conditions, and "${b.consumer}" never sees the document: a summary that drops one still reads well, and the answer comes out wrong. ` +
           'Ask it to keep every exception, condition and definition in its own words.',
       };
     });

@@ -1,5 +1,5 @@
 import type { ClauseType } from './clauses.ts';
-import { askedFacts } from './relevance.ts';
+import { askedFacts, questionForm } from './relevance.ts';
 import { factSurvival, type SurvivalReport } from './survival.ts';
 
 /**
@@ -61,11 +61,16 @@ function sourceFacts(sources: readonly Source[]): SurvivalReport {
  */
 export function conditionsNeeded(sources: readonly Source[], questions: readonly string[]): NeededCondition[] {
   const usable = sources.filter((s) => s.text.trim());
-  if (usable.length === 0) return [];
+  // A question whose form wants another kind of answer ("How many days…") is never answered by a
+  // condition (askedFacts ranks only the kinds it wants): the source's analysis is skipped for it.
+  const asking = questions.filter((q) => {
+    const wants = q.trim() ? questionForm(q).wants : [];
+    return q.trim() !== '' && (wants.length === 0 || wants.includes('condition'));
+  });
+  if (usable.length === 0 || asking.length === 0) return [];
   const report = sourceFacts(usable);
   const found = new Map<string, NeededCondition>();
-  for (const question of questions) {
-    if (!question.trim()) continue;
+  for (const question of asking) {
     for (const asked of askedFacts(question, report, usable)) {
       const { fact } = asked;
       if (fact.kind !== 'condition' || fact.unit === undefined) continue;
