@@ -34,6 +34,11 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
     await expect(needs).toContainText('does not ask to keep conditions');
     await app.screenshot(`condition-card-${viewport.width}`);
 
+    // Clicked, the edge's card in the panel says the same.
+    await page.mouse.down();
+    await page.mouse.up();
+    await expect(page.getByTestId('inspector').getByTestId('contract.card.conditions')).toContainText(CONDITION);
+
     // The design lint says the same of the summarising step, in plain words.
     await page.mouse.move(5, viewport.height - 5);
     await expect(page.getByTestId('contract.card.hover')).toHaveCount(0);
