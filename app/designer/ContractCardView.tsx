@@ -1,7 +1,13 @@
 import type { ContractCard } from '../../src/chain/index.ts';
+import type { BoundaryConditions } from '../../src/inspect/index.ts';
+import { ConditionsRow } from './ConditionsRow.tsx';
 
-/** The four decisions at one handoff (what crosses, its shape, its check, its failure path), and the ones this chain leaves open. */
-export function ContractCardView({ card, testId }: { card: ContractCard; testId: string }) {
+/**
+ * The four decisions at one handoff (what crosses, its shape, its check, its failure path), and
+ * the ones this chain leaves open; with the chain's documents, the named conditions the
+ * consumer's questions need from it.
+ */
+export function ContractCardView({ card, testId, conditions = null }: { card: ContractCard; testId: string; conditions?: BoundaryConditions | null }) {
   const rows: [string, string][] = [
     ['Carries', card.carries.summary],
     ['Validated', card.validated.summary],
@@ -22,6 +28,7 @@ export function ContractCardView({ card, testId }: { card: ContractCard; testId:
           </div>
         ))}
       </dl>
+      {conditions && conditions.conditions.length > 0 && <ConditionsRow needs={conditions} testId={`${testId}.conditions`} />}
       {card.unanswered.length > 0 ? (
         <ul className="contract-open" data-testid={`${testId}.open`}>
           {card.unanswered.map((q) => (

@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand';
-import type { Chain } from '../../src/chain/index.ts';
+import type { Chain, LintFinding } from '../../src/chain/index.ts';
 import { noAnalysis, type ChainAnalysis } from '../stores/analysis-slice.ts';
 import type { EditorState } from '../stores/editor-store.ts';
 import { selectChain, stepIdForPath } from '../stores/selectors.ts';
@@ -19,6 +19,28 @@ import { analyseNow } from './lint-sync.ts';
  * Results are remembered per revision, so undo back to a checked state is instant.
  */
 const QUIET_MS = 300;
+
+type ConditionNeeds = typeof import('./condition-needs.ts');
+/** The documents-aware lint, loaded with import() the first time a chain names documents (never on first paint). */
+let conditionNeeds: ConditionNeeds | null = null;
+const loadConditionNeeds = (): Promise<ConditionNeeds> => import('./condition-needs.ts').then((m) => (conditionNeeds = m));
+
+/**
+ * The lint that needs the chain's documents (a summarising step not told to keep the conditions
+ * its consumer's questions turn on), added to a sound chain's lint; undefined while the module
+ * or the documents are still loading.
+ */
+function withDocumentLint(chain: Chain, result: AnalysisResult): AnalysisResult | undefined {
+  if (!result.lint || chain.meta?.inputFiles === undefined) return result;
+  let extra: readonly LintFinding[] | undefined;
+  try {
+    extra = conditionNeeds?.conditionFindingsNow(chain);
+  } catch {
+    // A chain mid-edit can be unsound in ways the analysis does not expect: its lint shows without this rule.
+    extra = [];
+  }
+  return extra === undefined ? undefined : { ...result, lint: [...result.lint, ...extra] };
+}
 
 /** The slice's value for `chain` from one check's result. */
 export function toChainAnalysis(chain: Chain, result: AnalysisResult, pending: boolean): ChainAnalysis {
@@ -111,8 +133,14 @@ export function startAnalysis(store: StoreApi<EditorState>, { createWorker = cre
     const known = done.get(chain);
     if (known) return publish(known);
     if (!isLargeChain(chain)) {
-      const analysis = toChainAnalysis(chain, checkHere(chain), false);
-      done.set(chain, analysis);
+      const result = checkHere(chain);
+      const complete = withDocumentLint(chain, result);
+      const analysis = toChainAnalysis(chain, complete ?? result, false);
+      // Shown now without the documents' lint, which follows once they are loaded (the next show finds them).
+      if (complete) done.set(chain, analysis);
+      else void loadConditionNeeds().then((m) => m.documentsOf(chain)).then(() => {
+        if (open() === chain && !done.has(chain)) show(chain);
+      }).catch(() => undefined);
       return publish(analysis);
     }
     const shown = store.getState().analysis;

@@ -75,6 +75,7 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
         else io.out(`${terminalLine(path)}: ok — ${shape}`);
         for (const f of errors) io.err(`  error: ${terminalLine(f.stepId ?? 'chain')}: ${terminalLine(f.message)} (${f.code})`);
         for (const line of egressWarnings(chain)) io.err(line);
+        if (!errors.length) for (const line of await (await import('./validate-conditions.ts')).conditionWarnings(chain, path)) io.err(line);
         // Sound, but promising a check that does not happen (an unenforced format): said, never silent.
         for (const f of chainSchemaFindings(chain, stepRegistry)) io.err(`note: ${terminalLine(formatPath(f.path))}: ${terminalLine(f.message)}`);
         return errors.length ? 1 : 0;

@@ -19,3 +19,5 @@ export { stepMetrics, percentile, type StepMetrics } from './metrics.ts';
 export { diffRuns, type RunDiff, type StepDiff } from './run-diff.ts';
 export { runOutputs, type RunOutput, type RunOutputState } from './run-outputs.ts';
 export { judgeAgreement, JUDGE_TRUST, type ConfusionTable, type JudgeAgreement, type LabelPair } from './judge-agreement.ts';
+export { conditionsNeeded, describeCondition, type NeededCondition } from './condition-needs.ts';
+export { asksToKeepConditions, boundaryConditions, conditionLint, type BoundaryConditions, type ConditionOptions } from './boundary-conditions.ts';

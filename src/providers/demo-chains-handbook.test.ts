@@ -8,6 +8,7 @@ import type { TraceEvent } from '../trace/events.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { createDemoProvider } from './demo-model.ts';
 import { demoProfile, runModelSettings } from './profiles.ts';
+import { conditionLint, inspectRun, runSufficiency } from '../inspect/index.ts';
 
 /**
  * Every demo design on a document it was not built with: a dental-plan handbook whose rules
@@ -88,5 +89,25 @@ describe('demo designs on a numbered-clause handbook', () => {
     expect(groups.flatMap((g) => g.unit_ids)).toHaveLength(23);
     expect(groups.flatMap((g) => g.unit_ids)).toContain('4.3');
     expect(events.find((e) => e.type === 'step.check' && e.stepId === 'id_check')).toMatchObject({ passed: true });
+  });
+
+  it('summarise-handbook-condition: the summary drops the definition the question turns on, and the replay says so', async () => {
+    const chain = load('summarise-handbook-condition.chain.json');
+    const example = chain.inputs.find((i) => i.name === 'question')?.example;
+    expect(example).toBe('When does an appeal count as urgent?');
+    // The clause that defines "urgent" (its exact span is the clause rules' to choose).
+    const isClause = (f: { kind: string; text: string }) => f.kind === 'condition' && /seriously harm/.test(f.text);
+    // Before any run: the summarising step is warned, naming the condition.
+    expect(conditionLint(chain, stepRegistry, { document: handbook })).toEqual([expect.objectContaining({ code: 'summary-drops-conditions', stepId: 'summarise', message: expect.stringMatching(/“[^”]*seriously harm[^”]*” \(section 4\.3/) })]);
+    const { meta, events, output } = await run('summarise-handbook-condition.chain.json', { document: handbook, question: example });
+    expect(meta.status).toBe('succeeded');
+    const summary = (output('summarise') as { summary: string }).summary;
+    expect(summary).toContain('Appeals: A member may appeal a denied claim');
+    expect(summary).not.toMatch(/seriously|harm|health/);
+    const [boundary] = inspectRun(meta, events, { registry: stepRegistry }).boundaries;
+    expect(boundary).toMatchObject({ producer: 'summarise', consumer: 'answer', lossy: true });
+    expect(boundary?.survival.facts.find(isClause)).toMatchObject({ section: '4.3', status: 'dropped' });
+    expect(boundary?.askedFacts.find((a) => isClause(a.fact))).toMatchObject({ status: 'dropped' });
+    expect(runSufficiency(meta, events, { registry: stepRegistry })[0]).toMatchObject({ producer: 'summarise', consumer: 'answer', estimate: { verdict: 'insufficient' } });
   });
 });

@@ -63,7 +63,7 @@ function sentSchema(a: Attempt | undefined, path: string[]): unknown {
 }
 const userText = (a: Attempt) => a.record.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
 const question = 'How many days do I have to request a reconsideration of a denied Medicare claim?';
-const seedFiles = ['question-conditioned-summary', 'select-quotes-enum', 'bm25-then-single-prompt', 'retrieval-pipeline', 'support-ticket', 'map-integrate', 'contract-rewrite', 'contract-rewrite-two-pass']
+const seedFiles = ['question-conditioned-summary', 'select-quotes-enum', 'bm25-then-single-prompt', 'retrieval-pipeline', 'support-ticket', 'map-integrate', 'contract-rewrite', 'contract-rewrite-two-pass', 'summarise-handbook-condition']
   .map((name) => `${name}.chain.json`);
 
 describe('seed demo chains: files', () => {

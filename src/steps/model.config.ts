@@ -76,7 +76,7 @@ export function forcedToolSchema(cfg: ModelConfig): Record<string, unknown> | nu
 
 /** What lint and contract cards read of a model, map or reduce step's call. */
 export function modelContract(cfg: ModelConfig): ModelContract {
-  return { outputSchema: forcedToolSchema(cfg) ?? cfg.outputSchema, system: cfg.system, retries: cfg.retries, inputBudget: cfg.inputBudget, truncate: cfg.truncate };
+  return { outputSchema: forcedToolSchema(cfg) ?? cfg.outputSchema, system: cfg.system, prompt: cfg.prompt, retries: cfg.retries, inputBudget: cfg.inputBudget, truncate: cfg.truncate };
 }
 
 /** A model call counts tokens exactly only to keep a budget. */

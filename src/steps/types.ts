@@ -123,6 +123,8 @@ export interface ModelContract {
   outputSchema: Record<string, unknown> | null;
   /** The system message template ('' when none). */
   system: string;
+  /** The prompt template, as written: lint reads what the step is told to do (summarise, keep conditions). */
+  prompt: string;
   /** Validation retries after the first attempt. */
   retries: number;
   /** Input budget in tokens; 0 means none. */
