@@ -47,8 +47,8 @@ export function conditionsOf(order: readonly FlowNode[], c: PromptflowContext): 
   return conditions;
 }
 
-/** The routers the flow's activate conditions come to; trusted inputs and the report are updated. */
-export function buildRouters(order: readonly FlowNode[], conditions: ReadonlyMap<string, Condition | null>, c: PromptflowContext, inputs: Record<string, unknown>[], taken: Set<string>): Record<string, unknown>[] {
+/** Adds the routers the flow's activate conditions come to, each placed in the column before its first target; trusted inputs and the report are updated. */
+export function buildRouters(order: readonly FlowNode[], conditions: ReadonlyMap<string, Condition | null>, c: PromptflowContext, inputs: Record<string, unknown>[], taken: Set<string>): void {
   const routers: { step: Record<string, unknown>; ref: string; routes: { equals: unknown; to: string; label: string }[]; names: string[] }[] = [];
   for (const node of order) {
     const built = c.built.get(node.name);
@@ -84,7 +84,10 @@ export function buildRouters(order: readonly FlowNode[], conditions: ReadonlyMap
   for (const router of routers) {
     const targets = c.steps.filter((s) => router.routes.some((r) => r.to === s.id));
     const first = targets[0]?.position as { x: number; y: number } | undefined;
-    router.step.position = { x: Math.max(0, (first?.x ?? 160) - 160), y: (first?.y ?? 0) + 90 };
+    const x = Math.max(0, (first?.x ?? 320) - 320);
+    const column = c.steps.filter((s) => (s.position as { x: number }).x === x).map((s) => (s.position as { y: number }).y);
+    router.step.position = { x, y: column.length ? Math.max(...column) + 180 : 0 };
+    c.steps.push(router.step);
     c.report.changed.push({
       where: `activate conditions on ${String(router.step.name).slice('activate on '.length)}`,
       what: router.names.join(', '),
@@ -95,7 +98,6 @@ export function buildRouters(order: readonly FlowNode[], conditions: ReadonlyMap
     const node = order.find((n) => n.name === name);
     if (condition && node && !node.activate && c.built.has(name)) c.report.changed.push({ where: `"${name}"`, what: `runs only when ${condition.shown}`, why: 'it reads only nodes under that condition: a step here runs only when what it reads ran, as Prompt flow bypasses it' });
   }
-  return routers.map((r) => r.step);
 }
 
 function trustInput(id: string, node: FlowNode, c: PromptflowContext, inputs: Record<string, unknown>[]): void {

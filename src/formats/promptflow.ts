@@ -183,7 +183,8 @@ export function promptflowToChain(flow: unknown, ctx: ChainFormatContext): ToCha
       continue;
     }
     const deps = [...c.built.values()].filter((b) => Object.values(node.inputs).some((v) => { const r = flowRef(v); return r !== null && 'kind' in r && r.kind === 'node' && r.node === b.node.name; }));
-    const depth = Math.max(0, ...deps.map((d) => (level.get(d.step) ?? 0) + 1));
+    // A node under an activate condition sits a column further right: its router goes before it.
+    const depth = Math.max(0, ...deps.map((d) => (level.get(d.step) ?? 0) + 1)) + (node.activate ? 1 : 0);
     const column = [...level.values()].filter((l) => l === depth).length;
     const step = buildNode(c, node, taken, { x: 320 * depth, y: 180 * column });
     if (!step) continue;
@@ -193,8 +194,7 @@ export function promptflowToChain(flow: unknown, ctx: ChainFormatContext): ToCha
   }
 
   const conditions = conditionsOf(order, c);
-  const routers = buildRouters(order, conditions, c, inputs, taken);
-  for (const router of routers) steps.push(router);
+  buildRouters(order, conditions, c, inputs, taken);
 
   for (const [name, spec] of Object.entries(isRecord(flow.outputs) ? flow.outputs : {})) {
     const reference = isRecord(spec) ? spec.reference : undefined;
