@@ -64,7 +64,9 @@ function unbounded(tokens: readonly Token[], constants: Record<string, unknown>,
   return null;
 }
 
-const FOR_HEAD = /\{%-?\s*for\s+[A-Za-z_][\w\s,]*?\s+in\s+([A-Za-z_]\w*)\s*-?%\}/g;
+// Each part consumes its own characters (no two adjacent quantifiers overlap), so a hostile
+// prompt cannot make these backtrack.
+const FOR_HEAD = /\{%-?\s*for\s+[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s+in\s+([A-Za-z_]\w*)\s*-?%\}/g;
 const FOR_TAGS = /\{%-?\s*(for|endfor)\b[^%]*-?%\}/g;
 
 /**
@@ -175,7 +177,7 @@ export type ChatRole = 'system' | 'user' | 'assistant';
  * has none. Text before the first role line is refused, as Prompt flow refuses it.
  */
 export function chatMessages(text: string): { role: ChatRole; content: string }[] | { problem: string } {
-  const parts = text.split(/^[ \t]*#?[ \t]*(system|user|assistant|function|tool)[ \t]*:[ \t]*$/im);
+  const parts = text.split(/^[ \t]*(?:#[ \t]*)?(system|user|assistant|function|tool)[ \t]*:[ \t]*$/im);
   if (parts.length === 1) return [{ role: 'user', content: text.trim() }];
   if ((parts[0] ?? '').trim() !== '') return { problem: `it has text before its first role line ("${(parts[0] ?? '').trim().slice(0, 60)}"), which Prompt flow's chat parser refuses` };
   const messages: { role: ChatRole; content: string }[] = [];

@@ -232,3 +232,13 @@ describe('Prompt flow', () => {
     expect((JSON.parse(evaluate.out.at(-1) ?? '{}') as { dataset: { items: number } }).dataset.items).toBe(3);
   });
 });
+
+describe('Prompt flow files are untrusted', () => {
+  it('hostile prompts cannot make the role and loop patterns backtrack', () => {
+    const spaces = ' '.repeat(200_000);
+    // Quadratic backtracking on either would take minutes; linear matching takes milliseconds.
+    expect(chatMessages(`${spaces}x\n# user:\nHi`)).toMatchObject({ problem: expect.stringContaining('text before its first role line') });
+    expect(jinjaPrompt(`{% for a${' ,'.repeat(50_000)} %}{% endfor %}`, {}, new Set(['a']))).toMatchObject({ problem: expect.stringContaining('not valid Jinja') });
+    expect(jinjaPrompt(`{% for a in xs %}${spaces}{% endfor %}{{ q }}`, { xs: [1] }, new Set(['q']))).toMatchObject({ vars: ['q'] });
+  });
+});
