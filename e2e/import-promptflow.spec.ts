@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { expect, test } from './fixtures/app.ts';
 
 /**
@@ -37,10 +38,19 @@ test('a Prompt flow folder imports with its prompts, router, variant and dataset
   await expect(page.getByTestId('eval.dataset')).toContainText('support-reply data');
 });
 
-test('a flow file picked alone says its prompts need the folder, and stores nothing', async ({ app, page }) => {
+test('a flow file picked alone says its prompts need the folder and stores nothing; picked with its files, it imports', async ({ app, page }) => {
   await app.open();
   await page.getByTestId('library.import').setInputFiles(`${folder}/flow.dag.yaml`);
   const problems = page.getByTestId('import.problems');
   await expect(problems).toContainText('its prompt file policy_context.jinja2 is not read: this import was given the flow file alone, without its folder');
   await expect(app.libraryItem('promptflow-support-reply')).toHaveCount(0);
+  await problems.getByRole('button', { name: 'Close' }).last().click();
+
+  // The same files picked together in the file dialog (several files, no folder).
+  await page.getByTestId('library.import').setInputFiles(readdirSync(folder).map((name) => `${folder}/${name}`));
+  const report = page.getByTestId('import.report');
+  await expect(report).toContainText('Imported from Prompt flow');
+  await expect(report.getByTestId('import.report.changed')).toContainText('became the router reply_style_route');
+  await report.getByRole('button', { name: 'Close' }).last().click();
+  await expect(app.libraryItem('promptflow-flow')).toHaveCount(1);
 });
