@@ -33,9 +33,14 @@ test('a Prompt flow folder imports with its prompts, router, variant and dataset
   await app.expectRunStatus(/succeeded/i);
   await app.screenshot('import-promptflow-run-1440');
 
-  // The flow's data.jsonl is a dataset Evaluate offers.
+  // Imported again, the folder's dataset is found, not stored twice.
+  await page.getByTestId('library.import.folder').setInputFiles(folder);
+  await expect(report.getByTestId('import.report.changed')).toContainText('the dataset "support-reply data" (3 items), stored already');
+  await report.getByRole('button', { name: 'Close' }).last().click();
+
+  // The flow's data.jsonl is a dataset Evaluate offers, once.
   await page.getByTestId('eval.open').click();
-  await expect(page.getByTestId('eval.dataset')).toContainText('support-reply data');
+  await expect(page.getByTestId('eval.dataset').locator('option', { hasText: 'support-reply data' })).toHaveCount(1);
 });
 
 test('a flow file picked alone says its prompts need the folder and stores nothing; picked with its files, it imports', async ({ app, page }) => {

@@ -3,7 +3,7 @@ import type { Chain } from '../../src/chain/index.ts';
 import { readDataset, textLines } from '../../src/eval/index.ts';
 import { formatOf, importSuiteSource, type FidelityReport } from '../../src/formats/index.ts';
 import { openDb } from '../persistence/connection.ts';
-import { storeDataset } from '../persistence/datasets.ts';
+import { listDatasets, loadDataset, storeDataset } from '../persistence/datasets.ts';
 import { readFlowFolder, type BroughtFile } from './flow-folder.ts';
 
 export { broughtFromList, type BroughtFile } from './flow-folder.ts';
@@ -63,9 +63,17 @@ async function storeFlowDataset(text: string, fileName: string, readSibling: (p:
     return;
   }
   const folderName = fileName.includes('/') ? fileName.slice(0, fileName.lastIndexOf('/')).split('/').pop() : 'flow';
-  const record = await storeDataset(await openDb(), `${folderName ?? 'flow'}.dataset.jsonl`, read.dataset);
+  const db = await openDb();
   report.kept.push(...suite.report.kept.filter((e) => e.where === 'data.jsonl'));
   report.dropped.push(...suite.report.dropped.filter((e) => e.where === 'data.jsonl'));
+  // The same folder imported again finds its dataset stored already: one copy, not one per import.
+  const items = JSON.stringify(read.dataset.items);
+  for (const stored of (await listDatasets(db)).filter((d) => d.name === read.dataset.name && d.items === read.dataset.items.length)) {
+    if (JSON.stringify((await loadDataset(db, stored.id))?.items) !== items) continue;
+    report.changed.push({ where: 'data.jsonl', what: `the dataset "${stored.name}" (${stored.items} items), stored already`, why: 'pick it in Evaluate to run the chain over it' });
+    return;
+  }
+  const record = await storeDataset(db, `${folderName ?? 'flow'}.dataset.jsonl`, read.dataset);
   report.changed.push({ where: 'data.jsonl', what: `stored as the dataset "${record.name}" (${record.items} items)`, why: 'pick it in Evaluate to run the chain over it' });
 }
 
