@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import type { ChainProblem } from '../../src/chain/parse.ts';
 import type { Chain } from '../../src/chain/index.ts';
 import type { FidelityReport } from '../../src/formats/index.ts';
+import type { BroughtFile } from './flow-folder.ts';
 import type { ChainEndpoint } from '../profiles/chain-endpoint.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectChain, selectLibrary } from '../stores/selectors.ts';
@@ -60,11 +61,15 @@ function RenameBox({ entry, onDone }: { entry: ChainSummary; onDone(): void }) {
   );
 }
 
+/** Picked files with the paths the browser gives (a folder pick's `web-classification/flow.dag.yaml`). */
+const broughtFrom = (files: FileList): BroughtFile[] => Array.from(files, (file) => ({ path: file.webkitRelativePath || file.name, file }));
+
 /** The chain library: list, open, new, rename, duplicate, delete (undoable), history, import (also by drop) and export. */
 export function Library() {
   const library = useEditorStore(selectLibrary);
   const open = useEditorStore(selectChain);
   const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const [problems, setProblems] = useState<{ file: string; list: ChainProblem[] } | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [endpoint, setEndpoint] = useState<{ chain: Chain; endpoint: ChainEndpoint } | null>(null);
@@ -74,19 +79,21 @@ export function Library() {
 
   const fail = (what: string) => (error: unknown) => useEditorStore.getState().pushToast('error', `${what}: ${(error as Error).message}`);
 
-  const onFile = useCallback(async (file: File) => {
+  const onFiles = useCallback(async (brought: BroughtFile[]) => {
     try {
-      const outcome = await (await import('./import-flow.ts')).importFile(file);
-      if (outcome && 'problems' in outcome) setProblems({ file: file.name, list: outcome.problems });
+      const outcome = await (await import('./import-flow.ts')).importFiles(brought);
+      const shown = brought.length === 1 ? brought[0]?.file.name ?? '' : `${brought.length} files${brought[0]?.path.includes('/') ? ` from ${brought[0].path.split('/')[0]}` : ''}`;
+      if (outcome && 'problems' in outcome) setProblems({ file: shown, list: outcome.problems });
       else if (outcome && 'report' in outcome) setReport(outcome.report);
       else if (outcome) setEndpoint(outcome.confirm);
     } catch (error) {
       fail('Import failed')(error);
     } finally {
       if (fileInput.current) fileInput.current.value = '';
+      if (folderInput.current) folderInput.current.value = '';
     }
   }, []);
-  const dropping = useFileDrop(onFile);
+  const dropping = useFileDrop(onFiles);
 
   const remove = async (entry: ChainSummary) => {
     const snapshot = await (await actions()).removeChain(entry.id);
@@ -107,7 +114,11 @@ export function Library() {
           </button>
           <label className="button small" title="Import a chain file, a program exported from Seamscope, a Langflow or Flowise flow, or a trace (or drop it on the window)">
             Import
-            <input ref={fileInput} type="file" accept={accept} data-testid="library.import" className="visually-hidden" onChange={(e) => e.target.files?.[0] && void onFile(e.target.files[0])} />
+            <input ref={fileInput} type="file" multiple accept={accept} data-testid="library.import" className="visually-hidden" onChange={(e) => e.target.files?.length && void onFiles(broughtFrom(e.target.files))} />
+          </label>
+          <label className="button small" title="Import a flow with the files beside it: a Prompt flow's folder (flow.dag.yaml, its Jinja prompts and data.jsonl)">
+            Folder
+            <input ref={folderInput} type="file" {...{ webkitdirectory: '' }} data-testid="library.import.folder" className="visually-hidden" onChange={(e) => e.target.files?.length && void onFiles(broughtFrom(e.target.files))} />
           </label>
         </span>
       </div>
@@ -164,7 +175,7 @@ export function Library() {
       )}
       {dropping && (
         <div className="drop-overlay" data-testid="library.drop">
-          Drop a chain, a flow from another tool or a trace to import it
+          Drop a chain, a flow from another tool (a Prompt flow's folder too) or a trace to import it
         </div>
       )}
       <Suspense fallback={null}>

@@ -105,8 +105,8 @@ export async function restoreRevision(revisionId: number): Promise<void> {
 export type ChainImport = { problems: ChainProblem[] } | { report: FidelityReport | null };
 
 /** `fileName` helps the formats registry tell a program (`.ts`, `.py`) from JSON; without it the text does. */
-export async function importChainJson(text: string, fileName?: string): Promise<ChainImport> {
-  const result = await importChainText(await openDb(), text, fileName);
+export async function importChainJson(text: string, fileName?: string, readSibling?: (relativePath: string) => string | { error: string }): Promise<ChainImport> {
+  const result = await importChainText(await openDb(), text, fileName, readSibling);
   if (!result.ok) return { problems: result.problems };
   await getAutosave()?.flush();
   markClean(result.chain);

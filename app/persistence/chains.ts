@@ -232,9 +232,10 @@ export type ImportResult =
  * Imports a chain file. An id already in the library keeps the stored chain when the content
  * is the same; different content is stored under a new id so nothing is overwritten.
  */
-export async function importChainText(db: SeamscopeDb, text: string, fileName?: string): Promise<ImportResult> {
-  // A chain file, or a TypeScript/Python program exported from one (its chain is embedded as data).
-  const parsed = importChainSource(text, { fileName });
+export async function importChainText(db: SeamscopeDb, text: string, fileName?: string, readSibling?: (relativePath: string) => string | { error: string }): Promise<ImportResult> {
+  // A chain file, or a TypeScript/Python program exported from one (its chain is embedded as data);
+  // a flow brought with its folder reads the files beside it only from that folder.
+  const parsed = importChainSource(text, { fileName, ...(readSibling ? { readSibling } : {}) });
   if (!parsed.ok) return parsed;
   // From another tool: what was kept, changed and dropped (also kept in the chain's meta).
   const report = parsed.report ?? null;

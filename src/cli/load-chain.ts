@@ -1,4 +1,6 @@
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Chain } from '../chain/schema.ts';
 import { fidelityLines, importChainSource, importSuiteSource, type ImportSuiteResult } from '../formats/index.ts';
 import { readContainedFileSync } from './contained-file.ts';
@@ -9,6 +11,19 @@ export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
   env: Record<string, string | undefined>;
+}
+
+/**
+ * A folder given where a file is read is a flow's folder (Prompt flow): its `flow.dag.yaml`,
+ * whose prompt files and data.jsonl are read beside it. Anything else is the path as given.
+ */
+export function flowFileOf(path: string): string {
+  try {
+    if (!statSync(path).isDirectory()) return path;
+  } catch {
+    return path;
+  }
+  return ['flow.dag.yaml', 'flow.dag.yml'].map((name) => join(path, name)).find((file) => existsSync(file)) ?? path;
 }
 
 /** The file's text, or null with why on `io.err` (a missing or unreadable file is said by its code). */
@@ -31,7 +46,8 @@ function printProblems(path: string, problems: readonly { path: string; message:
  * is embedded as data and never run, another tool's flow); problems, and an import's fidelity
  * report, go to `io.err`.
  */
-export async function loadChain(path: string, io: Io): Promise<Chain | null> {
+export async function loadChain(given: string, io: Io): Promise<Chain | null> {
+  const path = flowFileOf(given);
   const text = await readText(path, io);
   if (text === null) return null;
   const result = importChainSource(text, { fileName: path, readSibling: (file) => readContainedFileSync(path, file) });
@@ -49,10 +65,11 @@ export async function loadChain(path: string, io: Io): Promise<Chain | null> {
  * a dataset); problems and the fidelity report go to `io.err`. Null when the file cannot be read,
  * holds a single chain (eval then needs --dataset) or is refused.
  */
-export async function loadSuite(path: string, io: Io): Promise<Extract<ImportSuiteResult, { ok: true }> | null> {
+export async function loadSuite(given: string, io: Io): Promise<Extract<ImportSuiteResult, { ok: true }> | null> {
+  const path = flowFileOf(given);
   const text = await readText(path, io);
   if (text === null) return null;
-  const result = importSuiteSource(text, { fileName: path });
+  const result = importSuiteSource(text, { fileName: path, readSibling: (file) => readContainedFileSync(path, file) });
   if (result === null) {
     io.err(`${terminalLine(path)} holds one chain and no tests: eval needs --dataset FILE.dataset.jsonl`);
     return null;

@@ -92,7 +92,7 @@ export function importSuiteSource(text: string, options: ImportChainOptions = {}
   const registry = options.registry ?? stepRegistry;
   const { format, value } = sniffChain(sniffInput(options.fileName, text));
   if (!format.toSuite) return null;
-  const suite = format.toSuite(value, { registry, ...(options.fileName !== undefined ? { fileName: options.fileName } : {}) });
+  const suite = format.toSuite(value, { registry, ...(options.fileName !== undefined ? { fileName: options.fileName } : {}), ...(options.readSibling ? { readSibling: options.readSibling } : {}) });
   if (!suite.ok) return suite;
   const chains: Chain[] = [];
   for (const [i, raw] of suite.chains.entries()) {

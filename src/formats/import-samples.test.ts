@@ -33,10 +33,14 @@ const expected: Record<string, Expected> = {
   'dify/intent-routing.yml': { format: 'dify', refused: [/"问题分类器" \(question-classifier\) is not imported yet/, /"知识检索" \(knowledge-retrieval\) searches a Dify knowledge base/, /"变量聚合器" \(variable-aggregator\)/] },
   'dify/translation_workflow.yml': { format: 'dify', refused: [/"COUNTRY IS NULL" \(if-else\) is not imported yet/, /"SUGGESTIONS" \(variable-aggregator\)/] },
   'dify/whole-book-translation-iteration.yml': { format: 'dify', refused: [/"代码执行" \(code\)/, /"迭代" \(iteration\) is not imported yet/, /"模板" \(template-transform\): its template cannot be a Seamscope template: it uses Jinja beyond/] },
-  'promptflow/conditional-flow-for-switch/flow.dag.yaml': { format: 'promptflow', refused: [/"class_check" \(python\) runs Python code/, /"order_search" \(python\)/, /"generate_response" \(python\)/] },
-  'promptflow/eval-qna-rag-metrics/flow.dag.yaml': { format: 'promptflow', refused: [/"concat_scores" \(python\)/, /\$\.nodes\[2\]\.activate "gpt_groundedness" \(llm\) runs only when a condition holds/, /"gpt_relevance" \(llm\): it has assistant turns/] },
-  'promptflow/maths-to-code/flow.dag.yaml': { format: 'promptflow', refused: [/"code_refine" \(python\)/, /"code_gen" \(llm\): its prompt ask_llm\.jinja2 cannot be a Seamscope template: it uses Jinja beyond/] },
-  'promptflow/web-classification/flow.dag.yaml': { format: 'promptflow', refused: [/"fetch_text_content_from_url" \(python\)/, /"summarize_text_content" has its prompt in node_variants/, /"classify_with_llm" \(llm\): its prompt classify_with_llm\.jinja2 cannot be a Seamscope template: it uses Jinja beyond/] },
+  // Every Prompt flow sample from Prompt flow's repository computes something in Python, and only the
+  // python nodes (and one prompt with an assistant turn) are named: activate conditions, variants
+  // and Jinja loops import (promptflow.test.ts stands each python node in by an input and runs them).
+  'promptflow/conditional-flow-for-switch/flow.dag.yaml': { format: 'promptflow', refused: [/"class_check" \(python\) runs Python code/, /"order_search" \(python\)/, /"product_info" \(python\)/, /"product_recommendation" \(python\)/, /"generate_response" \(python\)/] },
+  'promptflow/eval-qna-rag-metrics/flow.dag.yaml': { format: 'promptflow', refused: [/"concat_scores" \(python\)/, /"validate_input" \(python\)/, /"gpt_relevance" \(llm\): its prompt rag_generation_prompt\.jinja2 has the messages system, user, assistant/] },
+  'promptflow/maths-to-code/flow.dag.yaml': { format: 'promptflow', refused: [/"code_refine" \(python\)/, /"math_example" \(python\)/, /"final_code_execution" \(python\)/] },
+  'promptflow/web-classification/flow.dag.yaml': { format: 'promptflow', refused: [/"fetch_text_content_from_url" \(python\)/, /"prepare_examples" \(python\)/, /"convert_to_dict" \(python\)/] },
+  'promptflow/support-reply/flow.dag.yaml': { format: 'promptflow', runs: true, steps: 6 },
   'promptfoo/getting-started/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
   'promptfoo/json-output/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
   'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [/^\$\.prompts\[0\] the prompt file:\/\/prompt\.json is a file beside the config/] },
