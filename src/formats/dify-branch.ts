@@ -5,10 +5,13 @@ import { numberOf } from './model-settings.ts';
 /**
  * A Dify if-else node's cases as a router's routes. A router branches in code on one value
  * equalling a label, so a case carries over when every condition of every case tests the same
- * variable for equality ("is", "=", "in", "empty") or, in a plain if/else, for inequality ("is
- * not", "≠", "not in", "not empty": the labels then go to the else branch and anything else to
- * the case). Conditions a router cannot decide by equality ("contains", "start with", ">") are
- * named, never approximated.
+ * variable for equality ("is", "=", "in") or, in a plain if/else, for inequality ("is not",
+ * "≠", "not in": the labels then go to the else branch and anything else to the case). A value
+ * left out equals no label, in Dify as here (the router takes "otherwise" for it). Conditions a
+ * router cannot decide by equality ("contains", "start with", ">") are named, never
+ * approximated, and so are tests for an empty value: a route on "" is a design error here (it
+ * reads as a label nobody typed) and a value left out gives no label at all, so "empty" and
+ * "not empty" have no route that takes them.
  */
 
 export interface RouteLabel { equals: unknown; label: string; handle: string }
@@ -22,18 +25,18 @@ export interface IfElseRoutes {
   otherwise: string;
   /** The conditions as Dify states them, for the fidelity report. */
   stated: string;
-  /** A label is "" because a condition tests for empty: a value left out gives no label at all. */
-  testsEmpty: boolean;
 }
 
-const POSITIVE = new Set(['is', '=', 'empty', 'in']);
-const NEGATED: Record<string, string> = { 'is not': 'is', '≠': '=', 'not empty': 'empty', 'not in': 'in' };
+const POSITIVE = new Set(['is', '=', 'in']);
+const NEGATED: Record<string, string> = { 'is not': 'is', '≠': '=', 'not in': 'in' };
+const EMPTY = new Set(['empty', 'not empty', 'null', 'not null']);
 
 interface Condition { selector: string[]; operator: string; value: unknown }
 
 function labelsOf(c: Condition, operator: string): unknown[] | string {
-  if (operator === 'empty') return [''];
-  if (operator === 'in') return Array.isArray(c.value) && c.value.length ? c.value.map((v) => text(v)) : 'it names no values';
+  const labels = operator === 'in' ? (Array.isArray(c.value) ? c.value.map((v) => text(v)) : []) : null;
+  if (labels?.some((l) => l === '') || (!labels && operator !== '=' && c.value === '')) return 'a route on "" is a design error here (it reads as a label nobody typed)';
+  if (labels) return labels.length ? labels : 'it names no values';
   if (operator === '=') {
     const n = numberOf(c.value);
     return n === null ? `${JSON.stringify(c.value)} is not a number` : [n];
@@ -64,8 +67,10 @@ export function ifElseRoutes(data: Record<string, unknown>, nameOf: (selector: s
   const stated = cases.map((c) => c.conditions.map(statedOf).join(c.any ? ' or ' : ' and ')).join('; else if ');
   const other = all.find((c) => c.selector.join('.') !== first.selector.join('.'));
   if (other) return { problem: `it tests ${nameOf(first.selector)} and ${nameOf(other.selector)}; a router branches on one value` };
+  const empty = all.find((c) => EMPTY.has(c.operator));
+  if (empty) return { problem: `it tests ${statedOf(empty)}; a router takes a branch on a label the value equals, and an empty value has none here (a route on "" is a design error, a value left out gives no label), so no step decides "${empty.operator}" without running code` };
   const unsupported = all.find((c) => !POSITIVE.has(c.operator) && !NEGATED[c.operator]);
-  if (unsupported) return { problem: `it tests ${statedOf(unsupported)}; a router branches on a value equalling a label (is, =, in, empty and their negations), and no step here decides "${unsupported.operator}" without running code` };
+  if (unsupported) return { problem: `it tests ${statedOf(unsupported)}; a router branches on a value equalling a label (is, =, in and their negations), and no step here decides "${unsupported.operator}" without running code` };
 
   const routes: RouteLabel[] = [];
   const add = (labels: unknown[], handle: string) => {
@@ -73,7 +78,6 @@ export function ifElseRoutes(data: Record<string, unknown>, nameOf: (selector: s
       if (!routes.some((r) => JSON.stringify(r.equals) === JSON.stringify(equals))) routes.push({ equals, label: typeof equals === 'string' ? (equals || '(empty)') : JSON.stringify(equals), handle });
     }
   };
-  const testsEmpty = all.some((c) => c.operator === 'empty' || c.operator === 'not empty');
   const negated = all.filter((c) => NEGATED[c.operator]);
   if (negated.length > 0) {
     // "not a and not b": a and b go to the else branch, anything else to the case. Only as a plain if/else.
@@ -84,7 +88,7 @@ export function ifElseRoutes(data: Record<string, unknown>, nameOf: (selector: s
       if (typeof labels === 'string') return { problem: `it tests ${statedOf(c)}: ${labels}` };
       add(labels, 'false');
     }
-    return { selector: first.selector, routes, otherwise: only.handle, stated, testsEmpty };
+    return { selector: first.selector, routes, otherwise: only.handle, stated };
   }
   for (const c of cases) {
     if (!c.any && c.conditions.length > 1) return { problem: `it tests ${stated}: "and" of equalities on one value holds only when they name the same label` };
@@ -94,5 +98,5 @@ export function ifElseRoutes(data: Record<string, unknown>, nameOf: (selector: s
       add(labels, c.handle);
     }
   }
-  return { selector: first.selector, routes, otherwise: 'false', stated, testsEmpty };
+  return { selector: first.selector, routes, otherwise: 'false', stated };
 }

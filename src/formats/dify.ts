@@ -216,12 +216,14 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
         if (!ref || ref === ITEM) return unresolved(n, plan.selector[0] ?? '', `${label} tests ${key}, which is not a start variable or the output of a node this import carries over`);
         const input = trustForRouting(ref, n);
         const id = identifierFrom(nameIn(n.title, scope), 'route', taken);
-        const config: Record<string, unknown> = { bindings: { value: ref }, field: '', routes: [], defaultTo: null };
+        // A field of a step's output is read as the router's label field, so a field left out is no label (otherwise), not a missing input.
+        const inStep = /^(steps\.[^.]+)\.(.+)$/.exec(ref);
+        const config: Record<string, unknown> = { bindings: { value: inStep ? inStep[1] : ref }, field: inStep ? inStep[2] : '', routes: [], defaultTo: null, onMissingLabel: 'otherwise' };
         place(n, { id, kind: 'router', name: nameIn(n.title, scope), config }, scope, copy);
         pending.push({ config, node: n, scope, labels: plan.routes, otherwise: plan.otherwise });
         if (copy > 0) return;
-        report.changed.push({ where: label, what: `the condition ${plan.stated.slice(0, 200)}`, why: `a router on ${ref}: ${plan.routes.map((r) => `${JSON.stringify(r.equals)} takes the ${branchName(r.handle)} branch`).join(', ')}; any other value the ${branchName(plan.otherwise)} branch` });
-        if (plan.testsEmpty && input && input.required === false) report.changed.push({ where: label, what: `${selectorName(plan.selector)} left out`, why: `Dify reads a value left out as empty; here it gives the router no label, and the run stops there naming it: give "" to take the empty branch` });
+        report.changed.push({ where: label, what: `the condition ${plan.stated.slice(0, 200)}`, why: `a router on ${ref}: ${plan.routes.map((r) => `${JSON.stringify(r.equals)} takes the ${branchName(r.handle)} branch`).join(', ')}; any other value, or none, the ${branchName(plan.otherwise)} branch (a value left out equals no label, in Dify as here)` });
+        if (input?.required === false) report.changed.push({ where: label, what: `${selectorName(plan.selector)} left out`, why: `Dify takes the ${branchName(plan.otherwise)} branch; here the router has no value to read and the run stops there, naming it` });
       });
       continue;
     }
