@@ -64,6 +64,7 @@ export function llmConfig(n: DifyNode, where: string, translate: Translate, repo
   const messages = isRecord(template) ? [{ role: 'user', text: template.text }] : Array.isArray(template) ? template.filter(isRecord) : [];
   const system = messages.filter((m) => m.role === 'system').map((m) => text(m.text));
   const user = messages.filter((m) => m.role === 'user').map((m) => text(m.text));
+  if (messages.some((m) => m.edition_type === 'jinja2')) return { problem: 'has a prompt written in Jinja (edition type jinja2), which this import does not translate yet' };
   if (messages.some((m) => m.role === 'assistant') || user.length > 1 || system.length > 1 || user.length + system.length === 0) {
     return { problem: 'has assistant messages, several user or system messages, or none; a model step sends one system and one user message' };
   }

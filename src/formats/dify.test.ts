@@ -257,6 +257,28 @@ describe('Dify DSL: branches, classifiers, aggregators, extractors and iteration
     ]);
   });
 
+  it('translation_workflow.yml with its empty test made an equality: the real file\'s branches and aggregator import and run on the demo model', async () => {
+    const source = readFileSync(new URL('../testing/import-samples/dify/translation_workflow.yml', import.meta.url), 'utf8')
+      .replace('comparison_operator: empty', 'comparison_operator: is').replace("value: ''", 'value: none');
+    const { chain, report } = imported(source);
+    expect(chain.steps.map((s) => s.id)).toEqual([
+      'translation', 'country_is_null', 'expert_suggestions', 'expert_suggestions_with_country',
+      'imporve_translate_after_expert_suggestions', 'imporve_translate_after_expert_suggestions_with_country',
+      'output_after_expert_suggestions', 'output_after_expert_suggestions_with_country',
+    ]);
+    // Dify sends IMPORVE_TRANSLATE's "{target_lang}" as literal text; here it names a binding, and the report says so.
+    expect(report?.changed).toContainEqual(expect.objectContaining({ where: '"IMPORVE_TRANSLATE" (llm)', what: 'the text {target_lang} in a prompt' }));
+    expect(lintChain(chain, stepRegistry).filter((f) => f.severity === 'error')).toEqual([]);
+    const inputs = { source_lang: 'English', target_lang: 'French', source_text: 'The appeal must be filed within 180 days.' };
+    for (const [country, taken] of [['none', 'expert_suggestions'], ['Canada', 'expert_suggestions_with_country']] as const) {
+      const { meta, status, chosen } = await run(chain, { ...inputs, country }, createDemoProvider());
+      expect(meta.status, country).toBe('succeeded');
+      expect(chosen).toEqual([taken]);
+      expect(status(`imporve_translate_after_${taken}`)).toBe('succeeded');
+      expect(status(`output_after_${taken === 'expert_suggestions' ? 'expert_suggestions_with_country' : 'expert_suggestions'}`)).toBe('skipped');
+    }
+  });
+
   it('if-else conditions: equalities and negations on one value become routes; anything else is named', () => {
     const name = (s: string[]) => s.join('.');
     const cond = (operator: string, value: unknown, variable = 'x') => ({ variable_selector: ['1', variable], comparison_operator: operator, value });

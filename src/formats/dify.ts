@@ -126,12 +126,13 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
     }
     // Text that reads as a Seamscope placeholder and is not one of the node's references.
     const literal = [...source.replace(DIFY_REF, '').matchAll(PLACEHOLDER_PATTERN)];
-    const unbound = literal.find((m) => !Object.hasOwn(bindings, (m[1] ?? '').split('.')[0] as string) && (m[1] ?? '') !== 'item');
+    const fills = (name: string) => Object.hasOwn(bindings, name) || (name === 'item' && reserved.includes('item'));
+    const unbound = literal.find((m) => !fills((m[1] ?? '').split('.')[0] as string));
     if (unbound) {
       refuse(n, `${named(n)}: its prompt has the text ${unbound[0]}, which a Seamscope template would fill in`);
       return null;
     }
-    for (const m of literal) report.changed.push({ where: named(n), what: `the text ${m[0]} in a prompt`, why: `it is literal text in Dify; here it names the binding ${m[1]} and is filled with its value (a template has no literal braces around a name)` });
+    for (const m of literal) report.changed.push({ where: named(n), what: `the text ${m[0]} in a prompt`, why: `it is literal text in Dify; here it names ${m[1] === 'item' && !Object.hasOwn(bindings, 'item') ? 'the map\'s item' : `the binding ${m[1]}`} and is filled with its value (a template has no literal braces around a name)` });
     return out;
   };
 
@@ -331,7 +332,7 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
     if (n.type === 'answer') {
       (scopesFor(n, refsIn(n, text(n.data.answer))) ?? []).forEach((scope, copy) => {
         const bindings: Record<string, string> = {};
-        const answer = translateIn(n, scope, ['item'])(text(n.data.answer), bindings);
+        const answer = translateIn(n, scope)(text(n.data.answer), bindings);
         if (answer === null) return;
         const single = /^\{(\w+)\}$/.exec(answer.trim());
         if (single) return place(n, { id: identifierFrom(nameIn(n.title, scope), 'output', taken), kind: 'output', name: nameIn(n.title, scope), config: { bindings: { value: bindings[single[1] as string] as string } } }, scope, copy);
