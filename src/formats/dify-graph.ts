@@ -96,7 +96,7 @@ export function branchOnlyNodes(order: readonly DifyNode[], into: (id: string) =
   const only = new Set<string>();
   for (const n of order) {
     const incoming = into(n.id);
-    if (n.type === 'variable-aggregator' || incoming.length === 0) continue;
+    if (isAggregator(n) || incoming.length === 0) continue;
     if (incoming.every((e) => BRANCHING.has(byId.get(e.source)?.type ?? '') || only.has(e.source))) only.add(n.id);
   }
   return only;
@@ -104,3 +104,11 @@ export function branchOnlyNodes(order: readonly DifyNode[], into: (id: string) =
 
 /** Node types whose outgoing edges are branches (one handle per case or class). */
 export const BRANCHING = new Set(['if-else', 'question-classifier']);
+
+/**
+ * A variable aggregator; Dify 0.6 called it variable-assigner (the later assigner, which sets a
+ * conversation variable, has no list of selectors).
+ */
+export function isAggregator(n: DifyNode): boolean {
+  return n.type === 'variable-aggregator' || (n.type === 'variable-assigner' && Array.isArray(n.data.variables) && n.data.variables.every(Array.isArray));
+}

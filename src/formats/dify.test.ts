@@ -279,6 +279,28 @@ describe('Dify DSL: branches, classifiers, aggregators, extractors and iteration
     }
   });
 
+  it('a chatflow\'s message (sys.query) is a chain input; the answer node is its output', async () => {
+    const chat = `app: {name: Chat, mode: advanced-chat}
+kind: app
+version: 0.1.5
+workflow:
+  graph:
+    edges:
+    - {source: '1', sourceHandle: source, target: '2'}
+    - {source: '2', sourceHandle: source, target: '3'}
+    nodes:
+    - {id: '1', position: {x: 0, y: 0}, data: {type: start, title: Start, variables: []}}
+    - {id: '2', position: {x: 300, y: 0}, data: {type: llm, title: Reply, memory: {window: {enabled: true, size: 5}}, model: {name: gpt-4o, completion_params: {temperature: 0.5, max_tokens: 256}}, prompt_template: [{role: system, text: Be kind.}, {role: user, text: '{{#sys.query#}}'}]}}
+    - {id: '3', position: {x: 600, y: 0}, data: {type: answer, title: Answer, answer: '{{#2.text#}}'}}
+`;
+    const { chain, report } = imported(chat);
+    expect(chain.inputs).toEqual([expect.objectContaining({ name: 'query', trust: 'untrusted', required: true })]);
+    expect(chain.steps.map((s) => [s.id, s.kind, s.config.bindings])).toEqual([['reply', 'model', { query: 'inputs.query' }], ['answer', 'output', { value: 'steps.reply' }]]);
+    expect(report?.dropped).toContainEqual(expect.objectContaining({ where: '"Reply" (llm)', what: 'conversation memory' }));
+    const { meta } = await run(chain, { query: 'Where is my parcel?' }, createDemoProvider());
+    expect(meta.status).toBe('succeeded');
+  });
+
   it('if-else conditions: equalities and negations on one value become routes; anything else is named', () => {
     const name = (s: string[]) => s.join('.');
     const cond = (operator: string, value: unknown, variable = 'x') => ({ variable_selector: ['1', variable], comparison_operator: operator, value });

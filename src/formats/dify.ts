@@ -4,7 +4,7 @@ import { PLACEHOLDER_PATTERN } from '../chain/template.ts';
 import { isRecord } from '../files/json-value.ts';
 import { ifElseRoutes } from './dify-branch.ts';
 import { branchName, checkBranchesGate, resolveRoutes, type PendingRouter } from './dify-routes.ts';
-import { branchOnlyNodes, MAX_COPIES, readEdges, readNodes, ROOT_SCOPE, scopesOf, text, variantIn, type DifyNode, type Scope, type Variant } from './dify-graph.ts';
+import { branchOnlyNodes, isAggregator, MAX_COPIES, readEdges, readNodes, ROOT_SCOPE, scopesOf, text, variantIn, type DifyNode, type Scope, type Variant } from './dify-graph.ts';
 import { classifierConfig, extractorConfig, llmConfig, type Translate } from './dify-model.ts';
 import { createFidelityReport } from './fidelity.ts';
 import type { ChainFormatContext, ToChainResult } from './format.ts';
@@ -150,6 +150,13 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
     return input;
   };
 
+  // A chatflow's user message is sys.query: the chain's input, as the start node's variables are.
+  if (all.some((n) => /sys\.query#|"sys","query"/.test(JSON.stringify(n.data)))) {
+    const name = identifierFrom('query', 'query', taken);
+    inputs.push({ name, description: 'The chat message (Dify\'s sys.query)', schema: { type: 'string' }, trust: 'untrusted', required: true });
+    add(refOf, 'sys.query', ROOT_SCOPE, `inputs.${name}`);
+    report.changed.push({ where: 'sys.query', what: 'the chat message', why: `the chain input ${name}: a chain run holds no conversation, so the message is given as an input` });
+  }
   for (const n of order) {
     const label = named(n);
     if (REACHES_OUT[n.type]) {
@@ -234,9 +241,8 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
         if (!ref || ref === ITEM) return unresolved(n, selector[0] ?? '', `${label} reads ${key || 'no query'}, which is not a start variable or the output of a node this import carries over`);
         const id = identifierFrom(nameIn(n.title, scope), 'step', taken);
         const translate = translateIn(n, scope, ['query']);
-        const where = copy === 0 ? label : `${label}, copy ${copy + 1}`;
         if (n.type === 'parameter-extractor') {
-          const config = extractorConfig(n, where, ref, translate, report);
+          const config = extractorConfig(n, label, ref, translate, report);
           if (config && 'problem' in config) return refuse(n, `${label} ${String(config.problem)}`);
           if (!config) return;
           place(n, { id, kind: 'model', name: nameIn(n.title, scope), config }, scope, copy);
@@ -244,7 +250,7 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
           for (const name of Object.keys(properties)) add(refOf, `${n.id}.${name}`, scope, `steps.${id}.${name}`);
           return;
         }
-        const built = classifierConfig(n, where, ref, translate, report);
+        const built = classifierConfig(n, label, ref, translate, report);
         if (built && 'problem' in built) return refuse(n, `${label} ${built.problem}`);
         if (!built) return;
         place(n, { id, kind: 'model', name: nameIn(n.title, scope), config: built.config }, scope, copy);
@@ -257,7 +263,7 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
       });
       continue;
     }
-    if (n.type === 'variable-aggregator') {
+    if (isAggregator(n)) {
       const settings = isRecord(n.data.advanced_settings) ? n.data.advanced_settings : {};
       if (settings.group_enabled === true) {
         refuse(n, `${label} has groups, which this import does not carry over yet (one aggregator per group imports)`);
