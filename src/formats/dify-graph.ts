@@ -22,7 +22,7 @@ export interface DifyNode {
   position: { x: number; y: number };
   /** Index in the file's node list, for problem paths. */
   index: number;
-  /** The iteration this node is inside, or null at the top level. */
+  /** The iteration (or loop) this node is inside, or null at the top level. */
   parent: string | null;
 }
 
@@ -47,7 +47,8 @@ export function readNodes(graph: Record<string, unknown>): DifyNode[] {
   return raw.map((n, index) => ({ n, index })).filter((e): e is { n: Record<string, unknown>; index: number } => isRecord(e.n)).map(({ n, index }) => {
     const data = isRecord(n.data) ? n.data : {};
     const p = isRecord(n.position) ? n.position : {};
-    const parent = text(data.iteration_id) || (data.isInIteration === true ? text(n.parentId) : '');
+    // Inside an iteration or a loop (Dify 1.x): kept under it, never a node of the flow itself.
+    const parent = text(data.iteration_id) || text(data.loop_id) || (data.isInIteration === true || data.isInLoop === true ? text(n.parentId) : '');
     return { id: text(n.id), type: text(data.type), title: text(data.title) || text(n.id), data, position: { x: Number(p.x) || 0, y: Number(p.y) || 0 }, index, parent: parent || null };
   }).filter((n) => n.type !== 'custom-note' && n.type !== '');
 }

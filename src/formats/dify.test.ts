@@ -333,6 +333,10 @@ workflow:
       expect.stringMatching(/^"End 2" \(end\) runs only on a branch in Dify but reads nothing made on it/),
     ]);
     expect(refusals(ROUTED.replace('type: variable-aggregator', 'type: list-operator'))).toEqual(['"Reply" (list-operator) has no counterpart here: no step does what it does']);
+    expect(refusals(ROUTED.replace('title: Polish,', 'title: Polish, error_strategy: fail-branch,'))).toEqual([expect.stringMatching(/^"Polish" \(llm\) has a fail branch, which this import does not carry over/)]);
+    const { report } = imported(ROUTED.replace('title: Polish,', 'title: Polish, error_strategy: default-value, retry_config: {retry_enabled: true, max_retries: 3},'));
+    expect(report?.dropped).toContainEqual(expect.objectContaining({ where: '"Polish" (llm)', what: 'its default value on failure' }));
+    expect(report?.changed).toContainEqual(expect.objectContaining({ where: '"Polish" (llm)', what: '3 retries' }));
   });
 
   it('the hand-written support-triage sample: extractor, if-else, classifier, aggregator and a one-llm iteration, run end to end', async () => {
@@ -348,6 +352,7 @@ workflow:
       },
     });
     expect(step('urgent')?.config).toMatchObject({ bindings: { value: 'steps.extract' }, field: 'urgency', routes: [{ equals: 'high', to: 'escalation_note' }], defaultTo: 'topic', onMissingLabel: 'otherwise' });
+    expect(report?.changed).toContainEqual(expect.objectContaining({ where: '"Technical reply" (llm)', what: 'its context {{#context#}}' }));
     expect(step('technical_reply')?.config).toMatchObject({ prompt: '{ticket}', system: 'You answer questions about {product}. Give numbered steps.', bindings: { ticket: 'inputs.ticket', product: 'steps.extract.product' } });
     expect(step('answer_each_question')?.config).toMatchObject({ itemName: 'item', concurrency: 3, prompt: 'Question: {item}\n\nTicket:\n{ticket}', bindings: { items: 'steps.extract.questions', ticket: 'inputs.ticket' }, maxTokens: 200 });
     expect(report?.dropped.map((d) => `${d.where} ${d.what}`)).toEqual(['"Extract" (parameter-extractor) stop ["###"]', '"Technical reply" (llm) top_p 0.9']);

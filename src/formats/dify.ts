@@ -99,6 +99,7 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
   /** A Dify prompt as a step template in `scope`, binding what it reads; null (and a problem) when it cannot be. */
   const translateIn = (n: DifyNode, scope: Scope, reserved: readonly string[] = []): Translate => (raw, bindings) => {
     const source = withContext(n, raw);
+    if (source !== raw) report.changed.push({ where: named(n), what: 'its context {{#context#}}', why: 'the value the node\'s context names, read as a binding' });
     let missing: { whole: string; node: string } | null = null;
     const out = source.replace(DIFY_REF, (whole, node: string, variable: string) => {
       const ref = variantIn(refOf.get(`${node}.${variable}`), scope)?.ref;
@@ -133,6 +134,21 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
     return out;
   };
 
+  /**
+   * What a node does when it fails (Dify 0.14 and later): retries and a default value are said,
+   * a fail branch is refused (its nodes would run here whether or not the node failed).
+   */
+  const carryFailureSettings = (n: DifyNode, label: string): boolean => {
+    const strategy = text(n.data.error_strategy);
+    if (strategy === 'fail-branch') {
+      refuse(n, `${label} has a fail branch, which this import does not carry over (an on-fail fallback here replaces the step, it does not branch beside it)`);
+      return false;
+    }
+    if (strategy === 'default-value') report.dropped.push({ where: label, what: 'its default value on failure', why: 'a failed step here ends the run or follows its on-fail policy' });
+    const retry = isRecord(n.data.retry_config) ? n.data.retry_config : {};
+    if (retry.retry_enabled === true) report.changed.push({ where: label, what: `${String(retry.max_retries ?? '?')} retries`, why: 'the endpoint profile retries failed requests (429, 5xx, timeouts); the step\'s own retries resend a malformed answer with feedback' });
+    return true;
+  };
   /** The copies a node reading these `node.variable`s is built in; null (and a problem) past the limit. */
   const scopesFor = (n: DifyNode, keys: readonly string[]): Scope[] | null => {
     const lists = [...new Set(keys)].map((k) => refOf.get(k)).filter((l): l is Variant[] => l !== undefined);
@@ -163,6 +179,7 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
       refuse(n, `${label} ${REACHES_OUT[n.type]}`);
       continue;
     }
+    if (!carryFailureSettings(n, label)) continue;
     if (n.type === 'start') {
       for (const v of Array.isArray(n.data.variables) ? n.data.variables.filter(isRecord) : []) {
         const name = identifierFrom(text(v.variable), 'input', taken);
