@@ -75,16 +75,17 @@ export function variantIn(variants: readonly Variant[] | undefined, scope: Scope
 export function scopesOf(lists: readonly (readonly Variant[])[]): Scope[] {
   let scopes: Scope[] = [ROOT_SCOPE];
   for (const list of lists) {
-    const next: Scope[] = [];
+    // Two values of the same key give the same scope: keep one. Past the limit the caller refuses the node, so stop counting.
+    const next = new Map<string, Scope>();
     for (const scope of scopes) {
       for (const v of list) {
-        if (!compatible(scope.key, v.key)) continue;
-        next.push({ key: { ...scope.key, ...v.key }, after: [...new Set([...scope.after, ...v.after])] });
+        if (next.size > MAX_COPIES || !compatible(scope.key, v.key)) continue;
+        const key = { ...scope.key, ...v.key };
+        const id = JSON.stringify(Object.entries(key).sort());
+        if (!next.has(id)) next.set(id, { key, after: [...new Set([...scope.after, ...v.after])] });
       }
     }
-    // Two values of the same key give the same scope: keep one.
-    scopes = next.filter((s, i) => next.findIndex((o) => JSON.stringify(o.key) === JSON.stringify(s.key)) === i);
-    if (scopes.length > MAX_COPIES * 4) break;
+    scopes = [...next.values()];
   }
   return scopes;
 }

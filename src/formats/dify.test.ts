@@ -333,6 +333,15 @@ workflow:
       expect.stringMatching(/^"End 2" \(end\) runs only on a branch in Dify but reads nothing made on it/),
     ]);
     expect(refusals(ROUTED.replace('type: variable-aggregator', 'type: list-operator'))).toEqual(['"Reply" (list-operator) has no counterpart here: no step does what it does']);
+    // Copies are bounded: an aggregator of nine branches is refused rather than multiplied.
+    const classes = Array.from({ length: 9 }, (_, i) => i + 10);
+    const wide = ROUTED
+      .replace('classes: [{id: c1, name: refund}, {id: c2, name: other}]', `classes: [${classes.map((i) => `{id: c${i}, name: k${i}}`).join(', ')}]`)
+      .replace("variables: [['3', text], ['4', text]]", `variables: [${classes.map((i) => `['${i}', text]`).join(', ')}]`)
+      .replace("    - {source: '2', sourceHandle: c1, target: '3'}", classes.map((i) => `    - {source: '2', sourceHandle: c${i}, target: '${i}'}\n    - {source: '${i}', sourceHandle: source, target: '5'}`).join('\n'))
+      .replace("    - {id: '5', position", `${classes.map((i) => `    - {id: '${i}', position: {x: 600, y: ${i * 100}}, data: {type: llm, title: R${i}, model: {name: m}, prompt_template: [{role: user, text: '{{#1.ticket#}}'}]}}`).join('\n')}\n    - {id: '5', position`)
+      .replace("    - {source: '2', sourceHandle: c2, target: '4'}\n    - {source: '3', sourceHandle: source, target: '5'}\n    - {source: '4', sourceHandle: source, target: '5'}\n", '');
+    expect(refusals(wide)).toEqual(['"Reply" (variable-aggregator) joins 9 branches; what follows it would be built once per branch (at most 8)']);
     expect(refusals(ROUTED.replace('title: Polish,', 'title: Polish, error_strategy: fail-branch,'))).toEqual([expect.stringMatching(/^"Polish" \(llm\) has a fail branch, which this import does not carry over/)]);
     const { report } = imported(ROUTED.replace('title: Polish,', 'title: Polish, error_strategy: default-value, retry_config: {retry_enabled: true, max_retries: 3},'));
     expect(report?.dropped).toContainEqual(expect.objectContaining({ where: '"Polish" (llm)', what: 'its default value on failure' }));

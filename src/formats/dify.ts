@@ -47,6 +47,8 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
   const byId = new Map(all.map((n) => [n.id, n]));
   const edges = readEdges(graph, (id) => byId.has(id));
   const nodes = all.filter((n) => n.parent === null);
+  const childrenOf = new Map<string, DifyNode[]>();
+  for (const n of all) if (n.parent !== null) (childrenOf.get(n.parent) ?? childrenOf.set(n.parent, []).get(n.parent) as DifyNode[]).push(n);
   const byNode = edgesByNode(edges.filter((e) => byId.get(e.source)?.parent === null && byId.get(e.target)?.parent === null));
   const where = (n: DifyNode) => `$.workflow.graph.nodes[${n.index}]`;
   const order = orderByEdges(nodes, (id) => byNode.to(id).map((e) => byId.get(e.source) as DifyNode), (n) => problems.push({ path: where(n), message: `"${n.title}" (${n.type}) is in a loop of edges` }));
@@ -154,7 +156,7 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
     const lists = [...new Set(keys)].map((k) => refOf.get(k)).filter((l): l is Variant[] => l !== undefined);
     const scopes = scopesOf(lists);
     if (scopes.length === 0) refuse(n, `${named(n)} reads values from branches that never run together`);
-    else if (scopes.length > MAX_COPIES) refuse(n, `${named(n)} would be built ${scopes.length} times, once per combination of the branches before it (at most ${MAX_COPIES})`);
+    else if (scopes.length > MAX_COPIES) refuse(n, `${named(n)} would be built more than ${MAX_COPIES} times, once per combination of the branches before it`);
     else return scopes;
     return null;
   };
@@ -296,12 +298,16 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
         for (const v of variants) joined.push({ key: { ...v.key, [n.id]: i }, ref: v.ref, after: [...v.after, from?.title ?? selector[0] ?? ''] });
       });
       if (refused.has(n.id)) continue;
+      if (joined.length > MAX_COPIES) {
+        refuse(n, `${label} joins ${joined.length} branches; what follows it would be built once per branch (at most ${MAX_COPIES})`);
+        continue;
+      }
       refOf.set(`${n.id}.output`, joined);
       report.changed.push({ where: label, what: `joining ${selectors.length} branches`, why: 'no step here reads "whichever branch ran": what reads the aggregator is built once per branch, each copy reading its own branch\'s value, so each branch ends in its own output and the run returns the one of the branch taken' });
       continue;
     }
     if (n.type === 'iteration') {
-      const body = all.filter((m) => m.parent === n.id && m.type !== 'iteration-start');
+      const body = (childrenOf.get(n.id) ?? []).filter((m) => m.type !== 'iteration-start');
       const inner = body[0];
       const out = Array.isArray(n.data.output_selector) ? n.data.output_selector.map(text) : [];
       if (body.length !== 1 || inner?.type !== 'llm' || out.join('.') !== `${inner.id}.text`) {
