@@ -4,6 +4,7 @@ import { SpanKind, SpanStatusCode, trace as traceApi, context } from '@opentelem
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { JsonLogsSerializer, JsonTraceSerializer, ProtobufLogsSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { deeplyNested } from '../testing/hostile-collect.ts';
 import { descriptorFromProtoFiles, DESCRIPTOR_PATH } from './proto-files.ts';
 import { decodeExportResponse, decodeLogsRequest, decodeStatus, decodeTraceRequest, encodeExportResponse, encodeStatus } from './otlp-proto.ts';
 
@@ -119,23 +120,4 @@ function asProto3Json(value: unknown, skip: ReadonlySet<string> = new Set()): un
     out[key] = key === 'intValue' && typeof item === 'number' ? String(item) : asProto3Json(item, skip);
   }
   return out;
-}
-
-/** A request whose resource has one attribute nested `levels` arrays deep: AnyValue.array_value (5) → ArrayValue.values (1) → AnyValue … */
-export function deeplyNested(levels: number): Buffer {
-  const wrap = (tag: number, inner: Buffer) => Buffer.concat([Buffer.from([tag]), varint(inner.length), inner]);
-  let value = Buffer.alloc(0);
-  for (let i = 0; i < levels; i++) value = wrap(0x2a, wrap(0x0a, value));
-  // KeyValue.value (2) → Resource.attributes (1) → ResourceSpans.resource (1) → request.resource_spans (1).
-  return wrap(0x0a, wrap(0x0a, wrap(0x0a, wrap(0x12, value))));
-}
-
-function varint(n: number): Buffer {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return Buffer.from(out);
 }
