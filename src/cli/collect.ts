@@ -72,6 +72,7 @@ export async function collectCommand(args: ParsedArgs, io: Io, stop: AbortSignal
   await collector.close();
   await printing;
   const s = collector.stats();
-  io.out(`stopped: ${plural(s.tracesWritten, 'trace')} written, ${s.tracesNotImported} not imported; ${plural(s.spansAccepted, 'span')} accepted, ${s.spansRejected} rejected; ${plural(s.logsAccepted, 'log record')} accepted`);
+  const answers = Object.entries(s.responses).map(([status, n]) => `${status} ×${n}`).join(', ');
+  io.out(`stopped: ${plural(s.tracesWritten, 'trace')} written, ${s.tracesNotImported} not imported; ${plural(s.spansAccepted, 'span')} accepted, ${s.spansRejected} rejected; ${plural(s.logsAccepted, 'log record')} accepted${answers ? `; answers: ${answers}` : ''}`);
   return 0;
 }
