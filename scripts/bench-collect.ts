@@ -5,8 +5,12 @@
  * second, as agent traces of --spans-per-trace spans (a root and chat spans with GenAI
  * attributes and message content). The collector is the built CLI in a process of its own.
  *
- *   npm run bench:collect [-- --seconds 60] [--exporters 8] [--rate 1000] [--spans-per-trace 20] [--skip-build]
+ *   npm run bench:collect [-- --seconds 60] [--exporters 8] [--rate 1000] [--spans-per-trace 20] [--queue 2048] [--skip-build]
  *
+ * --queue is each batch processor's maxQueueSize (the SDK's default, 2,048): a span ended while
+ * the queue is full is dropped by the exporter's process, which the collector never sees, so
+ * "lost" counts both. CPU seconds of the collector and of the exporters' process are printed
+ * apart, to tell which side ran out.
  * Prints spans sent, accepted by the collector and lost (sent − accepted), runs written, the
  * collector's answers by status (429s are retried by the exporters), and its RSS: sampled each
  * second and its peak (VmHWM from /proc). Asserts nothing.
@@ -29,6 +33,7 @@ const SECONDS = num('seconds', 60);
 const EXPORTERS = num('exporters', 8);
 const RATE = num('rate', 1000);
 const SPANS_PER_TRACE = Math.max(2, num('spans-per-trace', 20));
+const QUEUE = num('queue', 2048);
 const PORT = 5207 + Math.floor(Math.random() * 500);
 
 if (!argv.includes('--skip-build')) {
@@ -41,6 +46,13 @@ async function rss(pid: number): Promise<{ now: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** CPU seconds a process has used (user + system), from /proc/<pid>/stat. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat; after "pid (comm) " they are the 12th and 13th.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** One agent trace: a root around chat spans in the GenAI conventions, with short messages. */
@@ -82,11 +94,12 @@ await listening;
 const url = `http://127.0.0.1:${PORT}`;
 
 const providers = Array.from({ length: EXPORTERS }, () => new TracerProvider({
-  spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter({ url, encoding: 'protobuf' }) })],
+  spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter({ url, encoding: 'protobuf' }), maxQueueSize: QUEUE, maxExportBatchSize: Math.min(512, QUEUE) })],
 }));
 const tracers = providers.map((p, i) => p.getTracer(`bench-exporter-${i}`));
 
-process.stderr.write(`bench:collect: ${EXPORTERS} exporters × ${RATE} spans/s for ${SECONDS} s, traces of ${SPANS_PER_TRACE} spans, protobuf, collector pid ${collector.pid}\n`);
+process.stderr.write(`bench:collect: ${EXPORTERS} exporters × ${RATE} spans/s for ${SECONDS} s, traces of ${SPANS_PER_TRACE} spans, protobuf, queue ${QUEUE}, collector pid ${collector.pid}\n`);
+const cpuBefore = { collector: await cpuSeconds(collector.pid as number), exporters: process.cpuUsage() };
 const samples: number[] = [];
 let sent = 0;
 let traces = 0;
@@ -115,6 +128,10 @@ const sendSeconds = (performance.now() - started) / 1000;
 await Promise.all(providers.map((p) => p.forceFlush()));
 await Promise.all(providers.map((p) => p.shutdown()));
 const peakDuring = await rss(collector.pid as number);
+const collectorCpu = (await cpuSeconds(collector.pid as number)) - cpuBefore.collector;
+const exporterUsage = process.cpuUsage(cpuBefore.exporters);
+const exportersCpu = (exporterUsage.user + exporterUsage.system) / 1e6;
+const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
 const exited = new Promise<void>((resolve) => collector.once('exit', () => resolve()));
 collector.kill('SIGINT');
 await exited;
@@ -131,6 +148,7 @@ process.stdout.write([
   `spans lost:      ${sent - accepted}`,
   `runs written:    ${files} files, ${traceLines} trace lines, ${notImported} traces not imported`,
   `collector:       ${summary}`,
+  `CPU:             collector ${collectorCpu.toFixed(1)} s, exporters' process ${exportersCpu.toFixed(1)} s over ${sendSeconds.toFixed(1)} s; load average ${load} on ${(await import('node:os')).cpus().length} cores`,
   `collector RSS:   peak ${Math.round(peakDuring.peak)} MB (VmHWM); sampled each second: median ${q(0.5)} MB, p95 ${q(0.95)} MB; at 25/50/75 % of the run ${quarter(1)}/${quarter(2)}/${quarter(3)} MB`,
-  JSON.stringify({ bench: 'collect', seconds: SECONDS, exporters: EXPORTERS, rate: RATE, spansPerTrace: SPANS_PER_TRACE, sent, accepted, rejected, lost: sent - accepted, runFiles: files, peakRssMb: Math.round(peakDuring.peak) }),
+  JSON.stringify({ bench: 'collect', seconds: SECONDS, exporters: EXPORTERS, rate: RATE, spansPerTrace: SPANS_PER_TRACE, queue: QUEUE, sent, accepted, rejected, lost: sent - accepted, runFiles: files, peakRssMb: Math.round(peakDuring.peak), collectorCpuS: Number(collectorCpu.toFixed(1)), exportersCpuS: Number(exportersCpu.toFixed(1)), load }),
 ].join('\n') + '\n');

@@ -60,21 +60,32 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
  * is not. Iterative, so hostile nesting cannot overflow the stack.
  */
 export function valueProblem(root: unknown, limits: ValueLimits): string | null {
-  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  // Each entry links to its parent, so a path is built only for the value that fails (one
+  // array per value would be most of the walk's cost on a large request).
+  interface Entry { value: unknown; key: PropertyKey | null; parent: Entry | null; depth: number }
+  const pathOf = (entry: Entry): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (let e: Entry | null = entry; e && e.key !== null; e = e.parent) path.unshift(e.key);
+    return path;
+  };
+  const stack: Entry[] = [{ value: root, key: null, parent: null, depth: 0 }];
   let nodes = 0;
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { value, path } = item;
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const { value } = entry;
     if (typeof value === 'string') {
       if (value.length > limits.maxValueChars) {
-        return `${formatPath(path)} is ${(value.length / 1048576).toFixed(1)} M characters long; one value may be at most ${(limits.maxValueChars / 1048576).toFixed(1)} M`;
+        return `${formatPath(pathOf(entry))} is ${(value.length / 1048576).toFixed(1)} M characters long; one value may be at most ${(limits.maxValueChars / 1048576).toFixed(1)} M`;
       }
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
     if (++nodes > limits.maxNodes) return `the request holds more than ${limits.maxNodes} values`;
-    if (path.length > limits.maxDepth) return `${formatPath(path.slice(0, 8))}… is nested deeper than ${limits.maxDepth} levels`;
-    const isArray = Array.isArray(value);
-    for (const key of Object.keys(value)) stack.push({ value: Reflect.get(value, key), path: [...path, isArray ? Number(key) : key] });
+    if (entry.depth > limits.maxDepth) return `${formatPath(pathOf(entry).slice(0, 8))}… is nested deeper than ${limits.maxDepth} levels`;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], key: i, parent: entry, depth: entry.depth + 1 });
+    } else {
+      for (const key of Object.keys(value)) stack.push({ value: Reflect.get(value, key), key, parent: entry, depth: entry.depth + 1 });
+    }
   }
   return null;
 }
