@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 // ── Layers: the one declared list of what may import what ───────────────────────────────────
 // Each src/<area> lists the areas it may import (values and types); `types` lists areas it may
 // import with `import type` only. Read upwards: files, schema ← providers; files, schema ←
-// chain ← trace ← steps ← formats; steps ← engine ← inspect, export ← eval ← batch ← cli. chain and trace take the step
+// chain ← trace ← steps ← formats ← collect; steps ← engine ← inspect, export ← eval ← batch ← cli. chain and trace take the step
 // registry as an argument (they import its interface as a type, never the registry itself).
 // src/testing and every *.test.ts may import any area; nothing in src imports app/; app/
 // imports only the entries in `entries` below. Checked by eslint-plugin-boundaries.
@@ -31,7 +31,9 @@ export const layers = {
   eval: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect'] },
   // The BullMQ adapter (Node only: bullmq, ioredis, pg). app/ may not import it (see below).
   batch: { allow: ['eval', 'engine', 'chain', 'files', 'providers', 'steps', 'trace', 'schema', 'inspect'] },
-  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'formats', 'eval', 'batch', 'planner'] },
+  // `seamscope collect`, the OTLP/HTTP receiver (Node only: node:http, zlib, protobufjs). app/ may not import it (see below).
+  collect: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'formats'] },
+  cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'formats', 'eval', 'batch', 'planner', 'collect'] },
   testing: { allow: ['*'] },
 };
 
@@ -188,8 +190,8 @@ export default tseslint.config(
   {
     files: ['app/**/*.{ts,tsx}'],
     rules: {
-      // Any area but src/batch: the queue adapter and its Redis and PostgreSQL drivers are Node only.
-      'boundaries/element-types': ['error', { default: 'disallow', rules: [{ from: ['app'], allow: ['app', ...anyArea] }, { from: ['app'], disallow: [area('batch')] }] }],
+      // Any area but src/batch and src/collect: the queue adapter (Redis, PostgreSQL drivers) and the OTLP receiver are Node only.
+      'boundaries/element-types': ['error', { default: 'disallow', rules: [{ from: ['app'], allow: ['app', ...anyArea] }, { from: ['app'], disallow: [area('batch'), area('collect')] }] }],
       'boundaries/entry-point': ['error', {
         default: 'disallow',
         rules: [...Object.entries(entries).map(([name, allow]) => ({ target: [name === '*' ? 'area' : area(name)], allow })), { target: ['jitless'], allow: '*' }],

@@ -24,6 +24,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: 'cli', args: [] },
   { name: 'eval', args: [] },
   { name: 'batch', args: [] },
+  { name: 'collect', args: [] },
   { name: 'survival', args: ['--json'] },
   { name: 'inspect', args: [] },
 ];

@@ -49,6 +49,8 @@ export const TARGETS = {
   survivalConditionLossyRecall: 0.9,
   survivalFalseAlarms: 0.05,
   inspectMedianMs: 20,
+  /** #32: spans lost by `seamscope collect` under 8 exporters × 1,000 spans/s. */
+  collectLostSpans: 0,
 } as const;
 
 type Extractor = (line: BenchLine) => Omit<Headline, 'bench'>[];
@@ -104,6 +106,7 @@ const EXTRACTORS: Record<string, Extractor> = {
     { figure: 'lossy recall, condition questions', value: num(at(l, 'conditions', 'overall', 'lossyRecall')), target: { min: TARGETS.survivalConditionLossyRecall } },
     { figure: 'false alarms on faithful intermediates (both kinds)', value: num(at(l, 'overall', 'falseAlarmRate')), target: { max: TARGETS.survivalFalseAlarms } },
   ],
+  collect: (l) => [{ figure: `collect: spans lost of ${String(l.sent ?? '?')} sent (${String(l.exporters ?? '?')} exporters × ${String(l.rate ?? '?')}/s)`, value: num(l.lost), target: { max: TARGETS.collectLostSpans } }],
   inspect: (l) => [{ figure: `inspect median ms, ${String(l.words ?? '?')}-word source`, value: num(l.median_ms), target: { max: TARGETS.inspectMedianMs }, unit: 'ms' }],
 };
 

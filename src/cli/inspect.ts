@@ -74,14 +74,19 @@ function sufficiencyLine(s: BoundarySufficiency | undefined): string | null {
   return `sufficiency: ${estimate}${label}`;
 }
 
-function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | undefined, limit: number, io: Io): void {
+/** A boundary's verdict in words, as `inspect` prints it after `producer → consumer:` (and `collect` for each trace). */
+export function boundaryVerdict(b: BoundaryReport): string {
   const { facts, dropped } = b.survival;
-  const verdict = b.lossy
+  return b.lossy
     ? `LIKELY LOSSY (${b.reasons.join('; ')})`
     : !b.factsNeeded ? `ok (${b.consumer} routes on a label: ${dropped.length} of ${facts.length} source facts not in it, none needed)`
     : facts.length === 0 ? 'ok (no facts in the sources)'
       : dropped.length === 0 ? `ok (all ${facts.length} facts survived)` : `ok (${dropped.length} of ${facts.length} facts dropped)`;
-  io.out(`${oneLine(b.producer)} → ${oneLine(b.consumer)}: ${oneLine(verdict)}`);
+}
+
+function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | undefined, limit: number, io: Io): void {
+  const { facts, dropped } = b.survival;
+  io.out(`${oneLine(b.producer)} → ${oneLine(b.consumer)}: ${oneLine(boundaryVerdict(b))}`);
   if (b.lead) io.out(`  lead: ${oneLine(b.lead.headline)}`);
   if (b.question) io.out(`  question: ${oneLine(b.question)}${b.asked.length ? `  (asks for ${oneLine(b.asked.join(', '))})` : ''}`);
   else if (b.asked.length) io.out(`  instructions ask for ${oneLine(b.asked.join(', '))}`);

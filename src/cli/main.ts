@@ -5,6 +5,7 @@ import { stepRegistry } from '../steps/index.ts';
 import { chainEgress } from '../steps/egress.ts';
 import { parseArgs } from './args.ts';
 import { budgetUsage } from './budget-args.ts';
+import { collectUsage } from './collect-usage.ts';
 import { convertOptions, convertUsage } from './convert.ts';
 import { exportCommand, exportOptions, exportUsage } from './export.ts';
 import { inspectCommand, inspectOptions, inspectUsage } from './inspect.ts';
@@ -37,7 +38,8 @@ ${labelUsage}
                  [--queue redis://HOST:PORT]  (eval --help for all)
   seamscope worker --queue redis://HOST:PORT [--concurrency N] [--endpoint URL --model NAME]  (worker --help for all)
 ${exportUsage}
-${planUsage}`;
+${planUsage}
+${collectUsage}`;
 
 const defaultIo: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`), env: process.env };
 
@@ -110,6 +112,20 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
         // The planner and the tokenizer load only for `plan`.
         const { planCommand, planOptions } = await import('./plan.ts');
         return await planCommand(parseArgs(rest, planOptions, command), io);
+      }
+      case 'collect': {
+        const { collectCommand, collectOptions } = await import('./collect.ts');
+        // Ctrl+C (or a service manager's TERM) stops it; what is pending is written first.
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        try {
+          return await collectCommand(parseArgs(rest, collectOptions, command), io, stop.signal);
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
       }
       case 'label': {
         const args = parseArgs(rest, labelOptions, command);

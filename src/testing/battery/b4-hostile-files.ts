@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { main } from '../../cli/main.ts';
 import { readOtlpJson } from '../../trace/otlp/guard.ts';
+import { startTestCollector } from '../collect-fixtures.ts';
+import { hostileCollectorRequests, tryHostileRequests } from '../hostile-collect.ts';
 import { argvFor, hostileCases, hostileOtlpTexts, OUTSIDE_SECRET, snapshot, UNSAFE_PRINTED, writeHostileCase } from '../hostile-files.ts';
 import { CANARY_PAYLOADS, plantCanary } from './canary.ts';
 import { installNetworkTrap } from './network-trap.ts';
@@ -9,7 +11,9 @@ import { CaseClock, CaseTimeout, watchUnhandledRejections, withTimeout, type Bat
 /**
  * B4: generated hostile chain, run, inputs, program and trace files (paths out of their folder,
  * symlinks out, markers in strings, huge declared sizes, 1e400, duplicate keys, prototype names,
- * escape and bidi characters, broken OTLP) through the CLI command that reads each: refused
+ * escape and bidi characters, broken OTLP) through the CLI command that reads each, and hostile
+ * OTLP/HTTP requests to `seamscope collect` (a huge protobuf value, nesting, invalid UTF-8, a
+ * gzip bomb, a span flood with one trace id: each a 4xx, nothing written): refused
  * with a clear message naming the path (or accepted where the value must work), every byte
  * beside the file unchanged, no network request, no code run, the secret beside the folder never
  * printed, each case under 5 s and 1 GB.
@@ -20,12 +24,14 @@ const LIMIT_HEAP_MB = 1_024;
 export const b4HostileFiles: BatterySuite = {
   id: 'B4',
   title: 'Hostile files',
-  target: '≥ 200 generated hostile chain, trace and dataset files rejected with a clear message, stored data byte-identical, 0 network requests, 0 code executed, each under 5 s and 1 GB',
+  target: '≥ 200 generated hostile chain, trace and dataset files (and OTLP/HTTP requests to the collector) rejected with a clear message, stored data byte-identical, 0 network requests, 0 code executed, each under 5 s and 1 GB',
   async run(opts: SuiteOptions = {}): Promise<SuiteResult> {
     const all = hostileCases();
     const files = opts.quick ? all.filter((_, i) => i % 4 === 0) : all;
     const traces = hostileOtlpTexts();
-    const trap = installNetworkTrap({ allowHosts: [] });
+    // The collector is the one host requests may reach: it is what the requests attack.
+    const collector = await startTestCollector();
+    const trap = installNetworkTrap({ allowHosts: [new URL(collector.collector.url).host] });
     const canary = plantCanary();
     const rejections = watchUnhandledRejections();
     const clock = new CaseClock();
@@ -34,6 +40,7 @@ export const b4HostileFiles: BatterySuite = {
     let changed = 0;
     let clear = 0;
     let slow = 0;
+    let collected = 0;
     try {
       for (const c of files) {
         const { root, folder, outside, file } = await writeHostileCase(c);
@@ -73,20 +80,29 @@ export const b4HostileFiles: BatterySuite = {
         if (!read.ok && read.message.includes(t.message)) clear++;
         else failures.push(`${t.id}: the trace reader ${read.ok ? 'accepted it' : `said "${read.message}"`}`);
       }
+      for (const request of hostileCollectorRequests()) {
+        const [outcome] = await clock.time(() => tryHostileRequests(collector, [request]));
+        if (!outcome) continue;
+        definedEnd++;
+        collected++;
+        if (outcome.ok) clear++;
+        else failures.push(`${outcome.id}: ${outcome.detail}`);
+      }
     } finally {
       rejections.stop();
       trap.restore();
+      await collector.stop();
     }
     const executed = canary.executions();
     canary.remove();
     const requests = trap.unexpected().length;
-    const n = files.length + traces.length;
+    const n = files.length + traces.length + collected;
     const enough = opts.quick ? n >= 50 : n >= 200;
     return {
       cases: n, definedEnd, dataLost: changed, networkRequests: requests, codeExecuted: executed,
       worstMs: clock.worstMs, worstHeapMb: clock.worstHeapMb, failures: [...failures, ...rejections.reasons.map((r) => `unhandled rejection: ${r}`)],
       checks: [
-        { name: 'hostile files tried', ok: enough && definedEnd === n, detail: `${files.length} files + ${traces.length} traces, ${definedEnd} ended` },
+        { name: 'hostile files tried', ok: enough && definedEnd === n, detail: `${files.length} files + ${traces.length} traces + ${collected} collector requests, ${definedEnd} ended` },
         { name: 'refused with path and reason (or accepted where it must work)', ok: clear === n, detail: `${clear}/${n}` },
         { name: 'files beside them unchanged', ok: changed === 0, detail: `${changed} changed` },
         { name: 'network requests', ok: requests === 0, detail: `${requests}` },

@@ -103,6 +103,20 @@ const tracesData = z.object({
   ),
 }).loose();
 
+/**
+ * One span and one log record as the trace reader accepts them, for `seamscope collect`, which
+ * checks each item of a request on its own (a bad span is rejected, the rest of the request kept).
+ */
+export const otlpSpanSchema = span;
+export const otlpLogRecordSchema = z.object({
+  traceId: z.union([z.literal(''), hex(32)], 'must be empty or 32 hex characters').optional(),
+  spanId: z.union([z.literal(''), hex(16)], 'must be empty or 16 hex characters').optional(),
+  timeUnixNano: nanos.optional(),
+  eventName: z.string().optional(),
+  body: anyValue.optional(),
+  attributes: attributeList,
+}).loose();
+
 function issueText(issue: z.core.$ZodIssue): string {
   const where = formatPath(issue.path);
   // zod's own wording starts "Invalid input"; ours (hex ids, enums) is already a plain sentence.

@@ -1,0 +1,63 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { recordAgentTrace, TEST_KEY } from '../testing/collect-fixtures.ts';
+import { otlpTraceExporter } from '../testing/otlp-exporters.ts';
+import { parseArgs } from './args.ts';
+import { collectCommand, collectOptions } from './collect.ts';
+import { main } from './main.ts';
+
+/** `seamscope collect` as a person runs it: it prints where it listens, one line per trace, and a summary when stopped. */
+describe('seamscope collect', () => {
+  it('prints a line of boundary verdicts for each finished trace, then a summary when stopped', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-collect-cli-'));
+    const lines: string[] = [];
+    let sawTrace: () => void = () => {};
+    const traced = new Promise<void>((resolve) => (sawTrace = resolve));
+    let listening: (url: string) => void = () => {};
+    const started = new Promise<string>((resolve) => (listening = resolve));
+    const io = {
+      out: (t: string) => {
+        lines.push(t);
+        const url = /on (http:\/\/127\.0\.0\.1:\d+) /.exec(t)?.[1];
+        if (url) listening(url);
+        if (t.startsWith('trace ')) sawTrace();
+      },
+      err: (t: string) => lines.push(`err: ${t}`),
+      env: { OPENAI_API_KEY: TEST_KEY },
+    };
+    const stop = new AbortController();
+    const done = collectCommand(parseArgs(['--port', '0', '--dir', dir], collectOptions, 'collect'), io, stop.signal);
+    try {
+      const url = await started;
+      const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter({ url, encoding: 'json' }) })] });
+      const traceId = recordAgentTrace(provider.getTracer('seamscope-test'));
+      await provider.shutdown();
+      // The root span ended: the trace finishes after the grace for late log records (1 s).
+      await traced;
+      stop.abort();
+      expect(await done).toBe(0);
+      const files = await readdir(dir);
+      expect(files).toEqual([expect.stringMatching(/^otlp-[0-9a-z]+\.run\.json$/)]);
+      const traceLine = lines.find((l) => l.startsWith('trace '));
+      expect(traceLine).toMatch(new RegExp(`^trace ${traceId}: 3 spans → .*${files[0]?.replace('.', '\\.')} "Imported trace: chat mock-model" \\(succeeded\\): 1 boundary, 0 likely lossy — chat_mock_model → chat_mock_model_2: ok `));
+      expect(lines.at(-1)).toBe('stopped: 1 trace written, 0 not imported; 3 spans accepted, 0 rejected; 0 log records accepted; answers: 200 ×1');
+      expect(lines.join('\n')).not.toContain(TEST_KEY);
+    } finally {
+      stop.abort();
+      await done;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a port that is not one, and a file argument', async () => {
+    const lines: string[] = [];
+    const io = { out: (t: string) => lines.push(t), err: (t: string) => lines.push(t), env: {} };
+    expect(await main(['collect', '--port', '99999'], io)).toBe(2);
+    expect(await main(['collect', 'trace.json'], io)).toBe(2);
+    expect(lines[0]).toBe('--port must be a port number (0-65535), not "99999"');
+    expect(lines[1]).toMatch(/^collect takes no file/);
+  });
+});

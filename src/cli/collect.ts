@@ -1,0 +1,78 @@
+import path from 'node:path';
+import type { FinishedTrace } from '../collect/index.ts';
+import { createScrubber } from '../providers/scrub.ts';
+import { stepRegistry } from '../steps/index.ts';
+import type { OptionTable, ParsedArgs } from './args.ts';
+import { boundaryVerdict } from './inspect.ts';
+import type { Io } from './load-chain.ts';
+import { terminalLine } from './terminal-text.ts';
+import { collectUsage } from './collect-usage.ts';
+
+/**
+ * `seamscope collect [--port 4318] [--host 127.0.0.1] [--dir .runs/collected]`: an OTLP/HTTP
+ * receiver. Each finished trace becomes a run file in --dir and one line: its file, status and
+ * each boundary's verdict, in `inspect`'s words. Runs until stopped (Ctrl+C), then finishes and
+ * writes what is pending.
+ */
+export const collectOptions: OptionTable = { port: 'string', host: 'string', dir: 'string' };
+
+const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+/** One finished trace as one line: where it went and what each boundary's verdict is. */
+export async function traceLine(trace: FinishedTrace, cwd: string): Promise<string> {
+  const head = `trace ${trace.traceId}: ${plural(trace.spans, 'span')}${trace.logs ? `, ${plural(trace.logs, 'log record')}` : ''}`;
+  if (!trace.ok) return `${head}, not written: ${oneLine(trace.message)}`;
+  // Fact extraction loads with the first trace, not at start.
+  const { inspectRun } = await import('../inspect/boundary.ts');
+  let verdicts: string;
+  try {
+    const report = inspectRun(trace.run, trace.events);
+    const lossy = report.boundaries.filter((b) => b.lossy).length;
+    const each = report.boundaries.map((b) => `${oneLine(b.producer)} → ${oneLine(b.consumer)}: ${oneLine(boundaryVerdict(b))}`);
+    verdicts = `${plural(report.boundaries.length, 'boundary', 'boundaries')}, ${lossy} likely lossy${each.length ? ` — ${each.join('; ')}` : ''}`;
+  } catch (error) {
+    verdicts = `not inspected (${oneLine((error as Error).message)})`;
+  }
+  return `${head} → ${oneLine(path.relative(cwd, trace.path) || trace.path)} "${oneLine(trace.run.chainName)}" (${oneLine(trace.run.status)}): ${verdicts}`;
+}
+
+function portOf(value: string | true | undefined): number | null {
+  if (value === undefined) return 4318;
+  if (typeof value !== 'string' || !/^\d{1,5}$/.test(value) || Number(value) > 65535) return null;
+  return Number(value);
+}
+
+/** Runs the collector until `stop` aborts; returns the exit code. */
+export async function collectCommand(args: ParsedArgs, io: Io, stop: AbortSignal): Promise<number> {
+  const { options } = args;
+  if (args.positionals.length > 0) return io.err(`collect takes no file\n${collectUsage}`), 2;
+  const port = portOf(options.port);
+  if (port === null) return io.err(`--port must be a port number (0-65535), not "${terminalLine(String(options.port))}"`), 2;
+  const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
+  const dir = path.resolve(typeof options.dir === 'string' ? options.dir : '.runs/collected');
+  const cwd = process.cwd();
+  // Keys this shell holds are scrubbed literally, and anything shaped like a key (Bearer …, sk-…) too.
+  const scrubber = createScrubber([io.env.SEAMSCOPE_API_KEY, io.env.OPENAI_API_KEY, io.env.ANTHROPIC_API_KEY]);
+  const { startCollector } = await import('../collect/index.ts');
+  // Lines are printed in the order traces finish, each after its inspection.
+  let printing = Promise.resolve();
+  const collector = await startCollector({
+    host, port, dir, registry: stepRegistry, scrubber,
+    onTrace: (trace) => {
+      printing = printing.then(async () => (trace.ok ? io.out : io.err)(await traceLine(trace, cwd)));
+    },
+  });
+  io.out(`seamscope collect: OTLP/HTTP on ${collector.url} (POST /v1/traces, /v1/logs; protobuf or JSON); runs are written to ${terminalLine(path.relative(cwd, dir) || dir)}`);
+  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) io.err(`warning: listening on ${terminalLine(host)}: anyone who can reach this address can send traces here`);
+  await new Promise<void>((resolve) => {
+    if (stop.aborted) resolve();
+    else stop.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await collector.close();
+  await printing;
+  const s = collector.stats();
+  const answers = Object.entries(s.responses).map(([status, n]) => `${status} ×${n}`).join(', ');
+  io.out(`stopped: ${plural(s.tracesWritten, 'trace')} written, ${s.tracesNotImported} not imported; ${plural(s.spansAccepted, 'span')} accepted, ${s.spansRejected} rejected; ${plural(s.logsAccepted, 'log record')} accepted${answers ? `; answers: ${answers}` : ''}`);
+  return 0;
+}

@@ -1,0 +1,90 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Scrubber } from '../providers/scrub.ts';
+import type { StepRegistry } from '../steps/index.ts';
+import type { RunMeta, TraceEvent } from '../trace/index.ts';
+import { importOtlpTrace } from '../trace/otlp/index.ts';
+import type { OtlpEvent, OtlpKeyValue, OtlpTraceData } from '../trace/otlp/otlp-json.ts';
+import { toRunFile } from '../trace/run-file.ts';
+import type { PendingTrace } from './assembler.ts';
+import type { IncomingLog } from './payload.ts';
+
+/**
+ * A finished trace → a run file, through the same importer as an OTLP/JSON file: the spans are
+ * put back into one OTLP/JSON payload (resource and scope kept), each log record joined to its
+ * span as a span event, every attribute scrubbed of keys, then imported and written.
+ */
+export type FinishedTrace =
+  | { ok: true; traceId: string; spans: number; logs: number; path: string; run: RunMeta; events: TraceEvent[]; warnings: string[] }
+  | { ok: false; traceId: string; spans: number; logs: number; message: string };
+
+/**
+ * A log record as a span event. instrumentation-openai (0.22) sends message content this way:
+ * the event name in `event.name` (or the record's event_name), the message in the body as a
+ * key-value list. The body's keys become the event's attributes, which is where the GenAI event
+ * reader looks for `content`, `message` and `tool_calls`.
+ */
+export function logAsSpanEvent(log: IncomingLog): OtlpEvent {
+  const attributes: OtlpKeyValue[] = log.attributes.filter((kv) => kv.key !== 'event.name');
+  const body = log.body;
+  if (body?.kvlistValue) attributes.push(...(body.kvlistValue.values ?? []));
+  else if (body !== undefined) attributes.push({ key: 'body', value: body });
+  return { timeUnixNano: log.timeUnixNano, name: log.eventName, attributes };
+}
+
+/** The trace as one OTLP/JSON payload, log records joined to their spans. */
+export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedLogs: number } {
+  const resources = new Map<unknown, Map<unknown, OtlpTraceData['resourceSpans'][number]['scopeSpans'][number]>>();
+  const data: OtlpTraceData = { resourceSpans: [] };
+  let joinedLogs = 0;
+  for (const item of trace.spans) {
+    let scopes = resources.get(item.resource);
+    if (!scopes) {
+      scopes = new Map();
+      resources.set(item.resource, scopes);
+      data.resourceSpans.push({ ...(item.resource ? { resource: item.resource } : {}), scopeSpans: [] });
+    }
+    let scope = scopes.get(item.scope);
+    if (!scope) {
+      scope = { ...(item.scope ? { scope: item.scope } : {}), spans: [] };
+      scopes.set(item.scope, scope);
+      (data.resourceSpans.at(-1) as OtlpTraceData['resourceSpans'][number]).scopeSpans.push(scope);
+    }
+    const logs = trace.logs.get(item.spanId) ?? [];
+    joinedLogs += logs.length;
+    scope.spans.push(logs.length ? { ...item.span, events: [...(item.span.events ?? []), ...logs.map(logAsSpanEvent)] } : item.span);
+  }
+  return { data, joinedLogs };
+}
+
+/** Imports a finished trace (scrubbed first); null data when it holds no spans (its log records never met them). */
+export function importFinished(trace: PendingTrace, scrubber: Scrubber, registry: StepRegistry): ReturnType<typeof importOtlpTrace> & { joinedLogs: number } {
+  if (trace.spans.length === 0) {
+    return { ok: false, message: `${trace.logCount} log record(s) arrived but none of their spans did`, joinedLogs: 0 };
+  }
+  const { data, joinedLogs } = traceToOtlp(trace);
+  // Keys out before anything else sees the trace: the importer, the run file, the printed line.
+  const text = JSON.stringify(scrubber.value(data));
+  return { ...importOtlpTrace(text, registry), joinedLogs };
+}
+
+/** Writes the run file beside the others, whole or not at all (written aside, then renamed). */
+export async function writeRunFile(dir: string, run: RunMeta, events: TraceEvent[]): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${run.id}.run.json`);
+  const aside = `${file}.${process.pid}.partial`;
+  await writeFile(aside, `${JSON.stringify(toRunFile(run, events), null, 2)}\n`);
+  await rename(aside, file);
+  return file;
+}
+
+/** Import, then write: one finished trace's whole outcome. Never throws for a trace's content. */
+export async function finishTrace(trace: PendingTrace, dir: string, scrubber: Scrubber, registry: StepRegistry): Promise<FinishedTrace> {
+  const base = { traceId: trace.traceId, spans: trace.spans.length, logs: trace.logCount };
+  const result = importFinished(trace, scrubber, registry);
+  if (!result.ok) return { ok: false, ...base, message: result.message };
+  const unjoined = trace.logCount - result.joinedLogs;
+  const warnings = unjoined > 0 ? [...result.warnings, `${unjoined} log record(s) named a span that is not in the trace`] : result.warnings;
+  const file = await writeRunFile(dir, result.run, result.events);
+  return { ok: true, ...base, path: file, run: result.run, events: result.events, warnings };
+}

@@ -1,0 +1,11 @@
+/**
+ * `seamscope collect`: an OTLP/HTTP receiver (Node only) that turns the traces an application
+ * exports into run files, through the same importer as an OTLP/JSON file.
+ *
+ * @example
+ * const collector = await startCollector({ port: 4318, dir: '.runs/collected', registry: stepRegistry, scrubber: shapeScrubber,
+ *   onTrace: (t) => console.log(t.ok ? t.path : t.message) });
+ */
+export { startCollector, DEFAULT_LIMITS, type Collector, type CollectorLimits, type CollectorOptions, type CollectorStats } from './server.ts';
+export type { FinishedTrace } from './finish.ts';
+export { decodeExportResponse, decodeStatus, type PartialSuccess } from './otlp-proto.ts';

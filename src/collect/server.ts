@@ -1,0 +1,222 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Scrubber } from '../providers/scrub.ts';
+import type { StepRegistry } from '../steps/index.ts';
+import { TraceAssembler, type AssemblerLimits, type PendingTrace } from './assembler.ts';
+import { finishTrace, type FinishedTrace } from './finish.ts';
+import { readBody } from './http-body.ts';
+import { readLogsRequest, readTraceRequest, type Encoding, type ValueLimits } from './payload.ts';
+import { sendExportResponse, sendStatus } from './respond.ts';
+
+/**
+ * `seamscope collect`'s receiver: OTLP/HTTP on `/v1/traces` and `/v1/logs` (protobuf or JSON,
+ * gzip or not). Spans are grouped by trace; a finished trace is imported and written as a run
+ * file in `dir`, one at a time, and handed to `onTrace`. What is held is bounded: requests in
+ * flight, pending spans and bytes (including traces waiting to be written) and open traces;
+ * past a bound a request is answered 429 with Retry-After before its body is read.
+ */
+export interface CollectorLimits extends AssemblerLimits, ValueLimits {
+  /** The largest body, on the wire and after gunzip. */
+  maxBodyBytes: number;
+  /** Requests read at once; one more is answered 429. */
+  maxConcurrentRequests: number;
+  /** What a 429 asks the exporter to wait, in seconds. */
+  retryAfterS: number;
+}
+
+export const DEFAULT_LIMITS: CollectorLimits = {
+  maxBodyBytes: 16 * 1024 * 1024,
+  maxValueChars: 4 * 1024 * 1024,
+  // The trace reader's own limits, so a request accepted here also imports.
+  maxDepth: 64,
+  maxNodes: 2_000_000,
+  maxSpansPerTrace: 10_000,
+  // Counted in wire bytes; decoded, a span takes several times its wire size (bench:collect
+  // saw the collector's RSS pass 600 MB with 200,000 spans and 128 MB allowed).
+  maxPendingSpans: 50_000,
+  maxPendingBytes: 32 * 1024 * 1024,
+  maxPendingTraces: 20_000,
+  maxConcurrentRequests: 64,
+  rootGraceMs: 1_000,
+  idleMs: 30_000,
+  retryAfterS: 1,
+};
+
+export interface CollectorOptions {
+  host?: string;
+  port?: number;
+  dir: string;
+  registry: StepRegistry;
+  scrubber: Scrubber;
+  onTrace?: (trace: FinishedTrace) => void;
+  limits?: Partial<CollectorLimits>;
+  /** How often finished traces are looked for. */
+  tickMs?: number;
+}
+
+export interface CollectorStats {
+  spansAccepted: number;
+  spansRejected: number;
+  logsAccepted: number;
+  logsRejected: number;
+  tracesWritten: number;
+  tracesNotImported: number;
+  /** Answers by HTTP status. */
+  responses: Record<number, number>;
+  pendingSpans: number;
+  pendingTraces: number;
+}
+
+export interface Collector {
+  url: string;
+  port: number;
+  stats(): CollectorStats;
+  /** Finishes every pending trace now and waits until each is written. */
+  flush(): Promise<void>;
+  /** Stops listening, finishes what is pending, and resolves when everything is written. */
+  close(): Promise<void>;
+}
+
+/** The encoding a Content-Type names, or null when it is neither OTLP/HTTP encoding. */
+function encodingOf(contentType: string | undefined): Encoding | null {
+  const media = String(contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  return media === 'application/x-protobuf' ? 'protobuf' : media === 'application/json' ? 'json' : null;
+}
+
+const ROUTES: Record<string, 'traces' | 'logs'> = { '/v1/traces': 'traces', '/v1/logs': 'logs' };
+
+export async function startCollector(options: CollectorOptions): Promise<Collector> {
+  const limits: CollectorLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const assembler = new TraceAssembler(limits);
+  await mkdir(options.dir, { recursive: true });
+  const stats: CollectorStats = { spansAccepted: 0, spansRejected: 0, logsAccepted: 0, logsRejected: 0, tracesWritten: 0, tracesNotImported: 0, responses: {}, pendingSpans: 0, pendingTraces: 0 };
+
+  // Finished traces wait here to be imported and written, one at a time; they still count against the bounds.
+  const queue: PendingTrace[] = [];
+  const queued = { spans: 0, bytes: 0 };
+  let pumping: Promise<void> | null = null;
+  let inFlight = 0;
+
+  const pump = async () => {
+    for (let trace = queue.shift(); trace !== undefined; trace = queue.shift()) {
+      let result: FinishedTrace;
+      try {
+        result = await finishTrace(trace, options.dir, options.scrubber, options.registry);
+      } catch (error) {
+        // A write that failed (disk full, permissions): said, and the collector goes on.
+        result = { ok: false, traceId: trace.traceId, spans: trace.spans.length, logs: trace.logCount, message: `not written: ${(error as Error).message}` };
+      }
+      queued.spans -= trace.spans.length;
+      queued.bytes -= trace.bytes;
+      if (result.ok) stats.tracesWritten++;
+      else stats.tracesNotImported++;
+      options.onTrace?.(result);
+      // Let requests in between two imports.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    pumping = null;
+  };
+  const enqueue = (traces: PendingTrace[]) => {
+    for (const trace of traces) {
+      queue.push(trace);
+      queued.spans += trace.spans.length;
+      queued.bytes += trace.bytes;
+    }
+    if (queue.length > 0 && !pumping) pumping = pump();
+    return pumping ?? Promise.resolve();
+  };
+  const tick = setInterval(() => void enqueue(assembler.due(Date.now())), options.tickMs ?? 250);
+  tick.unref();
+
+  const pressure = (): string | null => {
+    if (inFlight >= limits.maxConcurrentRequests) return `${inFlight} requests are being read (at most ${limits.maxConcurrentRequests})`;
+    const spans = assembler.pendingSpans + queued.spans;
+    if (spans >= limits.maxPendingSpans) return `${spans} spans are waiting to be written (at most ${limits.maxPendingSpans})`;
+    const bytes = assembler.pendingBytes + queued.bytes;
+    if (bytes >= limits.maxPendingBytes) return `${(bytes / 1048576).toFixed(1)} MB of spans are waiting to be written (at most ${(limits.maxPendingBytes / 1048576).toFixed(0)} MB)`;
+    if (assembler.pendingTraces >= limits.maxPendingTraces) return `${assembler.pendingTraces} traces are open (at most ${limits.maxPendingTraces})`;
+    return null;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const signal = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
+    const encoding = encodingOf(req.headers['content-type']);
+    const reply = encoding ?? 'json';
+    if (!signal) return sendStatus(res, 404, reply, `nothing at ${path.slice(0, 100)}: OTLP/HTTP is POST /v1/traces or POST /v1/logs`, { close: true });
+    if (req.method !== 'POST') return sendStatus(res, 405, reply, `${signal} are sent with POST`, { close: true, headers: { Allow: 'POST' } });
+    if (!encoding) return sendStatus(res, 415, reply, 'Content-Type must be application/x-protobuf or application/json', { close: true });
+    const busy = pressure();
+    if (busy) return sendStatus(res, 429, encoding, `busy: ${busy}; retry after ${limits.retryAfterS} s`, { close: true, headers: { 'Retry-After': String(limits.retryAfterS) } });
+    inFlight++;
+    try {
+      const body = await readBody(req, limits.maxBodyBytes);
+      if (!body.ok) return sendStatus(res, body.status, encoding, body.message, { close: true });
+      const now = Date.now();
+      const noun = signal === 'traces' ? 'span' : 'log record';
+      let accepted: number;
+      let rejected: number;
+      let reasons: string[];
+      if (signal === 'traces') {
+        const read = readTraceRequest(body.body, encoding, limits);
+        if (!read.ok) return sendStatus(res, 400, encoding, read.message);
+        const added = assembler.addSpans(read.items, now);
+        ({ accepted } = added);
+        rejected = read.rejected + added.rejected;
+        reasons = [...read.reasons, ...added.reasons];
+        stats.spansAccepted += accepted;
+        stats.spansRejected += rejected;
+      } else {
+        const read = readLogsRequest(body.body, encoding, limits);
+        if (!read.ok) return sendStatus(res, 400, encoding, read.message);
+        const added = assembler.addLogs(read.items, now);
+        ({ accepted } = added);
+        rejected = read.rejected + added.rejected;
+        reasons = [...read.reasons, ...added.reasons];
+        stats.logsAccepted += accepted;
+        stats.logsRejected += rejected;
+      }
+      const why = reasons.slice(0, 3).join('; ');
+      if (rejected > 0 && accepted === 0) return sendStatus(res, 400, encoding, `every ${noun} was rejected (${rejected}): ${why}`);
+      sendExportResponse(res, encoding, signal, rejected > 0 ? { rejected, message: `${rejected} ${noun}(s) rejected: ${why}` } : null);
+    } finally {
+      inFlight--;
+    }
+  };
+
+  const server = createServer((req, res) => {
+    res.on('finish', () => {
+      stats.responses[res.statusCode] = (stats.responses[res.statusCode] ?? 0) + 1;
+    });
+    handle(req, res).catch((error: unknown) => {
+      // A bug must answer, not hang the exporter; the message names no value from the request.
+      if (!res.headersSent) sendStatus(res, 500, 'json', `the collector failed: ${(error as Error).message}`, { close: true });
+      else res.destroy();
+    });
+  });
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 20_000;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4318, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    stats: () => ({ ...stats, responses: { ...stats.responses }, pendingSpans: assembler.pendingSpans + queued.spans, pendingTraces: assembler.pendingTraces + queue.length }),
+    flush: () => enqueue(assembler.drain()),
+    async close() {
+      clearInterval(tick);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await enqueue(assembler.drain());
+    },
+  };
+}
