@@ -52,7 +52,7 @@ export async function loadChain(path: string, io: Io): Promise<Chain | null> {
 export async function loadSuite(path: string, io: Io): Promise<Extract<ImportSuiteResult, { ok: true }> | null> {
   const text = await readText(path, io);
   if (text === null) return null;
-  const result = importSuiteSource(text, { fileName: path });
+  const result = importSuiteSource(text, { fileName: path, readSibling: (file) => readContainedFileSync(path, file) });
   if (result === null) {
     io.err(`${terminalLine(path)} holds one chain and no tests: eval needs --dataset FILE.dataset.jsonl`);
     return null;

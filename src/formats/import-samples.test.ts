@@ -39,20 +39,22 @@ const expected: Record<string, Expected> = {
   'promptflow/web-classification/flow.dag.yaml': { format: 'promptflow', refused: [/"fetch_text_content_from_url" \(python\)/, /"summarize_text_content" has its prompt in node_variants/, /"classify_with_llm" \(llm\): its prompt classify_with_llm\.jinja2 cannot be a Seamscope template: it uses Jinja beyond/] },
   'promptfoo/getting-started/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
   'promptfoo/json-output/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
-  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [/^\$\.prompts\[0\] the prompt file:\/\/prompt\.json is a file beside the config/] },
+  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [/^\$\.prompts\[0\] \(prompt\.json\) the prompt "multi-turn-conversation" cannot be a Seamscope template: it uses Nunjucks beyond \{\{ var \}\}/] },
+  // Hand-written (see its header): prompts and tests in files beside the config, an llm-rubric.
+  'promptfoo/rubric-and-files/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
   'rivet/ironclad-rivet-example-chat.rivet-project': { format: 'rivet', refused: [YAML_REFUSAL] },
 };
 
 /**
  * The files a person would pick to import. A Prompt flow or promptfoo folder's other files (its
- * Jinja prompts, data.jsonl, prompt.json, run settings, README) are read only through the flow
+ * Jinja prompts, data.jsonl, prompt.json, prompts.txt, tests.yaml, run settings, README) are read only through the flow
  * file, from the flow's own folder.
  */
 function flowFiles(dir = ''): string[] {
   return readdirSync(ROOT + dir, { withFileTypes: true }).flatMap((entry) => {
     const path = dir + entry.name;
     if (entry.isDirectory()) return flowFiles(`${path}/`);
-    if (dir === '' || /\.(jinja2|jsonl|md|txt)$|(^|\/)(run|run_evaluation)\.yml$|\/prompt\.json$|\/\.promptflow\//.test(path)) return [];
+    if (dir === '' || /\.(jinja2|jsonl|md|txt)$|(^|\/)(run|run_evaluation)\.yml$|\/prompt\.json$|(^|\/)promptfoo\/[^/]+\/tests\.yaml$|\/\.promptflow\//.test(path)) return [];
     return [path];
   });
 }
