@@ -192,8 +192,24 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
 
   const order = orderByEdges(nodes, (name) => byNode.to(name).map((e) => byName.get(e.source) as N8nNode), (node) => {
     // n8n loops over items with a Loop Over Items (splitInBatches) node: name it, it is what the person drew.
-    const loops = nodes.filter((n) => n.kind === 'splitInBatches').map((n) => `"${n.name}" (splitInBatches)`);
-    problems.push({ path: where(node), message: `"${node.name}" is in a loop of connections${loops.length ? ` through ${loops.join(' or ')}` : ''}; a chain runs each step once (a loop over items has no counterpart yet)` });
+    // The nodes of its loop: reachable from it and reaching back to it. A loop whose body is AI nodes alone
+    // would be a map step; one that also runs app nodes per item (HTTP, files, databases) cannot be.
+    const reach = (from: string, next: (n: string) => string[]) => {
+      const seen = new Set<string>([from]);
+      for (const queue = [from]; queue.length;) {
+        for (const n of next(queue.pop() as string)) {
+          if (seen.has(n)) continue;
+          seen.add(n);
+          queue.push(n);
+        }
+      }
+      return seen;
+    };
+    const back = reach(node.name, (n) => byNode.to(n).map((e) => e.source));
+    const body = [...reach(node.name, (n) => byNode.from(n).map((e) => e.target))].filter((n) => back.has(n)).map((n) => byName.get(n) as N8nNode);
+    const loops = body.filter((n) => n.kind === 'splitInBatches').map((n) => `"${n.name}" (splitInBatches)`);
+    const perItem = body.filter((n) => !STEP_KINDS.has(n.kind) && n.kind !== 'splitInBatches' && n.kind !== 'noOp').map((n) => `"${n.name}" (${n.kind})`);
+    problems.push({ path: where(node), message: `"${node.name}" is in a loop of connections${loops.length ? ` through ${loops.join(', ')}` : ''}${perItem.length ? ` that also runs ${perItem.join(', ')} for each item` : ''}; a chain runs each step once, and a map step fans out model calls only (the loop's other nodes have no counterpart)` });
   });
   // Routers added after the step they read, with their branches resolved once every step exists.
   const pendingRoutes: { router: Record<string, unknown>; node: N8nNode; labels: { equals: unknown; output: number; label: string }[]; other: number | null }[] = [];
