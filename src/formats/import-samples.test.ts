@@ -20,6 +20,8 @@ const expected: Record<string, Expected> = {
   'langflow/Basic_Prompting.json': { format: 'langflow', runs: true, steps: 2 },
   'langflow/Basic_Prompt_Chaining.json': { format: 'langflow', runs: true, steps: 4 },
   'langflow/Financial_Report_Parser.json': { format: 'langflow', runs: true, steps: 3 },
+  // Hand-written (see its description): the older export's LLMChain with a PromptTemplate, ChatOpenAI and a memory.
+  'langflow/hand-written-Legacy_LLMChain_Memory.json': { format: 'langflow', runs: true, steps: 2 },
   'langflow/Research_Translation_Loop.json': { format: 'langflow', refused: [/"arXiv" \(ArXivComponent\)/, /"Loop" \(LoopComponent\)/] },
   'flowise/chatflows-Prompt_Chaining.json': { format: 'flowise', runs: true, steps: 3 },
   'flowise/agentflowsv2-Structured_Output.json': { format: 'flowise', runs: true, steps: 2 },
