@@ -25,6 +25,9 @@ const expected: Record<string, Expected> = {
   'langflow/Research_Translation_Loop.json': { format: 'langflow', refused: [/"arXiv" \(ArXivComponent\)/, /"Loop" \(LoopComponent\)/] },
   'flowise/chatflows-Prompt_Chaining.json': { format: 'flowise', runs: true, steps: 3 },
   'flowise/agentflowsv2-Structured_Output.json': { format: 'flowise', runs: true, steps: 2 },
+  // Hand-written (see each description): a Few Shot Prompt Template with a List Output Parser; a Multi Prompt Chain.
+  'flowise/hand-written-chatflows-Few_Shot_List_Parser.json': { format: 'flowise', runs: true, steps: 2 },
+  'flowise/hand-written-chatflows-Multi_Prompt_Chain.json': { format: 'flowise', runs: true, steps: 10 },
   'flowise/agentflowsv2-Iterations.json': { format: 'flowise', refused: [/\(iterationAgentflow\)/, /\(agentAgentflow\)/] },
   'flowise/agentflowsv2-Supervisor_Worker.json': { format: 'flowise', refused: [/\(conditionAgentAgentflow\)|\(conditionAgentflow\)/, /\(loopAgentflow\)/, /\(agentAgentflow\)/] },
   'n8n/Gmail-AI-Auto-Responder-Create-Draft-Replies-to-incoming-emails.json': { format: 'n8n', runs: true, steps: 5 },
