@@ -42,7 +42,7 @@ describe('seamscope eval on a promptfoo config', () => {
   it('reads the prompts and tests files beside the config and judges each output against its test\'s rubric', async () => {
     const sub = join(dir, 'rubric');
     await mkdir(sub);
-    for (const file of ['promptfooconfig.yaml', 'prompts.txt', 'tests.yaml']) await copyFile(join(SAMPLES, 'rubric-and-files', file), join(sub, file));
+    for (const file of ['promptfooconfig.yaml', 'prompts.txt', 'tests.yaml', 'parcel-message.txt']) await copyFile(join(SAMPLES, 'rubric-and-files', file), join(sub, file));
     const run = captureIo();
     const code = await main(['eval', join(sub, 'promptfooconfig.yaml'), '--out', join(sub, 'out'), '--json'], run.io);
     expect(code, run.err.join('\n')).toBe(0);
@@ -50,6 +50,9 @@ describe('seamscope eval on a promptfoo config', () => {
     // Two prompts from prompts.txt (split at ---), over the two tests of tests.yaml; the judge's calls are not the variants'.
     expect(report.variants.map((v) => [v.name, v.n, v.calls])).toEqual([['promptfoo-promptfooconfig-1', 2, 1], ['promptfoo-promptfooconfig-2', 2, 1]]);
     const results = (await readFile(join(sub, 'out', 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { scores: { scorer: string; detail: string }[]; judge?: { calls: number } });
+    // The var promptfoo reads from file://parcel-message.txt is the file's text, read from the config's folder.
+    const firstRun = JSON.parse(await readFile(join(sub, 'out', 'runs', 'promptfoo-promptfooconfig-1', 'test-1.run.json'), 'utf8')) as { run: { inputs: Record<string, unknown> } };
+    expect(firstRun.run.inputs.message).toBe('My parcel has not arrived after 12 days.\n');
     for (const result of results) {
       expect(result.scores.map((s) => s.scorer)).toEqual(['contains', 'judge:promptfoo-llm-rubric']);
       expect(result.scores[1]?.detail).toMatch(/^the judge (says|returned|run)/);

@@ -130,7 +130,7 @@ describe('promptfoo configs', () => {
       await writeFile(join(root, 'secret.txt'), 'outside the folder: {{ leaked }}');
       await symlink(join(root, 'secret.txt'), join(dir, 'link.txt'));
       await writeFile(join(dir, 'chat.json'), JSON.stringify([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Q: {{q}}' }]));
-      await writeFile(join(dir, 'tests.yaml'), '- vars: {q: hi}\n  assert: [{type: contains, value: hello}]\n');
+      await writeFile(join(dir, 'tests.yaml'), '- vars: {q: hi, doc: file://doc.txt}\n  assert: [{type: contains, value: hello}]\n');
       const config = join(dir, 'promptfooconfig.yaml');
       const problemsOf = (prompt: string) => {
         const read = importPromptfoo(configOf(`prompts: ["${prompt}"]\nproviders: [echo]\ntests: file://tests.yaml\n`), config, { readSibling: (f) => readContainedFileSync(config, f) });
@@ -139,7 +139,14 @@ describe('promptfoo configs', () => {
       const ok = problemsOf('file://chat.json');
       if (Array.isArray(ok)) throw new Error(ok.join('\n'));
       expect((ok.chains[0]?.steps as { config: Record<string, unknown> }[])[0]?.config).toMatchObject({ system: 'Be brief.', prompt: 'Q: {q}' });
-      expect(ok.dataset.items).toEqual([{ id: 'test-1', inputs: { q: 'hi' }, expected: { output: 'hello' } }]);
+      // A var's file:// is read when the eval runs, contained to the config's folder as every input file is.
+      expect(ok.dataset.items).toEqual([{ id: 'test-1', inputs: { q: 'hi', doc: { $file: 'doc.txt' } }, expected: { output: 'hello' } }]);
+      const varProblems = (value: string) => {
+        const read = importPromptfoo(configOf(`prompts: ["Q: {{q}}"]\nproviders: [echo]\ntests:\n  - vars: {q: "${value}"}\n`), config);
+        return read.ok ? [] : read.problems.map((p) => `${p.path} ${p.message}`);
+      };
+      expect(varProblems('file://../secret.txt')).toEqual([expect.stringMatching(/^\$\.tests\[0\]\.vars\.q the var q: file:\/\/\.\.\/secret\.txt is refused: it climbs out of the folder/)]);
+      expect(varProblems('file://make.py')).toEqual(['$.tests[0].vars.q the var q: file://make.py is code, which an import never runs']);
       expect(ok.report.kept).toContainEqual(expect.objectContaining({ where: 'tests', what: 'the tests file tests.yaml (1 tests), read from the config\'s own folder' }));
       expect(problemsOf('file://../secret.txt')).toEqual([expect.stringMatching(/^\$\.prompts\[0\] the prompt file:\/\/\.\.\/secret\.txt is refused: it climbs out of the folder/)]);
       expect(problemsOf(`file://${join(root, 'secret.txt')}`)).toEqual([expect.stringMatching(/is refused: .*absolute/)]);

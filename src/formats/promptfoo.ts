@@ -2,6 +2,7 @@ import type { ChainProblem } from '../chain/parse.ts';
 import { setOwn } from '../chain/own.ts';
 import { PLACEHOLDER_PATTERN } from '../chain/template.ts';
 import { isRecord } from '../files/json-value.ts';
+import { checkRelativePath } from '../files/relative-path.ts';
 import { compilePattern } from '../schema/pattern.ts';
 import { createFidelityReport, type FidelityReport } from './fidelity.ts';
 import type { ChainFormatContext, ToChainResult, ToSuiteResult } from './format.ts';
@@ -177,8 +178,17 @@ function testEntries(config: Record<string, unknown>, ctx: Pick<ChainFormatConte
   return out;
 }
 
+/** A var's `file://` as the relative path an eval reads (contained there), or why it cannot be one. */
+function varFile(ref: string): { path: string } | { problem: string } {
+  const file = ref.slice('file://'.length);
+  if (/\.(js|cjs|mjs|ts|py)(:.*)?$/i.test(file)) return { problem: `${ref} is code, which an import never runs` };
+  if (/\.(png|jpe?g|gif|webp|pdf|mp3|wav)$/i.test(file)) return { problem: `${ref} is not text (images, audio and PDFs are not imported)` };
+  const check = checkRelativePath(file);
+  return check.ok ? { path: check.path } : { problem: `${ref} is refused: ${check.reason}; only files inside the config's own folder are read` };
+}
+
 /** `{{ var }}` in a rubric filled from the test's own vars, as promptfoo renders it before grading. */
-const renderRubric = (rubric: string, vars: Record<string, unknown>) => rubric.replace(SIMPLE_VAR, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
+const renderRubric = (rubric: string, vars: Record<string, unknown>) => rubric.replace(SIMPLE_VAR, (whole, name: string) => (Object.hasOwn(vars, name) && typeof vars[name] === 'string' ? vars[name] : whole));
 
 /**
  * A promptfoo config read into chains, a dataset, the judge chains its rubrics need and the
@@ -268,7 +278,15 @@ export function importPromptfoo(config: unknown, fileName?: string, ctx: Pick<Ch
     }
     const vars = { ...defaultVars, ...(isRecord(test.vars) ? test.vars : {}) };
     const inputs: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(vars)) setOwn(inputs, k, typeof v === 'string' ? v : JSON.stringify(v));
+    for (const [k, v] of Object.entries(vars)) {
+      const file = typeof v === 'string' && v.startsWith('file://') ? varFile(v) : null;
+      if (file && 'problem' in file) problems.push({ path: `$.${where}.vars.${k}`, message: `the var ${k}: ${file.problem}` });
+      else if (file) {
+        // promptfoo reads the file's text into the var; the eval reads it too, from the config's own folder only.
+        setOwn(inputs, k, { $file: file.path });
+        report.kept.push({ where: `${where}.vars.${k}`, what: `the file ${file.path} as the var's text (read from the config's own folder when the eval runs)` });
+      } else setOwn(inputs, k, typeof v === 'string' ? v : JSON.stringify(v));
+    }
     let expected: string | undefined;
     for (const [j, a] of [...list(defaults.assert), ...list(test.assert)].entries()) {
       const at = `${where}.assert[${j}]`;
