@@ -56,6 +56,8 @@ describe('Langflow flows import as chains', () => {
     expect(chain.inputs[0]?.example).toMatch(/^In 2022, the company/);
     expect(chain.description).toContain('Left out, wired to nothing: "Data to Message" (ParseData)');
     expect(chain.description).toContain('Note in the flow: # Financial Report Parser');
+    // Its "generate multiple" is on: the step answers one object, and the report says so.
+    expect((chain.meta?.importReport as { changed: { what: string }[] }).changed).toContainEqual(expect.objectContaining({ what: 'generate multiple' }));
   });
 
   it('a flow with components Seamscope has no counterpart for is refused, each named by its place in the file', () => {

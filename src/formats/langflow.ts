@@ -61,7 +61,7 @@ const MODEL_TEXT_FIELDS = new Set(['system_message', 'system_prompt', 'input_val
 /** Model component settings a model step holds nothing like (each is reported as dropped when set). */
 const UNHELD = ['seed', 'top_p', 'top_k', 'stop', 'stop_sequences', 'presence_penalty', 'frequency_penalty', 'model_kwargs', 'openai_api_base', 'base_url', 'max_retries', 'timeout',
   // The older export's LangChain fields.
-  'n', 'best_of', 'logit_bias', 'request_timeout', 'openai_organization', 'openai_proxy', 'tiktoken_model_name', 'batch_size'];
+  'prefill', 'n', 'best_of', 'logit_bias', 'request_timeout', 'openai_organization', 'openai_proxy', 'tiktoken_model_name', 'batch_size'];
 
 /** Whether a parsed JSON value is a Langflow flow export: `{data: {nodes: [...], edges: [...]}}` with typed component nodes. */
 export function isLangflowFlow(value: unknown): boolean {
@@ -292,6 +292,7 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       const prompt = fieldText(node, id, 'input_value', bindings, 'input');
       if (!prompt.trim() && !system.trim()) problems.push({ path: where(node), message: `"${node.name}" has neither an input nor a system message` });
       const outputSchema = structured ? schemaOfTable(fieldValue(node, 'output_schema')) : null;
+      const multiple = structured && outputSchema !== null && (fieldValue(node, 'multiple') === true || /^true$/i.test(text(fieldValue(node, 'multiple'))));
       if (structured && !outputSchema) problems.push({ path: where(node), message: `"${node.name}": its output schema table is empty or names a field that is not an identifier` });
       const source = settings ?? node;
       const config: Record<string, unknown> = {
@@ -303,6 +304,8 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       const unheld = Object.fromEntries(UNHELD.map((key) => [key, fieldValue(source, key)]));
       carryModelSettings(label, { model: text(fieldValue(source, 'model_name')) || fieldValue(source, 'model'), temperature: fieldValue(source, 'temperature'), maxTokens: fieldValue(source, 'max_tokens'), stream: fieldValue(source, 'stream'), jsonMode: fieldValue(source, 'json_mode'), unheld }, config, report);
       if (structured && outputSchema) report.kept.push({ where: label, what: `output schema: ${Object.keys(outputSchema.properties as object).join(', ')}` });
+      // What reads it (a parser's {field}) reads one object, as Langflow hands on the one it gets back.
+      if (multiple) report.changed.push({ where: label, what: 'generate multiple', why: 'Langflow asks for a list of such objects and hands on the object when one comes back; the step answers one object' });
       steps.push({
         ...base, kind: 'model',
         description: `Imported from Langflow's ${source.type}${structured ? ', a Structured Output component' : ''}.`,
