@@ -117,6 +117,20 @@ describe('n8n workflows import as chains', () => {
     expect(result.chain.steps.find((s) => s.kind === 'router')?.config).toMatchObject({ routes: [{ equals: 'bug', to: 'bug' }, { equals: 'idea', to: 'idea' }, { equals: 'other', to: 'other' }] });
   });
 
+  it('every model option a person set is carried or reported, not only the well-known ones', () => {
+    const result = importChainSource(workflow(
+      [
+        { name: 'Chain', type: `${LC}chainLlm`, parameters: { text: 'Say hi' } },
+        { name: 'Ollama', type: `${LC}lmChatOllama`, parameters: { model: 'llama3.1', options: { temperature: 0.4, numPredict: 128, numCtx: 8192, format: 'json', repeatPenalty: 1.1 } } },
+      ],
+      [['Ollama', 'Chain', 'ai_languageModel']],
+    ));
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(result.chain.steps[0]?.config).toMatchObject({ model: 'llama3.1', temperature: 0.4, maxTokens: 128, outputSchema: { type: 'object' } });
+    expect(result.report?.dropped.map((d) => d.what)).toEqual(expect.arrayContaining(['numCtx 8192', 'repeatPenalty 1.1']));
+    expect(result.report?.changed).toContainEqual(expect.objectContaining({ what: 'JSON mode' }));
+  });
+
   it('a chain file or another tool\'s JSON is not taken for a workflow', () => {
     expect(importChainSource(JSON.stringify({ nodes: [{ type: 'custom' }], connections: {} })).ok).toBe(false);
   });

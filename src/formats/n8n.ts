@@ -51,7 +51,6 @@ interface N8nEdge {
 const MAX_NODES = 2_000;
 const STEP_KINDS = new Set(['chainLlm', 'informationExtractor', 'textClassifier', 'sentimentAnalysis']);
 const BRANCHING = new Set(['textClassifier', 'sentimentAnalysis']);
-const UNHELD = ['topP', 'frequencyPenalty', 'presencePenalty', 'timeout', 'maxRetries', 'topK', 'stop', 'seed'];
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 /** n8n marks an expression with a leading `=`; the rest of a parameter is literal text. */
 const expressionBody = (value: string) => (value.startsWith('=') ? value.slice(1) : value);
@@ -184,9 +183,11 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
     if (!model) return void report.changed.push({ where: label, what: 'model settings', why: 'no chat model is wired to it; the step uses the profile\'s model, temperature 0 and 1024 max tokens' });
     const options = isRecord(model.parameters.options) ? model.parameters.options : {};
     const name = isRecord(model.parameters.model) ? model.parameters.model.value : model.parameters.model ?? model.parameters.modelName;
+    // n8n writes only the options a person set: every one not carried is reported, not only the well-known ones.
+    const { temperature, maxTokens, maxTokensToSample, numPredict, responseFormat, format, ...rest } = options;
     carryModelSettings(label, {
-      model: name, temperature: options.temperature, maxTokens: options.maxTokens ?? options.maxTokensToSample ?? options.numPredict,
-      jsonMode: options.responseFormat === 'json_object', unheld: Object.fromEntries(UNHELD.map((k) => [k, options[k]])),
+      model: name, temperature, maxTokens: maxTokens ?? maxTokensToSample ?? numPredict,
+      jsonMode: responseFormat === 'json_object' || format === 'json', unheld: rest,
     }, config, report);
   };
 
