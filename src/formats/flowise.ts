@@ -40,7 +40,7 @@ interface FlowiseNode {
 
 const MAX_NODES = 2_000;
 /** Chat model settings a model step holds nothing like (each is reported as dropped when set). */
-const UNHELD = ['topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'stopSequence', 'stop', 'seed', 'timeout', 'basepath', 'baseOptions', 'extendedThinking'];
+const UNHELD = ['topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'stopSequence', 'stop', 'seed', 'timeout', 'basepath', 'baseOptions', 'extendedThinking', 'reasoningEffort', 'proxyUrl', 'strictToolCalling'];
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Whether a parsed JSON value is a Flowise export: top-level `nodes` and `edges`, nodes carrying `data.name` and `data.inputs`. */
@@ -197,6 +197,8 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
     if (!model) return void report.changed.push({ where, what: 'model settings', why: 'no chat model is wired to it; the step uses the profile\'s model, temperature 0 and 1024 max tokens' });
     const own = isRecord(model.inputs.llmModelConfig) ? model.inputs.llmModelConfig : model.inputs;
     const unheld = Object.fromEntries(UNHELD.map((key) => [key, own[key]]));
+    // A thinking budget means something only with extended thinking on (then it is reported with it).
+    if (own.extendedThinking === true) unheld.budgetTokens = own.budgetTokens;
     carryModelSettings(where, { model: own.modelName, temperature: own.temperature, maxTokens: [own.maxTokens, own.maxTokensToSample, own.maxOutputTokens].find((v) => v !== undefined && v !== ''), stream: own.streaming, unheld }, config, report);
   };
 
