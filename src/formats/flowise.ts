@@ -17,6 +17,10 @@ import { fewShotTemplate, schemaOfZod } from './flowise-prompts.ts';
  *   and human messages), each `{variable}` bound through the template's prompt values —
  *   `{{question}}` is the chat input, `{{node.data.instance}}` that node's output, anything else
  *   typed-in text; the chat model wired to it is a setting (temperature kept, model name noted);
+ * - a Few Shot Prompt Template → one prompt: prefix, each example through its example prompt,
+ *   suffix; a variable no prompt value sets is the chat input, as Flowise fills it;
+ * - a Multi Prompt Chain → a model step choosing among its Prompt Retrievers, a router on that
+ *   choice and a model step per retriever (plus the default), each ending in an output;
  * - the LLM Chain nothing reads is the output.
  * Agentflow v2:
  * - Start (chat input) → the chain input `question`;
@@ -58,8 +62,8 @@ const isOutputParser = (node: FlowiseNode) => node.category === 'Output Parsers'
 /**
  * An LLM Chain's output parser as the step's output schema: the Structured Output Parser's
  * table as an object, the CSV and list parsers as a list of strings under `items` (a step's
- * answer is a JSON object). The Advanced Structured Output Parser's schema is zod code, which
- * an import never runs: a problem naming it.
+ * answer is a JSON object). The Advanced Structured Output Parser's schema is zod code: read,
+ * never run, when it is zod's declarative subset (flowise-prompts.ts), else a problem naming it.
  */
 function schemaOfParser(parser: FlowiseNode): { schema: Record<string, unknown>; changed?: string } | { problem: string } {
   if (parser.name === 'csvOutputParser' || parser.name === 'listOutputParser') {
