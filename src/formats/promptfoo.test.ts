@@ -108,6 +108,9 @@ describe('promptfoo configs', () => {
     // The rubric is the config author's instruction; only the output under judgement is data.
     expect(judge.inputs.map((i) => [i.name, i.trust])).toEqual([[RUBRIC_INPUT, 'trusted'], ['output', 'untrusted']]);
     expect(report.changed).toContainEqual(expect.objectContaining({ where: 'tests[0].assert[0]', what: 'the assertion llm-rubric', why: expect.stringMatching(/^the judge chain promptfoo-llm-rubric/) }));
+    const unfilled = imported('prompts: ["A: {{ q }}"]\nproviders: [echo]\ntests:\n  - vars: {q: x}\n    assert: [{type: llm-rubric, value: "Cites {{source}}"}]\n');
+    expect(unfilled.dataset.items[0]?.inputs[RUBRIC_INPUT]).toBe('Cites {{source}}');
+    expect(unfilled.report.changed).toContainEqual(expect.objectContaining({ what: 'the rubric\'s {{source}}', why: expect.stringMatching(/^left as written/) }));
   });
 
   it('makes is-json asserted by every test the step\'s output schema, and reports a schema only one test gives', () => {

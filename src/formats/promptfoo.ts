@@ -298,7 +298,13 @@ export function importPromptfoo(config: unknown, fileName?: string, ctx: Pick<Ch
       }
       if ('rubric' in mapped) {
         if (rubricOf.has(i)) report.dropped.push({ where: at, what: 'the assertion llm-rubric', why: 'an item here is judged against one rubric, and an earlier llm-rubric of this test set it' });
-        else rubricOf.set(i, { at, rubric: renderRubric(mapped.rubric, inputs) });
+        else {
+          const rubric = renderRubric(mapped.rubric, inputs);
+          // A var the test does not give as text (absent, or a file read only when the eval runs) stays as written.
+          const left = [...rubric.matchAll(SIMPLE_VAR)].map((m) => m[0]);
+          if (left.length) report.changed.push({ where: at, what: `the rubric's ${left.join(', ')}`, why: 'left as written: the test gives no text for it at import (a missing var, or a file read when the eval runs)' });
+          rubricOf.set(i, { at, rubric });
+        }
         continue;
       }
       if ('json' in mapped) {
