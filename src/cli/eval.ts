@@ -99,8 +99,9 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (refused.length > 0) return io.err(`${terminalLine(path)}: the chain posts to a webhook (${[...new Set(refused.map((t) => t.origin))].join(', ')}), once per item in an eval; name each origin with --allow-webhook to allow it`), 2;
     chains.push({ chain, path });
   }
-  // Judge scorers name a chain: one of the chains given, by id, or a chain file.
+  // Judge scorers name a chain: one of the chains given, by id, one the evaluated file brings (a promptfoo rubric's), or a chain file.
   const judges = new Map<string, Chain>();
+  for (const judge of suite?.judges ?? []) judges.set(judge.id, judge);
   for (const spec of scorers) {
     if (spec.type !== 'judge' || judges.has(spec.chain)) continue;
     const given = chains.find((c) => c.chain.id === spec.chain)?.chain ?? (await loadChain(spec.chain, io));

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Chain } from '../chain/schema.ts';
 import { runChain } from '../engine/run.ts';
 import { createDemoProvider } from '../providers/demo-model.ts';
+import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { importChainSource } from './index.ts';
 import { htmlToText } from './flowise.ts';
@@ -96,7 +97,7 @@ describe('Flowise flows import as chains', () => {
     ]);
   });
 
-  it('an LLM Chain\'s output parser becomes its output schema: a structured table as an object, CSV and list parsers as items; zod code is refused by name', async () => {
+  it('an LLM Chain\'s output parser becomes its output schema: a structured table as an object, CSV and list parsers as items; zod\'s declarative subset is read, never run, and code beyond it refused by name', async () => {
     const node = (id: string, name: string, category: string, inputs: Record<string, unknown>, label = name) => ({ id, position: { x: 0, y: 0 }, data: { id, name, label, category, inputs } });
     const chatflow = (parser: ReturnType<typeof node>) => JSON.stringify({
       nodes: [
@@ -114,7 +115,47 @@ describe('Flowise flows import as chains', () => {
     expect(meta.status).toBe('succeeded');
     const list = importChainSource(chatflow(node('csvOutputParser_0', 'csvOutputParser', 'Output Parsers', {}, 'CSV Output Parser')));
     expect(list.ok && list.report?.changed).toContainEqual(expect.objectContaining({ what: 'the output parser as the step\'s output schema', why: expect.stringContaining('{"items": [...]}') }));
-    const zod = importChainSource(chatflow(node('advancedStructuredOutputParser_0', 'advancedStructuredOutputParser', 'Output Parsers', { exampleJson: 'z.object({ title: z.string() })' }, 'Advanced Structured Output Parser')));
-    expect(zod.ok ? [] : zod.problems.map((p) => p.message)).toEqual(['Flowise output parser "Advanced Structured Output Parser" (advancedStructuredOutputParser): its schema is zod code, which an import never runs (write it as a JSON Schema on the step)']);
+    // Flowise's default zod schema, comments and all, is read (never run) as the JSON Schema it declares.
+    const zod = importChainSource(chatflow(node('advancedStructuredOutputParser_0', 'advancedStructuredOutputParser', 'Output Parsers', {
+      exampleJson: 'z.object({\n    title: z.string(), // Title of the movie as a string\n    yearOfRelease: z.number().int(), // Release year\n    genres: z.enum([\n        "Action", "Comedy"\n    ]).array().max(2), // at most 2\n    note: z.string().max(500).describe("a short note").optional()\n})',
+    }, 'Advanced Structured Output Parser')));
+    if (!zod.ok) throw new Error(JSON.stringify(zod.problems));
+    expect(config(zod.chain, 'facts')?.outputSchema).toEqual({
+      type: 'object', additionalProperties: false, required: ['title', 'yearOfRelease', 'genres'],
+      properties: { title: { type: 'string' }, yearOfRelease: { type: 'integer' }, genres: { type: 'array', items: { type: 'string', enum: ['Action', 'Comedy'] }, maxItems: 2 }, note: { type: 'string', maxLength: 500, description: 'a short note' } },
+    });
+    const code = importChainSource(chatflow(node('advancedStructuredOutputParser_0', 'advancedStructuredOutputParser', 'Output Parsers', { exampleJson: 'z.object({ title: z.string().refine((t) => globalThis.leak = t) })' }, 'Advanced Structured Output Parser')));
+    expect(code.ok ? [] : code.problems.map((p) => p.message)).toEqual(['Flowise output parser "Advanced Structured Output Parser" (advancedStructuredOutputParser): its zod schema is code beyond zod\'s declarative subset, which an import never runs (.refine() is not read here at character 37)']);
+  });
+
+  it('a Few Shot Prompt Template is one prompt: prefix, each example through its example prompt, suffix; only the chat input is data', async () => {
+    const result = importChainSource(sample('hand-written-chatflows-Few_Shot_List_Parser'), { fileName: 'few.json' });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const step = config(result.chain, 'antonyms');
+    expect(step).toMatchObject({ prompt: 'Give the antonym of every input\n\nWord: happy\nAntonym: sad\n\nWord: tall\nAntonym: short\n\nWord: {input}\nAntonym:', bindings: { input: 'inputs.question' }, maxTokens: 150, temperature: 0.3 });
+    expect(step.outputSchema).toMatchObject({ properties: { items: { type: 'array' } } });
+    const provider = createScriptedProvider([{ items: ['cold'] }]);
+    const meta = await runChain({ chain: result.chain, inputs: { question: 'hot' }, provider, model: { name: 'demo', maxOutputTokens: 1024, structuredOutput: true }, repo: createMemoryRunRepository() });
+    expect(meta.status).toBe('succeeded');
+    const user = provider.requests[0]?.messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(user.startsWith('Give the antonym of every input\n\nWord: happy\nAntonym: sad')).toBe(true);
+    expect(user).toContain('Word: <data name="input">\nhot\n</data>');
+  });
+
+  it('a Multi Prompt Chain is a model step choosing a prompt, a router on its choice and a model step per Prompt Retriever; the run takes the branch chosen', async () => {
+    const result = importChainSource(sample('hand-written-chatflows-Multi_Prompt_Chain'), { fileName: 'multi.json' });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const chain = result.chain;
+    expect(config(chain, 'multi_prompt_chain')?.outputSchema).toMatchObject({ properties: { destination: { enum: ['physics', 'math', 'history', 'DEFAULT'] } } });
+    expect(config(chain, 'multi_prompt_chain_route')).toMatchObject({ field: 'destination', routes: [{ equals: 'physics', to: 'physics' }, { equals: 'math', to: 'math' }, { equals: 'history', to: 'history' }], defaultTo: 'multi_prompt_chain_default' });
+    expect(config(chain, 'math')).toMatchObject({ system: 'You are a very good mathematician. You break hard problems into their parts.', prompt: '{question}', maxTokens: 300, temperature: 0 });
+    const provider = createScriptedProvider([{ destination: 'math' }, 'x = 4']);
+    const repo = createMemoryRunRepository();
+    const meta = await runChain({ chain, inputs: { question: 'Solve 2x = 8.' }, provider, model: { name: 'demo', maxOutputTokens: 1024, structuredOutput: true }, repo });
+    expect(meta.status).toBe('succeeded');
+    expect(meta.output).toBe('x = 4');
+    const ran = (await repo.getEvents(meta.id)).filter((e) => e.type === 'step.finished' && e.status === 'succeeded').map((e) => (e as { stepId: string }).stepId);
+    expect(ran).toEqual(['multi_prompt_chain', 'multi_prompt_chain_route', 'math', 'math_output']);
+    expect(provider.requests[1]?.messages[0]?.content).toContain('You are a very good mathematician.');
   });
 });

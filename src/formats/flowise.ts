@@ -5,6 +5,7 @@ import { defineChainFormat } from './format.ts';
 import { createFidelityReport, type FidelityReport } from './fidelity.ts';
 import { carryModelSettings, reportPrompt } from './model-settings.ts';
 import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
+import { fewShotTemplate, schemaOfZod } from './flowise-prompts.ts';
 
 /**
  * Flowise flows (a chatflow or an Agentflow v2 as Flowise exports them; its marketplace
@@ -16,6 +17,10 @@ import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCa
  *   and human messages), each `{variable}` bound through the template's prompt values —
  *   `{{question}}` is the chat input, `{{node.data.instance}}` that node's output, anything else
  *   typed-in text; the chat model wired to it is a setting (temperature kept, model name noted);
+ * - a Few Shot Prompt Template → one prompt: prefix, each example through its example prompt,
+ *   suffix; a variable no prompt value sets is the chat input, as Flowise fills it;
+ * - a Multi Prompt Chain → a model step choosing among its Prompt Retrievers, a router on that
+ *   choice and a model step per retriever (plus the default), each ending in an output;
  * - the LLM Chain nothing reads is the output.
  * Agentflow v2:
  * - Start (chat input) → the chain input `question`;
@@ -39,7 +44,7 @@ interface FlowiseNode {
 
 const MAX_NODES = 2_000;
 /** Chat model settings a model step holds nothing like (each is reported as dropped when set). */
-const UNHELD = ['topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'stopSequence', 'stop', 'seed', 'timeout', 'basepath', 'baseOptions', 'extendedThinking'];
+const UNHELD = ['topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'stopSequence', 'stop', 'seed', 'timeout', 'basepath', 'baseOptions', 'extendedThinking', 'reasoningEffort', 'proxyUrl', 'strictToolCalling'];
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Whether a parsed JSON value is a Flowise export: top-level `nodes` and `edges`, nodes carrying `data.name` and `data.inputs`. */
@@ -49,14 +54,16 @@ export function isFlowiseFlow(value: unknown): boolean {
 }
 
 const isChatModel = (node: FlowiseNode) => node.category === 'Chat Models' || node.category === 'LLMs';
-const isPrompt = (node: FlowiseNode) => node.name === 'promptTemplate' || node.name === 'chatPromptTemplate';
+const isPrompt = (node: FlowiseNode) => node.name === 'promptTemplate' || node.name === 'chatPromptTemplate' || node.name === 'fewShotPromptTemplate';
+/** A Multi Prompt Chain's destinations: each a name, a description and a system message. */
+const isPromptRetriever = (node: FlowiseNode) => node.name === 'promptRetriever';
 const isOutputParser = (node: FlowiseNode) => node.category === 'Output Parsers';
 
 /**
  * An LLM Chain's output parser as the step's output schema: the Structured Output Parser's
  * table as an object, the CSV and list parsers as a list of strings under `items` (a step's
- * answer is a JSON object). The Advanced Structured Output Parser's schema is zod code, which
- * an import never runs: a problem naming it.
+ * answer is a JSON object). The Advanced Structured Output Parser's schema is zod code: read,
+ * never run, when it is zod's declarative subset (flowise-prompts.ts), else a problem naming it.
  */
 function schemaOfParser(parser: FlowiseNode): { schema: Record<string, unknown>; changed?: string } | { problem: string } {
   if (parser.name === 'csvOutputParser' || parser.name === 'listOutputParser') {
@@ -81,7 +88,11 @@ function schemaOfParser(parser: FlowiseNode): { schema: Record<string, unknown>;
     }
     return { schema: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false } };
   }
-  return { problem: parser.name === 'advancedStructuredOutputParser' ? 'its schema is zod code, which an import never runs (write it as a JSON Schema on the step)' : 'no Seamscope counterpart' };
+  if (parser.name === 'advancedStructuredOutputParser') {
+    const read = schemaOfZod(text(parser.inputs.exampleJson) || text(parser.inputs.jsonStructure));
+    return 'problem' in read ? read : { schema: read.schema, changed: 'its zod schema was read (never run) as the JSON Schema it declares' };
+  }
+  return { problem: 'no Seamscope counterpart' };
 }
 
 /** `{{nodeId.data.instance}}` → nodeId; `{{question}}` → 'question'; else null. */
@@ -190,11 +201,61 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
     if (!model) return void report.changed.push({ where, what: 'model settings', why: 'no chat model is wired to it; the step uses the profile\'s model, temperature 0 and 1024 max tokens' });
     const own = isRecord(model.inputs.llmModelConfig) ? model.inputs.llmModelConfig : model.inputs;
     const unheld = Object.fromEntries(UNHELD.map((key) => [key, own[key]]));
+    // A thinking budget means something only with extended thinking on (then it is reported with it).
+    if (own.extendedThinking === true) unheld.budgetTokens = own.budgetTokens;
     carryModelSettings(where, { model: own.modelName, temperature: own.temperature, maxTokens: [own.maxTokens, own.maxTokensToSample, own.maxOutputTokens].find((v) => v !== undefined && v !== ''), stream: own.streaming, unheld }, config, report);
   };
 
+  let ownOutputs = 0;
+  /**
+   * A Multi Prompt Chain as a model step choosing a destination by its description, a router on
+   * that choice, and one model step per Prompt Retriever (its system message, the chat input),
+   * each ending in an output; LangChain's default chain for "none fits" is a plain model step.
+   * The number of outputs made, or 0 with the problem said.
+   */
+  const multiPromptSteps = (node: FlowiseNode, id: string, config: Record<string, unknown>): number => {
+    const refs = Array.isArray(node.inputs.promptRetriever) ? node.inputs.promptRetriever : [node.inputs.promptRetriever];
+    const retrievers = refs.map((r) => byId.get(referenceOf(text(r)) ?? '')).filter((r): r is FlowiseNode => r !== undefined && isPromptRetriever(r));
+    const model = byId.get(referenceOf(text(node.inputs.model)) ?? '');
+    if (retrievers.length === 0) return void problems.push({ path: where(node), message: `"${node.label}" (multiPromptChain) has no Prompt Retriever wired to it` }), 0;
+    const names = retrievers.map((r) => text(r.inputs.name).trim());
+    const bad = names.find((n, i) => !n || n === 'DEFAULT' || names.indexOf(n) !== i);
+    if (bad !== undefined) return void problems.push({ path: where(node), message: `"${node.label}" (multiPromptChain): its prompt names must be distinct and not DEFAULT (${JSON.stringify(bad)})` }), 0;
+    const question = questionRef();
+    const label = `step ${id}: "${node.label}" (multiPromptChain)`;
+    Object.assign(config, {
+      system: `Choose the prompt best suited to the input. The prompts, by name:\n${retrievers.map((r, i) => `- ${names[i]}: ${text(r.inputs.description)}`).join('\n')}\nAnswer DEFAULT when none of them fits.`,
+      prompt: `{${bind(config.bindings as Record<string, string>, 'question', question)}}`,
+      outputSchema: { type: 'object', properties: { destination: { type: 'string', enum: [...names, 'DEFAULT'] } }, required: ['destination'], additionalProperties: false },
+    });
+    report.changed.push({ where: label, what: 'the router prompt', why: `LangChain's own router prompt is not copied: the step lists the ${names.length} prompts by name and description and answers {destination}; the input goes on unchanged (LangChain's router may reword it)` });
+    settingsOf(id, node, model, config);
+    steps.push({ id, kind: 'model', name: `${node.label}: choose`, position: node.position, description: 'Imported from Flowise\'s multiPromptChain: the router\'s choice.', config });
+    const routeId = identifierFrom(`${node.label} route`, 'route', taken);
+    const routes: { equals: string; to: string; label: string }[] = [];
+    const destination = (name: string, system: string, where: string, at: number) => {
+      const stepId = identifierFrom(name, 'prompt', taken);
+      const stepConfig: Record<string, unknown> = { bindings: {}, system, prompt: '' };
+      stepConfig.prompt = `{${bind(stepConfig.bindings as Record<string, string>, 'question', question)}}`;
+      settingsOf(stepId, node, model, stepConfig);
+      const position = { x: node.position.x + 700, y: node.position.y + 260 * at };
+      steps.push({ id: stepId, kind: 'model', name, position, description: `Imported from Flowise's ${where}.`, config: stepConfig });
+      steps.push({ id: identifierFrom(`${name} output`, 'output', taken), kind: 'output', name: `${name}: output`, position: { x: position.x + 700, y: position.y }, config: { bindings: { value: `steps.${stepId}` } } });
+      return stepId;
+    };
+    retrievers.forEach((r, i) => {
+      const system = text(r.inputs.systemMessage);
+      routes.push({ equals: names[i] as string, to: destination(names[i] as string, system, `promptRetriever "${r.label}"`, i), label: names[i] as string });
+      reportPrompt(`prompt ${names[i]}: "${r.label}" (promptRetriever)`, 'system message', system, system, report, '');
+    });
+    const fallback = destination(`${node.label} default`, '', 'multiPromptChain (its default chain)', retrievers.length);
+    report.changed.push({ where: label, what: 'the default chain', why: `LangChain answers DEFAULT with a conversation chain of its own wording; here the model step ${fallback} gets the input with no system message` });
+    steps.push({ id: routeId, kind: 'router', name: `${node.label}: route`, position: { x: node.position.x + 350, y: node.position.y }, config: { bindings: { value: `steps.${id}` }, field: 'destination', routes, defaultTo: fallback } });
+    return retrievers.length + 1;
+  };
+
   for (const node of order) {
-    if (isChatModel(node) || isPrompt(node) || isOutputParser(node) || node.name === 'startAgentflow') continue;
+    if (isChatModel(node) || isPrompt(node) || isOutputParser(node) || isPromptRetriever(node) || node.name === 'startAgentflow') continue;
     const id = identifierFrom(node.label, 'step', taken);
     const bindings: Record<string, string> = {};
     const config: Record<string, unknown> = { bindings };
@@ -221,18 +282,34 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
         const ref = named ? refFor(named) : null;
         if (named && !ref) problems.push({ path: where(prompt), message: `"${prompt.label}": {${variable}} reads ${value}, which is no node of this flow that comes before it` });
         if (ref) return `{${bind(bindings, variable, ref)}}`;
-        return value ? value : whole;
+        if (value) return value;
+        // Flowise gives an LLM Chain's input (the chat message) to the variable no prompt value sets.
+        chatFilled.push(variable);
+        return `{${bind(bindings, variable, questionRef())}}`;
       });
+      const chatFilled: string[] = [];
+      let template = text(prompt.inputs.template);
+      if (prompt.name === 'fewShotPromptTemplate') {
+        const examplePrompt = byId.get(referenceOf(text(prompt.inputs.examplePrompt)) ?? '');
+        const composed = fewShotTemplate(prompt.inputs, examplePrompt?.inputs);
+        if ('problem' in composed) {
+          problems.push({ path: where(prompt), message: `Few Shot Prompt Template "${prompt.label}": ${composed.problem}` });
+          continue;
+        }
+        template = composed.template;
+        report.changed.push({ where: `step ${id}: "${prompt.label}" (${prompt.name})`, what: `the prefix, ${composed.examples} examples and the suffix`, why: `one prompt, as LangChain formats it: each example through "${examplePrompt?.label ?? ''}" with its values written in, joined by the separator ${JSON.stringify(typeof prompt.inputs.exampleSeparator === 'string' ? prompt.inputs.exampleSeparator : '\n\n')}` });
+      }
       if (prompt.name === 'chatPromptTemplate') {
         config.system = fill(text(prompt.inputs.systemMessagePrompt));
         config.prompt = fill(text(prompt.inputs.humanMessagePrompt)) || 'Go on.';
-      } else config.prompt = fill(text(prompt.inputs.template));
+      } else config.prompt = fill(template);
+      if (chatFilled.length) report.changed.push({ where: `step ${id}: "${prompt.label}" (${prompt.name})`, what: chatFilled.map((v) => `{${v}}`).join(', '), why: 'no prompt value sets it: the chat input, as Flowise gives an LLM Chain\'s input to it' });
       const promptWhere = `step ${id}: "${prompt.label}" (${prompt.name})`;
       const why = 'each {variable} reads what its prompt value names, and typed-in values are written in';
       if (prompt.name === 'chatPromptTemplate') {
         reportPrompt(promptWhere, 'system message', text(prompt.inputs.systemMessagePrompt), String(config.system), report, why);
         reportPrompt(promptWhere, 'human message', text(prompt.inputs.humanMessagePrompt), String(config.prompt), report, why);
-      } else reportPrompt(promptWhere, 'template as the user message', text(prompt.inputs.template), String(config.prompt), report, why);
+      } else if (prompt.name === 'promptTemplate') reportPrompt(promptWhere, 'template as the user message', text(prompt.inputs.template), String(config.prompt), report, why);
       const parser = byId.get(referenceOf(text(node.inputs.outputParser)) ?? '');
       if (parser) {
         const read = schemaOfParser(parser);
@@ -240,9 +317,13 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
         else {
           config.outputSchema = read.schema;
           (read.changed ? report.changed : report.kept).push({ where: `step ${id}: "${parser.label}" (${parser.name})`, what: 'the output parser as the step\'s output schema', ...(read.changed ? { why: read.changed } : {}) });
+          if (parser.inputs.autofixParser === true || parser.inputs.autoFix === true) report.changed.push({ where: `step ${id}: "${parser.label}" (${parser.name})`, what: 'autofix', why: 'an answer outside the schema is retried with the validation errors, as every model step is' });
         }
       }
       settingsOf(id, node, model, config);
+    } else if (node.name === 'multiPromptChain') {
+      ownOutputs += multiPromptSteps(node, id, config);
+      continue;
     } else if (node.name === 'llmAgentflow') {
       // Mentions are {{ name }}: the chat input, or an earlier node's output.
       const fill = (html: string) => htmlToText(html).replace(/\{\{\s*([A-Za-z_$][\w$.]*)\s*\}\}/g, (whole, name: string) => {
@@ -280,10 +361,10 @@ export function chainFromFlowise(flow: Record<string, unknown>, fileName?: strin
   if (agentflow) questionRef();
   // The output: the last step that nothing reads (chatflow) or that nothing follows (agentflow).
   const ending = [...order].reverse().find((n) => stepOf.has(n.id) && !byNode.from(n.id).some((e) => stepOf.has(e.target)));
-  if (!ending && problems.length === 0) problems.push({ path: '$.nodes', message: 'the flow has no LLM chain or LLM node whose result it returns' });
+  if (!ending && ownOutputs === 0 && problems.length === 0) problems.push({ path: '$.nodes', message: 'the flow has no LLM chain or LLM node whose result it returns' });
   if (problems.length > 0) return { ok: false, problems };
   const last = steps[steps.length - 1] as { position: { x: number; y: number } };
-  steps.push({ id: identifierFrom('output', 'output', taken), kind: 'output', name: 'Output', position: { x: last.position.x + 700, y: last.position.y }, config: { bindings: { value: `steps.${stepOf.get((ending as FlowiseNode).id)}` } } });
+  if (ending) steps.push({ id: identifierFrom('output', 'output', taken), kind: 'output', name: 'Output', position: { x: last.position.x + 700, y: last.position.y }, config: { bindings: { value: `steps.${stepOf.get(ending.id)}` } } });
   placeAtCanvasDensity(steps, 0.4);
 
   const base = (fileName ?? '').replace(/^.*[\\/]/, '').replace(/\.json$/i, '');

@@ -37,10 +37,11 @@ export type ToChainResult = { ok: true; chain: unknown; report: FidelityReport |
 /**
  * A file that holds an evaluation, not one chain (a promptfoo config): the chains to compare,
  * the dataset they run over (items and scorers in `src/eval`'s shapes, checked by the eval
- * command as any dataset file is) and the fidelity report.
+ * command as any dataset file is), the judge chains its `judge` scorers name (by chain id; not
+ * compared as variants) and the fidelity report.
  */
 export type ToSuiteResult =
-  | { ok: true; chains: unknown[]; dataset: { name?: string; scorers: unknown[]; items: unknown[] }; report: FidelityReport }
+  | { ok: true; chains: unknown[]; dataset: { name?: string; scorers: unknown[]; items: unknown[] }; judges?: unknown[]; report: FidelityReport }
   | { ok: false; problems: ChainProblem[] };
 
 /** One chain format as its file defines it: `toChain` reads exactly the value its own `sniff` returned. */

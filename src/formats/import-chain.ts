@@ -81,7 +81,7 @@ function withReport(chain: unknown, report: FidelityReport): unknown {
 }
 
 /** An evaluation read from a file that holds one: its chains (each checked as any chain file is), its dataset as dataset-file text, and the report. */
-export type ImportSuiteResult = { ok: true; chains: Chain[]; datasetText: string; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
+export type ImportSuiteResult = { ok: true; chains: Chain[]; judges: Chain[]; datasetText: string; report: FidelityReport } | { ok: false; problems: ChainProblem[] };
 
 /**
  * The evaluation in a file whose format holds one (a promptfoo config), or null when its format
@@ -100,10 +100,16 @@ export function importSuiteSource(text: string, options: ImportChainOptions = {}
     if (!parsed.ok) return { ok: false, problems: parsed.problems.map((p) => ({ ...p, message: `chain ${i + 1}: ${p.message}` })) };
     chains.push(parsed.chain);
   }
+  const judges: Chain[] = [];
+  for (const raw of suite.judges ?? []) {
+    const parsed = parseChain(raw, registry, options.limits);
+    if (!parsed.ok) return { ok: false, problems: parsed.problems.map((p) => ({ ...p, message: `judge chain: ${p.message}` })) };
+    judges.push(parsed.chain);
+  }
   const { dataset } = suite;
   const header = { format: 'seamscope.dataset', version: 1, ...(dataset.name ? { name: dataset.name } : {}), ...(dataset.scorers.length ? { scorers: dataset.scorers } : {}) };
   const datasetText = [header, ...dataset.items].map((line) => JSON.stringify(line)).join('\n');
-  return { ok: true, chains, datasetText, report: suite.report };
+  return { ok: true, chains, judges, datasetText, report: suite.report };
 }
 
 /** The file picker's accepted types: every ending a registered format offers. */

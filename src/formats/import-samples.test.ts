@@ -20,15 +20,23 @@ const expected: Record<string, Expected> = {
   'langflow/Basic_Prompting.json': { format: 'langflow', runs: true, steps: 2 },
   'langflow/Basic_Prompt_Chaining.json': { format: 'langflow', runs: true, steps: 4 },
   'langflow/Financial_Report_Parser.json': { format: 'langflow', runs: true, steps: 3 },
+  // Hand-written (see its description): the older export's LLMChain with a PromptTemplate, ChatOpenAI and a memory.
+  'langflow/hand-written-Legacy_LLMChain_Memory.json': { format: 'langflow', runs: true, steps: 2 },
   'langflow/Research_Translation_Loop.json': { format: 'langflow', refused: [/"arXiv" \(ArXivComponent\)/, /"Loop" \(LoopComponent\)/] },
   'flowise/chatflows-Prompt_Chaining.json': { format: 'flowise', runs: true, steps: 3 },
   'flowise/agentflowsv2-Structured_Output.json': { format: 'flowise', runs: true, steps: 2 },
+  // Hand-written (see each description): a Few Shot Prompt Template with a List Output Parser; a Multi Prompt Chain.
+  'flowise/hand-written-chatflows-Few_Shot_List_Parser.json': { format: 'flowise', runs: true, steps: 2 },
+  'flowise/hand-written-chatflows-Multi_Prompt_Chain.json': { format: 'flowise', runs: true, steps: 10 },
   'flowise/agentflowsv2-Iterations.json': { format: 'flowise', refused: [/\(iterationAgentflow\)/, /\(agentAgentflow\)/] },
   'flowise/agentflowsv2-Supervisor_Worker.json': { format: 'flowise', refused: [/\(conditionAgentAgentflow\)|\(conditionAgentflow\)/, /\(loopAgentflow\)/, /\(agentAgentflow\)/] },
   'n8n/Gmail-AI-Auto-Responder-Create-Draft-Replies-to-incoming-emails.json': { format: 'n8n', runs: true, steps: 5 },
   'n8n/Detect-hallucinations-using-specialised-Ollama-model-bespoke-minicheck.json': { format: 'n8n', runs: true, steps: 4 },
-  'n8n/Automate-Customer-Support-Issue-Resolution-using-AI-Text-Classifier.json': { format: 'n8n', refused: [/"KnowledgeBase Agent" \(agent\) is an agent that calls tools \("Find Simlar Issues", "Query KnowledgeBase"\)/, /If "Last Message is Not Bot" tests/] },
-  'n8n/AI-Data-Extraction-with-Dynamic-Prompts-and-Airtable.json': { format: 'n8n', refused: [/"Generate Field Value1" is in a loop of connections through "Loop Over Items" \(splitInBatches\) or "Loop Over Items1" \(splitInBatches\)/] },
+  // Only the agent is refused: its If on code ("Last Message is Not Bot") now routes on a chain input holding the condition's value.
+  'n8n/Automate-Customer-Support-Issue-Resolution-using-AI-Text-Classifier.json': { format: 'n8n', refused: [/^\$\.nodes\[\d+\] n8n node "KnowledgeBase Agent" \(agent\) is an agent that calls tools \("Find Simlar Issues", "Query KnowledgeBase"\); a chain here runs no tools$/] },
+  // Hand-written (see its meta.note): Information Extractor → Switch → Sentiment Analysis → Basic LLM Chains.
+  'n8n/hand-written-Ticket-Triage-Extractor-Switch-Sentiment.json': { format: 'n8n', runs: true, steps: 11 },
+  'n8n/AI-Data-Extraction-with-Dynamic-Prompts-and-Airtable.json': { format: 'n8n', refused: [/in a loop of connections through "Loop Over Items" \(splitInBatches\) that also runs .*"Update Row" \(airtable\), "Get File Data" \(httpRequest\) for each item/, /"Generate Field Value1" is in a loop of connections through "Loop Over Items1" \(splitInBatches\) that also runs .*"Fields to Update" \(code\) for each item; a chain runs each step once, and a map step fans out model calls only/] },
   'dify/LanguageConsistencyChecker.yml': { format: 'dify', refused: [/"英文" \(tool\) calls a tool/, /"处理中文" \(code\) runs code, which an import never runs/] },
   // The knowledge base is not in the file; the first llm node also holds a conversation (an assistant turn between two user messages).
   'dify/intent-routing.yml': { format: 'dify', refused: [/"知识检索" \(knowledge-retrieval\) searches a Dify knowledge base/, /"意图向量机" \(llm\) has assistant messages/] },
@@ -45,20 +53,22 @@ const expected: Record<string, Expected> = {
   'promptflow/support-reply/flow.dag.yaml': { format: 'promptflow', runs: true, steps: 6 },
   'promptfoo/getting-started/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
   'promptfoo/json-output/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
-  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [/^\$\.prompts\[0\] the prompt file:\/\/prompt\.json is a file beside the config/] },
+  'promptfoo/multiple-turn-conversation/promptfooconfig.yaml': { format: 'promptfoo', refused: [/^\$\.prompts\[0\] \(prompt\.json\) the prompt "multi-turn-conversation" cannot be a Seamscope template: it uses Nunjucks beyond \{\{ var \}\}/] },
+  // Hand-written (see its header): prompts and tests in files beside the config, an llm-rubric.
+  'promptfoo/rubric-and-files/promptfooconfig.yaml': { format: 'promptfoo', runs: true, steps: 2 },
   'rivet/ironclad-rivet-example-chat.rivet-project': { format: 'rivet', refused: [YAML_REFUSAL] },
 };
 
 /**
  * The files a person would pick to import. A Prompt flow or promptfoo folder's other files (its
- * Jinja prompts, data.jsonl, prompt.json, run settings, README) are read only through the flow
+ * Jinja prompts, data.jsonl, prompt.json, prompts.txt, tests.yaml, run settings, README) are read only through the flow
  * file, from the flow's own folder.
  */
 function flowFiles(dir = ''): string[] {
   return readdirSync(ROOT + dir, { withFileTypes: true }).flatMap((entry) => {
     const path = dir + entry.name;
     if (entry.isDirectory()) return flowFiles(`${path}/`);
-    if (dir === '' || /\.(jinja2|jsonl|md|txt)$|(^|\/)(run|run_evaluation)\.yml$|\/prompt\.json$|\/\.promptflow\//.test(path)) return [];
+    if (dir === '' || /\.(jinja2|jsonl|md|txt)$|(^|\/)(run|run_evaluation)\.yml$|\/prompt\.json$|(^|\/)promptfoo\/[^/]+\/tests\.yaml$|\/\.promptflow\//.test(path)) return [];
     return [path];
   });
 }

@@ -3,7 +3,7 @@ import { setOwn } from '../chain/own.ts';
 import { isRecord, propertyOf } from '../files/json-value.ts';
 import { defineChainFormat } from './format.ts';
 import { createFidelityReport, type FidelityReport } from './fidelity.ts';
-import { carryModelSettings, reportPrompt } from './model-settings.ts';
+import { carryModelSettings, numberOf, reportPrompt } from './model-settings.ts';
 import { bind, foreignJson, edgesByNode, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
 
 /**
@@ -49,13 +49,19 @@ const INPUT_TYPES = new Set(['ChatInput', 'TextInput']);
 /** Message History and the older memories: the conversation so far, which a chain is given as an input. */
 const MEMORY_TYPES = new Set(['Memory', 'MemoryComponent', 'MessageHistory', 'ConversationBufferMemory', 'ConversationBufferWindowMemory']);
 const OUTPUT_TYPES = new Set(['ChatOutput', 'TextOutput']);
-const PROMPT_TYPES = new Set(['Prompt', 'PromptTemplate']);
+const PROMPT_TYPES = new Set(['Prompt', 'PromptTemplate', 'ChatPromptTemplate']);
 const STRUCTURED_TYPES = new Set(['StructuredOutput', 'StructuredOutputComponent']);
 const PARSER_TYPES = new Set(['parser', 'ParseData', 'ParserComponent', 'ParseDataFrame']);
+/** The older export's chain (Langflow before 1.0, LangChain's classes): a prompt, a model and a memory wired into it. */
+const CHAIN_TYPES = new Set(['LLMChain']);
+/** The older export's model classes: settings of the chain they are wired into. */
+const LEGACY_MODEL_TYPES = new Set(['ChatOpenAI', 'OpenAI', 'AzureChatOpenAI', 'AzureOpenAI', 'ChatAnthropic', 'Anthropic', 'ChatOllama', 'Ollama', 'ChatVertexAI', 'VertexAI']);
 const MAX_NODES = 2_000;
 const MODEL_TEXT_FIELDS = new Set(['system_message', 'system_prompt', 'input_value']);
 /** Model component settings a model step holds nothing like (each is reported as dropped when set). */
-const UNHELD = ['seed', 'top_p', 'top_k', 'stop', 'stop_sequences', 'presence_penalty', 'frequency_penalty', 'model_kwargs', 'openai_api_base', 'base_url', 'max_retries', 'timeout'];
+const UNHELD = ['seed', 'top_p', 'top_k', 'stop', 'stop_sequences', 'presence_penalty', 'frequency_penalty', 'model_kwargs', 'openai_api_base', 'base_url', 'max_retries', 'timeout',
+  // The older export's LangChain fields.
+  'prefill', 'n', 'best_of', 'logit_bias', 'request_timeout', 'openai_organization', 'openai_proxy', 'tiktoken_model_name', 'batch_size'];
 
 /** Whether a parsed JSON value is a Langflow flow export: `{data: {nodes: [...], edges: [...]}}` with typed component nodes. */
 export function isLangflowFlow(value: unknown): boolean {
@@ -92,7 +98,9 @@ function readEdges(raw: unknown[]): FlowEdge[] {
   for (const e of raw) {
     if (!isRecord(e) || typeof e.source !== 'string' || typeof e.target !== 'string') continue;
     const handle = isRecord(e.data) && isRecord(e.data.targetHandle) ? e.data.targetHandle : null;
-    edges.push({ source: e.source, target: e.target, field: text(handle?.fieldName) });
+    // The older export names the field in a string handle: "BaseLanguageModel|llm|LLMChain-5879c".
+    const legacy = typeof e.targetHandle === 'string' ? /^[^|{]*\|([^|]+)\|/.exec(e.targetHandle)?.[1] : undefined;
+    edges.push({ source: e.source, target: e.target, field: text(handle?.fieldName) || (legacy ?? '') });
   }
   return edges;
 }
@@ -131,14 +139,14 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
   const where = (node: FlowNode) => `$.data.nodes[${node.index}]`;
 
   // Model components wired into a Structured Output's `llm` handle are its settings, not steps.
-  const settingsOnly = new Set(edges.filter((e) => e.field === 'llm' && STRUCTURED_TYPES.has(byId.get(e.target)?.type ?? '')).map((e) => e.source));
+  const settingsOnly = new Set(edges.filter((e) => e.field === 'llm' && (STRUCTURED_TYPES.has(byId.get(e.target)?.type ?? '') || CHAIN_TYPES.has(byId.get(e.target)?.type ?? ''))).map((e) => e.source));
   // A Prompt read only as a model's system message or input is folded into that model step.
   // A Prompt that feeds a model is its author's instruction: folded into each model step it
   // feeds (only the values wired into its variables are data). It is a step of its own only
   // where something else reads it too.
   const intoModel = (e: FlowEdge) => {
     const target = byId.get(e.target);
-    return target !== undefined && (isModel(target) || STRUCTURED_TYPES.has(target.type)) && MODEL_TEXT_FIELDS.has(e.field);
+    return target !== undefined && (((isModel(target) || STRUCTURED_TYPES.has(target.type)) && MODEL_TEXT_FIELDS.has(e.field)) || (CHAIN_TYPES.has(target.type) && e.field === 'prompt'));
   };
   const foldedPrompt = (node: FlowNode) => PROMPT_TYPES.has(node.type) && byNode.from(node.id).length > 0 && byNode.from(node.id).every(intoModel);
 
@@ -160,7 +168,8 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       // A chain keeps no store between runs: the conversation comes in with each run.
       const name = identifierFrom('history', 'history', taken);
       refOf.set(node.id, `inputs.${name}`);
-      inputs.push({ name, description: `The conversation so far (Langflow's "${node.name}" reads it from its message store)`, schema: { type: 'string' }, trust: 'untrusted', required: true, example: '' });
+      // Not required: the first turn of a conversation has none.
+      inputs.push({ name, description: `The conversation so far (Langflow's "${node.name}" reads it from its message store)`, schema: { type: 'string' }, trust: 'untrusted', required: false, example: '' });
       report.changed.push({ where: `"${node.name}" (${node.type})`, what: 'the conversation memory', why: `a chain keeps no message store: the conversation is the chain input ${name}, given with each run` });
     }
   }
@@ -188,11 +197,11 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
     return literalBraces(own);
   };
   /** A Prompt component's template with its `{variables}` bound to what feeds each (or its own text, inlined). */
-  const promptTemplate = (prompt: FlowNode, bindings: Record<string, string>): string => {
+  const promptTemplate = (prompt: FlowNode, bindings: Record<string, string>, unwired?: (variable: string) => string | undefined): string => {
     const template = text(fieldValue(prompt, 'template'));
     return literalBraces(template.replace(/(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g, (whole, variable: string) => {
       const edge = into(prompt.id, variable);
-      const ref = edge ? refOf.get(edge.source) : undefined;
+      const ref = (edge ? refOf.get(edge.source) : undefined) ?? (text(fieldValue(prompt, variable)) ? undefined : unwired?.(variable));
       if (ref) {
         const name = bind(bindings, variable, ref);
         return name === variable ? whole : `{${name}}`;
@@ -202,6 +211,56 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       const own = text(fieldValue(prompt, variable));
       return own || whole;
     }));
+  };
+
+  /**
+   * The older export's LLMChain as a model step: its PromptTemplate is the author's instruction
+   * (the user message, folded in), the model wired to `llm` its settings, the memory wired to
+   * `memory` the conversation (the variable named by its memory_key); every other variable is
+   * what the chat sends in, a chain input. Null (with the problem said) when it cannot be one.
+   */
+  const legacyChainStep = (node: FlowNode, id: string, bindings: Record<string, string>): Record<string, unknown> | null => {
+    const prompt = byId.get(into(node.id, 'prompt')?.source ?? '');
+    const model = byId.get(into(node.id, 'llm')?.source ?? '');
+    const memory = byId.get(into(node.id, 'memory')?.source ?? '');
+    if (!prompt || !PROMPT_TYPES.has(prompt.type)) return void problems.push({ path: where(node), message: `"${node.name}" (${node.type}) has no PromptTemplate wired into its prompt` }), null;
+    if (!model || !LEGACY_MODEL_TYPES.has(model.type)) return void problems.push({ path: where(node), message: `"${node.name}" (${node.type}) has ${model ? `"${model.name}" (${model.type}), which is not a model here,` : 'no model'} wired into its llm` }), null;
+    if (prompt.type === 'ChatPromptTemplate') return void problems.push({ path: where(node), message: `"${node.name}" (${node.type}): its ChatPromptTemplate holds message templates of their own; only a PromptTemplate is folded into a step` }), null;
+    const memoryKey = memory ? text(fieldValue(memory, 'memory_key')) || 'history' : '';
+    const memoryRef = memory ? refOf.get(memory.id) : undefined;
+    const chatInputs: string[] = [];
+    const template = promptTemplate(prompt, bindings, (variable) => {
+      if (memory && variable === memoryKey) return memoryRef;
+      // What the chat sends in fills each remaining variable: a chain input of that name.
+      const key = `chat\u0000${variable}`;
+      const known = refOf.get(key);
+      if (known) return known;
+      const name = identifierFrom(variable, 'input', taken);
+      inputs.push({ name, description: `The chat message, as "${node.name}" receives it in {${variable}}`, schema: { type: 'string' }, trust: 'untrusted', required: true });
+      refOf.set(key, `inputs.${name}`);
+      chatInputs.push(name);
+      return `inputs.${name}`;
+    });
+    const raw = text(fieldValue(prompt, 'template'));
+    reportPrompt(`step ${id}: "${prompt.name}" (${prompt.type})`, 'template as the user message', raw, template, report,
+      literalBraces(raw) !== raw ? 'Langflow\'s {{ }} escapes are written as single braces (the text sent is the same)' : 'a variable was renamed to stay unique in the step, or its typed-in value was written in');
+    if (chatInputs.length) report.changed.push({ where: `step ${id}: "${node.name}" (${node.type})`, what: 'the chat message', why: `the chain input${chatInputs.length > 1 ? 's' : ''} ${chatInputs.join(', ')}, framed as data in the prompt` });
+    if (memory && !template.includes(`{${memoryKey}}`) && !Object.values(bindings).includes(memoryRef ?? '')) {
+      report.dropped.push({ where: `"${memory.name}" (${memory.type})`, what: `the memory (key ${memoryKey})`, why: 'the prompt has no variable of that name, so LangChain would not show the conversation either' });
+    }
+    if (memory) {
+      const k = numberOf(fieldValue(memory, 'k'));
+      if (k !== null) report.changed.push({ where: `"${memory.name}" (${memory.type})`, what: `a window of the last ${k} turns`, why: 'the chain input holds the conversation its caller gives; keep it to those turns' });
+      if (fieldValue(memory, 'return_messages') === true) report.changed.push({ where: `"${memory.name}" (${memory.type})`, what: 'return messages', why: 'the conversation is one text in the prompt, not separate chat turns' });
+    }
+    const outputKey = text(fieldValue(node, 'output_key'));
+    if (outputKey && outputKey !== 'text') report.changed.push({ where: `step ${id}: "${node.name}" (${node.type})`, what: `output key ${outputKey}`, why: 'the step\'s answer is its output; no key wraps it' });
+    const config: Record<string, unknown> = { bindings, system: '', prompt: template };
+    const label = `step ${id}: "${node.name}" (${node.type}) with its model "${model.name}" (${model.type})`;
+    const unheld = Object.fromEntries(UNHELD.map((key) => [key, fieldValue(model, key)]));
+    carryModelSettings(label, { model: text(fieldValue(model, 'model_name')) || fieldValue(model, 'model'), temperature: fieldValue(model, 'temperature'), maxTokens: fieldValue(model, 'max_tokens'), stream: fieldValue(model, 'streaming') ?? fieldValue(model, 'stream'), unheld }, config, report);
+    if (/^(OpenAI|AzureOpenAI|Anthropic|Ollama|VertexAI)$/.test(model.type)) report.changed.push({ where: label, what: 'a completion model', why: 'sent as one user message to a chat endpoint (the profile you run it on)' });
+    return config;
   };
 
   // Steps in an order where what a step reads is made first; a cycle is a problem.
@@ -222,13 +281,18 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
     const id = identifierFrom(node.name, 'step', taken);
     const base = { id, name: node.name, position: node.position };
     const bindings: Record<string, string> = {};
-    if (isModel(node) || STRUCTURED_TYPES.has(node.type)) {
+    if (CHAIN_TYPES.has(node.type)) {
+      const made = legacyChainStep(node, id, bindings);
+      if (!made) continue;
+      steps.push({ ...base, kind: 'model', description: `Imported from Langflow's ${node.type} (the older export).`, config: made });
+    } else if (isModel(node) || STRUCTURED_TYPES.has(node.type)) {
       const structured = STRUCTURED_TYPES.has(node.type);
       const settings = structured ? byId.get(into(node.id, 'llm')?.source ?? '') : node;
       const system = fieldText(node, id, structured ? 'system_prompt' : 'system_message', bindings, 'system');
       const prompt = fieldText(node, id, 'input_value', bindings, 'input');
       if (!prompt.trim() && !system.trim()) problems.push({ path: where(node), message: `"${node.name}" has neither an input nor a system message` });
       const outputSchema = structured ? schemaOfTable(fieldValue(node, 'output_schema')) : null;
+      const multiple = structured && outputSchema !== null && (fieldValue(node, 'multiple') === true || /^true$/i.test(text(fieldValue(node, 'multiple'))));
       if (structured && !outputSchema) problems.push({ path: where(node), message: `"${node.name}": its output schema table is empty or names a field that is not an identifier` });
       const source = settings ?? node;
       const config: Record<string, unknown> = {
@@ -240,6 +304,8 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
       const unheld = Object.fromEntries(UNHELD.map((key) => [key, fieldValue(source, key)]));
       carryModelSettings(label, { model: text(fieldValue(source, 'model_name')) || fieldValue(source, 'model'), temperature: fieldValue(source, 'temperature'), maxTokens: fieldValue(source, 'max_tokens'), stream: fieldValue(source, 'stream'), jsonMode: fieldValue(source, 'json_mode'), unheld }, config, report);
       if (structured && outputSchema) report.kept.push({ where: label, what: `output schema: ${Object.keys(outputSchema.properties as object).join(', ')}` });
+      // What reads it (a parser's {field}) reads one object, as Langflow hands on the one it gets back.
+      if (multiple) report.changed.push({ where: label, what: 'generate multiple', why: 'Langflow asks for a list of such objects and hands on the object when one comes back; the step answers one object' });
       steps.push({
         ...base, kind: 'model',
         description: `Imported from Langflow's ${source.type}${structured ? ', a Structured Output component' : ''}.`,
@@ -271,7 +337,16 @@ export function chainFromLangflow(flow: Record<string, unknown>, fileName?: stri
     }
     refOf.set(node.id, `steps.${id}`);
   }
-  if (!hasOutput) problems.push({ path: '$.data.nodes', message: 'the flow has no Chat Output or Text Output component: a chain needs the output it returns' });
+  // The older export has no output component: the chat shows the answer of each chain nothing else reads.
+  let answers = 0;
+  for (const node of nodes) {
+    if (hasOutput || !CHAIN_TYPES.has(node.type) || !refOf.has(node.id) || byNode.from(node.id).length > 0) continue;
+    answers++;
+    const id = identifierFrom(`${node.name} answer`, 'output', taken);
+    steps.push({ id, kind: 'output', name: `${node.name}: answer`, position: { x: node.position.x + 500, y: node.position.y }, config: { bindings: { value: refOf.get(node.id) } } });
+    report.changed.push({ where: `"${node.name}" (${node.type})`, what: 'the chat\'s answer', why: `the output step ${id} (the older export has no output component)` });
+  }
+  if (!hasOutput && answers === 0) problems.push({ path: '$.data.nodes', message: 'the flow has no Chat Output or Text Output component: a chain needs the output it returns' });
   if (problems.length > 0) return { ok: false, problems };
 
   // Langflow's cards are about 320 px wide and sit some 700 px apart; Seamscope's are half as wide.

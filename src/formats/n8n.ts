@@ -6,6 +6,7 @@ import { createFidelityReport } from './fidelity.ts';
 import { bind, edgesByNode, foreignJson, identifierFrom, orderByEdges, placeAtCanvasDensity } from './flow-common.ts';
 import { defineChainFormat, type ToChainResult } from './format.ts';
 import { carryModelSettings, reportPrompt } from './model-settings.ts';
+import { ifBranching, switchBranching } from './n8n-branches.ts';
 
 /**
  * n8n workflows (the JSON n8n's "Download" writes) as chains: the AI nodes are the chain, the
@@ -16,7 +17,9 @@ import { carryModelSettings, reportPrompt } from './model-settings.ts';
  * - Information Extractor → a model step whose schema is its attributes (or its JSON schema);
  * - Text Classifier and Sentiment Analysis → a model step answering `{category}` from the node's
  *   categories, then a router taking each category's branch;
- * - an If node on a field a model step produced → a router;
+ * - an If node (one condition) and a Switch node (rules, each an equality on one value) → a router
+ *   on the step field or chain input the condition reads; a condition written as code is never
+ *   run: its value becomes a chain input the router reads (n8n-branches.ts);
  * - the chat model wired into a node → that step's settings (model-settings.ts);
  * - `{{ $json.x }}` and `{{ $('Node').item.json.x }}` → bindings: to the step that node became,
  *   or to a chain input `x` when the node is not part of the chain (a trigger, an app node).
@@ -48,7 +51,6 @@ interface N8nEdge {
 const MAX_NODES = 2_000;
 const STEP_KINDS = new Set(['chainLlm', 'informationExtractor', 'textClassifier', 'sentimentAnalysis']);
 const BRANCHING = new Set(['textClassifier', 'sentimentAnalysis']);
-const UNHELD = ['topP', 'frequencyPenalty', 'presencePenalty', 'timeout', 'maxRetries', 'topK', 'stop', 'seed'];
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 /** n8n marks an expression with a leading `=`; the rest of a parameter is literal text. */
 const expressionBody = (value: string) => (value.startsWith('=') ? value.slice(1) : value);
@@ -143,7 +145,7 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
   /** The node whose item `$json` means in `node`: what feeds it, through nodes that pass items on (routers, sentiment). */
   const itemSource = (node: N8nNode): N8nNode | undefined => {
     let source = byName.get(byNode.to(node.name)[0]?.source ?? '');
-    for (let hops = 0; source && (source.kind === 'if' || source.kind === 'textClassifier') && hops < 50; hops++) source = byName.get(byNode.to(source.name)[0]?.source ?? '');
+    for (let hops = 0; source && ['if', 'switch', 'textClassifier', 'sentimentAnalysis'].includes(source.kind) && hops < 50; hops++) source = byName.get(byNode.to(source.name)[0]?.source ?? '');
     return source;
   };
   /** A reference for a path into a node's item: the step it became (its answer), or a chain input. */
@@ -181,16 +183,34 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
     if (!model) return void report.changed.push({ where: label, what: 'model settings', why: 'no chat model is wired to it; the step uses the profile\'s model, temperature 0 and 1024 max tokens' });
     const options = isRecord(model.parameters.options) ? model.parameters.options : {};
     const name = isRecord(model.parameters.model) ? model.parameters.model.value : model.parameters.model ?? model.parameters.modelName;
+    // n8n writes only the options a person set: every one not carried is reported, not only the well-known ones.
+    const { temperature, maxTokens, maxTokensToSample, numPredict, responseFormat, format, ...rest } = options;
     carryModelSettings(label, {
-      model: name, temperature: options.temperature, maxTokens: options.maxTokens ?? options.maxTokensToSample ?? options.numPredict,
-      jsonMode: options.responseFormat === 'json_object', unheld: Object.fromEntries(UNHELD.map((k) => [k, options[k]])),
+      model: name, temperature, maxTokens: maxTokens ?? maxTokensToSample ?? numPredict,
+      jsonMode: responseFormat === 'json_object' || format === 'json', unheld: rest,
     }, config, report);
   };
 
   const order = orderByEdges(nodes, (name) => byNode.to(name).map((e) => byName.get(e.source) as N8nNode), (node) => {
     // n8n loops over items with a Loop Over Items (splitInBatches) node: name it, it is what the person drew.
-    const loops = nodes.filter((n) => n.kind === 'splitInBatches').map((n) => `"${n.name}" (splitInBatches)`);
-    problems.push({ path: where(node), message: `"${node.name}" is in a loop of connections${loops.length ? ` through ${loops.join(' or ')}` : ''}; a chain runs each step once (a loop over items has no counterpart yet)` });
+    // The nodes of its loop: reachable from it and reaching back to it. A loop whose body is AI nodes alone
+    // would be a map step; one that also runs app nodes per item (HTTP, files, databases) cannot be.
+    const reach = (from: string, next: (n: string) => string[]) => {
+      const seen = new Set<string>([from]);
+      for (const queue = [from]; queue.length;) {
+        for (const n of next(queue.pop() as string)) {
+          if (seen.has(n)) continue;
+          seen.add(n);
+          queue.push(n);
+        }
+      }
+      return seen;
+    };
+    const back = reach(node.name, (n) => byNode.to(n).map((e) => e.source));
+    const body = [...reach(node.name, (n) => byNode.from(n).map((e) => e.target))].filter((n) => back.has(n)).map((n) => byName.get(n) as N8nNode);
+    const loops = body.filter((n) => n.kind === 'splitInBatches').map((n) => `"${n.name}" (splitInBatches)`);
+    const perItem = body.filter((n) => !STEP_KINDS.has(n.kind) && n.kind !== 'splitInBatches' && n.kind !== 'noOp').map((n) => `"${n.name}" (${n.kind})`);
+    problems.push({ path: where(node), message: `"${node.name}" is in a loop of connections${loops.length ? ` through ${loops.join(', ')}` : ''}${perItem.length ? ` that also runs ${perItem.join(', ')} for each item` : ''}; a chain runs each step once, and a map step fans out model calls only (the loop's other nodes have no counterpart)` });
   });
   // Routers added after the step they read, with their branches resolved once every step exists.
   const pendingRoutes: { router: Record<string, unknown>; node: N8nNode; labels: { equals: unknown; output: number; label: string }[]; other: number | null }[] = [];
@@ -205,29 +225,43 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
       problems.push({ path: where(node), message: `n8n node "${node.name}" (${node.kind}) is an agent that calls tools (${attached(node, 'ai_tool').map((t) => `"${t.name}"`).join(', ') || 'none wired'}); a chain here runs no tools` });
       continue;
     }
-    if (node.kind === 'if') {
-      const conditions = propertyOf(p.conditions, 'conditions');
-      const only = Array.isArray(conditions) && conditions.length === 1 ? conditions[0] : undefined;
-      const left = text(propertyOf(only, 'leftValue'));
-      const operation = text(propertyOf(propertyOf(only, 'operator'), 'operation'));
-      const simple = SIMPLE.exec(expressionBody(left).replace(/^\{\{([\s\S]*)\}\}$/, '$1'));
-      const source = simple ? (simple[1] !== undefined ? byName.get(simple[1]) : itemSource(node)) : undefined;
-      const step = source ? stepOf.get(source.name) : undefined;
+    if (node.kind === 'if' || node.kind === 'switch') {
+      const branching = node.kind === 'if' ? ifBranching(p) : switchBranching(p);
       const leadsToSteps = byNode.from(node.name).some((e) => STEP_KINDS.has(byName.get(e.target)?.kind ?? ''));
-      if (!simple || !step || !['true', 'false', 'equals'].includes(operation)) {
-        if (leadsToSteps) problems.push({ path: where(node), message: `n8n If "${node.name}" tests ${left.slice(0, 120) || 'nothing'}, which is not one field a model step of this chain produced: the chain could not branch as the workflow does` });
-        else report.dropped.push({ where: `"${node.name}" (if)`, what: 'the node', why: 'nothing after it is part of the chain' });
+      if (!leadsToSteps) {
+        report.dropped.push({ where: `"${node.name}" (${node.kind})`, what: 'the node', why: 'nothing after it is part of the chain' });
         continue;
       }
-      const path = (simple[2] ?? '').split('.').filter(Boolean);
-      const field = (path[0] === 'output' ? path.slice(1) : path).join('.');
-      const equals = operation === 'equals' ? propertyOf(only, 'rightValue') : operation === 'true';
+      if ('problem' in branching) {
+        problems.push({ path: where(node), message: `n8n ${node.kind === 'if' ? 'If' : 'Switch'} "${node.name}" cannot be one router: ${branching.problem}` });
+        continue;
+      }
+      const { left, labels, other, kind } = branching;
+      const simple = SIMPLE.exec(expressionBody(left).replace(/^\{\{([\s\S]*)\}\}$/, '$1'));
       const id = identifierFrom(node.name, 'route', taken);
-      const router = { id, kind: 'router', name: node.name, position: node.position, config: { bindings: { value: `steps.${step}` }, field, routes: [] as unknown[], defaultTo: null as string | null } };
+      let value: string;
+      let field = '';
+      if (simple) {
+        const source = simple[1] !== undefined ? byName.get(simple[1]) : itemSource(node);
+        const path = (simple[2] ?? '').split('.').filter(Boolean);
+        const step = source ? stepOf.get(source.name) : undefined;
+        if (step) {
+          value = `steps.${step}`;
+          field = (path[0] === 'output' ? path.slice(1) : path).join('.');
+        } else value = refFor(source, path, 'value');
+      } else {
+        // A condition written as code is never run: what it computes is a chain input the router reads.
+        value = inputFor(`${node.name} condition`, node.name);
+        const input = inputs[inputs.length - 1] as Record<string, unknown>;
+        if (kind === 'boolean' && input.name === value.slice(7)) Object.assign(input, { schema: { type: 'boolean' }, example: true, description: `The value of "${node.name}"'s condition ${left.slice(0, 160)} (code in n8n, never run here)` });
+        report.changed.push({ where: `"${node.name}" (${node.kind})`, what: `the condition ${left.slice(0, 160)}`, why: `it is code, which an import never runs: the router reads its value from the chain input ${value.slice(7)}` });
+      }
+      const router = { id, kind: 'router', name: node.name, position: node.position, config: { bindings: { value }, field, routes: [] as unknown[], defaultTo: null as string | null } };
       steps.push(router);
       stepOf.set(node.name, id);
-      pendingRoutes.push({ router, node, labels: [{ equals, output: 0, label: 'true' }], other: 1 });
-      report.changed.push({ where: `"${node.name}" (if)`, what: `the condition ${left.slice(0, 120)}`, why: `a router on ${field || 'the answer'} (= ${JSON.stringify(equals)}); the other branch is "otherwise"` });
+      pendingRoutes.push({ router, node, labels, other });
+      report.changed.push({ where: `"${node.name}" (${node.kind})`, what: `the ${node.kind === 'if' ? 'condition' : 'rules'} on ${left.slice(0, 120)}`, why: `a router on ${field || value} (${labels.map((l) => `${l.label} = ${JSON.stringify(l.equals)}`).join(', ')}); ${other === null ? 'a value no rule matches ends the run in an output of its own (n8n drops the item)' : 'the rest take the "otherwise" branch'}` });
+      if (node.kind === 'switch' && propertyOf(p.options, 'allMatchingOutputs') === true) report.changed.push({ where: `"${node.name}" (switch)`, what: 'all matching outputs', why: 'a router takes one branch: the first rule that matches' });
       continue;
     }
     if (!STEP_KINDS.has(node.kind)) {
@@ -283,8 +317,11 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
         if (typeof schema === 'string') problems.push({ path: where(node), message: `n8n Information Extractor "${node.name}": ${schema}` });
         else config.outputSchema = text(p.inputSchema) ? schema : schemaOfExample(schema);
       }
-      config.system = 'Extract the requested attributes from the text. Leave out an attribute the text does not state.';
-      report.changed.push({ where: label, what: 'system message', why: 'n8n builds the extractor\'s instruction itself; the step says what it asks for' });
+      const own = text(propertyOf(p.options, 'systemPromptTemplate'));
+      config.system = own || 'Extract the requested attributes from the text. Leave out an attribute the text does not state.';
+      if (own) report.kept.push({ where: label, what: `system prompt template (${own.length} characters, byte for byte)` });
+      else report.changed.push({ where: label, what: 'system message', why: 'n8n builds the extractor\'s instruction itself; the step says what it asks for' });
+      report.kept.push({ where: label, what: `the ${text(p.schemaType) || 'attribute'} schema as the step's output schema` });
     } else {
       const rows = node.kind === 'textClassifier' ? propertyOf(p.categories, 'categories') : null;
       const categories = node.kind === 'textClassifier'
@@ -294,9 +331,20 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
         problems.push({ path: where(node), message: `n8n "${node.name}" names no categories` });
         continue;
       }
-      config.system = `Classify the text into exactly one of these categories:\n${categories.map((c) => `- ${c.name}${c.description ? `: ${c.description}` : ''}`).join('\n')}`;
+      const options = isRecord(p.options) ? p.options : {};
+      // The classifier's "When no clear match: Other branch" is one more category, leaving by the output after the rest.
+      if (node.kind === 'textClassifier' && options.fallback === 'other') categories.push({ name: 'other', description: 'none of the categories above fits' });
+      const listed = categories.map((c) => `- ${c.name}${c.description ? `: ${c.description}` : ''}`).join('\n');
+      const own = text(options.systemPromptTemplate);
+      config.system = own ? own.replace('{categories}', `\n${listed}\n`) : `Classify the text into exactly one of these categories:\n${listed}`;
       config.outputSchema = { type: 'object', properties: { category: { type: 'string', enum: categories.map((c) => c.name) } }, required: ['category'], additionalProperties: false };
-      report.changed.push({ where: label, what: 'system message', why: `n8n builds the ${node.kind === 'textClassifier' ? 'classifier' : 'sentiment'} instruction itself; the step lists the node's ${categories.length} categories and answers {category}` });
+      if (own) report.changed.push({ where: label, what: 'system prompt template', why: `carried as the system message with {categories} filled in with the node's ${categories.length} categories (n8n's format instructions are the step's output schema)` });
+      else report.changed.push({ where: label, what: 'system message', why: `n8n builds the ${node.kind === 'textClassifier' ? 'classifier' : 'sentiment'} instruction itself; the step lists the node's ${categories.length} categories and answers {category}` });
+      if (node.kind === 'textClassifier') {
+        report.changed.push({ where: label, what: `when no clear match: ${options.fallback === 'other' ? 'the Other branch' : 'discard the item'}`, why: options.fallback === 'other' ? 'the category "other", routed to the Other branch' : 'n8n drops an item no category fits; here the step must answer one of them' });
+      }
+      if (options.includeDetailedResults === true) report.dropped.push({ where: label, what: 'detailed results (strength and confidence)', why: 'the step answers {category} only' });
+      if (options.enableAutoFixing === true) report.changed.push({ where: label, what: 'auto-fixing', why: 'an answer outside the schema is retried with the validation errors, as every model step is' });
       if (propertyOf(p.options, 'multiClass') === true) report.changed.push({ where: label, what: 'more than one category', why: 'the router takes one branch: the step answers one category' });
       steps.push({ id, kind: 'model', name: node.name, position: node.position, description: `Imported from n8n's ${node.kind}.`, config });
       settings(node, id, config);
@@ -305,6 +353,7 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
         const router = { id: routeId, kind: 'router', name: `${node.name}: route`, position: { x: node.position.x + 200, y: node.position.y }, config: { bindings: { value: `steps.${id}` }, field: 'category', routes: [] as unknown[], defaultTo: null as string | null } };
         steps.push(router);
         pendingRoutes.push({ router, node, labels: categories.map((c, output) => ({ equals: c.name, output, label: c.name })), other: null });
+        report.changed.push({ where: label, what: `its ${categories.length} outputs`, why: `a router on {category} taking each category's branch` });
       }
       stepOf.set(node.name, id);
       continue;
@@ -315,7 +364,8 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
   }
 
   // Each branch goes to the first step after it; a branch with none ends in an output of its own.
-  const isStep = (name: string) => stepOf.has(name) && !pendingRoutes.some((r) => r.node.name === name && r.router.id !== stepOf.get(name));
+  // A branch into a classifier enters its model step (stepOf), whose own router follows it.
+  const isStep = (name: string) => stepOf.has(name);
   for (const { router, node, labels, other } of pendingRoutes) {
     const config = router.config as { routes: unknown[]; defaultTo: string | null; bindings: Record<string, string> };
     const target = (output: number, label: string) => {
@@ -326,12 +376,13 @@ export function chainFromN8n(flow: Record<string, unknown>, fileName?: string): 
       return id;
     };
     config.routes = labels.map((l) => ({ equals: l.equals, to: target(l.output, l.label), label: l.label }));
-    config.defaultTo = other === null ? null : target(other, 'otherwise');
+    // n8n drops an item no branch takes: here the run ends in an output of its own, saying so by its name.
+    config.defaultTo = other === null ? (node.kind === 'switch' ? target(-1, 'no rule matched') : null) : target(other, 'otherwise');
   }
   // The steps nothing in the chain follows are what it returns.
   for (const node of order) {
     const id = stepOf.get(node.name);
-    if (!id || node.kind === 'if' || BRANCHING.has(node.kind) && byNode.from(node.name).length) continue;
+    if (!id || node.kind === 'if' || node.kind === 'switch' || BRANCHING.has(node.kind) && byNode.from(node.name).length) continue;
     if (byNode.from(node.name).some((e) => stepOf.has(e.target))) continue;
     const out = identifierFrom(`${node.name} output`, 'output', taken);
     steps.push({ id: out, kind: 'output', name: `${node.name}: output`, position: { x: node.position.x + 400, y: node.position.y }, config: { bindings: { value: `steps.${id}` } } });
