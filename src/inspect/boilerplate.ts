@@ -11,8 +11,12 @@ import { matchesOf } from './matches.ts';
 
 /** An HTML comment: never shown to a reader, so never a fact a reader needs. */
 const commentRe = /<!--[\s\S]*?(?:-->|$)/g;
-/** A line that says where the text came from or under what terms it is published. */
-const provenanceLineRe = /^[ \t>*_#-]*(?:sources?|copyright|©|\(c\)\s*\d{4}|licen[cs]e[d]?|retrieved|accessed|downloaded|all rights reserved|text as (?:packaged|published)|last (?:updated|modified|amended))\b[^\n]*/gim;
+/**
+ * A line that says where the text came from or under what terms it is published. "Licence" only as
+ * a label ("Licence: MIT", "Licensed under …"): in a licence's own text a wrapped line may start
+ * with "License does not apply", which is a rule.
+ */
+const provenanceLineRe = /^[ \t>*_#-]*(?:sources?|copyright|©|\(c\)\s*\d{4}|licen[cs]e[d]?(?=[*_]*\s*(?::|—|–|\s-\s|\bunder\b|\bby\b))|retrieved|accessed|downloaded|all rights reserved|text as (?:packaged|published)|last (?:updated|modified|amended))\b[^\n]*/gim;
 /** A markdown heading line ("# Title 42 (2023)"): its years date the edition, not a rule. */
 const headingLineRe = /^[ \t]*#{1,6}[ \t][^\n]*/gm;
 

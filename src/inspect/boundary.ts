@@ -100,7 +100,25 @@ function lostAs(f: SurvivalFact): string {
  * facts all survived: it kept no complete answer. A value kept once stands for its repeats in the same section
  * ("two days … such two-day period").
  */
-function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: FactKind[], alsoReceived: string[], strict: boolean, reasons: string[], notes: string[]): AskedFact | null {
+/**
+ * Whether one place's asked facts make a complete answer. A figure must survive; for a question a
+ * statement decides, the place's clauses restate one rule in several pieces ("may not introduce
+ * evidence … unless there is good cause"): one of them kept and none turned the other way round
+ * keeps the statement, since the pieces of one sentence are said together or not at all.
+ */
+function completeAnswer(group: AskedFact[], kept: (a: AskedFact) => boolean, decision: boolean, bestClause: number): boolean {
+  if (!decision) return group.every(kept);
+  const clauses = group.filter((a) => isClause(a.fact));
+  // A figure alone does not decide it where a clause may: "30 days" kept is no answer to "Will it
+  // be decided within 48 hours?" when what makes it 48 hours is gone. A named term the question
+  // asks about, matched better than any clause, answers it as a figure answers a quantity question.
+  if (clauses.length === 0) return group.every(kept) && (bestClause === 0 || group.some((a) => a.fact.kind === 'condition' && a.score > bestClause));
+  return group.every(kept);
+}
+
+const isClause = (f: SurvivalFact) => f.kind === 'condition' && f.unit !== undefined;
+
+function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: FactKind[], alsoReceived: string[], strict: boolean, reasons: string[], notes: string[], decision = false): AskedFact | null {
   const reachable = ranked.filter((a) => !alsoReceived.includes(a.fact.source));
   const keptKeys = new Set(result.facts.filter((f) => f.survived).map((f) => `${f.source}|${f.section}|${factKey(f)}`));
   const kept = (a: AskedFact) => a.status === 'survived' || keptKeys.has(`${a.fact.source}|${a.fact.section}|${factKey(a.fact)}`);
@@ -113,7 +131,7 @@ function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: Fac
   }
   // Strict: every candidate counts, a complete answer elsewhere or not.
   const best = reachable[0]?.score ?? 0;
-  const complete = strict ? undefined : [...groups.values()].find((g) => g.every(kept));
+  const complete = strict ? undefined : [...groups.values()].find((g) => completeAnswer(g, kept, decision, Math.max(0, ...reachable.filter((a) => isClause(a.fact)).map((a) => a.score))));
   const lost = reachable.filter((a) => !kept(a));
   const line = (a: AskedFact) => `question asks for "${a.fact.text}" (${a.fact.kind}, ${where(a.fact)}; ${a.why}): ${lostAs(a.fact)}`;
   let lead: AskedFact | null = null;
@@ -178,7 +196,7 @@ export function inspectBoundary(boundary: Boundary, opts: InspectOptions = {}, s
   const reasons: string[] = [];
   const notes: string[] = [];
   let lost: AskedFact | null = null;
-  if (ranked.length > 0) lost = judgeAskedFacts(ranked, result, asked, alsoReceived, opts.strict === true, reasons, notes);
+  if (ranked.length > 0) lost = judgeAskedFacts(ranked, result, asked, alsoReceived, opts.strict === true, reasons, notes, question ? questionForm(question).decision : false);
   else judgeAskedKinds(result, asked, fromQuestion, alsoReceived, opts, reasons, notes);
   // An empty handoff (no text, no figures: an empty selection) lost every fact, whatever the
   // consumer asks: `{"relevant_sections": []}` handed to a gate is not "ok".

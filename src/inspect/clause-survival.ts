@@ -54,7 +54,8 @@ const affirmRe = /\b(?:always|every time|in all cases|automatically)\b/i;
 /** A sentence that limits what it says: an exception or a prerequisite. */
 const limitingRe = /\b(?:unless|except|excepting|excluding|other than|only|if|provided|subject to|but|when|where|as long as)\b/i;
 
-function contentWords(text: string): string[] {
+/** A passage's content words, stemmed and read by meaning: what a clause says, without its form. */
+export function contentWords(text: string): string[] {
   const out: string[] = [];
   for (const m of matchesOf(/[a-z][a-z'’-]*/gi, text)) {
     const w = m[0].toLowerCase().replace(/['’]s$/, '');

@@ -52,6 +52,19 @@ describe('conditions are facts', () => {
       .toEqual(['limit: only once per claim', 'finality: at any time', 'prerequisite: only after the goods are returned']);
   });
 
+  it('finds requirements and permissions in words, plain "if", "who", "even when", "by …ing" and "to the extent", but not a period\'s start', () => {
+    expect(clauses('An order can only be cancelled if its status is pending. A gift card must have enough balance to cover the total amount.'))
+      .toEqual(['prerequisite: can only be cancelled if its status is pending', 'obligation: must have enough balance to cover the total amount']);
+    expect(clauses('If requested by the Licensor, You must remove the notice to the extent reasonably practicable.'))
+      .toEqual(['prerequisite: If requested by the Licensor', 'limit: to the extent reasonably practicable']);
+    expect(clauses('A member who sees a provider outside the network files the claim. This has to be done even when the user already provides the id. Coverage may continue by paying the full premium.'))
+      .toEqual(['scope: who sees a provider outside the network files the claim', 'prerequisite: even when the user already provides the id', 'prerequisite: by paying the full premium']);
+    // The rule's verb with a figure or one word after it is no condition; "after" a figure is when a period starts.
+    expect(clauses('A member may appeal a denied claim within 180 days. Claims must be filed within 12 months after the service.')).toEqual([]);
+    expect(clauses('Sections 1 and 5 survive termination of this License. Your rights terminate automatically.'))
+      .toEqual(['finality: survive termination of this License', 'finality: automatically']);
+  });
+
   it('reads a table row and a long line without breaks as it reads prose; a figure is never swallowed', () => {
     expect(clauses('| Preventive care | 100% | no deductible |\n| Major services | 50% | subject to the annual maximum |'))
       .toEqual(['negation: no deductible', 'prerequisite: subject to the annual maximum']);

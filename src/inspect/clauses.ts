@@ -1,4 +1,5 @@
 import type { Fact } from './facts.ts';
+import { contentWords } from './clause-survival.ts';
 import { matchesOf } from './matches.ts';
 
 /**
@@ -11,18 +12,24 @@ import { matchesOf } from './matches.ts';
  * time". Each is a fact of kind `condition` whose `unit` says which of these it is, and whose
  * value is the clause in its own words.
  */
-export const CLAUSE_TYPES = ['exception', 'prerequisite', 'scope', 'definition', 'negation', 'finality', 'limit'] as const;
+export const CLAUSE_TYPES = ['exception', 'prerequisite', 'scope', 'definition', 'negation', 'finality', 'limit', 'obligation', 'permission'] as const;
 export type ClauseType = (typeof CLAUSE_TYPES)[number];
 
 const triggers: { type: ClauseType; re: string }[] = [
   // A limit first: "only once" is a limit, not a prerequisite.
   // "Once an individual is provided…" is a time, not a limit: a bare "once" counts only as a frequency ("once a year").
-  { type: 'limit', re: String.raw`(?:only |at most |no more than |not more than |up to )(?:once|twice)(?: (?:a|per|in any|in each|every) \w+)?|(?:once|twice) (?:a|per|in any|in each|every) \w+|(?:only |at most )one (?:\w+ )?(?:per|a|in any|in each) \w+` },
+  { type: 'limit', re: String.raw`(?:only |at most |no more than |not more than |up to )(?:once|twice)(?: (?:a|per|in any|in each|every) \w+)?|(?:once|twice) (?:a|per|in any|in each|every) \w+|(?:only |at most )one (?:\w+ )?(?:per|a|in any|in each) \w+|to the (?:extent|degree)|as far as` },
   { type: 'exception', re: String.raw`unless|except(?:\s+(?:for|as|where|when|that|if|in))?|other than|excluding|with the exception of` },
-  { type: 'prerequisite', re: String.raw`only (?:after|if|when|where|upon|for|to)|if and only if|provided(?:,)? (?:that|however)|subject to|on condition that|(?:as|so) long as|conditional (?:on|upon)` },
-  { type: 'scope', re: String.raw`not (?:about|for|including|covering)|(?<=,\s)where|(?<=,\s)in which case` },
+  // A modal with "only" ("can only be cancelled if…") restricts the rule; "even when" says it holds
+  // where one would think it does not; "by paying…" is the means the rule requires.
+  { type: 'prerequisite', re: String.raw`only (?:after|if|when|where|upon|for|to)|if and only if|provided(?:,)? (?:that|however)|subject to|on condition that|(?:as|so) long as|conditional (?:on|upon)|(?:can|may|must|will|shall|could) only|even (?:if|when|though)|by (?:[a-z]+ing)|in order to|to (?:remain|stay|become|be) eligible|after (?:the|a|an|any|all) (?=[a-z])|if` },
+  // "A member who sees a provider outside the network": a relative clause narrows whom the rule is for.
+  { type: 'scope', re: String.raw`not (?:about|for|including|covering)|where|(?<=,\s)in which case|(?<=[a-z] )(?:who|whose)` },
   { type: 'negation', re: String.raw`never|no(?! (?:later|earlier|more|less|fewer|sooner|longer) than)(?=\s+[a-z])|(?:does|do|did|is|are|was|were|will|shall|must|may|can|could|would|should) not|cannot|can't|won't|doesn't|don't|isn't|aren't|neither|nor|without` },
-  { type: 'finality', re: String.raw`(?:final and )?binding|is final|are final|(?:final and )?conclusive|irrevocabl[ey]|at any time|at (?:its|their|his|her|the member's|the customer's) (?:sole )?discretion` },
+  // Obligations and permissions after negations, so "may not" and "must not" stay prohibitions.
+  { type: 'obligation', re: String.raw`must|(?:has|have) to|(?:is|are) (?:required|obliged|obligated) to|needs? to` },
+  { type: 'permission', re: String.raw`may|(?:is|are) (?:allowed|permitted|entitled) to|shall (?:allow|permit)|(?:has|have) the right to` },
+  { type: 'finality', re: String.raw`(?:final and )?binding|is final|are final|(?:final and )?conclusive|irrevocabl[ey]|at any time|survives?(?: the)? (?:termination|expiration|expiry)|automatically|at (?:its|their|his|her|the member's|the customer's) (?:sole )?discretion` },
 ];
 
 const triggerRe = new RegExp(triggers.map((t) => `\\b(${t.re})\\b`).join('|'), 'gi');
@@ -33,6 +40,7 @@ const definitionRe = /(?:^|[.!?]\s+|\n)[ \t]*(?:(?:\d+(?:\.\d+)*\.?|\([a-z0-9]{1
 /** Where a clause stops: a clause break or table cell, the start of another rule, or the sentence's end. */
 const clauseEndRe = /[,;:.!?()|\n]|\s(?:and|but|or|which|while|whereas|then)\s/g;
 const MAX_WORDS = 12;
+const MIN_MODAL_WORDS = 4;
 const WINDOW = 240;
 
 /** The index of the first fact starting at or after `at` (facts sorted by start). */
@@ -61,6 +69,12 @@ function cutWords(text: string, start: number, end: number): number {
   return end;
 }
 
+/** Whether a fact ends right before `at` (a space or two between them). */
+function endsJustBefore(facts: readonly Fact[], at: number): boolean {
+  const before = facts[firstFrom(facts, at) - 1];
+  return before !== undefined && at - before.end >= 0 && at - before.end <= 2;
+}
+
 /** Whether [start, end) overlaps a fact (facts sorted by start). */
 function overlapsAny(facts: readonly Fact[], start: number, end: number): boolean {
   const i = firstFrom(facts, start);
@@ -87,6 +101,10 @@ export function extractClauses(text: string, facts: readonly Fact[]): Fact[] {
     const last = found.at(-1);
     if (last && last.end > start) return;
     const clause = text.slice(start, end);
+    // "must be filed within", "may request reconsideration of an": the verb of a rule whose
+    // content is a figure or the sentence around it. A requirement or permission in words
+    // ("must have enough balance to cover the total amount") says at least three things.
+    if ((type === 'obligation' || type === 'permission') && contentWords(clause).length < MIN_MODAL_WORDS) return;
     found.push({ kind: 'condition', text: clause, start, end, unit: type, normalized: `${type}: ${clause.toLowerCase().replace(/\s+/g, ' ')}` });
   };
   const spans: { type: ClauseType; start: number; triggerEnd: number }[] = [];
@@ -101,12 +119,20 @@ export function extractClauses(text: string, facts: readonly Fact[]): Fact[] {
   }
   spans.sort((a, b) => a.start - b.start);
   for (const s of spans) {
+    // "12 months after the service", "30 days after receipt": the start of a period, part of its figure.
+    if (s.type === 'prerequisite' && /^after\b/i.test(text.slice(s.start, s.triggerEnd)) && endsJustBefore(facts, s.start)) continue;
     // Only a window after the trigger is searched (a clause is at most MAX_WORDS words): on text
     // with no punctuation, searching to the end from every trigger would be quadratic.
     const window = text.slice(s.triggerEnd, s.triggerEnd + WINDOW);
     clauseEndRe.lastIndex = 0;
     const close = clauseEndRe.exec(window);
     let end = cutWords(text, s.start, s.triggerEnd + (close ? close.index : window.length));
+    // A modal is the rule's verb: the condition written after it ("may request a review only once
+    // per claim") is a clause of its own, not part of the permission.
+    if (s.type === 'obligation' || s.type === 'permission') {
+      const next = spans.find((o) => o.start >= s.triggerEnd && o.start < end);
+      if (next) end = next.start;
+    }
     // A bare "no" governs a noun phrase ("no deductible", "no coverage"), not the verb after it.
     if (/^no\b/i.test(text.slice(s.start, s.triggerEnd))) {
       const verb = /\s(?:is|are|was|were|be|will|shall|may|must|can|applies|apply)\b/i.exec(text.slice(s.triggerEnd, end));

@@ -236,7 +236,7 @@ const matches = (term: string, word: string) => word === term || (term.length >=
  * common words ("party", "agreement") outweighed one telling word, and building its index per
  * boundary cost more than the whole survival analysis.
  */
-function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boost: readonly number[], eligible: (fact: number) => boolean): Map<number, { score: number; terms: string[]; at: number }> {
+function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boost: readonly number[], eligible: (fact: number) => boolean, clauseStats = false): Map<number, { score: number; terms: string[]; at: number }> {
   const fieldCount = boost.length;
   // Many places share a sentence or a heading (the same token array): count the terms in each array once.
   const counted = new Map<string[], number[]>();
@@ -255,7 +255,9 @@ function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boos
   // Term statistics come from the places of figures and named terms alone: a document's many
   // condition clauses would otherwise shift what a quantity question finds (they restate the
   // same sentences), and a clause is scored against the same yardstick.
-  const stats = docs.some((d) => !d.clause) ? docs.filter((d) => !d.clause) : docs;
+  // A question a statement decides ranks clauses against clauses: in a policy with few figures,
+  // statistics from the figures' places alone would make its telling words look common.
+  const stats = clauseStats ? docs : docs.some((d) => !d.clause) ? docs.filter((d) => !d.clause) : docs;
   const avg = boost.map((_, f) => stats.reduce((n, d) => n + (d.fields[f]?.length ?? 0), 0) / Math.max(1, stats.length));
   // The start event is a piece of the words around the fact, cut out of them: its length is judged against theirs.
   avg[START] = avg[NEAR_FIELD] as number;
@@ -292,6 +294,20 @@ function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boos
   return best;
 }
 
+/** The sentence of a question that asks (its last one with a question mark), without the circumstances stated before it. */
+function interrogativeOf(question: string): string {
+  const sentences = question.split(/(?<=[.!?])\s+/);
+  return [...sentences].reverse().find((x) => x.includes('?')) ?? question;
+}
+
+/** A question asking for a named value (a status, a reason, an option), which a named term or quoted value answers. */
+const namedValueRe = /\b(?:status(?:es)?|reasons?|options?|labels?|categor(?:y|ies))\b/i;
+
+/** "Which reasons…", "what status…", "in which status…": the answer is a named value. */
+const whichValueRe = /\b(?:what|which)\s+(?:\w+\s+)?(?:status(?:es)?|reasons?|options?|labels?|categor(?:y|ies))\b/i;
+
+const isClauseFact = (f: SurvivalFact) => f.kind === 'condition' && f.unit !== undefined;
+
 const termsOf = (text: string) => [...matchesOf(/[\p{L}\p{N}]+/gu, text)].map((m) => processTerm(m[0])).filter((t): t is string => t !== null);
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -314,8 +330,10 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
   }
   const asked = new Set(form.terms);
   const yesNo = form.decision;
+  const interrogative = new Set(termsOf(interrogativeOf(question)));
+  const asksNamedValue = whichValueRe.test(question);
   const facts = survival.facts;
-  const bestOf = bm25(docs, form.terms, form.weights, startAskedRe.test(question) ? BOOST_START_ASKED : BOOST, (n) => form.wants.length === 0 || form.wants.includes((facts[n] as SurvivalFact).kind));
+  const bestOf = bm25(docs, form.terms, form.weights, startAskedRe.test(question) ? BOOST_START_ASKED : BOOST, (n) => form.wants.length === 0 || form.wants.includes((facts[n] as SurvivalFact).kind), form.decision);
   const scored = [...bestOf].flatMap(([n, hit]) => {
     const fact = survival.facts[n] as SurvivalFact;
     // A term the question already names ("…an expedited reconsideration?") is what it is about,
@@ -323,6 +341,15 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
     const own = termsOf(fact.normalized);
     const named = (fact.kind === 'condition' || fact.kind === 'section') && own.length > 0 && own.every((t) => asked.has(t));
     if (named && !yesNo) return [];
+    // A question a statement decides is answered by a clause (unit set), never by a named term or
+    // quoted value it merely shares words with ("'cancelled'", "Creative Commons"): those are
+    // what the question is about, and they survive in any summary that mentions the topic.
+    // What a named term stands for is asked only when the interrogative itself names it ("Do the
+    // procedures cover urgent claims?") or asks for a named value ("what happens to the order status"):
+    // "My order has been processed." states the circumstance, not the answer.
+    if (yesNo && fact.kind === 'condition' && fact.unit === undefined && !namedValueRe.test(question) && !(own.length > 0 && own.every((t) => interrogative.has(t)))) return [];
+    // "Which reasons…", "In which status…" ask for a named value: a clause around it is not the answer.
+    if (asksNamedValue && fact.kind === 'condition' && fact.unit !== undefined) return [];
     const kindMatch = form.wants.length === 0 || form.wants.includes(fact.kind);
     // Only the kinds the question's form wants are its answer: "How soon…" is not answered by
     // the named condition in the same sentence. A question that wants a kind the source does
@@ -332,9 +359,15 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
   });
   const best = Math.max(0, ...scored.map((s) => s.score));
   if (best === 0) return [];
-  const floor = best * (opts.strict ? NEAR_BEST_STRICT : NEAR_BEST);
+  const share = opts.strict ? NEAR_BEST_STRICT : NEAR_BEST;
+  // A question a statement decides has two kinds of candidates: the clauses that may decide it,
+  // and the figures and named terms it names itself. Each is ranked against its own best, so a
+  // named term the question repeats does not push the deciding clause out of reach.
+  const clauseBest = Math.max(0, ...scored.filter((s) => isClauseFact(s.fact)).map((s) => s.score));
+  const otherBest = Math.max(0, ...scored.filter((s) => !isClauseFact(s.fact)).map((s) => s.score));
+  const floorOf = (s: { fact: SurvivalFact }) => (form.decision ? (isClauseFact(s.fact) ? clauseBest : otherBest) : best) * share;
   return scored
-    .filter((s) => s.score >= floor)
+    .filter((s) => s.score >= floorOf(s))
     .sort((a, b) => b.score - a.score || a.fact.start - b.fact.start)
     .map((s) => ({
       ...s,

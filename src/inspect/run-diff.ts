@@ -24,6 +24,9 @@ export interface StepDiff {
   /** Facts that survived the boundaries this step produces, per run. */
   factsSurvivedA: number | null;
   factsSurvivedB: number | null;
+  /** The part of factsSurvived that is figures, ids and references (not named conditions): what a numbers-only comparison counts. */
+  figuresSurvivedA: number | null;
+  figuresSurvivedB: number | null;
   /** Reused from a parent run (a fork's upstream): no call, no latency, no tokens of its own. */
   reusedA: boolean;
   reusedB: boolean;
@@ -43,9 +46,9 @@ export function diffRuns(a: { meta: RunMeta; events: readonly TraceEvent[] }, b:
   const viewB = buildRunView(b.meta, b.events, stepRegistry);
   const factsA = inspectRun(a.meta, [...a.events]).boundaries;
   const factsB = inspectRun(b.meta, [...b.events]).boundaries;
-  const survivedBy = (reports: typeof factsA, id: string) => {
+  const survivedBy = (reports: typeof factsA, id: string, figuresOnly = false) => {
     const mine = reports.filter((r) => r.producer === id);
-    return mine.length ? mine.reduce((n, r) => n + r.survival.survived.length, 0) : null;
+    return mine.length ? mine.reduce((n, r) => n + r.survival.survived.filter((f) => !figuresOnly || f.kind !== 'condition').length, 0) : null;
   };
   const reused = (events: readonly TraceEvent[]) => new Set(events.flatMap((e) => (e.type === 'step.finished' && e.reused ? [e.stepId] : [])));
   const reusedInA = reused(a.events);
@@ -60,6 +63,7 @@ export function diffRuns(a: { meta: RunMeta; events: readonly TraceEvent[] }, b:
       latencyA: sa?.latencyMs ?? null, latencyB: sb?.latencyMs ?? null, tokensA: tokens(sa), tokensB: tokens(sb),
       attemptsA: sa?.attempts.length ?? 0, attemptsB: sb?.attempts.length ?? 0,
       factsSurvivedA: survivedBy(factsA, stepId), factsSurvivedB: survivedBy(factsB, stepId),
+      figuresSurvivedA: survivedBy(factsA, stepId, true), figuresSurvivedB: survivedBy(factsB, stepId, true),
       reusedA: reusedInA.has(stepId), reusedB: reusedInB.has(stepId),
     };
   });

@@ -1,7 +1,7 @@
 import { inspectBoundary, type BoundaryReport } from '../../inspect/boundary.ts';
 import type { SurvivalFact } from '../../inspect/survival.ts';
 import type { Boundary } from '../../trace/replay.ts';
-import { HELD_OUT, loadSurvivalSet, locateFact, type LoadedDocument, type QuestionKind, type SetIntermediate, type SetQuestion } from './set.ts';
+import { isHeldOut, loadSurvivalSet, locateFact, type LoadedDocument, type QuestionKind, type SetIntermediate, type SetQuestion } from './set.ts';
 
 /**
  * Scores the boundary analysis against the labelled set: each hand-written intermediate is
@@ -97,7 +97,7 @@ export function scoreSet(docs = loadSurvivalSet(), kind: QuestionKind = 'quantit
     const questions = doc.questions.filter((q) => q.kind === kind);
     if (questions.length === 0) continue;
     const score: DocumentScore = {
-      name: doc.name, heldOut: doc.name === HELD_OUT, questions: questions.length, intermediates: 0,
+      name: doc.name, heldOut: isHeldOut(doc.name, kind), questions: questions.length, intermediates: 0,
       facts: empty(), conditionFacts: empty(), verdict: empty(), faithful: { total: 0, falseAlarms: 0 }, approximations: { total: 0, reported: 0 }, byKind: emptyByKind(),
     };
     for (const q of questions) {

@@ -71,6 +71,16 @@ export type SetIntermediate = z.infer<typeof intermediateSchema>;
 /** The one document kept out of every rule change: scored, but never looked at item by item while tuning. */
 export const HELD_OUT = 'tau-airline-policy.md';
 
+/**
+ * The document whose condition questions are kept out of the condition rules' tuning (issue 29):
+ * scored, never looked at item by item. The airline policy has no condition questions, so the
+ * conditions need a hold-out of their own; the contract was chosen before any condition miss was read.
+ */
+export const HELD_OUT_CONDITIONS = 'cuad-neoforma-verticalnet.txt';
+
+/** Whether a document's questions of one kind are held out. */
+export const isHeldOut = (document: string, kind: QuestionKind) => document === (kind === 'condition' ? HELD_OUT_CONDITIONS : HELD_OUT);
+
 export interface LoadedDocument {
   name: string;
   text: string;
