@@ -91,6 +91,8 @@ const typeWords: Record<ClauseType, string> = {
   negation: 'a "no" or "not"',
   finality: 'whether it is final',
   limit: 'a limit in words',
+  obligation: 'what must be done',
+  permission: 'what may be done',
 };
 
 /** How a needed condition reads on a card or in a message: “…” (4.3, a definition). */
