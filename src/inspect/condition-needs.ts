@@ -38,6 +38,8 @@ export interface Source {
  */
 const reports = new Map<string, SurvivalReport>();
 const REPORTS_KEPT = 8;
+/** The share of the best clause's relevance score a clause needs to be named as needed too. */
+const NEAR_BEST = 0.6;
 
 function sourceFacts(sources: readonly Source[]): SurvivalReport {
   const key = sources.map((s) => `${s.name}\u0000${s.text}`).join('\u0001');
@@ -71,9 +73,13 @@ export function conditionsNeeded(sources: readonly Source[], questions: readonly
   const report = sourceFacts(usable);
   const found = new Map<string, NeededCondition>();
   for (const question of asking) {
-    for (const asked of askedFacts(question, report, usable)) {
+    const ranked = askedFacts(question, report, usable).filter((a) => a.fact.kind === 'condition' && a.fact.unit !== undefined);
+    // A card or a warning names what the question turns on, not every clause that shares a word
+    // with it: a clause scoring under NEAR_BEST of the best one is a neighbour, left out.
+    const best = ranked.reduce((max, a) => Math.max(max, a.score), 0);
+    for (const asked of ranked) {
       const { fact } = asked;
-      if (fact.kind !== 'condition' || fact.unit === undefined) continue;
+      if (asked.score < best * NEAR_BEST) continue;
       const key = `${fact.source}|${fact.start}`;
       if (found.has(key)) continue;
       found.set(key, { type: fact.unit as ClauseType, text: fact.text, source: fact.source, section: fact.section, line: fact.line, question, why: asked.why });
