@@ -1,4 +1,4 @@
-import { useReactFlow } from '@xyflow/react';
+import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useEffect } from 'react';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
@@ -24,6 +24,7 @@ const hasTextSelection = () => {
  */
 export function useDesignerKeys(): void {
   const rf = useReactFlow<FlowNode, FlowEdge>();
+  const store = useStoreApi<FlowNode, FlowEdge>();
   useEffect(() => {
     const s = useEditorStore.getState;
     let pendingPaste: ReturnType<typeof setTimeout> | null = null;
@@ -75,9 +76,9 @@ export function useDesignerKeys(): void {
         selectAll();
       } else if (!mod && !e.altKey && e.shiftKey && key === 'l') {
         e.preventDefault();
-        void autoLayoutChain(rf);
+        void autoLayoutChain(rf, store);
       } else if (!mod && !e.altKey && !e.shiftKey && key === 'f') {
-        fitAll(rf);
+        fitAll(rf, store);
       } else if (!mod && !e.altKey && !e.shiftKey && (key === 'v' || key === 'h')) {
         s().setCanvasTool(key === 'v' ? 'select' : 'pan');
       } else if (e.key === '?') {
@@ -119,5 +120,5 @@ export function useDesignerKeys(): void {
       document.removeEventListener('cut', onCopy);
       document.removeEventListener('paste', onPaste);
     };
-  }, [rf]);
+  }, [rf, store]);
 }
