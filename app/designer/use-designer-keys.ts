@@ -20,7 +20,7 @@ const hasTextSelection = () => {
  * The designer's keyboard: undo/redo everywhere except inside Monaco and text boxes outside the
  * inspector (those keep the browser's own undo), copy/cut/paste/duplicate/select-all on the
  * canvas selection, Delete/Backspace remove it, Shift+L auto layout, F fit view, V/H the select and pan
- * tools, ? the shortcut help. None of them acts on a key typed in a text box, editor or dialog.
+ * tools, ? the shortcut help, Esc closes the help, the compounding panel or the contract card. None of them acts on a key typed in a text box, editor or dialog.
  */
 export function useDesignerKeys(): void {
   const rf = useReactFlow<FlowNode, FlowEdge>();
@@ -85,7 +85,10 @@ export function useDesignerKeys(): void {
         e.preventDefault();
         s().setOverlay(s().overlay === 'shortcuts' ? null : 'shortcuts');
       } else if (e.key === 'Escape') {
+        // The nearest thing first: the help, then a popover over the canvas, then the selection.
         if (s().overlay) s().setOverlay(null);
+        else if (s().compoundingOpen) s().setCompoundingOpen(false);
+        else if (s().hoveredEdge) s().setHoveredEdge(null);
         else if (selectedSteps().length) s().selectSteps([]);
       }
     };
