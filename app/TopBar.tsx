@@ -27,7 +27,7 @@ export function TopBar() {
         <span>Seamscope</span>
       </div>
       <ViewSwitch />
-      <div className="topbar-chain" title={chain?.description}>
+      <div className="topbar-chain" title={chain ? [chain.name, chain.description].filter(Boolean).join('\n') : undefined}>
         {chain ? chain.name : ''}
       </div>
       <EvalTopbarStatus />

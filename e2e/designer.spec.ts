@@ -133,6 +133,8 @@ test('the boundary contract card shows on edge hover and in the panel; open ques
 
   // Router branches are drawn with their labels, and say what they are.
   await app.openChain('demo-support-ticket');
+  // The chain opens at its start (readable); its branches are further right.
+  await app.showWholeChain();
   const branches = page.getByTestId('canvas').locator('.react-flow__edge.edge-branch');
   await expect(branches.first()).toBeVisible();
   const labels = await branches.locator('.react-flow__edge-text').allTextContents();

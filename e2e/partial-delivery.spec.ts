@@ -35,6 +35,8 @@ test('the contract rewrite fills in from the top as groups finish, then shows th
   await app.addMockProfile('Mock for partial delivery');
   await mock.enqueue([{ fault: 'delay', delayMs: 6000, match: '"3.1"' }]);
   await app.openChain('demo-contract-rewrite');
+  // The chain opens at its start (readable); the assemble step is further right.
+  await app.showWholeChain();
   await expect(app.node('assemble')).toBeVisible();
 
   await clickWithMouse(page, page.getByTestId('run.open'));
@@ -83,6 +85,8 @@ test('the contract rewrite fills in from the top as groups finish, then shows th
 test('the two-pass rewrite on the demo model: the reader names two groups, only those rerun, and the pane shows the repaired document', async ({ app, page }) => {
   await app.open();
   await app.openChain('demo-contract-rewrite-two-pass');
+  // The chain opens at its start (readable); the reader is further right.
+  await app.showWholeChain();
   await expect(app.node('reader')).toBeVisible();
   await clickWithMouse(page, page.getByTestId('run.open'));
   await clickWithMouse(page, page.getByTestId('run.start'));

@@ -1,8 +1,8 @@
 import {
   Background, Controls, ReactFlow,
-  type Connection, type EdgeChange, type NodeChange, type OnBeforeDelete, type OnDelete, type OnNodeDrag, useReactFlow,
+  type Connection, type EdgeChange, type NodeChange, type OnBeforeDelete, type OnDelete, type OnNodeDrag, useNodesInitialized, useReactFlow, useStoreApi,
 } from '@xyflow/react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import type { Chain } from '../../src/chain/index.ts';
 import { branchesInto, connectBranch, drawsLabelledBranches } from '../../src/chain/branch-edit.ts';
 import type { BranchChoice } from '../../src/steps/index.ts';
@@ -29,6 +29,7 @@ import { noteCanvasMoving } from './canvas-activity.ts';
 import { BranchLabelPrompt, type PendingBranch } from './BranchLabelPrompt.tsx';
 import { ConfirmBranchLoss, type BranchLoss } from './ConfirmBranchLoss.tsx';
 import { afterCanvasPaint, noteCanvasCommitted } from './canvas-paint.ts';
+import { fitReadable, openingViewport } from './fit-view.ts';
 
 type XY = { x: number; y: number };
 
@@ -37,7 +38,6 @@ type XY = { x: number; y: number };
 const DesignerLayer = lazy(() => afterCanvasPaint().then(() => import('../designer/DesignerLayer.tsx')));
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
 const selectPanButtons = [1, 2];
-const fitOptions = { padding: 0.2, maxZoom: 1, minZoom: READABLE_ZOOM };
 const proOptions = { hideAttribution: true };
 // The dot grid is an SVG pattern that repaints the whole canvas on every pan frame; on a large
 // chain that repaint (software raster especially) costs more than the cards. Large chains pan without it.
@@ -58,7 +58,7 @@ function EmptyChainHint({ hasInputs }: { hasInputs: boolean }) {
 }
 
 /** The React Flow canvas for one chain; remounted per chain so view and measurements reset. */
-function ChainCanvas({ chain }: { chain: Chain }) {
+function ChainCanvas({ chain, box }: { chain: Chain; box: HTMLDivElement }) {
   const s = useEditorStore.getState;
   const selectedStepId = useEditorStore(selectSelectedStepId);
   const selectedStepIds = useEditorStore(selectSelectedStepIds);
@@ -71,7 +71,9 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   const lossy = useRunStore(selectLossyEdgeIds);
   const chainMetrics = useRunStore(selectMetrics);
   const metrics = chainMetrics?.chainId === chain.id ? chainMetrics.byStep : undefined;
-  const { screenToFlowPosition, fitView } = useReactFlow();
+  const rf = useReactFlow<FlowNode, FlowEdge>();
+  const { screenToFlowPosition, fitView } = rf;
+  const flowStore = useStoreApi<FlowNode, FlowEdge>();
   // Measured sizes must go back into controlled nodes, or React Flow re-measures every render.
   const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
   // Positions while dragging stay local; the chain gets one move when the drag ends.
@@ -95,9 +97,19 @@ function ChainCanvas({ chain }: { chain: Chain }) {
   // Deleting a step some branch goes to waits for the person's yes.
   const [branchLoss, setBranchLoss] = useState<BranchLoss | null>(null);
 
-  // Fit once on open, only when there is something to fit: React Flow would otherwise fit
-  // (and jump the view) when the first node is added to an empty chain.
-  const [fitOnOpen] = useState(() => chain.steps.length + chain.inputs.length > 0);
+  // Open as Fit shows a chain (the whole chain when it is readable, else its start), from the
+  // cards' estimated sizes, so the first frame is already right; then once more on the sizes
+  // React Flow measured, unless the person has moved the view meanwhile. An empty chain opens at
+  // 100 % and is not fitted when its first card is added.
+  const [opening] = useState(() => openingViewport(nodes, { width: box.clientWidth, height: box.clientHeight }));
+  const refined = useRef(opening === null);
+  const measuredAll = useNodesInitialized();
+  useLayoutEffect(() => {
+    if (refined.current || !measuredAll || !opening) return;
+    refined.current = true;
+    const [x, y, zoom] = flowStore.getState().transform;
+    if (x === opening.x && y === opening.y && zoom === opening.zoom) fitReadable(rf, flowStore, 0);
+  }, [measuredAll, opening, rf, flowStore]);
 
   // Follow the replay: bring the current boundary's two steps into view, and refit when the
   // replay dock opens or closes (it changes the canvas size; wait for React Flow to measure).
@@ -107,11 +119,11 @@ function ChainCanvas({ chain }: { chain: Chain }) {
     if (followed.current.highlight === highlight && followed.current.replayOpen === replayOpen) return;
     followed.current = { highlight, replayOpen };
     const timer = setTimeout(() => {
-      if (highlight) void fitView({ nodes: [highlight.producer, highlight.consumer].filter(Boolean).map((id) => ({ id })), padding: 0.3, maxZoom: 1, duration: 250 });
-      else void fitView({ padding: 0.2, maxZoom: 1, minZoom: READABLE_ZOOM, duration: 200 });
+      if (highlight) void fitView({ nodes: [highlight.producer, highlight.consumer].filter(Boolean).map((id) => ({ id })), padding: 0.3, maxZoom: 1, minZoom: READABLE_ZOOM, duration: 250 });
+      else fitReadable(rf, flowStore);
     }, 60);
     return () => clearTimeout(timer);
-  }, [highlight, replayOpen, fitView]);
+  }, [highlight, replayOpen, fitView, rf, flowStore]);
 
   const onNodesChange = (changes: NodeChange<FlowNode>[]) => {
     const sizes: Record<string, { width: number; height: number }> = {};
@@ -248,11 +260,10 @@ function ChainCanvas({ chain }: { chain: Chain }) {
         panOnScroll={tool === 'select'}
         // Dragging moves a card without opening it in the inspector (which loads the editors); click selects.
         selectNodesOnDrag={false}
-        // Cards off screen are not mounted; on open, fit but keep cards readable (zoom ≥ 0.5).
+        // Cards off screen are not mounted.
         onlyRenderVisibleElements={benchCanvasProps.onlyRenderVisibleElements}
         onInit={onCanvasInit}
-        fitView={fitOnOpen}
-        fitViewOptions={fitOptions}
+        defaultViewport={opening ?? undefined}
         minZoom={0.2}
         proOptions={proOptions}
       >
@@ -281,9 +292,13 @@ function ChainCanvas({ chain }: { chain: Chain }) {
 export function Canvas() {
   const chain = useEditorStore(selectChain);
   useEffect(noteCanvasCommitted, []);
+  // A chain opens fitted to the canvas's size: the first chain waits for this box to be in the
+  // page, later ones read it as they mount.
+  // (React sets a callback ref in the commit, and the render it causes comes before the paint.)
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
   return (
-    <div className="canvas" data-testid="canvas">
-      {chain ? <ChainCanvas key={chain.id} chain={chain} /> : <div className="canvas-empty">Open or create a chain to start.</div>}
+    <div className="canvas" data-testid="canvas" ref={setBox}>
+      {chain ? box && <ChainCanvas key={chain.id} chain={chain} box={box} /> : <div className="canvas-empty">Open or create a chain to start.</div>}
     </div>
   );
 }

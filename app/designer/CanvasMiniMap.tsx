@@ -27,6 +27,30 @@ function boundsOf(nodes: readonly FlowNode[]): Box {
   return { x: x1 - PAD, y: y1 - PAD, w: x2 - x1 + 2 * PAD, h: y2 - y1 + 2 * PAD };
 }
 
+/**
+ * What the view leaves out, said under the overview: how many cards and which way they lie
+ * (a fit that shows a long chain's start leaves its rest to the right).
+ */
+function outOfView(nodes: readonly FlowNode[], view: Box): { count: number; ways: string } {
+  let count = 0;
+  const ways = new Set<string>();
+  for (const n of nodes) {
+    const w = n.measured?.width ?? 212;
+    const h = n.measured?.height ?? 100;
+    const right = n.position.x + w > view.x + view.w + 1;
+    const left = n.position.x < view.x - 1;
+    const below = n.position.y + h > view.y + view.h + 1;
+    const above = n.position.y < view.y - 1;
+    if (!(right || left || below || above)) continue;
+    count++;
+    if (left) ways.add('←');
+    if (right) ways.add('→');
+    if (above) ways.add('↑');
+    if (below) ways.add('↓');
+  }
+  return { count, ways: ['←', '→', '↑', '↓'].filter((a) => ways.has(a)).join('') };
+}
+
 const selectViewport = (s: ReactFlowState) => `${s.transform[0]},${s.transform[1]},${s.transform[2]},${s.width},${s.height}`;
 
 /**
@@ -64,6 +88,11 @@ export default memo(function CanvasMiniMap({ nodes }: { nodes: readonly FlowNode
   const [tx, ty, zoom, width, height] = viewport.split(',').map(Number) as [number, number, number, number, number];
   const view = { x: offset.x + (-tx / zoom - world.x) * scale, y: offset.y + (-ty / zoom - world.y) * scale, w: (width / zoom) * scale, h: (height / zoom) * scale };
 
+  const rest = useMemo(
+    () => outOfView(nodes, { x: -tx / zoom, y: -ty / zoom, w: width / zoom, h: height / zoom }),
+    [nodes, tx, ty, zoom, width, height],
+  );
+
   const moveTo = (e: PointerEvent<HTMLDivElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
     const x = world.x + (e.clientX - rect.left - offset.x) / scale;
@@ -94,6 +123,11 @@ export default memo(function CanvasMiniMap({ nodes }: { nodes: readonly FlowNode
           />
         </svg>
       </div>
+      {rest.count > 0 && (
+        <div className="minimap-rest" data-testid="minimap.rest" title={`${rest.count} card${rest.count === 1 ? '' : 's'} out of view (${rest.ways}): the box above is the view; click or drag there to move it`}>
+          {rest.count} more {rest.ways}
+        </div>
+      )}
     </Panel>
   );
 });

@@ -61,7 +61,17 @@ export function CompoundingPanel({ chain }: { chain: Chain }) {
   const set = (stepId: string, field: Field, v: number) => setOverrides((o) => ({ ...o, [stepId]: { ...o[stepId], [field]: v } }));
 
   return (
-    <section className="compounding" data-testid="compounding" aria-label="Compounding estimate">
+    // Esc inside the panel (its rate boxes keep their own keys otherwise) closes it, as Esc on the canvas does.
+    <section
+      className="compounding"
+      data-testid="compounding"
+      aria-label="Compounding estimate"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        close();
+      }}
+    >
       <header className="compounding-head">
         <h2>Error compounding</h2>
         <button type="button" className="icon-button" aria-label="Close" onClick={close}>×</button>

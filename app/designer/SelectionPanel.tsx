@@ -1,4 +1,4 @@
-import { useReactFlow } from '@xyflow/react';
+import { useReactFlow, useStoreApi } from '@xyflow/react';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { autoLayoutChain, copySelection, duplicateSelection } from './commands.ts';
 import { isMac } from './shortcuts.ts';
@@ -9,6 +9,7 @@ import { isMac } from './shortcuts.ts';
  */
 export function SelectionPanel({ ids }: { ids: readonly string[] }) {
   const rf = useReactFlow<FlowNode, FlowEdge>();
+  const store = useStoreApi<FlowNode, FlowEdge>();
   const mod = isMac() ? '⌘' : 'Ctrl+';
   return (
     <div className="panel-body" data-testid="inspector.selection">
@@ -20,7 +21,7 @@ export function SelectionPanel({ ids }: { ids: readonly string[] }) {
         <button type="button" className="button small" onClick={() => copySelection()} title={`${mod}C`}>Copy</button>
         <button type="button" className="button small" onClick={duplicateSelection} title={`${mod}D`}>Duplicate</button>
         <button type="button" className="button small danger" onClick={() => void rf.deleteElements({ nodes: ids.map((id) => ({ id })) })} title="Delete">Delete</button>
-        <button type="button" className="button small" onClick={() => void autoLayoutChain(rf)}>Auto layout</button>
+        <button type="button" className="button small" onClick={() => void autoLayoutChain(rf, store)}>Auto layout</button>
       </div>
       <p className="panel-hint">Shift-click adds or removes a step; Shift-drag on the canvas selects with a box. {mod}V pastes copied steps into this or another chain.</p>
     </div>

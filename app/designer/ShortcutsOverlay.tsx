@@ -2,7 +2,7 @@ import { useEditorStore } from '../stores/editor-store.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { keyLabel, shortcuts } from './shortcuts.ts';
 
-/** The `?` help: every designer shortcut. */
+/** The `?` help: every shortcut, the replay's and the pane borders' too. */
 export function ShortcutsOverlay() {
   const close = () => useEditorStore.getState().setOverlay(null);
   return (

@@ -1,4 +1,4 @@
-import { Panel, useReactFlow } from '@xyflow/react';
+import { Panel, useReactFlow, useStoreApi } from '@xyflow/react';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectCanRedo, selectCanUndo } from '../stores/history-slice.ts';
@@ -11,6 +11,7 @@ const mod = () => (isMac() ? '⌘' : 'Ctrl+');
 /** Undo/redo, auto layout, fit, the compounding estimate and the shortcut help, over the canvas. */
 export function Toolbar() {
   const rf = useReactFlow<FlowNode, FlowEdge>();
+  const store = useStoreApi<FlowNode, FlowEdge>();
   const canUndo = useEditorStore(selectCanUndo);
   const canRedo = useEditorStore(selectCanRedo);
   const compounding = useEditorStore(selectCompoundingOpen);
@@ -34,10 +35,10 @@ export function Toolbar() {
         </button>
       </span>
       <span className="toolbar-gap" />
-      <button type="button" className="button small" data-testid="designer.layout" title="Auto layout (Shift+L)" onClick={() => void autoLayoutChain(rf)}>
+      <button type="button" className="button small" data-testid="designer.layout" title="Auto layout (Shift+L)" onClick={() => void autoLayoutChain(rf, store)}>
         Auto layout
       </button>
-      <button type="button" className="button small" data-testid="designer.fit" title="Fit view (F)" onClick={() => fitAll(rf)}>
+      <button type="button" className="button small" data-testid="designer.fit" title="Fit view (F)" onClick={() => fitAll(rf, store)}>
         Fit
       </button>
       <button

@@ -3,7 +3,7 @@ import { copySteps, isFragment, pasteSteps, type ChainFragment } from '../../src
 import { branchesInto } from '../../src/chain/branch-edit.ts';
 import { parseStrictJson } from '../../src/files/index.ts';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
-import { READABLE_ZOOM } from '../canvas/palette-constants.ts';
+import { fitReadable, type FlowStore } from '../canvas/fit-view.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { estimateStepSize } from './canvas-nodes.ts';
@@ -111,12 +111,13 @@ export function selectAll(): void {
   if (chain) editor().selectSteps(chain.steps.map((s) => s.id));
 }
 
-export function fitAll(rf: Flow | null): void {
-  void rf?.fitView({ padding: 0.2, maxZoom: 1, minZoom: READABLE_ZOOM, duration: 200 });
+/** Fit: the whole chain when its titles stay readable, else its start (app/canvas/fit-view.ts). */
+export function fitAll(rf: Flow | null, store: FlowStore): void {
+  if (rf) fitReadable(rf, store);
 }
 
 /** Lays the chain out left to right with dagre (loaded on first use), cards as measured; one undo step. */
-export async function autoLayoutChain(rf: Flow | null): Promise<void> {
+export async function autoLayoutChain(rf: Flow | null, store: FlowStore): Promise<void> {
   const chain = selectChain(editor());
   if (!chain || chain.steps.length === 0) return;
   const { layoutChain } = await import('../../src/chain/layout.ts');
@@ -136,5 +137,5 @@ export async function autoLayoutChain(rf: Flow | null): Promise<void> {
   const layout = layoutChain(chain, { sizes, nodeWidth: 212, nodeHeight: 120, rankSep: 110, nodeSep: 48 }, canvasRegistry);
   editor().moveSteps(layout.steps, layout.inputs);
   // Wait for React Flow to take the new positions before fitting.
-  requestAnimationFrame(() => requestAnimationFrame(() => fitAll(rf)));
+  requestAnimationFrame(() => requestAnimationFrame(() => fitAll(rf, store)));
 }

@@ -1,4 +1,4 @@
-/** The designer's keyboard shortcuts, as the help overlay lists them (`mod` is Ctrl, or ⌘ on a Mac). */
+/** Every keyboard shortcut (the designer's, the replay's, the pane borders'), as the help overlay lists them (`mod` is Ctrl, or ⌘ on a Mac). */
 export interface Shortcut {
   keys: string[];
   does: string;
@@ -21,9 +21,15 @@ export const shortcuts: readonly Shortcut[] = [
   { keys: ['Enter'], does: 'Select the focused card; the step panel opens' },
   { keys: ['←', '↑', '→', '↓'], does: 'Move the selected cards (with Shift: four times as far)' },
   { keys: ['Shift', 'L'], does: 'Auto layout (one undo step)' },
-  { keys: ['F'], does: 'Fit the chain in view' },
-  { keys: ['Esc'], does: 'Clear the selection, close this help' },
+  { keys: ['Space', 'drag'], does: 'Pan the view, whichever tool is on' },
+  { keys: ['F'], does: 'Fit: the whole chain when it is readable, else its start' },
+  { keys: ['Esc'], does: 'Close this help, the compounding panel or a contract card; clear the selection' },
   { keys: ['?'], does: 'Show or hide this help' },
+  { keys: ['←', '→'], does: 'Replay: previous and next boundary (a focused card takes them to move)' },
+  { keys: ['Enter'], does: 'Branch label prompt: accept the label (arrows pick one, Esc cancels the edge)' },
+  { keys: ['←', '→', '↑', '↓'], does: 'On a focused pane border: resize the pane (with Shift: finely)' },
+  { keys: ['Home', 'End'], does: 'On a focused pane border: smallest and largest size' },
+  { keys: ['Enter'], does: 'On a focused pane border: fold the pane away or bring it back' },
 ];
 
 export const isMac = () => /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? '');

@@ -1,4 +1,4 @@
-import { useReactFlow } from '@xyflow/react';
+import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useEffect } from 'react';
 import type { FlowEdge, FlowNode } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
@@ -20,10 +20,11 @@ const hasTextSelection = () => {
  * The designer's keyboard: undo/redo everywhere except inside Monaco and text boxes outside the
  * inspector (those keep the browser's own undo), copy/cut/paste/duplicate/select-all on the
  * canvas selection, Delete/Backspace remove it, Shift+L auto layout, F fit view, V/H the select and pan
- * tools, ? the shortcut help. None of them acts on a key typed in a text box, editor or dialog.
+ * tools, ? the shortcut help, Esc closes the help, the compounding panel or the contract card. None of them acts on a key typed in a text box, editor or dialog.
  */
 export function useDesignerKeys(): void {
   const rf = useReactFlow<FlowNode, FlowEdge>();
+  const store = useStoreApi<FlowNode, FlowEdge>();
   useEffect(() => {
     const s = useEditorStore.getState;
     let pendingPaste: ReturnType<typeof setTimeout> | null = null;
@@ -75,16 +76,19 @@ export function useDesignerKeys(): void {
         selectAll();
       } else if (!mod && !e.altKey && e.shiftKey && key === 'l') {
         e.preventDefault();
-        void autoLayoutChain(rf);
+        void autoLayoutChain(rf, store);
       } else if (!mod && !e.altKey && !e.shiftKey && key === 'f') {
-        fitAll(rf);
+        fitAll(rf, store);
       } else if (!mod && !e.altKey && !e.shiftKey && (key === 'v' || key === 'h')) {
         s().setCanvasTool(key === 'v' ? 'select' : 'pan');
       } else if (e.key === '?') {
         e.preventDefault();
         s().setOverlay(s().overlay === 'shortcuts' ? null : 'shortcuts');
       } else if (e.key === 'Escape') {
+        // The nearest thing first: the help, then a popover over the canvas, then the selection.
         if (s().overlay) s().setOverlay(null);
+        else if (s().compoundingOpen) s().setCompoundingOpen(false);
+        else if (s().hoveredEdge) s().setHoveredEdge(null);
         else if (selectedSteps().length) s().selectSteps([]);
       }
     };
@@ -119,5 +123,5 @@ export function useDesignerKeys(): void {
       document.removeEventListener('cut', onCopy);
       document.removeEventListener('paste', onPaste);
     };
-  }, [rf]);
+  }, [rf, store]);
 }

@@ -135,7 +135,7 @@ export function Library() {
                   type="button"
                   className="library-item"
                   data-testid={`library.item.${entry.id}`}
-                  title="Click to open, double-click to rename"
+                  title={`${name}\nClick to open, double-click to rename`}
                   onClick={() => actions().then((a) => a.openChain(entry.id)).catch(fail('Could not open the chain'))}
                   onDoubleClick={() => setRenaming(entry.id)}
                 >

@@ -8,7 +8,7 @@ import { BoundaryHeader } from './boundary/BoundaryHeader.tsx';
 import { BoundaryPanes } from './BoundaryPanes.tsx';
 import { SufficiencyBar } from './boundary/SufficiencyBar.tsx';
 import { DiffView } from './diff/DiffView.tsx';
-import { ReplayHeader } from './ReplayHeader.tsx';
+import { ReplayActions, ReplayHeader } from './ReplayHeader.tsx';
 import { StepOnlyPanes } from './StepOnlyPanes.tsx';
 import { Timeline } from './Timeline.tsx';
 import { AddToDatasetButton } from './dataset/AddToDatasetButton.tsx';
@@ -96,6 +96,7 @@ export function ReplayView() {
           </button>
         )}
         <AddToDatasetButton meta={meta} events={replay.events} disabled={live} />
+        <ReplayActions replay={replay} />
       </div>
       {!live && !compare && <ReplayOutputs chain={chain} events={replay.events} onPick={pick} />}
       {!compare && <SpanTree meta={meta} currentStep={focus?.stepId ?? boundary?.consumer ?? null} onPick={pick} />}

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
+import type { RunMeta } from '../../src/trace/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
-import { runBlocker, selectChain, stepIdForPath, selectLintErrors, selectLive, selectProblems, selectUnsavedEdits } from '../stores/selectors.ts';
+import { runBlocker, selectChain, stepIdForPath, selectLintErrors, selectLive, selectProblems, selectRuns, selectUnsavedEdits } from '../stores/selectors.ts';
 
 const RunDialog = lazy(() => import('./RunDialog.tsx').then((m) => ({ default: m.RunDialog })));
 // Cancel shows only while a run goes, which loaded the run commands: not needed to paint the bar.
@@ -11,6 +12,7 @@ const cancelRun = () => void import('./run-actions.ts').then((m) => m.cancelRun(
 export function RunBar() {
   const chain = useEditorStore(selectChain);
   const live = useRunStore(selectLive);
+  const runs = useRunStore(selectRuns);
   const [open, setOpen] = useState(false);
   const unsaved = useEditorStore(selectUnsavedEdits);
   const problems = useEditorStore(selectProblems);
@@ -20,13 +22,16 @@ export function RunBar() {
   const blockingStep = unsaved[0]?.stepId ?? (chain && problems[0] ? stepIdForPath(chain, problems[0].path) : (designErrors[0]?.stepId ?? null));
   const blockCount = problems.length + designErrors.length;
   const running = live?.status === 'running';
+  // The open chain's last run (a person's own, not an evaluation's), or nothing: never another chain's.
+  const stored = runs.reduce<RunMeta | null>((best, r) => (r.chainId === chain?.id && !r.evalId && (!best || r.startedAt > best.startedAt) ? r : best), null);
+  const last = live && live.chainId === chain?.id ? live : stored;
   return (
     <div className="run-bar">
-      {live && (
-        <span className={`run-status status-${live.status}`} title={live.error}>
+      {last && (
+        <span className={`run-status status-${last.status}`} title={last.error}>
           <span className="status-dot" />
           <span data-testid="run.status" className="run-status-text">
-            {live.status}
+            {last.status}
           </span>
         </span>
       )}

@@ -76,8 +76,8 @@ function StepCard({ meta, view, step, events, role, reused, onPick, onFork }: Ca
         </span>
       )}
       {canFork && (
-        <button type="button" className="fork-button" data-testid={`replay.fork.${step.stepId}`} title="Rerun from here: edit this step's output, or run it again with the chain as it is now" onClick={onFork}>
-          ↻ Rerun from here
+        <button type="button" className="fork-button" data-testid={`replay.fork.${step.stepId}`} aria-label={`Rerun from ${step.name}`} title="Rerun from here: edit this step's output, or run it again with the chain as it is now" onClick={onFork}>
+          ↻ Rerun
         </button>
       )}
     </div>

@@ -15,6 +15,16 @@ interface Props {
   view: RunView;
 }
 
+/** The survival line as one text, for its tooltip: on screen it is one line, cut with an ellipsis. */
+function survivalText(report: BoundaryReport, lines: { text: string }[], consumer: string, malformed: number): string {
+  const parts = [report.lead?.headline ?? ''];
+  if (!report.factsNeeded) parts.push(`${consumer} chooses a route from a label: the ${report.survival.dropped.length} source facts not in it are not its material`);
+  else if (lines.length > 0) parts.push(...lines.map((l) => l.text));
+  else parts.push(`${report.survival.dropped.length} of ${report.survival.facts.length} source facts dropped; the consumer asks for no particular kind`);
+  if (report.lossy && malformed === 0) parts.push('the intermediate is well-formed: lossy is not malformed');
+  return parts.filter(Boolean).join(' · ');
+}
+
 /**
  * The seam's verdicts in words, kept apart on purpose: "likely lossy" (valid shape, the
  * content the question needs is gone) is violet; "malformed" (the output broke its contract)
@@ -29,7 +39,7 @@ export function BoundaryHeader({ boundary, report, producer, consumer, view }: P
   const lines = report ? survivalLines(report) : [];
   return (
     <div className="boundary-head" data-testid="replay.boundaryHead">
-      <span className="boundary-name">
+      <span className="boundary-name" title={`${stepLabel(boundary.producer, producer?.name)} → ${stepLabel(boundary.consumer, consumer?.name)} as {${boundary.binding}}`}>
         <strong>{stepLabel(boundary.producer, producer?.name)}</strong> → <strong>{stepLabel(boundary.consumer, consumer?.name)}</strong>
         <span className="muted"> as {`{${boundary.binding}}`}</span>
       </span>
@@ -58,7 +68,7 @@ export function BoundaryHeader({ boundary, report, producer, consumer, view }: P
         );
       })}
       {report && (
-        <span className="survival-line" data-testid="replay.survival">
+        <span className="survival-line" data-testid="replay.survival" title={survivalText(report, lines, stepLabel(boundary.consumer, consumer?.name), malformed)}>
           {report.lead && (
             <span className="survival-lead is-bad" data-testid="replay.lead" title={report.reasons[0] ?? ''}>
               {report.lead.headline}

@@ -67,7 +67,7 @@ export function SourcePane({ boundary, report, producerName }: Props) {
   }, [boundary.id, report]);
   const dropped = report?.survival.dropped.length ?? 0;
   return (
-    <section className="pane" data-testid="replay.source" aria-label="Source" ref={ref}>
+    <section className="pane source-pane" data-testid="replay.source" aria-label="Source" ref={ref}>
       <div className="pane-title">
         Source
         {report && report.survival.facts.length > 0 && (
@@ -91,13 +91,16 @@ export function SourcePane({ boundary, report, producerName }: Props) {
           ))}
         </ol>
       )}
-      {boundary.sources.length === 0 && <p className="muted small">{producerName} read no chain input directly or through earlier steps.</p>}
-      {boundary.sources.map((s) => (
-        <div key={s.name} className="source-block">
-          <div className="pane-subtitle mono">inputs.{s.name}</div>
-          {report ? <FactText text={s.text} report={report} source={s.name} /> : <pre className="text-block source-text">{s.text}</pre>}
-        </div>
-      ))}
+      {/* The source text scrolls under the title and the ranked facts, which stay in view. */}
+      <div className="source-scroll" data-testid="replay.sourceText">
+        {boundary.sources.length === 0 && <p className="muted small">{producerName} read no chain input directly or through earlier steps.</p>}
+        {boundary.sources.map((s) => (
+          <div key={s.name} className="source-block">
+            <div className="pane-subtitle mono">inputs.{s.name}</div>
+            {report ? <FactText text={s.text} report={report} source={s.name} /> : <pre className="text-block source-text">{s.text}</pre>}
+          </div>
+        ))}
+      </div>
     </section>
   );
 }

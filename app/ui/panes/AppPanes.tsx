@@ -1,13 +1,11 @@
 import { useRef, type CSSProperties, type ReactNode } from 'react';
 import { resolveSize, startSize, type PaneLimits, type PaneState } from './pane-size.ts';
-import { usePaneStore, type PaneId } from './pane-store.ts';
+import { usePaneStore, WORKSPACE_MIN, type PaneId } from './pane-store.ts';
 import { Separator } from './Separator.tsx';
 
 /** A folded replay keeps its header's first line: the fold button, the run and Close stay in reach. */
 export const REPLAY_FOLDED_PX = 40;
 const TOP_BAR = 44;
-/** What the canvas row keeps when the replay is as tall as it goes. */
-const WORKSPACE_MIN = 160;
 
 interface PaneSpec {
   axis: 'x' | 'y';

@@ -33,13 +33,26 @@ interface PaneStore extends PaneSizes {
 /** The top bar's height: the replay's first size is a share of what is below it. */
 const TOP_BAR = 44;
 
+/** What the canvas row keeps when the replay is as tall as it goes: its toolbar, zoom controls and minimap clear of each other. */
+export const WORKSPACE_MIN = 190;
+
+/**
+ * The replay's first height: 60 % of what is under the top bar, so its three panes open about
+ * 350 px tall at 900 px and 245 px at 720 px under the header, steps and verdict lines, and the
+ * canvas keeps the rest (never less than WORKSPACE_MIN).
+ */
+export function replayOpeningSize(windowHeight: number): number {
+  const below = windowHeight - TOP_BAR;
+  return Math.max(180, Math.min(Math.round(below * 0.6), below - WORKSPACE_MIN));
+}
+
 function defaults(): PaneSizes {
   const height = typeof window === 'undefined' ? 900 : window.innerHeight;
   return {
     panes: {
       sidebar: { size: 256, collapsed: false },
       inspector: { size: 360, collapsed: false },
-      replay: { size: Math.round((height - TOP_BAR) * 0.45), collapsed: false },
+      replay: { size: replayOpeningSize(height), collapsed: false },
     },
     replayColumns: null,
   };
