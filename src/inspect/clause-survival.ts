@@ -28,6 +28,7 @@ const formWords = new Set(('unless except excepting other than excluding excepti
 
 /** A negation in the intermediate's sentence. */
 const negationRe = /\b(?:not|no|never|none|nor|neither|cannot|without|n't)\b|n't\b/i;
+const negationsRe = /\b(?:not|no|never|none|nor|neither|cannot|without)\b|n't\b/gi;
 /** The opposite of a negation, said outright ("always paid"). */
 const affirmRe = /\b(?:always|every time|in all cases|automatically)\b/i;
 /** A sentence that limits what it says: an exception or a prerequisite. */
@@ -136,6 +137,7 @@ export function judgeClause(fact: Fact, words: readonly string[], index: ClauseI
   if (negative && (!negationRe.test(said) || affirmRe.test(segment))) return changed();
   if (!negative && !limiting && negationRe.test(segment) && !negationRe.test(sentence)) return changed();
   // An exception or prerequisite kept as a plain statement widens or narrows the rule: changed.
-  if (limiting && !limitingRe.test(said)) return changed();
+  // "Orders that are not pending cannot be cancelled" says "only if pending" with two negations.
+  if (limiting && !limitingRe.test(said) && (said.match(negationsRe) ?? []).length < 2) return changed();
   return { status: 'survived', matched };
 }

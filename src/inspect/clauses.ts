@@ -71,10 +71,10 @@ function cutWords(text: string, start: number, end: number): number {
   return end;
 }
 
-/** Whether a fact ends right before `at` (a space or two between them). */
+/** Whether a length of time or a date ends right before `at` (a space or two between them): "12 months after the service". */
 function endsJustBefore(facts: readonly Fact[], at: number): boolean {
   const before = facts[firstFrom(facts, at) - 1];
-  return before !== undefined && at - before.end >= 0 && at - before.end <= 2;
+  return before !== undefined && (before.kind === 'duration' || before.kind === 'date') && at - before.end >= 0 && at - before.end <= 2;
 }
 
 /** Whether [start, end) overlaps a fact (facts sorted by start). */

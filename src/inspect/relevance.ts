@@ -354,10 +354,10 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
     // A term the question already names ("…an expedited reconsideration?") is what it is about,
     // not its answer; a yes/no question ("Does it cover urgent claims?") asks about exactly that.
     const own = termsOf(fact.normalized);
-    // A clause that says what the question itself states ("If the Secretary has made a local
-    // coverage determination" for "…follow a local coverage determination…?") is its premise,
-    // not what decides it.
-    if (yesNo && isClauseFact(fact) && isPremise(fact.text, questionWords)) return [];
+    // A plain "if"/"where" clause that says what the question itself states ("If the Secretary has
+    // made a local coverage determination" for "…follow a local coverage determination…?") is its
+    // premise, not what decides it; an "only if" is a requirement, never a premise.
+    if (yesNo && isClauseFact(fact) && /^(?:if|where|when)\b/i.test(fact.text) && isPremise(fact.text, questionWords)) return [];
     const named = (fact.kind === 'condition' || fact.kind === 'section') && own.length > 0 && own.every((t) => asked.has(t));
     if (named && !yesNo) return [];
     // A question a statement decides is answered by a clause (unit set), never by a named term or
