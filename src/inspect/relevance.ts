@@ -45,8 +45,8 @@ export interface QuestionForm {
   decision: boolean;
 }
 
-/** A sentence of the question opening with an auxiliary: "Does…", "Can it…", "Is the…". */
-const yesNoRe = /(?:^|[.!?]\s+)\W*(?:is|are|am|was|were|do|does|did|can|could|may|might|must|should|will|would|has|have)\b/i;
+/** A sentence of the question opening with an auxiliary ("Does…", "Can it…", "Is the…"), after a clause setting the scene or not ("If my supplier represents me, can it…"). */
+const yesNoRe = /(?:^|[.!?]\s+)\W*(?:(?:if|when|once|after|before|since|because|as long as)\b[^,.?!]{1,120},\s*)?(?:is|are|am|was|were|do|does|did|can|could|may|might|must|should|will|would|has|have)\b/i;
 /** Questions whose answer is a statement whatever their interrogative: what happens, what counts as, what is final. */
 const statementRe = /\bwhat (?:happens|if)\b|\bwhen (?:does|do|is|are|will)\b[^?]*?\b(?:count(?:s|ed)? as|considered|deemed|treated as)\b|\b(?:is|are)\b[^?.]{0,50}?\b(?:final|binding|conclusive|appealable)\b/i;
 
@@ -367,6 +367,10 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
     // procedures cover urgent claims?") or asks for a named value ("what happens to the order status"):
     // "My order has been processed." states the circumstance, not the answer.
     if (yesNo && fact.kind === 'condition' && fact.unit === undefined && !namedValueRe.test(question) && !(own.length > 0 && own.every((t) => interrogative.has(t)))) return [];
+    // A question whose form names no kind of answer ("What certificate can be offered…?") asks
+    // for a thing: a figure or a named value, not a clause. Clauses answer only the forms that
+    // want a condition (a question a statement decides, "under what conditions…").
+    if (isClauseFact(fact) && !form.wants.includes('condition')) return [];
     // "Which reasons…", "In which status…" ask for a named value: a clause around it is not the answer.
     if (asksNamedValue && fact.kind === 'condition' && fact.unit !== undefined) return [];
     const kindMatch = form.wants.length === 0 || form.wants.includes(fact.kind);
