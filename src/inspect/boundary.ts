@@ -109,10 +109,11 @@ function lostAs(f: SurvivalFact): string {
 function completeAnswer(group: AskedFact[], kept: (a: AskedFact) => boolean, decision: boolean, bestClause: number): boolean {
   if (!decision) return group.every(kept);
   const clauses = group.filter((a) => isClause(a.fact));
-  // A figure alone does not decide it where a clause may: "30 days" kept is no answer to "Will it
-  // be decided within 48 hours?" when what makes it 48 hours is gone. A named term the question
-  // asks about, matched better than any clause, answers it as a figure answers a quantity question.
-  if (clauses.length === 0) return group.every(kept) && (bestClause === 0 || group.some((a) => a.fact.kind === 'condition' && a.score > bestClause));
+  // A figure or a named term alone does not decide it where a clause may: "30 days" kept is no
+  // answer to "Will it be decided within 48 hours?" when what makes it 48 hours is gone, nor
+  // "'cancelled'" to "Can I still cancel it?". Where no clause matches, they answer it as a figure
+  // answers a quantity question.
+  if (clauses.length === 0) return group.every(kept) && bestClause === 0;
   return group.every(kept);
 }
 

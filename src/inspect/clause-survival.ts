@@ -1,5 +1,6 @@
 import type { Fact } from './facts.ts';
 import { matchesOf } from './matches.ts';
+import { meaningOf, shownWord } from './same-meaning.ts';
 import { stem } from './stem.ts';
 
 /**
@@ -18,28 +19,6 @@ export interface ClauseJudgement {
   restatedAs?: string;
 }
 
-/**
- * Words a rule's clauses use interchangeably. General legal and policy vocabulary, grouped by
- * meaning; each group's words stand for each other.
- */
-const sameMeaning: string[][] = [
-  ['binding', 'final', 'conclusive', 'definitive'],
-  ['harm', 'risk', 'jeopardy', 'jeopardize', 'endanger', 'danger', 'damage'],
-  ['serious', 'seriously', 'severe', 'severely', 'grave', 'gravely', 'significant'],
-  ['incapacitated', 'incapacity', 'incapacitation', 'incompetent'],
-  ['extend', 'extension', 'prolong', 'lengthen', 'pause', 'toll', 'suspend'],
-  ['pay', 'paid', 'payment', 'reimburse', 'reimbursement', 'cover', 'covered', 'coverage'],
-  ['cancel', 'cancellation', 'terminate', 'termination', 'end'],
-  ['complaint', 'grievance'],
-  ['deadline', 'limit', 'period', 'timeframe'],
-  ['prohibit', 'forbid', 'bar', 'ban'],
-  ['require', 'requirement', 'need', 'must', 'mandatory'],
-  ['deductible', 'excess'],
-  ['decision', 'determination', 'ruling'],
-];
-const groupOf = new Map<string, number>();
-sameMeaning.forEach((group, i) => group.forEach((w) => groupOf.set(stem(w), i)));
-const meaningOf = (s: string) => (groupOf.has(s) ? `~${groupOf.get(s)}` : s);
 
 /** Words that carry a clause's form, not its content: its trigger and the grammar around it. */
 const formWords = new Set(('unless except excepting other than excluding exception only after if when where upon provided that however subject condition long ' +
@@ -49,16 +28,37 @@ const formWords = new Set(('unless except excepting other than excluding excepti
 
 /** A negation in the intermediate's sentence. */
 const negationRe = /\b(?:not|no|never|none|nor|neither|cannot|without|n't)\b|n't\b/i;
+const negationsRe = /\b(?:not|no|never|none|nor|neither|cannot|without)\b|n't\b/gi;
 /** The opposite of a negation, said outright ("always paid"). */
 const affirmRe = /\b(?:always|every time|in all cases|automatically)\b/i;
 /** A sentence that limits what it says: an exception or a prerequisite. */
-const limitingRe = /\b(?:unless|except|excepting|excluding|other than|only|if|provided|subject to|but|when|where|as long as)\b/i;
+const limitingRe = /\b(?:unless|except|excepting|excluding|other than|only|if|provided|subject to|but|when|whenever|where|as long as|without|until|once|first|after|before|in case)\b/i;
+/** An exception or prerequisite whose trigger restricts when the rule holds ("unless", "only if"); "by paying…", "even when" do not. */
+const conditionalRe = /^(?:unless|except|other than|excluding|with the exception|only|if|provided|subject to|on condition|as long|so long|conditional|(?:can|may|must|will|shall|could) only)\b/i;
+/** Where one clause of a sentence ends and the next begins. */
+const segmentRe = /[,;:]|\s(?:but|and|or|which|while|whereas|so)\s/;
+
+/** The part of a sentence that says the matched words: polarity is read there, not in a neighbouring clause. */
+function segmentOf(sentence: string, matched: readonly string[]): string {
+  let best = sentence;
+  let most = -1;
+  for (const part of sentence.split(segmentRe)) {
+    const words = new Set(contentWords(part));
+    const n = matched.filter((w) => words.has(w)).length;
+    if (n > most) {
+      most = n;
+      best = part;
+    }
+  }
+  return best;
+}
 
 /** A passage's content words, stemmed and read by meaning: what a clause says, without its form. */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
   for (const m of matchesOf(/[a-z][a-z'’-]*/gi, text)) {
-    const w = m[0].toLowerCase().replace(/['’]s$/, '');
+    // A quoted value's closing quote is no part of its word: 'pending' is "pending".
+    const w = m[0].toLowerCase().replace(/['’]+$/, '').replace(/['’]s$/, '');
     if (w.length < 3 || formWords.has(w)) continue;
     out.push(meaningOf(stem(w)));
   }
@@ -120,7 +120,7 @@ export function judgeClause(fact: Fact, words: readonly string[], index: ClauseI
   }
   let best: { n: number; matched: string[] } | null = null;
   for (const [n, matched] of hits) if (!best || matched.length > best.matched.length) best = { n, matched };
-  const shown = (list: string[]) => list.map((w) => (w.startsWith('~') ? (sameMeaning[Number(w.slice(1))]?.[0] ?? w) : w));
+  const shown = (list: string[]) => list.map(shownWord);
   const need = Math.max(1, Math.ceil(words.length * MIN_SHARE), words.length >= 4 ? 2 : 1);
   if (!best || best.matched.length < need) return { status: 'dropped', matched: shown(best?.matched ?? []) };
   const said = (index.sentences[best.n] as IndexedSentence).text;
@@ -129,11 +129,15 @@ export function judgeClause(fact: Fact, words: readonly string[], index: ClauseI
   const strong = best.matched.length >= Math.max(2, Math.ceil((words.length * 2) / 3)) || best.matched.length === words.length;
   const changed = (): ClauseJudgement => (strong ? { status: 'changed', matched, restatedAs: said } : { status: 'dropped', matched });
   const negative = fact.unit === 'negation' || (fact.unit === 'scope' && /^not\b/i.test(fact.text));
-  const limiting = fact.unit === 'exception' || fact.unit === 'prerequisite';
-  // Polarity: a prohibition kept without its "not" (or said "always") is the opposite rule.
-  if (negative && (!negationRe.test(said) || affirmRe.test(said))) return changed();
-  if (!negative && !limiting && negationRe.test(said) && !negationRe.test(sentence)) return changed();
+  const limiting = fact.unit === 'exception' || (fact.unit === 'prerequisite' && conditionalRe.test(fact.text));
+  const segment = segmentOf(said, best.matched);
+  // Polarity: a prohibition kept without its "not" (or said "always") is the opposite rule; a rule
+  // said with a "not" in the clause that says it ("…does not end this licence" beside "may stop at
+  // any time" keeps the permission) is turned round.
+  if (negative && (!negationRe.test(said) || affirmRe.test(segment))) return changed();
+  if (!negative && !limiting && negationRe.test(segment) && !negationRe.test(sentence)) return changed();
   // An exception or prerequisite kept as a plain statement widens or narrows the rule: changed.
-  if (limiting && !limitingRe.test(said)) return changed();
+  // "Orders that are not pending cannot be cancelled" says "only if pending" with two negations.
+  if (limiting && !limitingRe.test(said) && (said.match(negationsRe) ?? []).length < 2) return changed();
   return { status: 'survived', matched };
 }

@@ -4,7 +4,7 @@ import type { Boundary } from '../trace/replay.ts';
 import { inspectBoundary } from './boundary.ts';
 import { extractClauses } from './clauses.ts';
 import { extractFacts } from './facts.ts';
-import { questionForm } from './relevance.ts';
+import { askedFacts, questionForm } from './relevance.ts';
 import { factSurvival } from './survival.ts';
 
 const clauses = (text: string) => extractClauses(text, extractFacts(text)).map((c) => `${c.unit}: ${c.text}`);
@@ -121,6 +121,11 @@ describe('what a yes/no question asks', () => {
     expect(questionForm('What happens if I miss the deadline?').wants).toEqual(['condition']);
     expect(questionForm('When does a late claim count as filed on time?').wants).toEqual(['condition']);
     expect(questionForm('My claim was filed 14 months after the service because I was in a coma. Can it still be paid?').wants).toEqual(['condition', 'duration', 'date']);
+    // A yes/no question after a clause that sets the scene is still decided by a statement.
+    expect(questionForm('If my supplier represents me in the appeal, can it charge me for the representation?')).toMatchObject({ wants: ['condition'], decision: true });
+    // A question whose form names no kind of answer asks for a thing, never for a clause.
+    const whatThing = factSurvival(sources, '');
+    expect(askedFacts('What does the external reviewer decide about the plan?', whatThing, sources).map((a) => a.fact.kind)).not.toContain('condition');
     // A quantity question put as yes/no keeps its quantities.
     expect(questionForm('Is there a limit on what the plan pays each year?').wants).toEqual(expect.arrayContaining(['money', 'condition']));
   });

@@ -41,6 +41,8 @@ const definitionRe = /(?:^|[.!?]\s+|\n)[ \t]*(?:(?:\d+(?:\.\d+)*\.?|\([a-z0-9]{1
 const clauseEndRe = /[,;:.!?()|\n]|\s(?:and|but|or|which|while|whereas|then)\s/g;
 const MAX_WORDS = 12;
 const MIN_MODAL_WORDS = 4;
+/** The words of a cross-reference (stemmed): a clause of these alone points elsewhere. */
+const structuralRe = /^(?:sub)?(?:section|paragraph|clause|subclause|title|chapter|part|article|schedule|exhibit|annex|appendix|item|provid|describ|set|forth|above|below|follow|herein|hereof|hereunder|thereof|act)$/;
 const WINDOW = 240;
 
 /** The index of the first fact starting at or after `at` (facts sorted by start). */
@@ -69,10 +71,10 @@ function cutWords(text: string, start: number, end: number): number {
   return end;
 }
 
-/** Whether a fact ends right before `at` (a space or two between them). */
+/** Whether a length of time or a date ends right before `at` (a space or two between them): "12 months after the service". */
 function endsJustBefore(facts: readonly Fact[], at: number): boolean {
   const before = facts[firstFrom(facts, at) - 1];
-  return before !== undefined && at - before.end >= 0 && at - before.end <= 2;
+  return before !== undefined && (before.kind === 'duration' || before.kind === 'date') && at - before.end >= 0 && at - before.end <= 2;
 }
 
 /** Whether [start, end) overlaps a fact (facts sorted by start). */
@@ -92,7 +94,27 @@ function overlapsAny(facts: readonly Fact[], start: number, end: number): boolea
  * extractClauses('Claims are never paid after 12 months, unless the member was legally incapacitated.', facts)
  * // → negation "never paid after", exception "unless the member was legally incapacitated"
  */
-export function extractClauses(text: string, facts: readonly Fact[]): Fact[] {
+export function extractClauses(text: string, allFacts: readonly Fact[]): Fact[] {
+  // A named term or quoted value is part of what a clause says ("unless there is good cause which
+  // precluded…", "only … if its status is 'pending'"): clauses run through them and stop only at
+  // figures, dates, ids and references.
+  const facts = allFacts.filter((f) => f.kind !== 'condition');
+  const named = allFacts.filter((f) => f.kind === 'condition').sort((a, b) => a.start - b.start);
+  /** The named terms inside [start, end), found by binary search (a contract uses its defined terms thousands of times). */
+  const namedWithin = (start: number, end: number): Fact[] => {
+    const out: Fact[] = [];
+    for (let i = firstFrom(named, start); i < named.length && (named[i] as Fact).start < end; i++) if ((named[i] as Fact).end <= end) out.push(named[i] as Fact);
+    return out;
+  };
+  const insideNamed = (at: number) => {
+    const f = named[firstFrom(named, at + 1) - 1];
+    return f !== undefined && f.start <= at && at < f.end;
+  };
+  const withoutNamed = (clause: string, at: number, inside: readonly Fact[]) => {
+    let out = clause;
+    for (const f of inside) out = out.slice(0, f.start - at) + ' '.repeat(f.end - f.start) + out.slice(f.end - at);
+    return out;
+  };
   const found: Fact[] = [];
   const add = (type: ClauseType, start: number, end: number) => {
     end = endBefore(facts, start, end);
@@ -104,7 +126,14 @@ export function extractClauses(text: string, facts: readonly Fact[]): Fact[] {
     // "must be filed within", "may request reconsideration of an": the verb of a rule whose
     // content is a figure or the sentence around it. A requirement or permission in words
     // ("must have enough balance to cover the total amount") says at least three things.
-    if ((type === 'obligation' || type === 'permission') && contentWords(clause).length < MIN_MODAL_WORDS) return;
+    // A named term inside counts as one word: "may request reconsideration of an adverse benefit determination" says two things.
+    if (type === 'obligation' || type === 'permission') {
+      const inside = namedWithin(start, end);
+      if (contentWords(withoutNamed(clause, start, inside)).length + inside.length < MIN_MODAL_WORDS) return;
+    }
+    // "subject to subparagraph (B)", "Except as provided in paragraph": a pointer to a rule written elsewhere, not a condition here.
+    const words = contentWords(clause);
+    if (words.length > 0 && words.every((w) => structuralRe.test(w))) return;
     found.push({ kind: 'condition', text: clause, start, end, unit: type, normalized: `${type}: ${clause.toLowerCase().replace(/\s+/g, ' ')}` });
   };
   const spans: { type: ClauseType; start: number; triggerEnd: number }[] = [];
@@ -119,6 +148,8 @@ export function extractClauses(text: string, facts: readonly Fact[]): Fact[] {
   }
   spans.sort((a, b) => a.start - b.start);
   for (const s of spans) {
+    // "'no longer needed'" is a value's name, not a prohibition.
+    if (insideNamed(s.start)) continue;
     // "12 months after the service", "30 days after receipt": the start of a period, part of its figure.
     if (s.type === 'prerequisite' && /^after\b/i.test(text.slice(s.start, s.triggerEnd)) && endsJustBefore(facts, s.start)) continue;
     // Only a window after the trigger is searched (a clause is at most MAX_WORDS words): on text

@@ -1,6 +1,8 @@
 import type { FactKind } from './facts.ts';
 import { factPlaces, type FactStatus, type SurvivalFact, type SurvivalReport } from './survival.ts';
 import { matchesOf } from './matches.ts';
+import { contentWords } from './clause-survival.ts';
+import { meaningOf } from './same-meaning.ts';
 import { stem } from './stem.ts';
 import { extractFacts } from './facts.ts';
 
@@ -43,8 +45,8 @@ export interface QuestionForm {
   decision: boolean;
 }
 
-/** A sentence of the question opening with an auxiliary: "Does…", "Can it…", "Is the…". */
-const yesNoRe = /(?:^|[.!?]\s+)\W*(?:is|are|am|was|were|do|does|did|can|could|may|might|must|should|will|would|has|have)\b/i;
+/** A sentence of the question opening with an auxiliary ("Does…", "Can it…", "Is the…"), after a clause setting the scene or not ("If my supplier represents me, can it…"). */
+const yesNoRe = /(?:^|[.!?]\s+)\W*(?:(?:if|when|once|after|before|since|because|as long as)\b[^,.?!]{1,120},\s*)?(?:is|are|am|was|were|do|does|did|can|could|may|might|must|should|will|would|has|have)\b/i;
 /** Questions whose answer is a statement whatever their interrogative: what happens, what counts as, what is final. */
 const statementRe = /\bwhat (?:happens|if)\b|\bwhen (?:does|do|is|are|will)\b[^?]*?\b(?:count(?:s|ed)? as|considered|deemed|treated as)\b|\b(?:is|are)\b[^?.]{0,50}?\b(?:final|binding|conclusive|appealable)\b/i;
 
@@ -228,6 +230,8 @@ const cache = new WeakMap<SurvivalReport, FactDoc[]>();
 
 /** A query term matches a word that is it, or (5 letters or more) that it begins: "liable" finds "liability", "cancel" "cancellation". */
 const matches = (term: string, word: string) => word === term || (term.length >= 5 && word.startsWith(term));
+/** The same, or a word of the same meaning (same-meaning.ts): "swap" finds "change", "combined" finds "aggregated". */
+const matchesByMeaning = (term: string, word: string) => matches(term, word) || (meaningOf(term) !== term && meaningOf(word) === meaningOf(term));
 
 /**
  * BM25 of the question's terms over every place of every fact, fields weighted by BOOST, scored
@@ -237,6 +241,8 @@ const matches = (term: string, word: string) => word === term || (term.length >=
  * boundary cost more than the whole survival analysis.
  */
 function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boost: readonly number[], eligible: (fact: number) => boolean, clauseStats = false): Map<number, { score: number; terms: string[]; at: number }> {
+  // A question a statement decides is matched by meaning: its clause is often in other words.
+  const match = clauseStats ? matchesByMeaning : matches;
   const fieldCount = boost.length;
   // Many places share a sentence or a heading (the same token array): count the terms in each array once.
   const counted = new Map<string[], number[]>();
@@ -245,7 +251,7 @@ function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boos
     if (!counts) {
       counts = terms.map((t) => {
         let n = 0;
-        for (const w of field) if (matches(t, w)) n++;
+        for (const w of field) if (match(t, w)) n++;
         return n;
       });
       counted.set(field, counts);
@@ -303,8 +309,16 @@ function interrogativeOf(question: string): string {
 /** A question asking for a named value (a status, a reason, an option), which a named term or quoted value answers. */
 const namedValueRe = /\b(?:status(?:es)?|reasons?|options?|labels?|categor(?:y|ies))\b/i;
 
-/** "Which reasons…", "what status…", "in which status…": the answer is a named value. */
-const whichValueRe = /\b(?:what|which)\s+(?:\w+\s+)?(?:status(?:es)?|reasons?|options?|labels?|categor(?:y|ies))\b/i;
+/** "Which reasons…", "what status…", "what happens to the order status…": the answer is a named value. */
+const whichValueRe = /\b(?:(?:what|which)|what happens to (?:the|its|my|your|their|an?)|what becomes of (?:the|its|my|your|their|an?))\s+(?:\w+\s+)?(?:status(?:es)?|reasons?|options?|labels?|categor(?:y|ies))\b/i;
+
+/** Whether most of a clause's content words (two at least) are the question's own. */
+function isPremise(clause: string, questionWords: ReadonlySet<string>): boolean {
+  const words = contentWords(clause);
+  const shared = words.filter((w) => questionWords.has(w)).length;
+  return shared >= 2 && shared >= words.length * PREMISE_SHARE;
+}
+const PREMISE_SHARE = 0.6;
 
 const isClauseFact = (f: SurvivalFact) => f.kind === 'condition' && f.unit !== undefined;
 
@@ -332,6 +346,7 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
   const yesNo = form.decision;
   const interrogative = new Set(termsOf(interrogativeOf(question)));
   const asksNamedValue = whichValueRe.test(question);
+  const questionWords = new Set(contentWords(question));
   const facts = survival.facts;
   const bestOf = bm25(docs, form.terms, form.weights, startAskedRe.test(question) ? BOOST_START_ASKED : BOOST, (n) => form.wants.length === 0 || form.wants.includes((facts[n] as SurvivalFact).kind), form.decision);
   const scored = [...bestOf].flatMap(([n, hit]) => {
@@ -339,6 +354,10 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
     // A term the question already names ("…an expedited reconsideration?") is what it is about,
     // not its answer; a yes/no question ("Does it cover urgent claims?") asks about exactly that.
     const own = termsOf(fact.normalized);
+    // A plain "if"/"where" clause that says what the question itself states ("If the Secretary has
+    // made a local coverage determination" for "…follow a local coverage determination…?") is its
+    // premise, not what decides it; an "only if" is a requirement, never a premise.
+    if (yesNo && isClauseFact(fact) && /^(?:if|where|when)\b/i.test(fact.text) && isPremise(fact.text, questionWords)) return [];
     const named = (fact.kind === 'condition' || fact.kind === 'section') && own.length > 0 && own.every((t) => asked.has(t));
     if (named && !yesNo) return [];
     // A question a statement decides is answered by a clause (unit set), never by a named term or
@@ -348,6 +367,10 @@ export function askedFacts(question: string, survival: SurvivalReport, sources: 
     // procedures cover urgent claims?") or asks for a named value ("what happens to the order status"):
     // "My order has been processed." states the circumstance, not the answer.
     if (yesNo && fact.kind === 'condition' && fact.unit === undefined && !namedValueRe.test(question) && !(own.length > 0 && own.every((t) => interrogative.has(t)))) return [];
+    // A question whose form names no kind of answer ("What certificate can be offered…?") asks
+    // for a thing: a figure or a named value, not a clause. Clauses answer only the forms that
+    // want a condition (a question a statement decides, "under what conditions…").
+    if (isClauseFact(fact) && !form.wants.includes('condition')) return [];
     // "Which reasons…", "In which status…" ask for a named value: a clause around it is not the answer.
     if (asksNamedValue && fact.kind === 'condition' && fact.unit !== undefined) return [];
     const kindMatch = form.wants.length === 0 || form.wants.includes(fact.kind);

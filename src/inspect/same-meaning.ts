@@ -1,0 +1,43 @@
+import { stem } from './stem.ts';
+
+/**
+ * Words a rule and its restatement use interchangeably: general legal and policy vocabulary
+ * (contracts, statutes, handbooks, support policies), grouped by meaning; each group's words
+ * stand for each other. Not any one document's phrases: each group is a word family a careful
+ * paraphrase reaches for ("binding" → "final", "aggregated" → "combined", "swap" → "change").
+ * Read by clause survival (does a clause's content survive in other words) and by the ranking of
+ * a question a statement decides (does a clause say what the question asks, in other words).
+ */
+export const SAME_MEANING: readonly (readonly string[])[] = [
+  ['binding', 'final', 'conclusive', 'definitive'],
+  ['harm', 'risk', 'jeopardy', 'jeopardize', 'endanger', 'danger', 'damage'],
+  ['serious', 'seriously', 'severe', 'severely', 'grave', 'gravely', 'significant'],
+  ['incapacitated', 'incapacity', 'incapacitation', 'incompetent'],
+  ['extend', 'extension', 'prolong', 'lengthen', 'pause', 'toll', 'suspend'],
+  ['pay', 'paid', 'payment', 'reimburse', 'reimbursement', 'cover', 'covered', 'coverage', 'charge', 'liability', 'liable', 'fee', 'cost'],
+  ['cancel', 'cancellation', 'terminate', 'termination', 'end', 'expire', 'expiry', 'lapse'],
+  ['complaint', 'grievance'],
+  ['deadline', 'limit', 'period', 'timeframe'],
+  ['prohibit', 'forbid', 'bar', 'ban'],
+  ['require', 'requirement', 'need', 'must', 'mandatory'],
+  ['deductible', 'excess'],
+  ['decision', 'determination', 'ruling'],
+  ['change', 'swap', 'switch', 'exchange', 'modify', 'modification', 'replace', 'alter', 'amend'],
+  ['deny', 'denial', 'refuse', 'refusal', 'reject', 'rejection', 'decline'],
+  ['combine', 'aggregate', 'merge', 'consolidate', 'join'],
+  ['waive', 'waiver', 'forgo', 'relinquish', 'surrender'],
+  ['transfer', 'escalate', 'refer', 'forward'],
+  ['authenticate', 'authentication', 'verify', 'verification', 'identify'],
+  ['evidence', 'proof', 'documentation'],
+  ['child', 'children', 'minor', 'dependant', 'dependent'],
+  ['revoke', 'revocation', 'withdraw', 'rescind'],
+];
+
+const groupOf = new Map<string, number>();
+SAME_MEANING.forEach((group, i) => group.forEach((w) => groupOf.set(stem(w), i)));
+
+/** A stemmed word's meaning: its group's mark ("~3") when it has one, else the word itself. */
+export const meaningOf = (stemmed: string): string => (groupOf.has(stemmed) ? `~${groupOf.get(stemmed)}` : stemmed);
+
+/** A meaning mark as a word a person reads: the group's first word. */
+export const shownWord = (word: string): string => (word.startsWith('~') ? (SAME_MEANING[Number(word.slice(1))]?.[0] ?? word) : word);
