@@ -39,7 +39,7 @@ export interface Source {
 const reports = new Map<string, SurvivalReport>();
 const REPORTS_KEPT = 8;
 /** The share of the best clause's relevance score a clause needs to be named as needed too. */
-const NEAR_BEST = 0.6;
+const NEAR_BEST = 0.7;
 
 function sourceFacts(sources: readonly Source[]): SurvivalReport {
   const key = sources.map((s) => `${s.name}\u0000${s.text}`).join('\u0001');
