@@ -28,6 +28,7 @@ test('a Prompt flow folder imports with its prompts, router, variant and dataset
   await report.getByRole('button', { name: 'Close' }).last().click();
 
   await app.openChain('promptflow-support-reply');
+  await app.showWholeChain();
   for (const id of ['policy_context', 'short_reply', 'detailed_reply', 'reply_style_route']) await expect(app.node(id)).toBeVisible();
   await app.run({ reply_style: 'detailed' });
   await app.expectRunStatus(/succeeded/i);

@@ -32,6 +32,8 @@ export async function importFile(file: File): Promise<ImportOutcome> {
   }
   const imported = await importChainJson(text, file.name);
   if ('problems' in imported) return imported;
+  // A config that carries its own tests (promptfoo) brings a dataset as well as the chain.
+  if (imported.report) await storeSuiteDataset(text, file.name, undefined, imported.report, { fromFile: true });
   return afterImport(imported.report);
 }
 
@@ -49,32 +51,45 @@ export async function importFiles(files: readonly BroughtFile[]): Promise<Import
   const imported = await importChainJson(text, folder.fileName, folder.readSibling);
   if ('problems' in imported) return imported;
   const report = imported.report;
-  if (report && folder.siblings.has('data.jsonl')) await storeFlowDataset(text, folder.fileName, folder.readSibling, report);
+  if (report && folder.siblings.has('data.jsonl')) await storeSuiteDataset(text, folder.fileName, folder.readSibling, report, { fromFile: false });
   return afterImport(report);
 }
 
-/** The flow's data.jsonl as a stored dataset (checked as any dataset file is); the report says where it went. */
-async function storeFlowDataset(text: string, fileName: string, readSibling: (p: string) => string | { error: string }, report: FidelityReport): Promise<void> {
-  const suite = importSuiteSource(text, { fileName, readSibling });
+/**
+ * The suite's dataset as a stored dataset, checked as any dataset file is: a Prompt flow's
+ * data.jsonl (`fromFile: false`, from its folder) or a config's own tests (promptfoo). The report
+ * says where it went. A dataset scored by judge chains stays with the CLI, which runs them.
+ */
+async function storeSuiteDataset(text: string, fileName: string, readSibling: ((p: string) => string | { error: string }) | undefined, report: FidelityReport, { fromFile }: { fromFile: boolean }): Promise<void> {
+  const suite = importSuiteSource(text, { fileName, ...(readSibling ? { readSibling } : {}) });
   if (!suite?.ok) return;
-  const read = await readDataset(textLines((async function* () { yield suite.datasetText; })()));
-  if (!read.ok) {
-    report.dropped.push({ where: 'data.jsonl', what: 'the dataset', why: `line ${read.line}: ${read.message}` });
+  const where = fromFile ? 'tests' : 'data.jsonl';
+  if (suite.judges.length > 0) {
+    report.changed.push({ where, what: 'the dataset (not stored here)', why: 'its rubrics are judge chains, which `seamscope eval` runs on this file' });
     return;
   }
-  const folderName = fileName.includes('/') ? fileName.slice(0, fileName.lastIndexOf('/')).split('/').pop() : 'flow';
+  const read = await readDataset(textLines((async function* () { yield suite.datasetText; })()));
+  if (!read.ok) {
+    report.dropped.push({ where, what: 'the dataset', why: `line ${read.line}: ${read.message}` });
+    return;
+  }
+  if (read.dataset.items.length === 0) return;
+  const base = fileName.includes('/') ? fileName.slice(0, fileName.lastIndexOf('/')).split('/').pop() : fromFile ? fileName.replace(/\.[^.]*$/, '') : 'flow';
+  const folderName = base || 'flow';
   const db = await openDb();
-  report.kept.push(...suite.report.kept.filter((e) => e.where === 'data.jsonl'));
-  report.dropped.push(...suite.report.dropped.filter((e) => e.where === 'data.jsonl'));
+  if (!fromFile) {
+    report.kept.push(...suite.report.kept.filter((e) => e.where === 'data.jsonl'));
+    report.dropped.push(...suite.report.dropped.filter((e) => e.where === 'data.jsonl'));
+  }
   // The same folder imported again finds its dataset stored already: one copy, not one per import.
   const items = JSON.stringify(read.dataset.items);
   for (const stored of (await listDatasets(db)).filter((d) => d.name === read.dataset.name && d.items === read.dataset.items.length)) {
     if (JSON.stringify((await loadDataset(db, stored.id))?.items) !== items) continue;
-    report.changed.push({ where: 'data.jsonl', what: `the dataset "${stored.name}" (${stored.items} items), stored already`, why: 'pick it in Evaluate to run the chain over it' });
+    report.changed.push({ where, what: `the dataset "${stored.name}" (${stored.items} items), stored already`, why: 'pick it in Evaluate to run the chain over it' });
     return;
   }
-  const record = await storeDataset(db, `${folderName ?? 'flow'}.dataset.jsonl`, read.dataset);
-  report.changed.push({ where: 'data.jsonl', what: `stored as the dataset "${record.name}" (${record.items} items)`, why: 'pick it in Evaluate to run the chain over it' });
+  const record = await storeDataset(db, `${(fromFile && read.dataset.name) || folderName}.dataset.jsonl`, read.dataset);
+  report.changed.push({ where, what: `stored as the dataset "${record.name}" (${record.items} items)`, why: 'pick it in Evaluate to run the chain over it' });
 }
 
 async function afterImport(report: FidelityReport | null): Promise<ImportOutcome> {

@@ -16,7 +16,7 @@ export const convertUsage = `Usage: seamscope convert <trace> --to run|otlp --ou
        seamscope convert <flow> --to chain --out FILE
        <trace> is a .run.json, an OTLP/JSON trace or a Langfuse trace export (the format is detected from the content);
        --to run writes a Seamscope run file (what inspect, label and the app read), --to otlp an OTLP/JSON trace;
-       --to chain writes a .chain.json from a Langflow, Flowise or n8n file or an exported program (with what was kept, changed and dropped).`;
+       --to chain writes a .chain.json from a Langflow, Flowise, n8n, Dify, Prompt flow or promptfoo file (or a flow's folder) or an exported program (with what was kept, changed and dropped).`;
 
 export const convertOptions: OptionTable = { to: 'string', out: 'string' };
 
