@@ -105,12 +105,20 @@ test('undo and redo a panel edit, typing merged into one step; auto layout is on
   await page.keyboard.press('ControlOrMeta+Shift+z');
   await expect(prompt).toHaveValue(`${original} Cite the section.`);
 
-  const before = await transformOf(page, 'final');
+  // The demo is laid out already: the person first drags a card out of place, so the layout has something to move.
+  const card = (await app.node('answer').boundingBox())!;
+  const laidOut = await transformOf(page, 'answer');
+  await page.mouse.move(card.x + card.width / 2, card.y + 12);
+  await page.mouse.down();
+  await page.mouse.move(card.x + card.width / 2, card.y + 140, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(() => transformOf(page, 'answer')).not.toBe(laidOut);
+  const before = await transformOf(page, 'answer');
   await page.getByTestId('designer.layout').click();
-  await expect.poll(() => transformOf(page, 'final')).not.toBe(before);
+  await expect.poll(() => transformOf(page, 'answer')).not.toBe(before);
   await app.screenshot('designer-auto-layout');
   await page.getByTestId('designer.undo').click();
-  await expect.poll(() => transformOf(page, 'final')).toBe(before);
+  await expect.poll(() => transformOf(page, 'answer')).toBe(before);
 });
 
 test('the boundary contract card shows on edge hover and in the panel; open questions are marked', async ({ app, page }) => {
