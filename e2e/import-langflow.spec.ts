@@ -19,6 +19,7 @@ test('a Langflow starter project imports as a chain that runs; one with an arXiv
   await report.getByRole('button', { name: 'Close' }).last().click();
   // The chain's id is the flow's own id (Langflow writes a UUID per flow).
   await app.openChain('langflow-b5b0c252-95ae-4b07-8211-67c8b12ea60e');
+  await app.showWholeChain();
   for (const id of ['openai', 'openai_2', 'openai_3', 'chat_output']) await expect(app.node(id)).toBeVisible();
   await app.node('openai_2').click();
   await expect(page.getByTestId('inspector')).toContainText('seasoned business analyst');
