@@ -42,7 +42,7 @@ describe('seamscope collect', () => {
       const files = await readdir(dir);
       expect(files).toEqual([expect.stringMatching(/^otlp-[0-9a-z]+\.run\.json$/)]);
       const traceLine = lines.find((l) => l.startsWith('trace '));
-      expect(traceLine).toMatch(new RegExp(`^trace ${traceId}: 3 spans → .*${files[0]?.replace('.', '\\.')} "Imported trace: chat mock-model" \\(succeeded\\): 1 boundary, 0 likely lossy — chat_mock_model → chat_mock_model_2: ok `));
+      expect(traceLine).toMatch(new RegExp(`^trace ${traceId}: 3 spans → .*${files[0]?.replace('.', '\\.')} "invoke_agent support" \\(succeeded\\): 1 boundary, 0 likely lossy — chat_mock_model → chat_mock_model_2: ok `));
       expect(lines.at(-1)).toBe('stopped: 1 trace written, 0 not imported; 3 spans accepted, 0 rejected; 0 log records accepted; answers: 200 ×1');
       expect(lines.join('\n')).not.toContain(TEST_KEY);
     } finally {
