@@ -64,3 +64,36 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Bod
   }
   return { ok: true, body: Buffer.concat(chunks, size) };
 }
+
+/**
+ * Reads and throws away what is left of a request body before it is refused, so the client has
+ * sent its whole request when the answer and the close arrive: a client still writing when the
+ * connection closes sees a reset instead of the 413 or 429 (the "lingering close" web servers do).
+ * Bounded in bytes and time, so a sender that never stops costs at most that: past either bound
+ * the caller answers anyway and the client may see the reset.
+ */
+export function discardRest(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      req.off('error', done);
+      req.pause();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBytes) done();
+    };
+    const timer = setTimeout(done, maxMs);
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
+    req.resume();
+  });
+}

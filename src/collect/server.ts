@@ -5,7 +5,7 @@ import type { Scrubber } from '../providers/scrub.ts';
 import type { StepRegistry } from '../steps/index.ts';
 import { TraceAssembler, type AssemblerLimits, type PendingTrace } from './assembler.ts';
 import { finishTrace, type FinishedTrace } from './finish.ts';
-import { readBody } from './http-body.ts';
+import { discardRest, readBody } from './http-body.ts';
 import { readLogsRequest, readTraceRequest, type Encoding, type ValueLimits } from './payload.ts';
 import { sendExportResponse, sendStatus } from './respond.ts';
 
@@ -84,6 +84,9 @@ function encodingOf(contentType: string | undefined): Encoding | null {
   return media === 'application/x-protobuf' ? 'protobuf' : media === 'application/json' ? 'json' : null;
 }
 
+/** How long a refused request's unread body is read and thrown away before the connection closes. */
+const LINGER_MS = 5_000;
+
 const ROUTES: Record<string, 'traces' | 'logs'> = { '/v1/traces': 'traces', '/v1/logs': 'logs' };
 
 export async function startCollector(options: CollectorOptions): Promise<Collector> {
@@ -139,20 +142,26 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     return null;
   };
 
+  /** Refuses a request whose body was not read to its end: the rest is read first, then the answer closes the connection. */
+  const refuse = async (req: IncomingMessage, res: ServerResponse, status: number, encoding: Encoding, message: string, headers?: Record<string, string>) => {
+    await discardRest(req, 2 * limits.maxBodyBytes, LINGER_MS);
+    sendStatus(res, status, encoding, message, { close: true, headers });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const signal = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
     const encoding = encodingOf(req.headers['content-type']);
     const reply = encoding ?? 'json';
-    if (!signal) return sendStatus(res, 404, reply, `nothing at ${path.slice(0, 100)}: OTLP/HTTP is POST /v1/traces or POST /v1/logs`, { close: true });
-    if (req.method !== 'POST') return sendStatus(res, 405, reply, `${signal} are sent with POST`, { close: true, headers: { Allow: 'POST' } });
-    if (!encoding) return sendStatus(res, 415, reply, 'Content-Type must be application/x-protobuf or application/json', { close: true });
+    if (!signal) return refuse(req, res, 404, reply, `nothing at ${path.slice(0, 100)}: OTLP/HTTP is POST /v1/traces or POST /v1/logs`);
+    if (req.method !== 'POST') return refuse(req, res, 405, reply, `${signal} are sent with POST`, { Allow: 'POST' });
+    if (!encoding) return refuse(req, res, 415, reply, 'Content-Type must be application/x-protobuf or application/json');
     const busy = pressure();
-    if (busy) return sendStatus(res, 429, encoding, `busy: ${busy}; retry after ${limits.retryAfterS} s`, { close: true, headers: { 'Retry-After': String(limits.retryAfterS) } });
+    if (busy) return refuse(req, res, 429, encoding, `busy: ${busy}; retry after ${limits.retryAfterS} s`, { 'Retry-After': String(limits.retryAfterS) });
     inFlight++;
     try {
       const body = await readBody(req, limits.maxBodyBytes);
-      if (!body.ok) return sendStatus(res, body.status, encoding, body.message, { close: true });
+      if (!body.ok) return await refuse(req, res, body.status, encoding, body.message);
       const now = Date.now();
       const noun = signal === 'traces' ? 'span' : 'log record';
       let accepted: number;
