@@ -35,11 +35,20 @@ export function createSchemaChecker(): SchemaChecker {
     if (typeof schema === 'object') byObject.set(schema, problem);
     return problem;
   };
+  // Schemas from files may carry a draft-07 `$schema`; the keywords read are the same. The copy
+  // without it is made once per schema object: a new root on every call would also defeat the
+  // interpreter's per-node cache for the root.
+  const roots = new WeakMap<object, Record<string, unknown>>();
+  const rootOf = (schema: Record<string, unknown>) => {
+    if (!Object.prototype.hasOwnProperty.call(schema, '$schema')) return schema;
+    let root = roots.get(schema);
+    if (!root) roots.set(schema, (root = (({ $schema: _ignored, ...rest }) => rest)(schema)));
+    return root;
+  };
   return (schema, value) => {
     const problem = problemOf(schema);
     if (problem !== null) return [problem];
-    // Schemas from files may carry a draft-07 `$schema`; the keywords read are the same.
-    const root = typeof schema === 'object' && schema !== null ? (({ $schema: _ignored, ...rest }) => rest)(schema) : schema;
-    return interpret(root, value).map(formatSchemaError);
+    const errors = interpret(typeof schema === 'object' && schema !== null ? rootOf(schema) : schema, value);
+    return errors.length === 0 ? [] : errors.map(formatSchemaError);
   };
 }

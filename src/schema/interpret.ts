@@ -99,8 +99,58 @@ function pattern(source: string): LinearPattern {
   return r.pattern;
 }
 
+/** Keywords a node evaluates (not `$defs`/`definitions`, which only hold subschemas). */
+const evaluatedCount = (schema: Record<string, unknown>) => Object.keys(schema).filter((k) => EVALUATED.has(k) && k !== '$defs' && k !== 'definitions').length;
+
 function alwaysValid(schema: unknown): boolean {
-  return schema === true || (isObject(schema) && !Object.keys(schema).some((k) => EVALUATED.has(k) && k !== '$defs' && k !== 'definitions'));
+  return schema === true || (isObject(schema) && nodeInfo(schema).evaluated === 0);
+}
+
+/**
+ * What validate reads of a schema node that depends on the node alone, worked out on its first
+ * use and kept while the node lives: a step's schema is checked on every attempt of every run,
+ * and re-deriving its types, keyword groups and property lists each time was most of the cost.
+ * Schema nodes are treated as immutable (the checker already caches its verdict by object).
+ */
+interface NodeInfo {
+  evaluated: number;
+  types: string[];
+  only: string;
+  singleGroup: boolean;
+  typeMessage: string;
+  groups: ('number' | 'string' | 'array' | 'object')[];
+  /** properties/patternProperties, made on the first object value (a bad pattern throws there, as before). */
+  object?: { props: string[]; known: Set<string>; patterns: LinearPattern[] };
+}
+const infos = new WeakMap<object, NodeInfo>();
+
+function nodeInfo(schema: Record<string, unknown>): NodeInfo {
+  let info = infos.get(schema);
+  if (info) return info;
+  const rawType = schema.type;
+  const types = rawType === undefined ? [] : Array.isArray(rawType) ? [...(rawType as string[])] : [rawType as string];
+  if (types.length > 0 && schema.nullable === true && !types.includes('null')) types.push('null');
+  const only = types.length === 1 ? (types[0] as string) : '';
+  info = {
+    evaluated: evaluatedCount(schema),
+    types, only,
+    singleGroup: only !== '' && has(GROUPS, only) && (GROUPS[only] as string[]).some((k) => has(schema, k)),
+    typeMessage: `must be ${typeText(rawType)}`,
+    groups: (['number', 'string', 'array', 'object'] as const).filter((g) => (GROUPS[g] as string[]).some((k) => has(schema, k))),
+  };
+  infos.set(schema, info);
+  return info;
+}
+
+function objectInfo(schema: Record<string, unknown>): NonNullable<NodeInfo['object']> {
+  const info = nodeInfo(schema);
+  if (info.object) return info.object;
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  // ajv leaves a `__proto__` property out of its list of known properties.
+  const props = Object.keys(properties).filter((p) => p !== '__proto__');
+  const patternProps = isObject(schema.patternProperties) ? schema.patternProperties : {};
+  info.object = { props, known: new Set(props), patterns: Object.keys(patternProps).map(pattern) };
+  return info.object;
 }
 
 function resolve(root: Schema, ref: string): Schema {
@@ -197,17 +247,14 @@ function validate(root: Schema, schema: unknown, data: unknown, path: string, er
     return;
   }
   if (!isObject(schema)) return;
-  if (has(schema, '$ref') && Object.keys(schema).filter((k) => EVALUATED.has(k) && k !== '$defs' && k !== 'definitions').length === 1) {
+  const info = nodeInfo(schema);
+  if (info.evaluated === 1 && has(schema, '$ref')) {
     validate(root, resolve(root, schema.$ref as string), data, path, errors);
     return;
   }
-  const rawType = schema.type;
-  const types = rawType === undefined ? [] : Array.isArray(rawType) ? [...(rawType as string[])] : [rawType as string];
-  if (types.length > 0 && schema.nullable === true && !types.includes('null')) types.push('null');
-  const only = types.length === 1 ? (types[0] as string) : '';
-  const singleGroup = only !== '' && has(GROUPS, only) && (GROUPS[only] as string[]).some((k) => has(schema, k));
-  const typeError: SchemaError = { path, keyword: 'type', message: `must be ${typeText(rawType)}` };
-  if (types.length > 0 && !singleGroup && !types.some((t) => typeOk(t, data))) errors.push(typeError);
+  const { types, only, singleGroup } = info;
+  const typeError = (): SchemaError => ({ path, keyword: 'type', message: info.typeMessage });
+  if (types.length > 0 && !singleGroup && !types.some((t) => typeOk(t, data))) errors.push(typeError());
   // Keywords for any type, in ajv's order.
   if (has(schema, '$ref')) validate(root, resolve(root, schema.$ref as string), data, path, errors);
   if (has(schema, 'const') && !deepEqual(data, schema.const)) errors.push({ path, keyword: 'const', message: 'must be equal to constant' });
@@ -249,14 +296,13 @@ function validate(root: Schema, schema: unknown, data: unknown, path: string, er
       if (errors.length > before) errors.push({ path, keyword: 'if', message: `must match "${clause}" schema` });
     }
   }
-  for (const group of ['number', 'string', 'array', 'object'] as const) {
-    if (!(GROUPS[group] as string[]).some((k) => has(schema, k))) continue;
+  for (const group of info.groups) {
     if (typeOk(group, data)) {
       if (group === 'number') numberKeywords(schema, data as number, path, errors);
       else if (group === 'string') stringKeywords(schema, data as string, path, errors);
       else if (group === 'array') arrayKeywords(root, schema, data as unknown[], path, errors);
       else objectKeywords(root, schema, data as Record<string, unknown>, path, errors);
-    } else if (singleGroup && only === group) errors.push(typeError);
+    } else if (singleGroup && only === group) errors.push(typeError());
   }
 }
 
@@ -339,14 +385,12 @@ function objectKeywords(root: Schema, schema: Record<string, unknown>, data: Rec
     }
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
-  // ajv leaves a `__proto__` property out of its list of known properties.
-  const props = Object.keys(properties).filter((p) => p !== '__proto__');
+  const { props, known, patterns } = objectInfo(schema);
   const patternProps = isObject(schema.patternProperties) ? schema.patternProperties : {};
-  const patterns = Object.keys(patternProps).map(pattern);
   const additional = schema.additionalProperties;
   if (additional !== undefined && !alwaysValid(additional)) {
     for (const key of keys) {
-      if (props.includes(key) || patterns.some((p) => p.test(key))) continue;
+      if (known.has(key) || patterns.some((p) => p.test(key))) continue;
       if (additional === false) errors.push({ path, keyword: 'additionalProperties', message: 'must NOT have additional properties', property: key });
       else validate(root, additional, data[key], pointer(path, key), errors);
     }
