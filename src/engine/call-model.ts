@@ -76,7 +76,10 @@ function trackCall(signal: AbortSignal, controller: AbortController): Set<AbortC
 /**
  * Where a provider's answer becomes a record: its raw body is scrubbed of the key and of key
  * shapes; the text and the request as sent only of the key itself (they must stay as they were).
+ * Both bodies are sealed (never changed after this): the run's scrub of the attempt's event,
+ * which carries them again, passes them through instead of walking them a second time.
  */
+const sealed = <T>(scrub: Scrubber, value: T): T => (scrub.sealed ? scrub.sealed(value) : scrub.value(value));
 function scrubResponse(response: ModelResponse, scrub: Scrubber): ModelResponse {
   return {
     ...response,
@@ -84,8 +87,8 @@ function scrubResponse(response: ModelResponse, scrub: Scrubber): ModelResponse 
     // Tool arguments and reasoning are model output like the text: an endpoint that echoes the key can put it there too.
     ...(response.toolCalls ? { toolCalls: response.toolCalls.map((c) => ({ ...c, arguments: scrub.keysOnly.text(c.arguments) })) } : {}),
     ...(response.reasoning !== undefined ? { reasoning: scrub.keysOnly.text(response.reasoning) } : {}),
-    requestBody: scrub.keysOnly.value(response.requestBody),
-    rawResponse: scrub.value(response.rawResponse),
+    requestBody: sealed(scrub.keysOnly, response.requestBody),
+    rawResponse: sealed(scrub, response.rawResponse),
   };
 }
 

@@ -16,6 +16,13 @@ export interface Scrubber {
   value<T>(value: T): T;
   /** Only the configured keys, never the shapes: for what must stay as sent (prompts, inputs). */
   readonly keysOnly: Scrubber;
+  /**
+   * `value`, and the result (an object or array) is remembered as scrubbed: met again inside a
+   * record given to `value` (or to `keysOnly.value` after the full scrubber sealed it), it is
+   * passed through without a second walk. Only for what is never changed afterwards: a
+   * provider's answer as recorded, which every trace event of its attempt carries again.
+   */
+  sealed?<T>(value: T): T;
 }
 
 // Each is linear: a literal start, then one character class with no nested repetition.
@@ -52,9 +59,14 @@ function literals(keys: readonly (string | undefined | null)[]): string[] {
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-function walk(value: unknown, text: (s: string) => string, depth: number): unknown {
+/** Objects a scrubber has sealed (see Scrubber.sealed): already scrubbed, never changed since. */
+type Sealed = (value: object) => boolean;
+const NONE_SEALED: Sealed = () => false;
+
+function walk(value: unknown, text: (s: string) => string, depth: number, sealed: Sealed): unknown {
   if (typeof value === 'string') return text(value);
   if (value === null || typeof value !== 'object') return value;
+  if (sealed(value)) return value;
   if (depth > MAX_DEPTH) return REDACTED;
   // Every run scrubs every record it writes, so this walk is on the engine's path for each
   // call: nothing is allocated until something changes (most records hold no key).
@@ -62,7 +74,7 @@ function walk(value: unknown, text: (s: string) => string, depth: number): unkno
     let out: unknown[] | null = null;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const next = walk(item, text, depth + 1);
+      const next = walk(item, text, depth + 1, sealed);
       if (!out && next !== item) out = value.slice(0, i);
       if (out) out.push(next);
     }
@@ -76,7 +88,7 @@ function walk(value: unknown, text: (s: string) => string, depth: number): unkno
     if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
     const item = record[key];
     const nextKey = text(key);
-    const next = walk(item, text, depth + 1);
+    const next = walk(item, text, depth + 1, sealed);
     if (!out && (next !== item || nextKey !== key)) {
       out = {};
       for (const before in record) {
@@ -95,7 +107,11 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
 }
 
 
-function build(keys: readonly string[], shapes: boolean): Omit<Scrubber, 'keysOnly'> {
+/**
+ * `seals`: where this scrubber remembers what it sealed; `skips`: what its walk passes through
+ * (its own seals, and for the keys-only scrubber also the full scrubber's: no key survives those).
+ */
+function build(keys: readonly string[], shapes: boolean, seals: WeakSet<object>, skips: Sealed): Omit<Scrubber, 'keysOnly'> {
   // A string shorter than every key and every key shape (most object keys and enum values in a
   // record) has nothing to scrub.
   const shortest = Math.min(shapes ? SHORTEST_SHAPE : Infinity, ...keys.map((k) => k.length));
@@ -107,9 +123,15 @@ function build(keys: readonly string[], shapes: boolean): Omit<Scrubber, 'keysOn
     return out;
   };
   const identity = !shapes && keys.length === 0;
+  const value = <T>(v: T): T => (identity ? v : (walk(v, text, 0, skips) as T));
   return {
     text: identity ? (v) => v : text,
-    value: <T>(v: T): T => (identity ? v : (walk(v, text, 0) as T)),
+    value,
+    sealed: <T>(v: T): T => {
+      const out = value(v);
+      if (!identity && typeof out === 'object' && out !== null) seals.add(out);
+      return out;
+    },
   };
 }
 
@@ -122,9 +144,11 @@ function build(keys: readonly string[], shapes: boolean): Omit<Scrubber, 'keysOn
  */
 export function createScrubber(keys: readonly (string | undefined | null)[] = []): Scrubber {
   const known = literals(keys);
-  const keysOnly = { ...build(known, false) } as Scrubber;
+  const full = new WeakSet<object>();
+  const own = new WeakSet<object>();
+  const keysOnly = { ...build(known, false, own, known.length ? (v) => own.has(v) || full.has(v) : NONE_SEALED) } as Scrubber;
   Object.defineProperty(keysOnly, 'keysOnly', { value: keysOnly });
-  return { ...build(known, true), keysOnly };
+  return { ...build(known, true, full, (v) => full.has(v)), keysOnly };
 }
 
 /** Only the key shapes: for results of a provider that holds no key (a webhook, the demo model). */
@@ -137,6 +161,8 @@ export function combineScrubbers(scrubbers: readonly Scrubber[]): Scrubber {
   return {
     text: (v) => scrubbers.reduce((acc, s) => s.text(acc), v),
     value: <T>(v: T): T => scrubbers.reduce((acc, s) => s.value(acc), v),
+    // Sealed by each: every one of them passes it through later.
+    sealed: <T>(v: T): T => scrubbers.reduce((acc, s) => (s.sealed ? s.sealed(acc) : s.value(acc)), v),
     // Built when first asked for: building it eagerly would recurse (its own keysOnly is itself).
     get keysOnly() {
       return (keysOnly ??= scrubbers.length ? combineScrubbers(scrubbers.map((s) => s.keysOnly)) : this);
