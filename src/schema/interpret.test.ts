@@ -20,7 +20,7 @@ function ajvMessages(schema: Record<string, unknown> | boolean, value: unknown):
 
 const schemas: (Record<string, unknown> | boolean)[] = [
   { type: 'object', properties: { answer: { type: 'string' }, section_ids: { type: 'array', items: { type: 'string' }, maxItems: 4, minItems: 1 } }, required: ['answer', 'section_ids'], additionalProperties: false },
-  { type: 'string', minLength: 3, maxLength: 5 }, { type: 'string', enum: ['a', 'b'] }, { enum: [1, 'x', null, { a: 1 }] }, { const: 'fixed' },
+  { type: 'string', minLength: 3, maxLength: 5 }, { type: 'string', minLength: 4, maxLength: 4 }, { type: 'string', enum: ['a', 'b'] }, { enum: [1, 'x', null, { a: 1 }] }, { const: 'fixed' },
   { type: 'integer', minimum: 1, maximum: 10 }, { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 }, { type: ['string', 'null'] },
   { type: 'array', uniqueItems: true }, { type: 'array', items: { type: 'integer' }, uniqueItems: true },
   { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false }, { type: 'array', contains: { type: 'string' } },
@@ -38,7 +38,9 @@ const schemas: (Record<string, unknown> | boolean)[] = [
 const values: unknown[] = [null, true, false, 0, 1, 2.5, 7, -3, 1e21, 'a', 'abc', 'abcdef', 'AB12', 'p1', 'x', '', ' ab ', 'a b', '\u00a0z\u00a0', 'é😀', '\n\n', '9x', [], [1], [1, 1], ['a', 1], ['a', 1, 2], [1, 1, 1], ['a', 'a'],
   [{ a: 1 }, { a: 1 }], {}, { a: 1 }, { a: 1, b: 2 }, { a: 1, b: 2, c: 3 }, { answer: 'x', section_ids: [] }, { answer: 1, section_ids: ['a', 'b', 'c', 'd', 'e'], extra: true },
   { x_1: 1, x_a: 2, 'a/b~c': 'no' }, { id: 'q1' }, { items: [{ q: 'short' }, { q: 'long enough to pass the check', z: 1 }, 'x'] }, { longname: 1, ab: 2 },
-  { v: 1, next: { v: 'two', next: { v: 3.5 } } }];
+  { v: 1, next: { v: 'two', next: { v: 3.5 } } },
+  // Code points against UTF-16 length: the length limits decide most strings without counting.
+  '😀😀😀', '😀😀😀😀', '😀😀😀😀😀😀', '😀a', 'ab😀', '\ud800\ud800\ud800', '\ud800😀\udc00a'];
 
 describe('the interpreting validator', () => {
   it('words, points at and orders every problem as ajv 8 does', () => {

@@ -119,10 +119,13 @@ interface NodeInfo {
   singleGroup: boolean;
   typeMessage: string;
   groups: ('number' | 'string' | 'array' | 'object')[];
+  /** Whether any keyword for any type is there ($ref, const, enum, not, the applicators). */
+  anyType: boolean;
   /** properties/patternProperties, made on the first object value (a bad pattern throws there, as before). */
   object?: { props: string[]; known: Set<string>; patterns: LinearPattern[] };
 }
 const infos = new WeakMap<object, NodeInfo>();
+const ANY_TYPE = ['$ref', 'const', 'enum', 'not', 'anyOf', 'oneOf', 'allOf', 'if'];
 
 function nodeInfo(schema: Record<string, unknown>): NodeInfo {
   let info = infos.get(schema);
@@ -137,6 +140,7 @@ function nodeInfo(schema: Record<string, unknown>): NodeInfo {
     singleGroup: only !== '' && has(GROUPS, only) && (GROUPS[only] as string[]).some((k) => has(schema, k)),
     typeMessage: `must be ${typeText(rawType)}`,
     groups: (['number', 'string', 'array', 'object'] as const).filter((g) => (GROUPS[g] as string[]).some((k) => has(schema, k))),
+    anyType: ANY_TYPE.some((k) => has(schema, k)),
   };
   infos.set(schema, info);
   return info;
@@ -255,7 +259,19 @@ function validate(root: Schema, schema: unknown, data: unknown, path: string, er
   const { types, only, singleGroup } = info;
   const typeError = (): SchemaError => ({ path, keyword: 'type', message: info.typeMessage });
   if (types.length > 0 && !singleGroup && !types.some((t) => typeOk(t, data))) errors.push(typeError());
-  // Keywords for any type, in ajv's order.
+  if (info.anyType) anyTypeKeywords(root, schema, data, path, errors);
+  for (const group of info.groups) {
+    if (typeOk(group, data)) {
+      if (group === 'number') numberKeywords(schema, data as number, path, errors);
+      else if (group === 'string') stringKeywords(schema, data as string, path, errors);
+      else if (group === 'array') arrayKeywords(root, schema, data as unknown[], path, errors);
+      else objectKeywords(root, schema, data as Record<string, unknown>, path, errors);
+    } else if (singleGroup && only === group) errors.push(typeError());
+  }
+}
+
+/** Keywords for any type, in ajv's order. */
+function anyTypeKeywords(root: Schema, schema: Record<string, unknown>, data: unknown, path: string, errors: SchemaError[]): void {
   if (has(schema, '$ref')) validate(root, resolve(root, schema.$ref as string), data, path, errors);
   if (has(schema, 'const') && !deepEqual(data, schema.const)) errors.push({ path, keyword: 'const', message: 'must be equal to constant' });
   if (Array.isArray(schema.enum) && !schema.enum.some((v) => deepEqual(data, v))) {
@@ -296,14 +312,6 @@ function validate(root: Schema, schema: unknown, data: unknown, path: string, er
       if (errors.length > before) errors.push({ path, keyword: 'if', message: `must match "${clause}" schema` });
     }
   }
-  for (const group of info.groups) {
-    if (typeOk(group, data)) {
-      if (group === 'number') numberKeywords(schema, data as number, path, errors);
-      else if (group === 'string') stringKeywords(schema, data as string, path, errors);
-      else if (group === 'array') arrayKeywords(root, schema, data as unknown[], path, errors);
-      else objectKeywords(root, schema, data as Record<string, unknown>, path, errors);
-    } else if (singleGroup && only === group) errors.push(typeError());
-  }
 }
 
 function numberKeywords(schema: Record<string, unknown>, data: number, path: string, errors: SchemaError[]): void {
@@ -320,10 +328,14 @@ function numberKeywords(schema: Record<string, unknown>, data: number, path: str
 }
 
 function stringKeywords(schema: Record<string, unknown>, data: string, path: string, errors: SchemaError[]): void {
-  for (const [keyword, word, fails] of [['maxLength', 'more', (n: number, s: number) => n > s], ['minLength', 'fewer', (n: number, s: number) => n < s]] as const) {
-    const limit = schema[keyword];
-    if (isNumber(limit) && fails(length(data), limit)) errors.push({ path, keyword, message: `must NOT have ${word} than ${String(limit)} characters` });
-  }
+  // A string's code points number between half its UTF-16 length (rounded up) and that length:
+  // a limit outside that range is decided without counting them.
+  const most = data.length;
+  const least = Math.ceil(most / 2);
+  const max = schema.maxLength;
+  if (isNumber(max) && most > max && (least > max || length(data) > max)) errors.push({ path, keyword: 'maxLength', message: `must NOT have more than ${String(max)} characters` });
+  const min = schema.minLength;
+  if (isNumber(min) && least < min && (most < min || length(data) < min)) errors.push({ path, keyword: 'minLength', message: `must NOT have fewer than ${String(min)} characters` });
   if (typeof schema.pattern === 'string' && !pattern(schema.pattern).test(data)) {
     errors.push({ path, keyword: 'pattern', message: `must match pattern "${schema.pattern}"` });
   }
@@ -333,10 +345,10 @@ function stringKeywords(schema: Record<string, unknown>, data: string, path: str
 }
 
 function arrayKeywords(root: Schema, schema: Record<string, unknown>, data: unknown[], path: string, errors: SchemaError[]): void {
-  for (const [keyword, word, fails] of [['maxItems', 'more', (n: number, s: number) => n > s], ['minItems', 'fewer', (n: number, s: number) => n < s]] as const) {
-    const limit = schema[keyword];
-    if (isNumber(limit) && fails(data.length, limit)) errors.push({ path, keyword, message: `must NOT have ${word} than ${String(limit)} items` });
-  }
+  const max = schema.maxItems;
+  if (isNumber(max) && data.length > max) errors.push({ path, keyword: 'maxItems', message: `must NOT have more than ${String(max)} items` });
+  const min = schema.minItems;
+  if (isNumber(min) && data.length < min) errors.push({ path, keyword: 'minItems', message: `must NOT have fewer than ${String(min)} items` });
   if (schema.uniqueItems === true && data.length > 1) {
     const dup = duplicate(data, schema.items);
     if (dup) errors.push({ path, keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${dup[0]} and ${dup[1]} are identical)` });
@@ -367,10 +379,10 @@ function arrayKeywords(root: Schema, schema: Record<string, unknown>, data: unkn
 
 function objectKeywords(root: Schema, schema: Record<string, unknown>, data: Record<string, unknown>, path: string, errors: SchemaError[]): void {
   const keys = Object.keys(data);
-  for (const [keyword, word, fails] of [['maxProperties', 'more', (n: number, s: number) => n > s], ['minProperties', 'fewer', (n: number, s: number) => n < s]] as const) {
-    const limit = schema[keyword];
-    if (isNumber(limit) && fails(keys.length, limit)) errors.push({ path, keyword, message: `must NOT have ${word} than ${String(limit)} properties` });
-  }
+  const max = schema.maxProperties;
+  if (isNumber(max) && keys.length > max) errors.push({ path, keyword: 'maxProperties', message: `must NOT have more than ${String(max)} properties` });
+  const min = schema.minProperties;
+  if (isNumber(min) && keys.length < min) errors.push({ path, keyword: 'minProperties', message: `must NOT have fewer than ${String(min)} properties` });
   for (const name of Array.isArray(schema.required) ? (schema.required as string[]) : []) {
     if (!has(data, name)) errors.push({ path, keyword: 'required', message: `must have required property '${name}'` });
   }
