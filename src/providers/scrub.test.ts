@@ -107,6 +107,32 @@ describe('scrubbing keys from what endpoints send back', () => {
     expect(JSON.stringify(clean.body)).not.toContain(KEY);
   });
 
+  it('a sealed answer is scrubbed once and passed through where a record carries it again', () => {
+    const scrub = createScrubber([KEY]);
+    const raw = scrub.sealed?.({ error: `echo ${KEY}`, detail: 'Bearer abcdefgh123' }) as Record<string, string>;
+    expect(raw).toEqual({ error: `echo ${REDACTED}`, detail: `Bearer ${REDACTED}` });
+    const event = { record: { rawResponse: raw, text: KEY } };
+    const scrubbed = scrub.keysOnly.value(event);
+    expect(scrubbed.record.rawResponse).toBe(raw);
+    expect(scrubbed.record.text).toBe(REDACTED);
+    // Not walked a second time: its properties are read once, when it is sealed.
+    let reads = 0;
+    const counted = Object.defineProperty({}, 'content', { enumerable: true, get: () => (reads++, 'an answer') });
+    const sealedCounted = scrub.sealed?.(counted);
+    expect(sealedCounted).toBe(counted);
+    scrub.keysOnly.value({ record: { rawResponse: sealedCounted } });
+    scrub.value({ record: { rawResponse: sealedCounted } });
+    expect(reads).toBe(1);
+    // Sealed by one endpoint's scrubber means nothing to another's: it still walks the value.
+    const other = createScrubber(['other-key-445566']);
+    const sealedElsewhere = other.sealed?.({ a: 'x' }) as Record<string, string>;
+    sealedElsewhere.a = KEY;
+    expect(scrub.keysOnly.value({ r: sealedElsewhere }).r.a).toBe(REDACTED);
+    // The keys-only scrubber's seal does not stand for the full one: shapes are still removed.
+    const body = scrub.keysOnly.sealed?.({ auth: 'Bearer abcdefgh123' });
+    expect(scrub.value({ body }).body).toEqual({ auth: `Bearer ${REDACTED}` });
+  });
+
   it('survives a value nested deeper than the stack would', () => {
     let deep: unknown = KEY;
     for (let i = 0; i < 10_000; i++) deep = [deep];
