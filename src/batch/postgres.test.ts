@@ -66,4 +66,34 @@ describe.skipIf(!hasPostgres)('a batch on BullMQ\'s PostgreSQL backend', () => {
     expect(midway).not.toContain(CANARY);
     expect(pg.dumpData()).not.toContain(CANARY);
   }, 60_000);
+
+  it('reports a server that goes away in one line per error while the backend is open, and nothing after it is closed', async () => {
+    const own = await startPostgresServer();
+    try {
+      const parsed = parseQueueUrl(own.url);
+      if (!parsed.ok) throw new Error(parsed.message);
+      // Closed before the server stops, as a bench or a CLI run ends: its clients ending is not news.
+      const quiet: string[] = [];
+      const closed = await openBackend(parsed.target, {}, { log: (line) => quiet.push(line) });
+      const closedQueue = closed.queue('teardown');
+      await closedQueue.getJobCounts();
+      await closedQueue.close();
+      await closed.close();
+      // Still open when the server shuts down: each error is reported, one line with its SQLSTATE, no client object.
+      const lines: string[] = [];
+      const open = await openBackend(parsed.target, {}, { log: (line) => lines.push(line) });
+      const queue = open.queue('teardown');
+      await queue.getJobCounts();
+      await own.stop();
+      for (let i = 0; i < 200 && lines.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(quiet).toEqual([]);
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines[0]).toMatch(/^queue backend \(pool\): terminating connection due to administrator command \(57P01\)$/);
+      expect(lines.every((l) => !l.includes('\n') && l.length < 700)).toBe(true);
+      await queue.close();
+      await open.close();
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
 });

@@ -37,7 +37,7 @@ export async function runQueuedEval(opts: QueuedEvalOptions): Promise<void> {
   const key = profileKey(opts.profile);
   const scorers = opts.scorers.length ? opts.scorers : opts.dataset.scorers;
   opts.io.err(`batch ${opts.batchId} on ${terminalLine(opts.target.display)}, queue ${evalQueueName(key)}${opts.reattach ? ' (reattaching)' : ''}; workers: seamscope worker --queue ${terminalLine(opts.target.display)}${terminalLine(workerFlags(opts.profile))}`);
-  const backend = await openBackend(opts.target, opts.io.env);
+  const backend = await openBackend(opts.target, opts.io.env, { log: (line) => opts.io.err(terminalLine(line)) });
   try {
     const summary = await runBatch({
       backend, batchId: opts.batchId, profileKey: key, variants: opts.variants, reattach: opts.reattach,

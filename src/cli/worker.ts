@@ -45,7 +45,7 @@ export async function workerCommand(args: ParsedArgs, io: Io, stop: Promise<void
   const profile = profileFromArgs(args.options);
   const apiKey = io.env.SEAMSCOPE_API_KEY ?? (profile.kind === 'anthropic' ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY);
   const key = profileKey(profile);
-  const backend = await openBackend(parsed.target, io.env);
+  const backend = await openBackend(parsed.target, io.env, { log: (line) => io.err(terminalLine(line)) });
   const worker = startBatchWorker({
     backend, profileKey: key, provider: createProviderForProfile(profile, { apiKey }), model: runModelSettings(profile),
     registry: stepRegistry, concurrency, allowEgress, lockDurationMs: lockMs, fetch: createNodeFetch(), log: (line) => io.err(terminalLine(line)),
