@@ -6,6 +6,8 @@ interface Props {
   /** The step the replay shows now (its span is marked). */
   currentStep: string | null;
   onPick(stepId: string): void;
+  /** Opens the rerun dialog for a model span (absent while a run is going). */
+  onRerun?: (stepId: string) => void;
 }
 
 const KIND_WORD: Record<SpanNode['kind'], string> = { agent: 'agent', chain: 'chain', model: 'model', tool: 'tool', retrieval: 'retrieval', span: 'span' };
@@ -15,14 +17,20 @@ const KIND_WORD: Record<SpanNode['kind'], string> = { agent: 'agent', chain: 'ch
  * kind, and its time on one axis from the trace's start. A model span opens the boundary view of
  * the step it became; the other spans are shown, not stepped through (they made no step).
  */
-export function SpanTree({ meta, currentStep, onPick }: Props) {
+export function SpanTree({ meta, currentStep, onPick, onRerun }: Props) {
   const nodes = meta.spans ?? [];
   if (nodes.length === 0) return null;
+  const current = currentStep ? nodes.find((n) => n.stepId === currentStep) : undefined;
   const end = nodes.reduce((max, n) => Math.max(max, n.startMs + n.durationMs), 0) || 1;
   return (
     <div className="span-tree" data-testid="replay.spanTree" role="tree" aria-label="Span tree">
       <div className="span-tree-head muted small">
         <span>{nodes.length} span{nodes.length === 1 ? '' : 's'}{meta.spansOmitted ? ` (${meta.spansOmitted} more not shown)` : ''}</span>
+        {current?.stepId && onRerun && (
+          <button type="button" className="button small" data-testid="replay.span.rerun" title="Send this call again with an edited prompt or model, and the later calls that read its output" onClick={() => onRerun(current.stepId as string)}>
+            Rerun “{current.name}”…
+          </button>
+        )}
         <span className="span-axis" aria-hidden="true"><span>0</span><span>{formatMs(end)}</span></span>
       </div>
       {nodes.map((n) => {
