@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
 import type { ChatMessage } from '../../../src/providers/index.ts';
-import { applyTemplateEdit, planSpanRerun, recordedCalls, spanOfStep, type PlannedStep } from '../../../src/trace/index.ts';
+import { applyTemplateEdit, planSpanRerun, recordedCalls, spanOfStep, stepLabel, type PlannedStep } from '../../../src/trace/index.ts';
 import { profileLabel } from '../../profiles/profile-label.ts';
 import { useEditorStore } from '../../stores/editor-store.ts';
 import type { ReplayState } from '../../stores/run-store.ts';
 import { selectProfiles } from '../../stores/selectors.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { forkTraceSpan } from './trace-rerun.ts';
+import './trace-rerun.css';
 
 type Mode = 'template' | 'messages';
 
@@ -44,7 +45,8 @@ export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplaySt
 
   const toSend = mode === 'template' && template ? applyTemplateEdit(recordedMessages, template, { template: templateText, variables }) : { messages };
   const problem = !plan.ok ? plan.message : 'error' in toSend ? toSend.error : !profile ? 'choose an endpoint profile' : model.trim() === '' ? 'name the model to call' : null;
-  const name = (id: string) => view.steps.find((s) => s.stepId === id)?.name ?? id;
+  // Span names repeat (every call of a client is "ChatCompletion"): the step id tells them apart.
+  const name = (id: string) => stepLabel(id, view.steps.find((s) => s.stepId === id)?.name);
 
   const start = () => {
     if (problem || !profile || !plan.ok || 'error' in toSend) return;
@@ -102,10 +104,12 @@ export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplaySt
       )}
       {mode === 'template' && template ? (
         <>
-          <label className="field-label" htmlFor="trace-rerun-template">Template</label>
-          <textarea id="trace-rerun-template" className="input" data-testid="traceRerun.template" rows={4} value={templateText} onChange={(e) => setTemplateText(e.target.value)} />
+          <div className="trace-rerun-field">
+            <label className="field-label" htmlFor="trace-rerun-template">Template <span className="muted small">as the instrumentation recorded it</span></label>
+            <textarea id="trace-rerun-template" className="input" data-testid="traceRerun.template" rows={4} value={templateText} onChange={(e) => setTemplateText(e.target.value)} />
+          </div>
           {Object.entries(variables).map(([key, value]) => (
-            <div key={key}>
+            <div key={key} className="trace-rerun-field">
               <label className="field-label" htmlFor={`trace-rerun-var-${key}`}>{`{{${key}}}`}</label>
               <textarea id={`trace-rerun-var-${key}`} className="input" data-testid={`traceRerun.variable.${key}`} rows={2} value={value} onChange={(e) => setVariables({ ...variables, [key]: e.target.value })} />
             </div>
@@ -113,7 +117,7 @@ export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplaySt
         </>
       ) : (
         messages.map((m, i) => (
-          <div key={i}>
+          <div key={i} className="trace-rerun-field">
             <label className="field-label" htmlFor={`trace-rerun-message-${i}`}>Message {i + 1}: {m.role}</label>
             <textarea
               id={`trace-rerun-message-${i}`}
@@ -127,7 +131,7 @@ export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplaySt
         ))
       )}
       {!templatePlaceable && template && (
-        <p className="muted small">{(applyTemplateEdit(recordedMessages, template, template) as { error: string }).error}.</p>
+        <p className="muted small trace-rerun-note">{(applyTemplateEdit(recordedMessages, template, template) as { error: string }).error}.</p>
       )}
       <div className="fork-plan" data-testid="traceRerun.plan">
         <div className="field-label">Plan</div>
