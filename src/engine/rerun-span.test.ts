@@ -100,12 +100,34 @@ describe('rerunning a span', () => {
       messages: [{ role: 'user', content: 'Capital of Italy? Rome is the capital of Italy.' }],
     });
     expect(fork).toMatchObject({ status: 'succeeded', provider: 'demo', model: 'seamscope-demo-1' });
-    const attempts = (await repo.getEvents(fork.id)).flatMap((e) => (e.type === 'step.attempt' ? [e] : []));
-    expect(attempts.map((a) => a.stepId)).toEqual(['chat_mock_model', 'chat_mock_model_2']);
+    const events2 = await repo.getEvents(fork.id);
+    const attempts = events2.flatMap((e) => (e.type === 'step.attempt' ? [e] : []));
+    // The kept call's recorded attempt comes along, without the parent's spend.
+    expect(attempts.map((a) => [a.stepId, a.record.usage !== undefined])).toEqual([['chat_mock_model', true], ['chat_mock_model_2', true], ['chat_mock_model_3', false]]);
+    expect(events2.flatMap((e) => (e.type === 'step.finished' && e.reused ? [e.stepId] : []))).toEqual(['chat_mock_model_3']);
     const first = attempts[0]?.record.text ?? '';
     expect(first).not.toBe('');
     // The demo model's own answer stands where the recorded one stood.
     expect(attempts[1]?.record.messages).toEqual([{ role: 'user', content: `Translate to German: ${first.trim()}` }]);
+  });
+
+  it('reruns a fork again: its reused calls keep their recorded messages, so its plan is the trace’s', async () => {
+    const { meta, events } = imported(OPENLLMETRY);
+    const repo = createMemoryRunRepository();
+    mock.enqueue({ content: 'Rome is the capital of Italy.' }, { content: 'Rom ist die Hauptstadt Italiens.' }, { content: 'Roma è la capitale.' });
+    const first = await rerunSpan({
+      parent: meta, parentEvents: events, fromStep: 'chat_mock_model', ...endpoint(), repo,
+      messages: [{ role: 'user', content: 'Capital of Italy?' }],
+    });
+    const forkMeta = (await repo.getRun(first.id)) as RunMeta;
+    const forkEvents = await repo.getEvents(first.id);
+    expect(planSpanRerun(forkMeta, forkEvents, 'chat_mock_model_2')).toMatchObject({ reused: ['chat_mock_model', 'chat_mock_model_3'], rerun: ['chat_mock_model_2'] });
+    const second = await rerunSpan({
+      parent: forkMeta, parentEvents: forkEvents, fromStep: 'chat_mock_model_2', ...endpoint(), repo,
+      messages: [{ role: 'user', content: 'Translate to Italian: Rome is the capital of Italy.' }],
+    });
+    expect(second).toMatchObject({ status: 'succeeded', forkedFrom: { runId: first.id } });
+    expect(mock.requests).toHaveLength(3);
   });
 
   it('stops, with the endpoint’s words, when the rerun call fails; nothing after it is called', async () => {

@@ -98,7 +98,12 @@ export async function rerunSpan(opts: SpanRerunOptions): Promise<RunMeta> {
     for (const step of plan.steps) {
       const call = calls.get(step.stepId) as RecordedCall;
       if (step.action !== 'rerun') {
-        // A fork's trace carries what it reused (marked so), so it replays on its own.
+        // A fork's trace carries what it reused (marked so), so it replays on its own. The recorded
+        // call's messages come too: the replay shows what a kept call read, and a rerun of this fork
+        // can check its reads. Its usage and cost stay with the parent: this run spent nothing on it.
+        const { usage: _usage, costUsd: _cost, ...record } = call.record;
+        emit({ type: 'step.started', at: now(), stepId: step.stepId });
+        emit({ type: 'step.attempt', at: now(), stepId: step.stepId, attempt: 1, record });
         emit({ type: 'step.finished', at: now(), stepId: step.stepId, status: call.status, latencyMs: 0, reused: true, ...(call.output !== undefined ? { output: call.output } : {}) });
         last = call.output;
         continue;
