@@ -67,3 +67,25 @@ test('edit a recorded prompt template, rerun the call on the demo model with the
   await page.setViewportSize({ width: 1280, height: 720 });
   await app.screenshot('trace-rerun-diff-1280');
 });
+
+test('with no recorded template the messages are edited; a call the trace does not show reading the span is kept', async ({ app, page }) => {
+  // OpenLLMetry JS around the openai client (corpus capture): the second call translates the first one's answer.
+  const openllmetry = new URL('../src/testing/corpus/traces/otlp/openllmetry-js-0.27-openai.otlp.json', import.meta.url).pathname;
+  await app.open();
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByText('Import trace', { exact: true }).click();
+  await (await chooser).setFiles(openllmetry);
+  await app.expectStoredReplay();
+  await page.getByTestId('replay.span.rerun.chat_mock_model').click();
+  await expect(page.getByTestId('traceRerun.mode.template')).toHaveCount(0);
+  await expect(page.getByTestId('traceRerun.message.0')).toHaveValue('Be brief.');
+  await expect(page.getByTestId('traceRerun.message.1')).toHaveValue('Capital of France?');
+  await app.typeInto(page.getByTestId('traceRerun.message.1'), 'Paris is the capital of France, and Rome is the capital of Italy. What is the capital of Italy?');
+  await expect(page.getByTestId('traceRerun.plan.chat_mock_model_3')).toContainText('the trace does not show what it read');
+  await page.getByTestId('traceRerun.start').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Run succeeded' })).toBeVisible({ timeout: 30_000 });
+  await app.expectStoredReplay();
+  await page.getByTestId('replay.compareParent').click();
+  await expect(page.getByTestId('diff.step.chat_mock_model')).toHaveClass(/is-changed/);
+  await expect(page.getByTestId('diff.step.chat_mock_model_3')).not.toHaveClass(/is-changed/);
+});

@@ -23,9 +23,11 @@ const TAG: Record<PlannedStep['action'], string> = { reused: 'Reused', rerun: 'R
 export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplayState; stepId: string; onClose(): void }) {
   const { meta, events, view } = replay;
   const profiles = useEditorStore(selectProfiles);
-  const [profileId, setProfileId] = useState(() => (profiles.find((p) => p.kind === 'demo') ?? profiles[0])?.id ?? '');
-  const profile = profiles.find((p) => p.id === profileId) ?? null;
-  const [model, setModel] = useState(profile?.model ?? '');
+  // The offline demo model first: a rerun costs nothing and sends nothing until the person picks an endpoint.
+  const [profileId, setProfileId] = useState<string | null>(null);
+  const profile = profiles.find((p) => p.id === profileId) ?? profiles.find((p) => p.kind === 'demo') ?? profiles[0] ?? null;
+  const [typedModel, setModel] = useState<string | null>(null);
+  const model = typedModel ?? profile?.model ?? '';
   const recorded = useMemo(() => recordedCalls(meta, events).find((c) => c.stepId === stepId), [meta, events, stepId]);
   const template = spanOfStep(meta, stepId)?.promptTemplate;
   const recordedMessages = useMemo(() => recorded?.record.messages ?? [], [recorded]);
@@ -57,9 +59,10 @@ export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplaySt
     });
   };
 
+  // A new profile brings its own model; the person can still type another.
   const pickProfile = (id: string) => {
     setProfileId(id);
-    setModel(profiles.find((p) => p.id === id)?.model ?? '');
+    setModel(null);
   };
 
   return (
@@ -82,7 +85,7 @@ export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplaySt
     >
       <div className="trace-rerun-endpoint">
         <label className="field-label" htmlFor="trace-rerun-profile">Endpoint profile</label>
-        <select id="trace-rerun-profile" className="input" data-testid="traceRerun.profile" value={profileId} onChange={(e) => pickProfile(e.target.value)}>
+        <select id="trace-rerun-profile" className="input" data-testid="traceRerun.profile" value={profile?.id ?? ''} onChange={(e) => pickProfile(e.target.value)}>
           {profiles.map((p) => (
             <option key={p.id} value={p.id}>{profileLabel(p)}</option>
           ))}
