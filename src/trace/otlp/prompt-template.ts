@@ -11,6 +11,8 @@ import { parseJsonValue } from './guard.ts';
  */
 const MAX_TEMPLATE = 200_000;
 const MAX_VARIABLES = 200;
+/** Names that would reach an object's prototype if a later reader assigned them. */
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function promptTemplateOf(attrs: Record<string, unknown>): PromptTemplate | undefined {
   const template = attrs['llm.prompt_template.template'];
@@ -20,7 +22,7 @@ export function promptTemplateOf(attrs: Record<string, unknown>): PromptTemplate
   const variables: Record<string, string> = {};
   if (isRecord(parsed)) {
     for (const [name, value] of Object.entries(parsed).slice(0, MAX_VARIABLES)) {
-      if (!/^[A-Za-z_][\w.-]{0,199}$/.test(name)) continue;
+      if (!/^[A-Za-z_][\w.-]{0,199}$/.test(name) || RESERVED.has(name)) continue;
       const text = typeof value === 'string' ? value : JSON.stringify(value);
       if (text !== undefined && text.length <= MAX_TEMPLATE) variables[name] = text;
     }
