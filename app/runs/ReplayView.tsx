@@ -39,7 +39,9 @@ export function ReplayView() {
   const replay = useRunStore(selectReplay);
   const liveRun = useRunStore(selectLive);
   const running = liveRun?.status === 'running';
-  const [forkStep, setForkStep] = useState<string | null>(null);
+  // Which dialog: a span's Rerun… reruns its recorded call; a step card's fork edits the intermediate.
+  const [fork, setFork] = useState<{ stepId: string; fromSpan: boolean } | null>(null);
+  const forkStep = fork?.stepId ?? null;
   // null: the default — the assembled document while a split → map → assemble run is live.
   const [assembledChoice, setAssembledChoice] = useState<{ runId: string; show: boolean } | null>(null);
   const chain = replay?.meta.chain as Chain | undefined;
@@ -59,7 +61,8 @@ export function ReplayView() {
   // No data crossed between two steps (one step ran, or an imported trace): ← → go step by step.
   const focus = view.boundaries.length === 0 ? (view.steps[index] ?? null) : null;
   const canFork = !live && !running;
-  const fromTrace = forkStep !== null && (meta.spans ?? []).some((n) => n.stepId === forkStep);
+  const fromTrace = fork?.fromSpan === true && (meta.spans ?? []).some((n) => n.stepId === fork.stepId);
+  const closeFork = () => setFork(null);
 
   const pick = (stepId: string) => {
     if (view.boundaries.length === 0) {
@@ -86,7 +89,7 @@ export function ReplayView() {
         boundaryTitle={label}
       />
       <div className="replay-steps-row">
-        <Timeline meta={meta} view={view} events={replay.events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={canFork ? setForkStep : undefined} />
+        <Timeline meta={meta} view={view} events={replay.events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={canFork ? (stepId) => setFork({ stepId, fromSpan: false }) : undefined} />
         {assembly && (
           <button
             type="button"
@@ -103,7 +106,7 @@ export function ReplayView() {
         <ReplayActions replay={replay} />
       </div>
       {!live && !compare && <ReplayOutputs chain={chain} events={replay.events} onPick={pick} />}
-      {!compare && <SpanTree meta={meta} currentStep={focus?.stepId ?? boundary?.consumer ?? null} onPick={pick} onRerun={canFork ? setForkStep : undefined} />}
+      {!compare && <SpanTree meta={meta} currentStep={focus?.stepId ?? boundary?.consumer ?? null} onPick={pick} onRerun={canFork ? (stepId) => setFork({ stepId, fromSpan: true }) : undefined} />}
       {meta.error && <div className="replay-error">{meta.error}</div>}
       {compare ? (
         <DiffView compare={compare} names={names} />
@@ -134,9 +137,9 @@ export function ReplayView() {
       {forkStep && (
         <Suspense fallback={null}>
           {fromTrace ? (
-            <TraceRerunDialog key={`${meta.id}:${forkStep}`} replay={replay} stepId={forkStep} onClose={() => setForkStep(null)} />
+            <TraceRerunDialog key={`${meta.id}:${forkStep}`} replay={replay} stepId={forkStep} onClose={closeFork} />
           ) : (
-            <ForkDialog key={`${meta.id}:${forkStep}`} replay={replay} stepId={forkStep} onClose={() => setForkStep(null)} />
+            <ForkDialog key={`${meta.id}:${forkStep}`} replay={replay} stepId={forkStep} onClose={closeFork} />
           )}
         </Suspense>
       )}
