@@ -21,6 +21,8 @@ import { SpanTree } from './SpanTree.tsx';
 
 // The fork dialog brings the engine (validator, providers); it loads when first opened.
 const ForkDialog = lazy(() => import('./fork/ForkDialog.tsx').then((m) => ({ default: m.ForkDialog })));
+// A span of an imported trace reruns from its recorded messages (src/engine/rerun-span.ts), not from a chain.
+const TraceRerunDialog = lazy(() => import('./fork/TraceRerunDialog.tsx').then((m) => ({ default: m.TraceRerunDialog })));
 
 /** A step's input budget in tokens from the chain the run used (0: none set). */
 function budgetOf(chain: Chain, stepId: string): number {
@@ -37,7 +39,9 @@ export function ReplayView() {
   const replay = useRunStore(selectReplay);
   const liveRun = useRunStore(selectLive);
   const running = liveRun?.status === 'running';
-  const [forkStep, setForkStep] = useState<string | null>(null);
+  // Which dialog: a span's Rerun… reruns its recorded call; a step card's fork edits the intermediate.
+  const [fork, setFork] = useState<{ stepId: string; fromSpan: boolean } | null>(null);
+  const forkStep = fork?.stepId ?? null;
   // null: the default — the assembled document while a split → map → assemble run is live.
   const [assembledChoice, setAssembledChoice] = useState<{ runId: string; show: boolean } | null>(null);
   const chain = replay?.meta.chain as Chain | undefined;
@@ -56,6 +60,9 @@ export function ReplayView() {
   const names = new Map(view.steps.map((s) => [s.stepId, s.name]));
   // No data crossed between two steps (one step ran, or an imported trace): ← → go step by step.
   const focus = view.boundaries.length === 0 ? (view.steps[index] ?? null) : null;
+  const canFork = !live && !running;
+  const fromTrace = fork?.fromSpan === true && (meta.spans ?? []).some((n) => n.stepId === fork.stepId);
+  const closeFork = () => setFork(null);
 
   const pick = (stepId: string) => {
     if (view.boundaries.length === 0) {
@@ -82,7 +89,7 @@ export function ReplayView() {
         boundaryTitle={label}
       />
       <div className="replay-steps-row">
-        <Timeline meta={meta} view={view} events={replay.events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={live || running ? undefined : setForkStep} />
+        <Timeline meta={meta} view={view} events={replay.events} current={compare ? null : (boundary ?? (focus ? { producer: focus.stepId, consumer: '' } : null))} onPick={pick} onFork={canFork ? (stepId) => setFork({ stepId, fromSpan: false }) : undefined} />
         {assembly && (
           <button
             type="button"
@@ -99,7 +106,7 @@ export function ReplayView() {
         <ReplayActions replay={replay} />
       </div>
       {!live && !compare && <ReplayOutputs chain={chain} events={replay.events} onPick={pick} />}
-      {!compare && <SpanTree meta={meta} currentStep={focus?.stepId ?? boundary?.consumer ?? null} onPick={pick} />}
+      {!compare && <SpanTree meta={meta} currentStep={focus?.stepId ?? boundary?.consumer ?? null} onPick={pick} onRerun={canFork ? (stepId) => setFork({ stepId, fromSpan: true }) : undefined} />}
       {meta.error && <div className="replay-error">{meta.error}</div>}
       {compare ? (
         <DiffView compare={compare} names={names} />
@@ -129,7 +136,11 @@ export function ReplayView() {
       )}
       {forkStep && (
         <Suspense fallback={null}>
-          <ForkDialog key={`${meta.id}:${forkStep}`} replay={replay} stepId={forkStep} onClose={() => setForkStep(null)} />
+          {fromTrace ? (
+            <TraceRerunDialog key={`${meta.id}:${forkStep}`} replay={replay} stepId={forkStep} onClose={closeFork} />
+          ) : (
+            <ForkDialog key={`${meta.id}:${forkStep}`} replay={replay} stepId={forkStep} onClose={closeFork} />
+          )}
         </Suspense>
       )}
     </section>

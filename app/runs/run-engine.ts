@@ -30,9 +30,9 @@ export function cancelRun(): void {
   controller?.abort();
 }
 
-type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profileId' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta' | 'allowEgress' | 'egressHint'>;
+export type EngineOptions = Pick<RunOptions, 'provider' | 'model' | 'profileId' | 'profiles' | 'repo' | 'fetch' | 'signal' | 'runId' | 'onEvent' | 'onDelta' | 'allowEgress' | 'egressHint'>;
 
-interface Launch {
+export interface Launch {
   /** The run as far as it is known before the engine starts (the live replay's meta). */
   meta: RunMeta;
   /** Events already stored (a resumed run); empty for a new run or a fork. */
@@ -45,7 +45,7 @@ interface Launch {
 
 const FLUSH_MS = 80;
 
-async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMeta | null> {
+export async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMeta | null> {
   const toast = useEditorStore.getState().pushToast;
   if (controller) {
     toast('error', 'A run is already going: wait for it or cancel it first');
@@ -159,7 +159,7 @@ async function launch({ meta, seed, chain, profile, go }: Launch): Promise<RunMe
   }
 }
 
-function provisionalMeta(chain: Chain, inputs: Record<string, unknown>, profile: EndpointProfile, extra: Partial<RunMeta> = {}): RunMeta {
+export function provisionalMeta(chain: Chain, inputs: Record<string, unknown>, profile: EndpointProfile, extra: Partial<RunMeta> = {}): RunMeta {
   return {
     id: globalThis.crypto.randomUUID(), traceVersion: TRACE_VERSION, chainId: chain.id, chainName: chain.name, chainRevision: '',
     chain, inputs, provider: profile.kind, model: profile.model, profileId: profile.id, status: 'running', startedAt: Date.now(), ...extra,

@@ -12,4 +12,5 @@
  */
 export { runChain, type RunOptions } from './run.ts';
 export { planFork, rerunFromStep } from './fork.ts';
+export { rerunSpan, type SpanRerunOptions } from './rerun-span.ts';
 export { createSchemaValidator, type SchemaValidator } from './validate.ts';

@@ -86,6 +86,9 @@ const spanNodeSchema = z.object({
   durationMs: z.number().min(0),
   error: z.string().max(10_000).optional(),
   stepId: z.string().max(500).optional(),
+  promptTemplate: z.object({
+    template: z.string().max(200_000), variables: z.record(z.string().max(200), z.string().max(200_000)), version: z.string().max(200).optional(),
+  }).loose().optional(),
 }).loose();
 
 export const runMetaSchema = z.object({

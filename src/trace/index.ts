@@ -16,4 +16,5 @@ export { createMemoryRunRepository, type RunRepository } from './repository.ts';
 export { parseRunFile, toRunFile, type RunFile } from './run-file.ts';
 export { clearBoundaryLabel, labelOf, setBoundaryLabel, type LabelResult } from './labels.ts';
 export { upToDateEvents, upToDateRunMeta } from './restore.ts';
-export type { SpanKind, SpanNode } from './span-tree.ts';
+export type { PromptTemplate, SpanKind, SpanNode } from './span-tree.ts';
+export { applyTemplateEdit, planSpanRerun, recordedCalls, renderPromptTemplate, spanOfStep, type PlannedStep, type SpanRerunPlan } from './rerun-span.ts';

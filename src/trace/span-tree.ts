@@ -23,6 +23,19 @@ export interface SpanNode {
   error?: string;
   /** The run step this model call became (the replay opens its boundary). */
   stepId?: string;
+  /** The prompt template and variables the instrumentation recorded for this call, if it did. */
+  promptTemplate?: PromptTemplate;
+}
+
+/**
+ * A prompt template as an instrumentation records it beside the call (OpenInference
+ * `llm.prompt_template.*`): the template text, the variables it was rendered with, its version.
+ * A rerun edits the template and renders it again (src/trace/rerun-span.ts).
+ */
+export interface PromptTemplate {
+  template: string;
+  variables: Record<string, string>;
+  version?: string;
 }
 
 /** The part of a span the tree reads (the OTLP importer's FlatSpan and Langfuse observations fit). */

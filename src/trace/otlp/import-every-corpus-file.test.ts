@@ -25,6 +25,11 @@ const expected: Record<string, Row> = {
   'traces/otlp/otel-instrumentation-openai-0.22.otlp.json': { format: 'otlp-json', steps: [[null, 'stop', []], [null, 'length', []], [null, 'stop', []]] },
   // Our own capture (otel-capture-openllmetry.test.ts): content on the spans, current GenAI keys.
   'traces/otlp/openllmetry-js-0.27-openai.otlp.json': { format: 'otlp-json', steps: [['Paris is the capital of France.', 'stop', []], ['Paris ist die Hauptstadt Frankreichs.', 'stop', []], ['Streamed answer.', 'stop', []]] },
+  // Our own capture (engine/rerun-span-template.test.ts): OpenInference JS, the first call under a recorded prompt template.
+  'traces/otlp/openinference-openai-js-prompt-template.otlp.json': {
+    format: 'otlp-json',
+    steps: [['The customer is waiting for a refund', 'stop', []], ['We are sorry: your refund for order 1182', 'stop', []], ['Our opening hours are 9 to 5.', 'stop', []]],
+  },
   // Derived from Langfuse exports: the spans' own attributes, which Langfuse keeps in each observation's metadata.
   'traces/otlp/pydantic-ai-0.2.15-openai-chat.otlp.json': { format: 'otlp-json', steps: [['Langfuse is a tool designed for observability', null, []]] },
   'traces/otlp/openinference-openai-agents-2025-09-30.otlp.json': { format: 'otlp-json', steps: [['', null, ['get_weather']], ['The weather in Tokyo is currently sunny.', null, []]] },

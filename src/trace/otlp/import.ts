@@ -7,7 +7,8 @@ import { readOtlpJson } from './guard.ts';
 import { importSeamscope, seamscopeRoot } from './import-seamscope.ts';
 import { flattenSpans, indexSpans, uniqueStepId, wrapperFinder, type FlatSpan } from './spans.ts';
 import { buildSyntheticChain, type ImportedCallStep } from './synthetic-chain.ts';
-import { buildSpanTree, traceNameOf } from '../span-tree.ts';
+import { buildSpanTree, traceNameOf, type SpanNode } from '../span-tree.ts';
+import { promptTemplateOf } from './prompt-template.ts';
 
 /**
  * Imports an OTLP/JSON trace of LLM calls into a run the replay view can show. Accepts the
@@ -136,6 +137,7 @@ export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundC
   const failed = steps.find((s) => s.status === 'failed');
   const first = calls[0]?.call;
   const tree = buildSpanTree(spans, new Map(calls.map((c, i) => [c.span.key, ids[i] as string])));
+  const nodes = withPromptTemplates(tree.nodes, calls);
   const run: ImportedRun = {
     id: runId, chain, chainId: runId, chainName: chain.name, chainRevision: hashValue(chain), inputs: {},
     provider: first?.provider ?? 'unknown', model: first?.model ?? first?.responseModel ?? 'unknown', status: failed ? 'failed' : 'succeeded',
@@ -144,11 +146,23 @@ export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundC
     finishedAt: spans.reduce((max, s) => Math.max(max, s.endMs), -Infinity),
     ...(failed ? { error: `${failed.id}: ${failed.failure?.message ?? 'failed'}` } : { output: steps[steps.length - 1]?.output }),
     rootEvents: [],
-    spans: tree.nodes,
+    spans: nodes,
     ...(tree.omitted ? { spansOmitted: tree.omitted } : {}),
   };
   const { meta, events } = assembleRun(run, steps);
   return { ok: true, run: meta, events, warnings };
+}
+
+/** Model spans keep the prompt template their instrumentation recorded (a rerun edits it). */
+function withPromptTemplates(nodes: SpanNode[], calls: readonly FoundCall[]): SpanNode[] {
+  const templates = new Map(calls.flatMap((c) => {
+    const template = promptTemplateOf(c.span.attrs);
+    return template ? [[c.span.key, template] as const] : [];
+  }));
+  return templates.size === 0 ? nodes : nodes.map((n) => {
+    const promptTemplate = n.stepId ? templates.get(n.id) : undefined;
+    return promptTemplate ? { ...n, promptTemplate } : n;
+  });
 }
 
 function importUnchecked(text: string, registry: StepRegistry): ImportOtlpResult {

@@ -1,5 +1,6 @@
 import { CHAIN_FORMAT, CHAIN_VERSION, type Chain } from '../../chain/schema.ts';
 import { stringifyForPrompt } from '../../chain/template.ts';
+import type { ChatMessage } from '../../providers/types.ts';
 import type { StepRegistry } from '../../steps/index.ts';
 import type { LlmCall } from './conventions.ts';
 import { isRecord } from '../../files/json-value.ts';
@@ -25,31 +26,40 @@ const placeholderLike = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}/g;
 const neutralise = (text: string) => text.replace(placeholderLike, '{ $1 }');
 
 /** Short needles must stand alone, so "yes" does not match inside "yesterday". */
-function contains(haystack: string, needle: string): boolean {
+export function contains(haystack: string, needle: string): boolean {
   if (needle.length < 4 || !haystack.includes(needle)) return false;
   if (needle.length >= 20) return true;
   const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|[^A-Za-z0-9_])${escaped}($|[^A-Za-z0-9_])`).test(haystack);
 }
 
-interface Read {
+/** One read: a recorded producer output (its text, or one field of its JSON) found in a later call's input. */
+export interface Read {
   binding: string;
   ref: string;
+  /** The producer's text exactly as it appears in the consumer's messages. */
   needle: string;
+  /** The output field it came from; absent when the whole text was read. */
+  field?: string;
 }
 
-function readsOf(producer: ImportedCallStep, consumer: ImportedCallStep): Read[] {
-  const seen = consumer.call.messages.map((m) => m.content);
+/**
+ * What a later call read of an earlier one, as the trace shows it: the earlier output's text,
+ * or a top-level field of its JSON output, verbatim in the later call's messages. The import
+ * draws these as bindings; a rerun substitutes the new output at the same places.
+ */
+export function readsOf(producer: { id: string; text?: string; output?: unknown }, messages: readonly ChatMessage[]): Read[] {
+  const seen = messages.map((m) => m.content);
   const has = (needle: string) => seen.some((text) => contains(text, needle));
-  const text = producer.call.text?.trim();
+  const text = producer.text?.trim();
   if (text && has(text)) return [{ binding: producer.id, ref: `steps.${producer.id}`, needle: text }];
-  const output = producer.call.output;
+  const output = producer.output;
   if (!isRecord(output)) return [];
   const reads: Read[] = [];
   for (const [field, value] of Object.entries(output)) {
     if (!/^[A-Za-z0-9_]{1,32}$/.test(field)) continue;
     const needle = stringifyForPrompt(value).trim();
-    if (has(needle)) reads.push({ binding: `${producer.id}_${field}`, ref: `steps.${producer.id}.${field}`, needle });
+    if (has(needle)) reads.push({ binding: `${producer.id}_${field}`, ref: `steps.${producer.id}.${field}`, needle, field });
   }
   return reads;
 }
@@ -72,7 +82,7 @@ export function buildSyntheticChain(steps: readonly ImportedCallStep[], registry
     const names = new Set<string>();
     // Binding names are identifiers of at most 64 characters and unique per step.
     // Only the last LOOK_BACK calls are compared, so a file of thousands of calls stays fast.
-    const reads = steps.slice(Math.max(0, index - LOOK_BACK), index).flatMap((producer) => readsOf(producer, step))
+    const reads = steps.slice(Math.max(0, index - LOOK_BACK), index).flatMap((producer) => readsOf({ id: producer.id, text: producer.call.text, output: producer.call.output }, step.call.messages))
       .map((r) => ({ ...r, binding: r.binding.slice(0, 64) }))
       .filter((r) => !names.has(r.binding) && names.add(r.binding));
     const messages = step.call.messages;
