@@ -9,6 +9,7 @@ import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { ifElseRoutes } from './dify-branch.ts';
 import { importChainSource } from './index.ts';
+import { jinjaToTemplate } from './promptflow.ts';
 
 /** A linear Dify workflow in the DSL's own shape: start → llm → template-transform → llm → end. */
 const APP = `app:
@@ -403,5 +404,20 @@ workflow:
     // The technical reply's system message named the product the extractor found.
     // Framed as data: it came from the ticket, through the extractor.
     expect(provider.requests.some((r) => r.messages.some((m) => m.role === 'system' && m.content.startsWith('You answer questions about <data name="product">\nSync app\n</data>. Give numbered steps.')))).toBe(true);
+  });
+});
+
+describe('Jinja over values known only at run time (a template-transform node)', () => {
+  it('{{ var }} becomes {var}; anything else is refused naming the construct and what it does, never rendered at run time', () => {
+    expect(jinjaToTemplate('Hello {{ name }}, {{topic}}.')).toEqual({ template: 'Hello {name}, {topic}.', vars: ['name', 'topic'] });
+    const refused = (source: string) => {
+      const result = jinjaToTemplate(source);
+      return 'problem' in result ? result.problem : '';
+    };
+    expect(refused("{{ parts | join(' ') }}")).toMatch(/^it uses Jinja beyond \{\{ var \}\}: \{\{ parts \| join\(' '\) \}\} is a filter over values known only at run time/);
+    expect(refused('{% for p in parts %}{{ p }}{% endfor %}')).toMatch(/: \{% for p in parts %\} is a loop over values/);
+    expect(refused('{% if urgent %}Now.{% endif %}')).toMatch(/: \{% if urgent %\} is a condition over values/);
+    expect(refused('{{ ticket.body }}')).toMatch(/is attribute access over values/);
+    expect(refused('{{ range(3) }}')).toMatch(/is a call over values/);
   });
 });

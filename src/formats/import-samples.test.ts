@@ -41,7 +41,7 @@ const expected: Record<string, Expected> = {
   'dify/intent-routing.yml': { format: 'dify', refused: [/"知识检索" \(knowledge-retrieval\) searches a Dify knowledge base/, /"意图向量机" \(llm\) has assistant messages/] },
   // Its if-else asks whether an optional input is empty: a router with a route on an empty value.
   'dify/translation_workflow.yml': { format: 'dify', runs: true, steps: 8 },
-  'dify/whole-book-translation-iteration.yml': { format: 'dify', refused: [/"代码执行" \(code\)/, /"迭代" \(iteration\): its body is "识别专有名词" \(llm\), "直接翻译" \(llm\), "识别问题" \(llm\), "意译" \(llm\); a map step runs one model call per item/, /"模板" \(template-transform\): its template cannot be a Seamscope template: it uses Jinja beyond/] },
+  'dify/whole-book-translation-iteration.yml': { format: 'dify', refused: [/"代码执行" \(code\)/, /"迭代" \(iteration\): its body is "识别专有名词" \(llm\), "直接翻译" \(llm\), "识别问题" \(llm\), "意译" \(llm\); a map step runs one model call per item/, /"模板" \(template-transform\): its template cannot be a Seamscope template: it uses Jinja beyond \{\{ var \}\}: \{\{ translated_text \| join\(' '\) \}\} is a filter over values known only at run time/] },
   // Every Prompt flow sample from Prompt flow's repository computes something in Python, and only the
   // python nodes (and one prompt with an assistant turn) are named: activate conditions, variants
   // and Jinja loops import (promptflow.test.ts stands each python node in by an input and runs them).
