@@ -80,4 +80,11 @@ describe('Rivet projects', () => {
     expect(refusals(edit(['enableFunctionUse: false', 'enableFunctionUse: true']))).toEqual(['"Chat" (chat) calls functions (tools); a chain here runs no tools']);
     expect(imported(edit(['useStop: false', 'useStop: true'], ['stop: ""', 'stop: "END"'])).report?.dropped).toContainEqual(expect.objectContaining({ where: '"Chat" (chat)', what: 'stop "END"' }));
   });
+
+  it('node types and data types named like object properties are read as names, never looked up on prototypes', () => {
+    const main = withMain(GRAPHS.simpleReply);
+    expect(refusals(main.replace('[2WgFF9l52waW8JTlmtItb]:text "Text"', '[2WgFF9l52waW8JTlmtItb]:constructor "Text"'))).toContainEqual('"Text" (constructor) has no counterpart here: no step does what it does');
+    const { chain } = imported(main.replace('dataType: chat-message[]', 'dataType: toString'));
+    expect(chain.inputs[0]?.schema).toEqual({ type: 'string' });
+  });
 });

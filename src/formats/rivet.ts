@@ -57,7 +57,8 @@ export function rivetToChain(project: unknown, ctx: ChainFormatContext): ToChain
   for (const n of graph.nodes) {
     const called = read.graphs.find((g) => g.id === n.data.graphId);
     if (n.type === 'subGraph' && called) refuse(n, `runs the graph "${called.name}"; a subgraph is not inlined here (make "${called.name}" the project's main graph in Rivet to import it on its own)`);
-    else if (REFUSED[n.type]) refuse(n, REFUSED[n.type] as string);
+    // Types come from the file: only the table's own entries count ("constructor" is not one).
+    else if (Object.hasOwn(REFUSED, n.type)) refuse(n, REFUSED[n.type] as string);
     else if (!CARRIED.has(n.type)) refuse(n, 'has no counterpart here: no step does what it does');
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -198,7 +199,7 @@ function graphInput(n: RivetNode, name: string, report: FidelityReport, portValu
   const type = str(n.data.dataType) || 'string';
   const where = `"${n.title}" (graphInput ${name})`;
   const schemas: Record<string, unknown> = { string: { type: 'string' }, number: { type: 'number' }, boolean: { type: 'boolean' }, object: { type: 'object' } };
-  let schema = schemas[type];
+  let schema = Object.hasOwn(schemas, type) ? schemas[type] : undefined;
   if (!schema) {
     // A chat-message list (the conversation so far) arrives here as text, as a prompt reads it.
     schema = type.endsWith('[]') && type !== 'chat-message[]' ? { type: 'array' } : { type: 'string' };
