@@ -350,9 +350,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     const values: Record<string, unknown> = {};
     const untrusted = new Set<string>();
     const missing: string[] = [];
+    const optional = def.runsWithout?.(config) ?? [];
     for (const [name, ref] of Object.entries(def.bindings(config))) {
       const value = resolveRef(ref, { inputs: opts.inputs, outputs });
-      if (value === undefined) missing.push(`${name} (${ref})`);
+      if (value === undefined && !optional.includes(name)) missing.push(`${name} (${ref})`);
       values[name] = value;
       const { root, name: source } = parseRef(ref);
       if ((root === 'inputs' && untrustedInputs.has(source)) || (root === 'steps' && tainted.has(source))) untrusted.add(name);

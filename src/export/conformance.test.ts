@@ -144,6 +144,30 @@ const synthetic: { chain: Chain; scenarios: Scenario[] }[] = [
     scenarios: [{ name: 'the missing placeholder fails the step, named', replies: [], shows: ['note failed missing_input: the template has no value for {t.id}'] }],
   },
   {
+    // Routes on an empty value: an optional input not given, and a field holding "" (Dify's if-else "empty").
+    chain: {
+      format: 'seamscope.chain', version: 1, id: 'fixture-route-empty', name: 'Routes on an empty or missing value',
+      inputs: [
+        { name: 'text', schema: { type: 'string' }, trust: 'untrusted', required: true, example: 'Bonjour' },
+        { name: 'country', schema: { type: 'string' }, trust: 'untrusted', required: false },
+        { name: 'ticket', schema: { type: 'object' }, trust: 'trusted', required: true, example: { id: 7, tier: '' } },
+      ],
+      steps: [
+        { id: 'by_country', kind: 'router', name: 'Country given?', position: { x: 0, y: 0 }, config: { bindings: { value: 'inputs.country' }, routes: [{ when: 'empty', to: 'plain', label: 'no country' }], defaultTo: 'local' } },
+        { id: 'plain', kind: 'template', name: 'Plain', position: { x: 280, y: 0 }, config: { bindings: { t: 'inputs.text' }, text: 'Translate: {t}' } },
+        { id: 'local', kind: 'template', name: 'Local', position: { x: 280, y: 100 }, config: { bindings: { t: 'inputs.text', c: 'inputs.country' }, text: 'Translate for {c}: {t}' } },
+        { id: 'by_tier', kind: 'router', name: 'Tier', position: { x: 0, y: 200 }, config: { bindings: { value: 'inputs.ticket' }, field: 'tier', routes: [{ equals: 'gold', to: 'gold' }, { when: 'empty', to: 'basic' }], defaultTo: 'other' } },
+        { id: 'gold', kind: 'template', name: 'Gold', position: { x: 280, y: 200 }, config: { bindings: { t: 'inputs.ticket' }, text: 'Gold {t.id}' } },
+        { id: 'basic', kind: 'template', name: 'Basic', position: { x: 280, y: 300 }, config: { bindings: { t: 'inputs.ticket' }, text: 'Basic {t.id}' } },
+        { id: 'other', kind: 'template', name: 'Other', position: { x: 280, y: 400 }, config: { bindings: { t: 'inputs.ticket' }, text: 'Other {t.id}' } },
+        { id: 'out_plain', kind: 'output', name: 'Out plain', position: { x: 560, y: 0 }, config: { bindings: { value: 'steps.plain' } } },
+        { id: 'out_local', kind: 'output', name: 'Out local', position: { x: 560, y: 100 }, config: { bindings: { value: 'steps.local' } } },
+        { id: 'out_basic', kind: 'output', name: 'Out basic', position: { x: 560, y: 300 }, config: { bindings: { value: 'steps.basic' } } },
+      ],
+    },
+    scenarios: [{ name: 'a missing input and an empty field each take their empty route', replies: [], shows: ['by_country route undefined -> plain', 'by_tier route "" -> basic', 'out_basic succeeded'] }],
+  },
+  {
     // A chosen number of groups (from the planner): a balanced partition, not packing by the cap.
     chain: {
       format: 'seamscope.chain', version: 1, id: 'fixture-split-groups', name: 'Split into a chosen number of groups',

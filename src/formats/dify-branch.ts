@@ -3,18 +3,17 @@ import { text } from './dify-graph.ts';
 import { numberOf } from './model-settings.ts';
 
 /**
- * A Dify if-else node's cases as a router's routes. A router branches in code on one value
- * equalling a label, so a case carries over when every condition of every case tests the same
- * variable for equality ("is", "=", "in") or, in a plain if/else, for inequality ("is not",
- * "≠", "not in": the labels then go to the else branch and anything else to the case). A value
- * left out equals no label, in Dify as here (the router takes "otherwise" for it). Conditions a
- * router cannot decide by equality ("contains", "start with", ">") are named, never
- * approximated, and so are tests for an empty value: a route on "" is a design error here (it
- * reads as a label nobody typed) and a value left out gives no label at all, so "empty" and
- * "not empty" have no route that takes them.
+ * A Dify if-else node's cases as a router's routes. A router branches in code on one value, so a
+ * case carries over when every condition of every case tests the same variable for equality
+ * ("is", "=", "in") or emptiness ("empty", "null": a route on an empty value, taken when the value
+ * is missing, null, "", [] or {} as Dify's `not value` is, but for 0 and false) or, in a plain
+ * if/else, for their negations ("is not", "≠", "not in", "not empty", "not null": the labels then
+ * go to the else branch and anything else to the case). A value left out equals no label, in
+ * Dify as here (the router takes "otherwise" for it, or its empty route). Conditions a router
+ * cannot decide ("contains", "start with", ">") are named, never approximated.
  */
 
-export interface RouteLabel { equals: unknown; label: string; handle: string }
+export interface RouteLabel { equals?: unknown; when?: 'empty'; label: string; handle: string }
 
 export interface IfElseRoutes {
   /** The variable every condition tests: `[node, variable]`. */
@@ -27,13 +26,15 @@ export interface IfElseRoutes {
   stated: string;
 }
 
-const POSITIVE = new Set(['is', '=', 'in']);
-const NEGATED: Record<string, string> = { 'is not': 'is', '≠': '=', 'not in': 'in' };
-const EMPTY = new Set(['empty', 'not empty', 'null', 'not null']);
+const POSITIVE = new Set(['is', '=', 'in', 'empty', 'null']);
+const NEGATED: Record<string, string> = { 'is not': 'is', '≠': '=', 'not in': 'in', 'not empty': 'empty', 'not null': 'null' };
+/** Tests a router takes with its route on an empty value (Dify's null is a value not there, which is empty here too). */
+const EMPTY = new Set(['empty', 'null']);
 
 interface Condition { selector: string[]; operator: string; value: unknown }
 
 function labelsOf(c: Condition, operator: string): unknown[] | string {
+  if (EMPTY.has(operator)) return [EMPTY_ROUTE];
   const labels = operator === 'in' ? (Array.isArray(c.value) ? c.value.map((v) => text(v)) : []) : null;
   if (labels?.some((l) => l === '') || (!labels && operator !== '=' && c.value === '')) return 'a route on "" is a design error here (it reads as a label nobody typed)';
   if (labels) return labels.length ? labels : 'it names no values';
@@ -44,7 +45,10 @@ function labelsOf(c: Condition, operator: string): unknown[] | string {
   return [typeof c.value === 'string' ? c.value : JSON.stringify(c.value) ?? ''];
 }
 
-const statedIn = (nameOf: (selector: string[]) => string) => (c: Condition) => `${nameOf(c.selector)} ${c.operator}${c.operator.endsWith('empty') ? '' : ` ${JSON.stringify(c.value)}`}`;
+/** The one label an emptiness test gives: a route on an empty value, not a value to equal. */
+const EMPTY_ROUTE = Symbol('empty');
+
+const statedIn = (nameOf: (selector: string[]) => string) => (c: Condition) => `${nameOf(c.selector)} ${c.operator}${(c.operator.endsWith('empty') || c.operator.endsWith('null')) ? '' : ` ${JSON.stringify(c.value)}`}`;
 
 /** The router an if-else node becomes, or why it cannot be one. */
 export function ifElseRoutes(data: Record<string, unknown>, nameOf: (selector: string[]) => string): IfElseRoutes | { problem: string } {
@@ -67,15 +71,16 @@ export function ifElseRoutes(data: Record<string, unknown>, nameOf: (selector: s
   const stated = cases.map((c) => c.conditions.map(statedOf).join(c.any ? ' or ' : ' and ')).join('; else if ');
   const other = all.find((c) => c.selector.join('.') !== first.selector.join('.'));
   if (other) return { problem: `it tests ${nameOf(first.selector)} and ${nameOf(other.selector)}; a router branches on one value` };
-  const empty = all.find((c) => EMPTY.has(c.operator));
-  if (empty) return { problem: `it tests ${statedOf(empty)}; a router takes a branch on a label the value equals, and an empty value has none here (a route on "" is a design error, a value left out gives no label), so no step decides "${empty.operator}" without running code` };
   const unsupported = all.find((c) => !POSITIVE.has(c.operator) && !NEGATED[c.operator]);
   if (unsupported) return { problem: `it tests ${statedOf(unsupported)}; a router branches on a value equalling a label (is, =, in and their negations), and no step here decides "${unsupported.operator}" without running code` };
 
   const routes: RouteLabel[] = [];
   const add = (labels: unknown[], handle: string) => {
     for (const equals of labels) {
-      if (!routes.some((r) => JSON.stringify(r.equals) === JSON.stringify(equals))) routes.push({ equals, label: typeof equals === 'string' ? (equals || '(empty)') : JSON.stringify(equals), handle });
+      // The first case to test emptiness takes it, as Dify tries its cases in order.
+      if (equals === EMPTY_ROUTE) {
+        if (!routes.some((r) => r.when === 'empty')) routes.push({ when: 'empty', label: 'empty', handle });
+      } else if (!routes.some((r) => r.when !== 'empty' && JSON.stringify(r.equals) === JSON.stringify(equals))) routes.push({ equals, label: typeof equals === 'string' ? (equals || '(empty)') : JSON.stringify(equals), handle });
     }
   };
   const negated = all.filter((c) => NEGATED[c.operator]);

@@ -55,7 +55,7 @@ export function resolveRoutes(pending: readonly PendingRouter[], c: RouteContext
       if (!resolved.has(handle)) resolved.set(handle, target(handle, p.node.type === 'if-else' ? branchName(handle) : label));
       return resolved.get(handle) ?? null;
     };
-    config.routes = p.labels.map((l) => ({ equals: l.equals, to: to(l.handle, l.label), label: l.label }));
+    config.routes = p.labels.map((l) => (l.when === 'empty' ? { when: l.when, to: to(l.handle, l.label), label: l.label } : { equals: l.equals, to: to(l.handle, l.label), label: l.label }));
     config.defaultTo = p.otherwise === null ? null : to(p.otherwise, 'ELSE');
   }
 }

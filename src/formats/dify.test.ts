@@ -9,6 +9,7 @@ import { createScriptedProvider } from '../testing/scripted-provider.ts';
 import { createMemoryRunRepository } from '../trace/repository.ts';
 import { ifElseRoutes } from './dify-branch.ts';
 import { importChainSource } from './index.ts';
+import { jinjaToTemplate } from './promptflow.ts';
 
 /** A linear Dify workflow in the DSL's own shape: start → llm → template-transform → llm → end. */
 const APP = `app:
@@ -235,7 +236,7 @@ describe('Dify DSL: branches, classifiers, aggregators, extractors and iteration
     expect(ran).not.toContain(taken === 'refund_reply' ? 'general_reply' : 'refund_reply');
   });
 
-  it('an if-else on an input: its value chooses the branch, a value left out stops the run at the router (the report says so), and a test for empty is refused', async () => {
+  it('an if-else on an input: its value chooses the branch, and a value left out stops the run at the router (the report says so)', async () => {
     const { chain, report } = imported(ON_INPUT);
     const router = chain.steps.find((s) => s.kind === 'router');
     expect(router?.config).toEqual({ bindings: { value: 'inputs.tone' }, field: '', routes: [{ equals: 'formal', to: 'formal', label: 'formal' }], defaultTo: 'casual', onMissingLabel: 'otherwise' });
@@ -252,32 +253,52 @@ describe('Dify DSL: branches, classifiers, aggregators, extractors and iteration
     expect(report?.changed).toContainEqual(expect.objectContaining({ where: '"Tone check" (if-else)', what: 'Start.tone left out' }));
     const left = await run(chain, { text: 'Hello' }, answering(answers));
     expect([left.meta.status, left.meta.error]).toEqual(['failed', expect.stringMatching(/^Step "Tone check" failed \(missing_input\): no value for value \(inputs\.tone\)/)]);
-    expect(refusals(ON_INPUT.replace('comparison_operator: is, value: formal', "comparison_operator: empty, value: ''"))).toEqual([
-      expect.stringMatching(/^"Tone check" \(if-else\): it tests Start\.tone empty; a router takes a branch on a label the value equals, and an empty value has none here/),
-    ]);
   });
 
-  it('translation_workflow.yml with its empty test made an equality: the real file\'s branches and aggregator import and run on the demo model', async () => {
-    const source = readFileSync(new URL('../testing/import-samples/dify/translation_workflow.yml', import.meta.url), 'utf8')
-      .replace('comparison_operator: empty', 'comparison_operator: is').replace("value: ''", 'value: none');
+  it('an if-else testing empty (or not empty) becomes a router with a route on an empty value: the input stays untrusted, a value left out takes it', async () => {
+    const answers = { 'Rewrite formally.': 'Dear Sir', 'Rewrite casually.': 'Hey' };
+    const onEmpty = imported(ON_INPUT.replace('comparison_operator: is, value: formal', "comparison_operator: empty, value: ''"));
+    const router = onEmpty.chain.steps.find((s) => s.kind === 'router');
+    expect(router?.config).toEqual({ bindings: { value: 'inputs.tone' }, field: '', routes: [{ when: 'empty', to: 'formal', label: 'empty' }], defaultTo: 'casual', onMissingLabel: 'otherwise' });
+    // Only whether a tone was given steers the run, never its text: the input is not made trusted.
+    expect(onEmpty.chain.inputs.find((i) => i.name === 'tone')).toMatchObject({ trust: 'untrusted', required: false });
+    expect(onEmpty.report?.changed).toContainEqual(expect.objectContaining({ where: '"Tone check" (if-else)', what: 'what counts as empty' }));
+    expect(lintChain(onEmpty.chain, stepRegistry).filter((f) => f.severity === 'error')).toEqual([]);
+    for (const [inputs, taken] of [[{ text: 'Hello' }, 'formal'], [{ text: 'Hello', tone: '' }, 'formal'], [{ text: 'Hello', tone: 'warm' }, 'casual']] as const) {
+      const { meta, chosen } = await run(onEmpty.chain, inputs, answering(answers));
+      expect([meta.status, chosen], JSON.stringify(inputs)).toEqual(['succeeded', [taken]]);
+    }
+    // "not empty": the empty value goes to the else branch, anything else to the case.
+    const notEmpty = imported(ON_INPUT.replace('comparison_operator: is, value: formal', "comparison_operator: not empty, value: ''"));
+    expect(notEmpty.chain.steps.find((s) => s.kind === 'router')?.config).toMatchObject({ routes: [{ when: 'empty', to: 'casual', label: 'empty' }], defaultTo: 'formal' });
+    const left = await run(notEmpty.chain, { text: 'Hello' }, answering(answers));
+    expect([left.meta.status, left.chosen, left.meta.output]).toEqual(['succeeded', ['casual'], 'Hey']);
+  });
+
+  it('translation_workflow.yml as published: its "COUNTRY IS NULL" branch and aggregator import and run on the demo model, with the country given or left out', async () => {
+    const source = readFileSync(new URL('../testing/import-samples/dify/translation_workflow.yml', import.meta.url), 'utf8');
     const { chain, report } = imported(source);
     expect(chain.steps.map((s) => s.id)).toEqual([
       'translation', 'country_is_null', 'expert_suggestions', 'expert_suggestions_with_country',
       'imporve_translate_after_expert_suggestions', 'imporve_translate_after_expert_suggestions_with_country',
       'output_after_expert_suggestions', 'output_after_expert_suggestions_with_country',
     ]);
+    expect(chain.steps[1]?.config).toMatchObject({ bindings: { value: 'inputs.country' }, routes: [{ when: 'empty', to: 'expert_suggestions' }], defaultTo: 'expert_suggestions_with_country' });
+    expect(chain.inputs.find((i) => i.name === 'country')).toMatchObject({ trust: 'untrusted', required: false });
     // Dify sends IMPORVE_TRANSLATE's "{target_lang}" as literal text; here it names a binding, and the report says so.
     expect(report?.changed).toContainEqual(expect.objectContaining({ where: '"IMPORVE_TRANSLATE" (llm)', what: 'the text {target_lang} in a prompt' }));
+    expect(report?.changed).toContainEqual(expect.objectContaining({ where: '"COUNTRY IS NULL" (if-else)', what: 'the condition 开始.country empty' }));
     expect(lintChain(chain, stepRegistry).filter((f) => f.severity === 'error')).toEqual([]);
     const inputs = { source_lang: 'English', target_lang: 'French', source_text: 'The appeal must be filed within 180 days.' };
-    for (const [country, taken] of [['none', 'expert_suggestions'], ['Canada', 'expert_suggestions_with_country']] as const) {
-      const { meta, status, chosen } = await run(chain, { ...inputs, country }, createDemoProvider());
-      expect(meta.status, country).toBe('succeeded');
+    for (const [given, taken] of [[{}, 'expert_suggestions'], [{ country: '' }, 'expert_suggestions'], [{ country: 'Canada' }, 'expert_suggestions_with_country']] as const) {
+      const { meta, status, chosen } = await run(chain, { ...inputs, ...given }, createDemoProvider());
+      expect(meta.status, JSON.stringify(given)).toBe('succeeded');
       expect(chosen).toEqual([taken]);
       expect(status(`imporve_translate_after_${taken}`)).toBe('succeeded');
       expect(status(`output_after_${taken === 'expert_suggestions' ? 'expert_suggestions_with_country' : 'expert_suggestions'}`)).toBe('skipped');
     }
   });
+
 
   it('a chatflow\'s message (sys.query) is a chain input; the answer node is its output', async () => {
     const chat = `app: {name: Chat, mode: advanced-chat}
@@ -309,6 +330,11 @@ workflow:
     expect(ifElseRoutes({ cases: [{ case_id: 'true', logical_operator: 'and', conditions: [cond('is not', 'spam'), cond('≠', 0)] }] }, name))
       .toMatchObject({ routes: [{ equals: 'spam', handle: 'false' }, { equals: 0, handle: 'false' }], otherwise: 'true' });
     expect(ifElseRoutes({ cases: [{ case_id: 'true', conditions: [cond('is', '')] }] }, name)).toEqual({ problem: 'it tests 1.x is "": a route on "" is a design error here (it reads as a label nobody typed)' });
+    // Emptiness: a route on an empty value, in the order of the cases; "not empty" and "not null" as a negation.
+    expect(ifElseRoutes({ cases: [{ case_id: 'a', logical_operator: 'or', conditions: [cond('is', 'red'), cond('empty', '')] }, { case_id: 'b', conditions: [cond('null', '')] }] }, name))
+      .toEqual({ selector: ['1', 'x'], routes: [{ equals: 'red', label: 'red', handle: 'a' }, { when: 'empty', label: 'empty', handle: 'a' }], otherwise: 'false', stated: '1.x is "red" or 1.x empty; else if 1.x null' });
+    expect(ifElseRoutes({ cases: [{ case_id: 'true', logical_operator: 'and', conditions: [cond('not null', ''), cond('is not', 'spam')] }] }, name))
+      .toMatchObject({ routes: [{ when: 'empty', handle: 'false' }, { equals: 'spam', handle: 'false' }], otherwise: 'true' });
     // The older shape: conditions on the node itself, IF = 'true'.
     expect(ifElseRoutes({ logical_operator: 'and', conditions: [cond('is', 'yes')] }, name)).toMatchObject({ routes: [{ equals: 'yes', handle: 'true' }], otherwise: 'false' });
     expect(ifElseRoutes({ cases: [{ case_id: 'true', conditions: [cond('contains', 'refund')] }] }, name)).toEqual({ problem: expect.stringMatching(/^it tests 1\.x contains "refund"; a router branches on a value equalling a label/) });
@@ -378,5 +404,20 @@ workflow:
     // The technical reply's system message named the product the extractor found.
     // Framed as data: it came from the ticket, through the extractor.
     expect(provider.requests.some((r) => r.messages.some((m) => m.role === 'system' && m.content.startsWith('You answer questions about <data name="product">\nSync app\n</data>. Give numbered steps.')))).toBe(true);
+  });
+});
+
+describe('Jinja over values known only at run time (a template-transform node)', () => {
+  it('{{ var }} becomes {var}; anything else is refused naming the construct and what it does, never rendered at run time', () => {
+    expect(jinjaToTemplate('Hello {{ name }}, {{topic}}.')).toEqual({ template: 'Hello {name}, {topic}.', vars: ['name', 'topic'] });
+    const refused = (source: string) => {
+      const result = jinjaToTemplate(source);
+      return 'problem' in result ? result.problem : '';
+    };
+    expect(refused("{{ parts | join(' ') }}")).toMatch(/^it uses Jinja beyond \{\{ var \}\}: \{\{ parts \| join\(' '\) \}\} is a filter over values known only at run time/);
+    expect(refused('{% for p in parts %}{{ p }}{% endfor %}')).toMatch(/: \{% for p in parts %\} is a loop over values/);
+    expect(refused('{% if urgent %}Now.{% endif %}')).toMatch(/: \{% if urgent %\} is a condition over values/);
+    expect(refused('{{ ticket.body }}')).toMatch(/is attribute access over values/);
+    expect(refused('{{ range(3) }}')).toMatch(/is a call over values/);
   });
 });

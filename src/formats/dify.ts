@@ -15,7 +15,7 @@ import { jinjaToTemplate } from './promptflow.ts';
  * Dify DSL (an app exported as YAML), its workflow graph read node by node: the start node's
  * variables become chain inputs; llm nodes model steps (messages and model settings carried and
  * reported); template-transform nodes template steps (Jinja parsed, never run; only `{{ var }}`
- * translates); if-else nodes routers (conditions of equality on one value, dify-branch.ts); a
+ * translates); if-else nodes routers (conditions of equality or emptiness on one value, dify-branch.ts); a
  * question classifier a model step answering one of its classes plus a router on that answer; a
  * parameter extractor a model step with its parameters as the schema; an iteration whose body
  * is one llm node a map; a variable aggregator copies of what follows it, one per branch (no
@@ -238,7 +238,9 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
       (scopesFor(n, [key]) ?? []).forEach((scope, copy) => {
         const ref = variantIn(refOf.get(key), scope)?.ref;
         if (!ref || ref === ITEM) return unresolved(n, plan.selector[0] ?? '', `${label} tests ${key}, which is not a start variable or the output of a node this import carries over`);
-        const input = trustForRouting(ref, n);
+        // A router whose routes only ask whether the value is empty reads an untrusted input as it is: its text steers nothing.
+        const onlyEmpty = plan.routes.every((r) => r.when === 'empty');
+        const input = onlyEmpty ? inputs.find((i) => `inputs.${String(i.name)}` === ref) : trustForRouting(ref, n);
         const id = identifierFrom(nameIn(n.title, scope), 'route', taken);
         // A field of a step's output is read as the router's label field, so a field left out is no label (otherwise), not a missing input.
         const inStep = /^(steps\.[^.]+)\.(.+)$/.exec(ref);
@@ -246,8 +248,10 @@ export function difyToChain(app: unknown, ctx: ChainFormatContext): ToChainResul
         place(n, { id, kind: 'router', name: nameIn(n.title, scope), config }, scope, copy);
         pending.push({ config, node: n, scope, labels: plan.routes, otherwise: plan.otherwise });
         if (copy > 0) return;
-        report.changed.push({ where: label, what: `the condition ${plan.stated.slice(0, 200)}`, why: `a router on ${ref}: ${plan.routes.map((r) => `${JSON.stringify(r.equals)} takes the ${branchName(r.handle)} branch`).join(', ')}; any other value, or none, the ${branchName(plan.otherwise)} branch (a value left out equals no label, in Dify as here)` });
-        if (input?.required === false) report.changed.push({ where: label, what: `${selectorName(plan.selector)} left out`, why: `Dify takes the ${branchName(plan.otherwise)} branch; here the router has no value to read and the run stops there, naming it` });
+        const empty = plan.routes.find((r) => r.when === 'empty');
+        report.changed.push({ where: label, what: `the condition ${plan.stated.slice(0, 200)}`, why: `a router on ${ref}: ${plan.routes.map((r) => `${r.when === 'empty' ? 'an empty or missing value' : JSON.stringify(r.equals)} takes the ${branchName(r.handle)} branch`).join(', ')}; any other value${empty ? '' : ', or none,'} the ${branchName(plan.otherwise)} branch${empty ? '' : ' (a value left out equals no label, in Dify as here)'}` });
+        if (empty) report.changed.push({ where: label, what: 'what counts as empty', why: 'a value not there, null, "", [] or {}, as in Dify; a number 0 or false is empty in Dify (Python\'s `not value`) but a value here' });
+        else if (input?.required === false) report.changed.push({ where: label, what: `${selectorName(plan.selector)} left out`, why: `Dify takes the ${branchName(plan.otherwise)} branch; here the router has no value to read and the run stops there, naming it` });
       });
       continue;
     }

@@ -158,11 +158,24 @@ export function jinjaPrompt(source: string, constants: Record<string, unknown>, 
 }
 
 /** A Jinja template as a Seamscope template when it uses only `{{ var }}` (Dify's template-transform reads this; parsed, never rendered). */
+/** What a Jinja construct does, in a person's words, for a refusal. */
+function jinjaKind(construct: string): string {
+  if (construct.startsWith('{#')) return 'a comment (a template here would send it)';
+  if (/^\{%-?\s*for\b/.test(construct)) return 'a loop';
+  if (/^\{%-?\s*(if|elif|else)\b/.test(construct)) return 'a condition';
+  if (construct.startsWith('{%')) return 'a statement';
+  if (/\|/.test(construct)) return 'a filter';
+  if (/\(/.test(construct)) return 'a call';
+  if (/[.[]/.test(construct)) return 'attribute access';
+  return 'an expression';
+}
+
 export function jinjaToTemplate(source: string): { template: string; vars: string[] } | { problem: string } {
   const parsed = tokensOf(source);
   if ('problem' in parsed) return parsed;
   const rest = source.replace(SIMPLE_VAR, '');
-  if (/\{\{|\{%|\{#/.test(rest)) return { problem: 'it uses Jinja beyond {{ var }} (loops, conditions, filters or attribute access), which no step here renders' };
+  const construct = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}|\{\{|\{%|\{#/.exec(rest);
+  if (construct) return { problem: `it uses Jinja beyond {{ var }}: ${construct[0].slice(0, 80)} is ${jinjaKind(construct[0])} over values known only at run time, and a template step only puts values in place (Jinja is rendered at import, over literal values only, never at run time: an exported program would have to render it the same way)` };
   const literal = rest.match(PLACEHOLDER_PATTERN);
   if (literal) return { problem: `it has the text ${literal[0]}, which a Seamscope template would fill in` };
   const template = source.replace(SIMPLE_VAR, (_whole, name: string) => `{${name}}`);

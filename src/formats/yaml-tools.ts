@@ -3,6 +3,7 @@ import { difyToChain } from './dify.ts';
 import { promptflowToChain } from './promptflow.ts';
 import { promptflowToSuite } from './promptflow-data.ts';
 import { promptfooToChain, promptfooToSuite } from './promptfoo.ts';
+import { rivetToChain } from './rivet.ts';
 import { defineChainFormat, type ChainFormat, type ChainFormatContext, type SniffInput, type ToChainResult, type ToSuiteResult } from './format.ts';
 
 /**
@@ -48,4 +49,4 @@ export function yamlTool(id: string, title: string, extensions: string[], claims
 export const difyFormat = yamlTool('dify', 'Dify DSL', ['.yml', '.yaml'], (f) => /^kind:\s*app\s*$/m.test(head(f)) || (/^app:\s*$/m.test(head(f)) && /^workflow:\s*$/m.test(head(f))), difyToChain);
 export const promptflowFormat = yamlTool('promptflow', 'Prompt flow', ['.yaml'], (f) => /(^|[\\/])flow\.dag\.ya?ml$/i.test(f.name ?? '') || (/^nodes:\s*$/m.test(head(f)) && /^\s+type:\s*(llm|python|prompt)\s*$/m.test(head(f))), promptflowToChain, promptflowToSuite);
 export const promptfooFormat = yamlTool('promptfoo', 'promptfoo config', ['.yaml'], (f) => /promptfooconfig\.ya?ml$/i.test(f.name ?? '') || (/^prompts:\s*/m.test(head(f)) && /^(tests|providers):\s*/m.test(head(f))), promptfooToChain, promptfooToSuite);
-export const rivetFormat = yamlTool('rivet', 'Rivet project', ['.rivet-project'], (f) => /\.rivet-project$/i.test(f.name ?? '') || /^version:\s*4\s*$/m.test(head(f)));
+export const rivetFormat = yamlTool('rivet', 'Rivet project', ['.rivet-project'], (f) => /\.rivet-project$/i.test(f.name ?? '') || /^version:\s*4\s*$/m.test(head(f)), rivetToChain);

@@ -1,5 +1,5 @@
 import { getPath } from '../chain/refs.ts';
-import type { RouterConfig } from './router.ts';
+import { isEmptyValue, routesOnEmpty, type RouterConfig } from './router.ts';
 import type { StepOutcome, StepRunContext } from './types.ts';
 
 /**
@@ -25,8 +25,9 @@ export function routeOn(ctx: StepRunContext<RouterConfig>): StepOutcome {
   const bound = Object.hasOwn(ctx.config.bindings, 'value');
   const value = bound ? ctx.values.value : undefined;
   const label = field ? getPath(value, field.split('.')) : value;
-  if (label === undefined && onMissingLabel !== 'otherwise') return { status: 'failed', failure: { code: 'missing_label', message: missingLabelMessage(field, bound) } };
-  const match = routes.find((r) => sameValue(r.equals, label));
+  // A route on an empty value is this case's own answer: no label is then a branch, not a failure.
+  if (label === undefined && onMissingLabel !== 'otherwise' && !routes.some(routesOnEmpty)) return { status: 'failed', failure: { code: 'missing_label', message: missingLabelMessage(field, bound) } };
+  const match = routes.find((r) => (routesOnEmpty(r) ? isEmptyValue(label) : sameValue(r.equals, label)));
   const to = match?.to ?? defaultTo;
   const shown = JSON.stringify(label) ?? 'undefined';
   if (!to) return { status: 'failed', failure: { code: 'no_route', message: `No route for ${field || 'value'} = ${shown}` } };

@@ -13,7 +13,13 @@ export const routerConfigSchema = z.object({
   bindings: bindingsField(),
   /** Dotted path into `value` holding the label, e.g. `category` or `insufficient_evidence`. */
   field: z.string().max(200).default(''),
-  routes: z.array(z.object({ equals: z.unknown(), to: z.string().min(1), label: z.string().max(100).default('') })).max(100).default([]),
+  /**
+   * Tried in order. A route is taken when the label equals `equals`, or, with `when: 'empty'`,
+   * when there is no label or it is empty (isEmptyValue): "was this optional value given?" is a
+   * question a router answers in code, as it answers "which label?". Absent `when` means equals,
+   * so chains saved before it keep their content hash.
+   */
+  routes: z.array(z.object({ equals: z.unknown().optional(), when: z.enum(['empty']).optional(), to: z.string().min(1), label: z.string().max(100).default('') })).max(100).default([]),
   /** Where to go when no route matches; null makes an unmatched label a failure. */
   defaultTo: z.string().nullable().default(null),
   /**
@@ -32,13 +38,30 @@ export function isEmptyLabel(value: unknown): boolean {
 }
 
 /**
+ * What a route on an empty value is taken on: a value not there (an optional input not given, a
+ * field left out), null, "", [] or {}. A string of blanks is text someone gave, so it is not
+ * empty (Dify and Prompt flow test emptiness the same way). The Python export writes the same test.
+ */
+export function isEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
+/** Whether a route is taken on an empty value rather than on a label it equals. */
+export const routesOnEmpty = (r: { when?: 'empty' | undefined }) => r.when === 'empty';
+
+/** How a route reads on its edge and in the summary when nobody labelled it. */
+const routeShown = (r: RouterConfig['routes'][number]) => r.label || (routesOnEmpty(r) ? 'empty' : `= ${JSON.stringify(r.equals)}`);
+
+/**
  * A branch to `targetId`: a route on a label (the edge shows the label as typed), or the
  * otherwise branch. An empty label or one already routed makes no branch (the same config back).
  */
 function addBranch(cfg: RouterConfig, targetId: string, choice: BranchChoice): RouterConfig {
   if (choice.kind === 'otherwise') return cfg.defaultTo === targetId ? cfg : { ...cfg, defaultTo: targetId };
   const { equals } = choice;
-  if (isEmptyLabel(equals) || cfg.routes.some((r) => JSON.stringify(r.equals) === JSON.stringify(equals))) return cfg;
+  if (isEmptyLabel(equals) || cfg.routes.some((r) => !routesOnEmpty(r) && JSON.stringify(r.equals) === JSON.stringify(equals))) return cfg;
   const label = typeof equals === 'string' ? equals : JSON.stringify(equals);
   return { ...cfg, routes: [...cfg.routes, { equals, to: targetId, label }] };
 }
@@ -53,7 +76,7 @@ export const routerStep = defineStep<'router', RouterConfig>({
   bindings: (cfg) => cfg.bindings,
   expectedBindings: () => [{ name: 'value', required: true, connect: 'the step whose label it branches on' }],
   branches: (cfg) => [
-    ...cfg.routes.map((r) => ({ label: r.label || `= ${JSON.stringify(r.equals)}`, to: r.to, kind: 'route' as const })),
+    ...cfg.routes.map((r) => ({ label: routeShown(r), to: r.to, kind: 'route' as const })),
     ...(cfg.defaultTo ? [{ label: 'otherwise', to: cfg.defaultTo, kind: 'route' as const }] : []),
   ],
   terminal: false,
@@ -63,15 +86,22 @@ export const routerStep = defineStep<'router', RouterConfig>({
     branch: (cfg) => ({ field: cfg.field, routes: cfg.routes, defaultTo: cfg.defaultTo, failOnMissing: cfg.onMissingLabel !== 'otherwise' }),
   },
   consumes: (cfg) => (cfg.bindings.value ? [cfg.field ? `${cfg.bindings.value}.${cfg.field}` : cfg.bindings.value] : []),
-  // Control flow changes only through a schema field a model step produced, never raw input.
+  // With a route on an empty value, a value that is not there is that route's case, not a failure.
+  runsWithout: (cfg) => (cfg.routes.some(routesOnEmpty) ? ['value'] : []),
+  // Control flow changes only through a schema field a model step produced, never raw input. A
+  // router whose every route asks only whether the value is empty is the exception: the input's
+  // text cannot steer it, only whether the person gave one.
   lint: ({ config, readsUntrusted }) => [
-    ...(config.bindings.value !== undefined && readsUntrusted(config.bindings.value)
-      ? [{ code: 'route-on-untrusted-text', severity: 'error' as const, message: 'This router branches on untrusted input directly: control flow must change only through a schema field a model step produced.' }]
+    ...(config.bindings.value !== undefined && readsUntrusted(config.bindings.value) && !(config.routes.length > 0 && config.routes.every(routesOnEmpty))
+      ? [{ code: 'route-on-untrusted-text', severity: 'error' as const, message: 'This router branches on untrusted input directly: control flow must change only through a schema field a model step produced (a router whose routes only test for an empty value may read it).' }]
       : []),
-    ...config.routes.filter((r) => isEmptyLabel(r.equals)).map((r) => ({
+    ...config.routes.filter((r) => !routesOnEmpty(r) && isEmptyLabel(r.equals)).map((r) => ({
       code: 'empty-route-label', severity: 'error' as const,
-      message: `The route to ${r.to} has no label: it would be taken only on an empty label. Type the label it is taken on, or make ${r.to} the otherwise branch.`,
+      message: `The route to ${r.to} has no label: it would be taken only on an empty label. Type the label it is taken on, make it a route on an empty value (when: empty), or make ${r.to} the otherwise branch.`,
     })),
+    ...(config.routes.filter(routesOnEmpty).length > 1
+      ? [{ code: 'duplicate-empty-route', severity: 'error' as const, message: 'More than one route is taken on an empty value: only the first can ever be taken.' }]
+      : []),
   ],
   fields: [
     { kind: 'bindings', key: 'bindings', label: 'Reads (value)' },
@@ -84,11 +114,11 @@ export const routerStep = defineStep<'router', RouterConfig>({
   // explicit choice makes "otherwise" (the first edge drawn once became it, by surprise).
   labelledBranches: {
     labelSource: (cfg) => (cfg.bindings.value ? { ref: cfg.bindings.value, field: cfg.field } : null),
-    taken: (cfg) => ({ labels: cfg.routes.map((r) => r.equals), otherwise: cfg.defaultTo }),
+    taken: (cfg) => ({ labels: cfg.routes.filter((r) => !routesOnEmpty(r)).map((r) => r.equals), otherwise: cfg.defaultTo }),
     add: addBranch,
     carries: (cfg) => cfg.bindings.value ?? null,
   },
-  summary: (cfg) => [`on ${cfg.field || '(value)'}`, ...cfg.routes.map((r) => `${JSON.stringify(r.equals)} → ${r.to}`), ...(cfg.defaultTo ? [`otherwise → ${cfg.defaultTo}`] : [])],
+  summary: (cfg) => [`on ${cfg.field || '(value)'}`, ...cfg.routes.map((r) => `${routesOnEmpty(r) ? 'empty' : JSON.stringify(r.equals)} → ${r.to}`), ...(cfg.defaultTo ? [`otherwise → ${cfg.defaultTo}`] : [])],
   outputSchema: () => ({ type: 'object', properties: { label: {}, to: { type: 'string' } } }),
   async run(ctx) {
     const { routeOn } = await routerRun();

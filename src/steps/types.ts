@@ -146,7 +146,8 @@ export type StepProduces<C> =
 export interface BranchTable {
   /** Dotted path into the value bound as `value`; empty reads the value itself. */
   field: string;
-  routes: { equals?: unknown; to: string; label?: string }[];
+  /** In order; a route with `when: 'empty'` is taken on an empty or missing label (isEmptyValue). */
+  routes: { equals?: unknown; when?: 'empty'; to: string; label?: string }[];
   defaultTo: string | null;
   /** A missing label fails the step (as the engine does) unless the chain chose "otherwise". */
   failOnMissing: boolean;
@@ -231,6 +232,12 @@ export interface StepDefinition<K extends string = string, C = unknown> {
   needsTokenizer?(config: C): boolean;
   /** Refs to the exact fields the step reads, when narrower than its bindings (a router's label field). */
   consumes?(config: C): Ref[];
+  /**
+   * Bindings the step runs without: a value that is not there (an optional input not given) is
+   * passed as undefined instead of failing the step before it runs, because the step itself
+   * decides on it (a router with a route on an empty value). Absent: every binding must hold a value.
+   */
+  runsWithout?(config: C): readonly string[];
   /** A check's short name for contract cards ("jsonSchema", "quotesContained"): present on steps that validate what they read. */
   checks?(config: C): string;
   /**

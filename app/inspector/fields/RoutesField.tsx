@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { parseRouteValue, routeValueText } from './route-value.ts';
 
 export interface Route {
-  equals: unknown;
+  equals?: unknown;
+  /** Taken when the label is empty or missing, instead of on a value it equals (src/steps/router.ts). */
+  when?: 'empty';
   to: string;
   label: string;
 }
@@ -20,7 +22,9 @@ function asRoutes(value: unknown): Route[] {
   if (!Array.isArray(value)) return [];
   return value.map((r) => {
     const o = (r && typeof r === 'object' ? r : {}) as Partial<Route>;
-    return { equals: o.equals, to: typeof o.to === 'string' ? o.to : '', label: typeof o.label === 'string' ? o.label : '' };
+    const base = { to: typeof o.to === 'string' ? o.to : '', label: typeof o.label === 'string' ? o.label : '' };
+    // A route on an empty value keeps its kind through every edit of the table (it has no value to type).
+    return o.when === 'empty' ? { when: 'empty' as const, ...base } : { equals: o.equals, ...base };
   });
 }
 
@@ -65,10 +69,17 @@ export function RoutesField({ id, testId, value, stepIds, onChange }: Props) {
       )}
       {routes.map((route, i) => {
         const n = i + 1;
-        const missingValue = route.equals === '' || route.equals === undefined;
+        const onEmpty = route.when === 'empty';
+        const missingValue = !onEmpty && (route.equals === '' || route.equals === undefined);
         return (
           <div className="route-row" key={i} data-testid={`route.${i}`}>
-            <CommitInput className="input mono route-value" label={`Route ${n}: label value`} placeholder="label value" invalid={missingValue} value={routeValueText(route.equals ?? '')} onCommit={(t) => update(i, { equals: parseRouteValue(t) })} />
+            {onEmpty ? (
+              <span className="muted small" data-testid={`route.${i}.empty`} title="Taken when the label is missing, null, empty text, an empty list or an empty object">
+                empty or missing
+              </span>
+            ) : (
+              <CommitInput className="input mono route-value" label={`Route ${n}: label value`} placeholder="label value" invalid={missingValue} value={routeValueText(route.equals ?? '')} onCommit={(t) => update(i, { equals: parseRouteValue(t) })} />
+            )}
             <span className="binding-arrow">→</span>
             <select className="input mono" aria-label={`Route ${n}: go to`} value={route.to} onChange={(e) => update(i, { to: e.target.value })}>
               {!stepIds.includes(route.to) && <option value={route.to}>{route.to || '(choose)'}</option>}
@@ -88,6 +99,9 @@ export function RoutesField({ id, testId, value, stepIds, onChange }: Props) {
       {routes.length === 0 && <div className="muted small">No routes yet: draw an edge from the router, or add one.</div>}
       <button type="button" className="button small" disabled={stepIds.length === 0} onClick={() => onChange([...routes, { equals: '', to: stepIds[0] ?? '', label: '' }])}>
         Add route
+      </button>
+      <button type="button" className="button small" disabled={stepIds.length === 0 || routes.some((r) => r.when === 'empty')} onClick={() => onChange([...routes, { when: 'empty', to: stepIds[0] ?? '', label: 'empty' }])}>
+        Add route on empty
       </button>
     </div>
   );

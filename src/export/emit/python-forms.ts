@@ -46,6 +46,9 @@ function pyFunction(w: CodeWriter, s: EmitStep, body: () => void): void {
   }, null);
 }
 
+/** The engine's isEmptyValue (src/steps/router.ts): not there, None, "", [] or {}; blanks are not empty. */
+const PY_EMPTY = 'label is rt.UNDEFINED or label is None or (isinstance(label, (str, list, dict)) and len(label) == 0)';
+
 function pyCondition(equals: unknown): string {
   if (equals === undefined) return 'label is rt.UNDEFINED';
   if (equals === null || typeof equals === 'boolean') return `label is ${equals === null ? 'None' : equals ? 'True' : 'False'}`;
@@ -64,15 +67,17 @@ function writeBranch(w: CodeWriter, s: EmitStep, spec: string, table: BranchTabl
   const { field, routes, defaultTo, failOnMissing } = table;
   // The same test the engine makes: is anything bound under the name the router reads?
   const bound = Object.hasOwn(s.planned.bindings, 'value');
-  pySpec(w, s, spec, [['field', { json: field }]]);
+  const onEmpty = routes.some((r) => r.when === 'empty');
+  pySpec(w, s, spec, [['field', { json: field }], ...(onEmpty ? [['runsWithout', { json: ['value'] }] as SpecField] : [])]);
   pyFunction(w, s, () => {
     if (!bound && failOnMissing) return w.line(`return run.missing_label(${s.names.spec}, False)  # nothing is bound as "value"`);
     if (!bound) w.line('label = rt.UNDEFINED  # nothing is bound as "value"');
     else w.line(field ? `label = rt.get_path(reads["value"], ${pathLiteral(field)})` : 'label = reads["value"]');
-    if (failOnMissing) w.block('if label is rt.UNDEFINED:', () => w.line(`return run.missing_label(${s.names.spec}, True)`), null);
+    if (failOnMissing && !onEmpty) w.block('if label is rt.UNDEFINED:', () => w.line(`return run.missing_label(${s.names.spec}, True)`), null);
     for (const route of routes) {
-      const label = commentText(route.label || `= ${JSON.stringify(route.equals)}`);
-      w.block(`if ${pyCondition(route.equals)}:  # ${label}`, () => w.line(`return run.route(${s.names.spec}, label, ${pyString(route.to)})`), null);
+      const empty = route.when === 'empty';
+      const label = commentText(route.label || (empty ? 'empty' : `= ${JSON.stringify(route.equals)}`));
+      w.block(`if ${empty ? PY_EMPTY : pyCondition(route.equals)}:  # ${label}`, () => w.line(`return run.route(${s.names.spec}, label, ${pyString(route.to)})`), null);
     }
     w.line(defaultTo ? `return run.route(${s.names.spec}, label, ${pyString(defaultTo)})  # otherwise` : `return run.no_route(${s.names.spec}, label)`);
   });

@@ -188,7 +188,7 @@ class Run:
     def _execute(self, spec: StepSpec, reads: dict, fn: Callable[["Run", dict], dict]) -> StepResult:
         started = _now()
         self.emit({"type": "step.started", "at": started, "stepId": spec.id})
-        missing = [f"{name} ({ref})" for name, ref in spec.bindings.items() if reads.get(name, UNDEFINED) is UNDEFINED]
+        missing = [f"{name} ({ref})" for name, ref in spec.bindings.items() if reads.get(name, UNDEFINED) is UNDEFINED and name not in spec.runs_without]
         if missing:
             outcome = {"status": "failed", "failure": {"code": "missing_input", "message": f"no value for {', '.join(missing)}"}}
         else:

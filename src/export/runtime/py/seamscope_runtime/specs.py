@@ -19,6 +19,8 @@ class StepSpec:
     on_fail: str = "abort"
     # Steps whose output this step reads: it is skipped unless all of them ran.
     after: list = field(default_factory=list)
+    # Bindings the step runs without (a router with a route on an empty value): UNDEFINED is passed, not a failure.
+    runs_without: list = field(default_factory=list)
     # Routers with a branch to this step: it runs only when one of them chose it.
     chosen_by: list = field(default_factory=list)
 
