@@ -61,7 +61,7 @@ function ConnectDialog({ onDone }: { onDone(connected: boolean): void }) {
   );
 }
 
-const STATUS_WORDS = { off: 'not connected', connecting: 'connecting', connected: 'connected', retrying: 'cannot reach it, retrying' } as const;
+const STATUS_WORDS = { off: 'not connected', connecting: 'connecting…', connected: 'connected', retrying: 'retrying' } as const;
 
 /** The connection's state (or why it stopped), and the dialog while `asking`. */
 export default function CollectorPanel({ asking, onAsked }: { asking: boolean; onAsked(connected: boolean): void }) {
@@ -72,18 +72,24 @@ export default function CollectorPanel({ asking, onAsked }: { asking: boolean; o
   return (
     <>
       {state.status !== 'off' && (
-        <div className={`collector-strip status-${state.status === 'connected' ? 'succeeded' : state.status === 'retrying' ? 'failed' : 'running'}`} data-testid="collector.state" role="status" title={state.problem ?? undefined}>
-          <span className="status-dot" aria-hidden="true" />
-          <span className="collector-text">
-            Collector <span className="mono">{host}</span> · {STATUS_WORDS[state.status]} · {state.received} trace{state.received === 1 ? '' : 's'}
+        <div className={`collector-strip status-${state.status === 'connected' ? 'succeeded' : state.status === 'retrying' ? 'failed' : 'running'}`} data-testid="collector.state" role="status" title={`Collector ${state.origin ?? ''}${state.problem ? `: ${state.problem}` : ''}`}>
+          <span className="collector-line">
+            <span className="status-dot" aria-hidden="true" />
+            <span className="collector-text">
+              Collector {STATUS_WORDS[state.status]} · {state.received} trace{state.received === 1 ? '' : 's'}
+            </span>
           </span>
-          <button type="button" className="button small" data-testid="collector.disconnect" onClick={() => disconnectCollector()}>
-            Disconnect
-          </button>
+          <span className="collector-line">
+            <span className="collector-text collector-where mono">{host}</span>
+            <button type="button" className="button small" data-testid="collector.disconnect" onClick={() => disconnectCollector()}>
+              Disconnect
+            </button>
+          </span>
+          {state.status === 'retrying' && state.problem && <span className="collector-problem">{state.problem}</span>}
         </div>
       )}
       {stopped && (
-        <div className="collector-strip status-failed" data-testid="collector.state" role="status">
+        <div className="collector-strip is-stopped status-failed" data-testid="collector.state" role="status">
           <span className="status-dot" aria-hidden="true" />
           <span className="collector-text">Collector disconnected: {state.problem}</span>
           <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => useCollectorStore.setState({ problem: null })}>
