@@ -49,7 +49,7 @@ async function startCollect(): Promise<{ address: string; token: string }> {
 }
 
 /** The person's application: one chat call through the instrumented client, its spans and log records sent to the collector. */
-async function applicationCall(collector: string): Promise<void> {
+async function applicationCall(collector: string, question = 'How long do I have to appeal?'): Promise<void> {
   const mock = await createMockModelServer();
   const openai = require('openai-v6') as OpenAIModule;
   const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter({ url: collector, encoding: 'json' }) })] });
@@ -64,7 +64,7 @@ async function applicationCall(collector: string): Promise<void> {
   try {
     mock.enqueue({ content: 'Appeals must be filed within 180 calendar days.', usage: { inputTokens: 24, outputTokens: 9 } });
     const client = new openai.OpenAI({ baseURL: `${mock.url}/v1`, apiKey: 'e2e-app-key', maxRetries: 0 });
-    await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'system', content: 'Answer from the policy only.' }, { role: 'user', content: 'How long do I have to appeal?' }] });
+    await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'system', content: 'Answer from the policy only.' }, { role: 'user', content: question }] });
     // Log records first: held until their span comes, they cannot miss the trace on a loaded machine
     // (spans first, the trace is written 1 s after its root span ends, late records or not).
     await loggerProvider.forceFlush();
@@ -119,6 +119,18 @@ test('connect the collector, and a trace the application sends appears in the ru
   await expect(replay.getByText('Answer from the policy only.')).toBeVisible();
   await expect(page.getByTestId('replay.output')).toContainText('Appeals must be filed within 180 calendar days.');
   await app.screenshot('collector-replay');
+  // Connecting was the consent for that origin, kept with the other egress answers.
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('seamscope.webhook-consent.v1'))) ?? '{}')).toMatchObject({ [address]: 'allowed' });
+
+  // A trace that arrives during a replay leaves the person where they are, and offers it.
+  await applicationCall(address, 'And who decides the appeal?');
+  await expect(state).toContainText('Collector connected · 2 traces', { timeout: 30_000 });
+  const offer = page.locator('.toast', { hasText: 'Collected "chat mock-model (2)"' });
+  await expect(offer).toBeVisible();
+  await expect(replay.getByText('How long do I have to appeal?')).toBeVisible();
+  await offer.getByRole('button', { name: 'Open' }).click();
+  await expect(replay.getByText('And who decides the appeal?')).toBeVisible();
+  await expect(page.locator('.library-row.is-open')).toContainText('chat mock-model (2)');
   await page.setViewportSize({ width: 1280, height: 720 });
   await app.screenshot('collector-replay-1280');
   await clickCentre(app, 'replay.close');
