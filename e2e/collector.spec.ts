@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,13 @@ async function applicationCall(collector: string, question = 'How long do I have
   }
 }
 
+/** Every control in the dialog and the strip is named (axe's naming rules). */
+async function expectNamed(app: AppPage): Promise<void> {
+  const results = await new AxeBuilder({ page: app.page }).withRules(['button-name', 'label', 'aria-dialog-name', 'aria-input-field-name']).analyze();
+  expect(results.passes.map((p) => p.id)).toEqual(expect.arrayContaining(['button-name', 'label']));
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+}
+
 async function clickCentre(app: AppPage, testId: string): Promise<void> {
   const box = await app.page.getByTestId(testId).boundingBox();
   if (!box) throw new Error(`${testId} is not on screen`);
@@ -97,6 +105,7 @@ test('connect the collector, and a trace the application sends appears in the ru
   await expect(page.getByTestId('collector.problem')).toContainText('the collector refused the token');
   await app.typeInto(page.getByTestId('collector.token'), token);
   await app.screenshot('collector-connect');
+  await expectNamed(app);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('collector.dialog')).toBeHidden();
   const state = page.getByTestId('collector.state');
@@ -109,6 +118,7 @@ test('connect the collector, and a trace the application sends appears in the ru
   await expect(runs).toHaveCount(1);
   await expect(page.locator('.library-row.is-open')).toContainText('chat mock-model');
   await app.screenshot('collector-connected');
+  await expectNamed(app);
 
   const runId = (await runs.first().getAttribute('data-testid'))?.slice('runs.item.'.length) ?? '';
   await clickCentre(app, `runs.item.${runId}`);
