@@ -3,7 +3,9 @@
  * own origin: no inline script, no `eval` or the Function constructor (validation interprets schemas, zod
  * runs jitless), no plugins, no <base> rewriting, and no page may frame the app. Model
  * endpoints are any http(s) origin the person configures (each confirmed in the app), so
- * `connect-src` cannot be narrower than that. Styles may be inline: Monaco and React Flow
+ * `connect-src` cannot be narrower than that; a connected `seamscope collect` is one more such
+ * origin, reached only after the person connects it (a page cannot widen its own policy later,
+ * so admitting it then is not possible; the gate is the app sending nothing before). Styles may be inline: Monaco and React Flow
  * inject <style> elements; styles cannot run code.
  *
  * The dev server (HMR) needs inline and eval'd code, so this applies to `vite build` (a meta

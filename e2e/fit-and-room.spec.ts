@@ -232,7 +232,7 @@ for (const size of sizes) {
       await page.keyboard.press('Home');
       await expect.poll(async () => Math.round((await box(page.getByTestId('pane.sidebar'))).width)).toBe(200);
       const sidebar = await box(page.getByTestId('pane.sidebar'));
-      for (const button of [page.getByTestId('library.history'), page.locator('label', { hasText: 'Import trace' }), page.getByTestId('runs.metrics'), page.getByTestId('library.export')]) {
+      for (const button of [page.getByTestId('library.history'), page.locator('label', { hasText: 'Import trace' }), page.getByTestId('runs.metrics'), page.getByTestId('collector.open'), page.getByTestId('library.export')]) {
         // The sidebar scrolls down to it at 720 px; across, it is whole inside the sidebar.
         await button.scrollIntoViewIfNeeded();
         const b = await box(button);

@@ -27,6 +27,11 @@ export function loadEgressAnswers(): void {
   useEgressStore.getState().setAnswers(readStored());
 }
 
+/** The stored answer for one origin (another tab may have changed it). */
+export function egressAnswerFor(origin: string): EgressAnswer | undefined {
+  return readStored()[origin];
+}
+
 export function saveEgressAnswer(origin: string, answer: EgressAnswer | null): void {
   const answers = readStored();
   if (answer) answers[origin] = answer;

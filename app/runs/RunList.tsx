@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { selectCollectorProblem, selectCollectorStatus, useCollectorStore } from '../stores/collector-store.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { useRunStore } from '../stores/run-store.ts';
 import { selectChain, selectLive, selectReplay, selectRuns } from '../stores/selectors.ts';
@@ -10,6 +11,8 @@ import { whenIdle } from '../ui/when-idle.ts';
 
 // The metrics table loads when first opened.
 const MetricsDialog = lazy(() => import('./metrics/MetricsDialog.tsx'));
+// Connect collector and the connection behind it load when the person asks for them.
+const CollectorPanel = lazy(() => import('./collector/CollectorPanel.tsx'));
 
 /** The open chain's runs, newest first; a click opens the replay. Forks name their parent. */
 export function RunList() {
@@ -20,6 +23,9 @@ export function RunList() {
   const toast = useEditorStore((s) => s.pushToast);
   const [metricsOpen, setMetricsOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const collector = useCollectorStore(selectCollectorStatus);
+  const collectorProblem = useCollectorStore(selectCollectorProblem);
+  const [askingCollector, setAskingCollector] = useState(false);
 
   useEffect(() => {
     if (!chainId) return;
@@ -59,8 +65,18 @@ export function RunList() {
               }}
             />
           </label>
+          {collector === 'off' && (
+            <button type="button" className="button small" data-testid="collector.open" title="Read traces live from `seamscope collect` as your application sends them" onClick={() => setAskingCollector(true)}>
+              Connect collector
+            </button>
+          )}
         </span>
       </div>
+      {(askingCollector || collector !== 'off' || collectorProblem) && (
+        <Suspense fallback={null}>
+          <CollectorPanel asking={askingCollector} onAsked={() => setAskingCollector(false)} />
+        </Suspense>
+      )}
       <ul className="run-list">
         {own.map((run) => <RunRow key={run.id} run={run} byId={byId} openId={replay?.meta.id} running={running} />)}
         {own.length === 0 && <li className="muted small">{batches.length ? 'No runs of your own yet. Press Run.' : 'No runs yet. Press Run.'}</li>}

@@ -43,6 +43,7 @@ describe('seamscope collect', () => {
       expect(files).toEqual([expect.stringMatching(/^otlp-[0-9a-z]+\.run\.json$/)]);
       const traceLine = lines.find((l) => l.startsWith('trace '));
       expect(traceLine).toMatch(new RegExp(`^trace ${traceId}: 3 spans → .*${files[0]?.replace('.', '\\.')} "invoke_agent support" \\(succeeded\\): 1 boundary, 0 likely lossy — chat_mock_model → chat_mock_model_2: ok `));
+      expect(lines[1]).toMatch(/^the app reads runs from here: Connect collector with address http:\/\/127\.0\.0\.1:\d+ and token [A-Za-z0-9_-]{32} \(from http:\/\/127\.0\.0\.1:5173, http:\/\/localhost:5173, http:\/\/127\.0\.0\.1:4173, http:\/\/localhost:4173\)$/);
       expect(lines.at(-1)).toBe('stopped: 1 trace written, 0 not imported; 3 spans accepted, 0 rejected; 0 log records accepted; answers: 200 ×1');
       expect(lines.join('\n')).not.toContain(TEST_KEY);
     } finally {
@@ -52,12 +53,14 @@ describe('seamscope collect', () => {
     }
   });
 
-  it('refuses a port that is not one, and a file argument', async () => {
+  it('refuses a port that is not one, a file argument, and an app origin that is not an origin', async () => {
     const lines: string[] = [];
     const io = { out: (t: string) => lines.push(t), err: (t: string) => lines.push(t), env: {} };
     expect(await main(['collect', '--port', '99999'], io)).toBe(2);
     expect(await main(['collect', 'trace.json'], io)).toBe(2);
+    expect(await main(['collect', '--app-origin', 'http://127.0.0.1:5173/app'], io)).toBe(2);
     expect(lines[0]).toBe('--port must be a port number (0-65535), not "99999"');
     expect(lines[1]).toMatch(/^collect takes no file/);
+    expect(lines[2]).toBe('--app-origin must be an origin such as http://127.0.0.1:5173, not "http://127.0.0.1:5173/app"');
   });
 });

@@ -9,12 +9,12 @@ import { terminalLine } from './terminal-text.ts';
 import { collectUsage } from './collect-usage.ts';
 
 /**
- * `seamscope collect [--port 4318] [--host 127.0.0.1] [--dir .runs/collected]`: an OTLP/HTTP
- * receiver. Each finished trace becomes a run file in --dir and one line: its file, status and
+ * `seamscope collect [--port 4318] [--host 127.0.0.1] [--dir .runs/collected] [--app-origin <origin>]…`:
+ * an OTLP/HTTP receiver, and the read API the app polls (src/collect/read-api.ts). Each finished trace becomes a run file in --dir and one line: its file, status and
  * each boundary's verdict, in `inspect`'s words. Runs until stopped (Ctrl+C), then finishes and
  * writes what is pending.
  */
-export const collectOptions: OptionTable = { port: 'string', host: 'string', dir: 'string' };
+export const collectOptions: OptionTable = { port: 'string', host: 'string', dir: 'string', 'app-origin': 'list' };
 
 const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ').trim());
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
@@ -52,18 +52,24 @@ export async function collectCommand(args: ParsedArgs, io: Io, stop: AbortSignal
   const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
   const dir = path.resolve(typeof options.dir === 'string' ? options.dir : '.runs/collected');
   const cwd = process.cwd();
+  const { DEFAULT_APP_ORIGINS, normalOrigin } = await import('../collect/index.ts');
+  const appOrigins = args.lists['app-origin']?.length ? args.lists['app-origin'] : [...DEFAULT_APP_ORIGINS];
+  const badOrigin = appOrigins.find((o) => normalOrigin(o) === null);
+  if (badOrigin !== undefined) return io.err(`--app-origin must be an origin such as http://127.0.0.1:5173, not "${terminalLine(badOrigin)}"`), 2;
   // Keys this shell holds are scrubbed literally, and anything shaped like a key (Bearer …, sk-…) too.
   const scrubber = createScrubber([io.env.SEAMSCOPE_API_KEY, io.env.OPENAI_API_KEY, io.env.ANTHROPIC_API_KEY]);
   const { startCollector } = await import('../collect/index.ts');
   // Lines are printed in the order traces finish, each after its inspection.
   let printing = Promise.resolve();
   const collector = await startCollector({
-    host, port, dir, registry: stepRegistry, scrubber,
+    host, port, dir, registry: stepRegistry, scrubber, read: { appOrigins },
     onTrace: (trace) => {
       printing = printing.then(async () => (trace.ok ? io.out : io.err)(await traceLine(trace, cwd)));
     },
   });
   io.out(`seamscope collect: OTLP/HTTP on ${collector.url} (POST /v1/traces, /v1/logs; protobuf or JSON); runs are written to ${terminalLine(path.relative(cwd, dir) || dir)}`);
+  // The token is for the person's own app, as a notebook server's is: printed once, never written to a file.
+  io.out(`the app reads runs from here: Connect collector with address ${collector.url} and token ${collector.readToken} (from ${appOrigins.map(terminalLine).join(', ')})`);
   if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) io.err(`warning: listening on ${terminalLine(host)}: anyone who can reach this address can send traces here`);
   await new Promise<void>((resolve) => {
     if (stop.aborted) resolve();

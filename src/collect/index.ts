@@ -9,3 +9,4 @@
 export { startCollector, DEFAULT_LIMITS, type Collector, type CollectorLimits, type CollectorOptions, type CollectorStats } from './server.ts';
 export type { FinishedTrace } from './finish.ts';
 export { decodeExportResponse, decodeStatus, type PartialSuccess } from './otlp-proto.ts';
+export { DEFAULT_APP_ORIGINS, READ_PATH, normalOrigin, type ReadApiOptions } from './read-api.ts';

@@ -6,6 +6,7 @@ import type { StepRegistry } from '../steps/index.ts';
 import { TraceAssembler, type AssemblerLimits, type PendingTrace } from './assembler.ts';
 import { finishTrace, type FinishedTrace } from './finish.ts';
 import { discardRest, readBody } from './http-body.ts';
+import { createReadApi, type ReadApiOptions } from './read-api.ts';
 import { readLogsRequest, readTraceRequest, type Encoding, type ValueLimits } from './payload.ts';
 import { sendExportResponse, sendStatus } from './respond.ts';
 
@@ -53,6 +54,8 @@ export interface CollectorOptions {
   limits?: Partial<CollectorLimits>;
   /** How often finished traces are looked for. */
   tickMs?: number;
+  /** The app's read API (src/collect/read-api.ts): its origins and token. */
+  read?: ReadApiOptions;
 }
 
 export interface CollectorStats {
@@ -70,6 +73,8 @@ export interface CollectorStats {
 
 export interface Collector {
   url: string;
+  /** The bearer token of the read API. */
+  readToken: string;
   port: number;
   stats(): CollectorStats;
   /** Finishes every pending trace now and waits until each is written. */
@@ -93,6 +98,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
   const limits: CollectorLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const assembler = new TraceAssembler(limits);
   await mkdir(options.dir, { recursive: true });
+  const readApi = await createReadApi(options.dir, options.scrubber, options.read);
   const stats: CollectorStats = { spansAccepted: 0, spansRejected: 0, logsAccepted: 0, logsRejected: 0, tracesWritten: 0, tracesNotImported: 0, responses: {}, pendingSpans: 0, pendingTraces: 0 };
 
   // Finished traces wait here to be imported and written, one at a time; they still count against the bounds.
@@ -114,6 +120,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
       queued.bytes -= trace.bytes;
       if (result.ok) stats.tracesWritten++;
       else stats.tracesNotImported++;
+      if (result.ok) readApi.written(result.path);
       options.onTrace?.(result);
       // Let requests in between two imports.
       await new Promise((resolve) => setImmediate(resolve));
@@ -195,6 +202,8 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
   };
 
   const server = createServer((req, res) => {
+    // The app's polls are not OTLP: not counted, not limited as exports are.
+    if (readApi.serves(req)) return void readApi.handle(req, res).catch(() => res.destroy());
     res.on('finish', () => {
       stats.responses[res.statusCode] = (stats.responses[res.statusCode] ?? 0) + 1;
     });
@@ -216,6 +225,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
 
   return {
     url: `http://${urlHost}:${port}`,
+    readToken: readApi.token,
     port,
     stats: () => ({ ...stats, responses: { ...stats.responses }, pendingSpans: assembler.pendingSpans + queued.spans, pendingTraces: assembler.pendingTraces + queue.length }),
     flush: () => enqueue(assembler.drain()),

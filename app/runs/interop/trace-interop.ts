@@ -76,17 +76,19 @@ function renamed(p: { run: RunMeta; events: TraceEvent[]; chain: Chain }, name: 
   return { run, events, chain };
 }
 
-export async function importTraceFile(file: File): Promise<void> {
-  const toast = useEditorStore.getState().pushToast;
-  if (file.size > MAX_TRACE_BYTES) {
-    toast('error', `Import failed: ${file.name} is larger than ${MAX_TRACE_BYTES / 1024 / 1024} MB`);
-    return;
-  }
-  const prepared = prepare(await file.text());
-  if (!prepared.ok) {
-    toast('error', `Import failed: ${prepared.message}`);
-    return;
-  }
+/** What storing a trace's text came to: refused (nothing stored), stored now, or stored before. */
+export type StoredTrace =
+  | { ok: true; outcome: 'added' | 'already'; run: RunMeta; calls: number; formatName: string; warnings: string[] }
+  | { ok: false; message: string };
+
+/**
+ * Checks a trace's text as any imported file is, and stores it: the one import path for a file
+ * the person chose and a trace a connected collector sent. Shows nothing; the callers do.
+ */
+export async function storeTraceText(text: string): Promise<StoredTrace> {
+  if (text.length > MAX_TRACE_BYTES) return { ok: false, message: `it is larger than ${MAX_TRACE_BYTES / 1024 / 1024} MB` };
+  const prepared = prepare(text);
+  if (!prepared.ok) return prepared;
   const { warnings, formatName } = prepared;
   let { run, events, chain } = prepared;
   const db = await openDb();
@@ -105,17 +107,37 @@ export async function importTraceFile(file: File): Promise<void> {
     await db.events.bulkAdd(events.map((event) => ({ runId: run.id, event })));
     return 'added' as const;
   });
-  const library = await listChainSummaries(db);
-  useEditorStore.getState().setLibrary(library);
-  const open = (await db.chains.get(chain.id))?.chain;
+  useEditorStore.getState().setLibrary(await listChainSummaries(db));
+  return { ok: true, outcome, run, calls: events.filter((e) => e.type === 'step.attempt').length, formatName, warnings };
+}
+
+/** Opens a stored run's chain, so the run is in the run list; `replay` opens the run as well. */
+export async function showStoredRun(run: RunMeta, { replay }: { replay: boolean }): Promise<void> {
+  const open = (await (await openDb()).chains.get(run.chainId))?.chain;
   if (open && selectChain(useEditorStore.getState())?.id !== open.id) {
     markClean(open);
     useEditorStore.getState().openChain(open);
   }
   await refreshRuns(run.chainId);
+  if (!replay) return;
   const repo = await getRunRepository();
   const [stored, storedEvents] = await Promise.all([repo.getRun(run.id), repo.getEvents(run.id)]);
   if (stored) openRunData(stored, storedEvents);
-  if (outcome === 'already') toast('info', 'This trace was imported before; opened it');
-  else toast('info', `Imported ${events.filter((e) => e.type === 'step.attempt').length} model call(s) from ${file.name} (${formatName})${warnings.length ? ` (${warnings.length} note${warnings.length === 1 ? '' : 's'}: ${warnings.join('; ')})` : ''}`);
+}
+
+export async function importTraceFile(file: File): Promise<void> {
+  const toast = useEditorStore.getState().pushToast;
+  if (file.size > MAX_TRACE_BYTES) {
+    toast('error', `Import failed: ${file.name} is larger than ${MAX_TRACE_BYTES / 1024 / 1024} MB`);
+    return;
+  }
+  const stored = await storeTraceText(await file.text());
+  if (!stored.ok) {
+    toast('error', `Import failed: ${stored.message}`);
+    return;
+  }
+  await showStoredRun(stored.run, { replay: true });
+  const { warnings } = stored;
+  if (stored.outcome === 'already') toast('info', 'This trace was imported before; opened it');
+  else toast('info', `Imported ${stored.calls} model call(s) from ${file.name} (${stored.formatName})${warnings.length ? ` (${warnings.length} note${warnings.length === 1 ? '' : 's'}: ${warnings.join('; ')})` : ''}`);
 }
