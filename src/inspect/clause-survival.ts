@@ -24,7 +24,9 @@ export interface ClauseJudgement {
 const formWords = new Set(('unless except excepting other than excluding exception only after if when where upon provided that however subject condition long ' +
   'not no never does do did is are was were be been being will shall must may can could would should cannot without neither nor none ' +
   'the a an of to in on at by for with from and or any each every this that these those it its their his her such as about under ' +
-  'once twice per time times all also there which who whom whose than then so more less fewer later earlier longer within after before').split(' '));
+  'once twice per time times all also there which who whom whose than then so more less fewer later earlier longer within after before ' +
+  // Who is addressed and the auxiliary "have": "If You Share…" says the same as "if I share…".
+  'you your yours our ours mine him she they them has have had having even though').split(' '));
 
 /** A negation in the intermediate's sentence. */
 const negationRe = /\b(?:not|no|never|none|nor|neither|cannot|without|n't)\b|n't\b/i;
@@ -35,6 +37,9 @@ const affirmRe = /\b(?:always|every time|in all cases|automatically)\b/i;
 const limitingRe = /\b(?:unless|except|excepting|excluding|other than|only|if|provided|subject to|but|when|whenever|where|as long as|without|until|once|first|after|before|in case)\b/i;
 /** An exception or prerequisite whose trigger restricts when the rule holds ("unless", "only if"); "by paying…", "even when" do not. */
 const conditionalRe = /^(?:unless|except|other than|excluding|with the exception|only|if|provided|subject to|on condition|as long|so long|conditional|(?:can|may|must|will|shall|could) only)\b/i;
+const onlyRe = /\bonly\b/i;
+const concessionRe = /\beven (?:if|when|though|where)\b/i;
+const exceptionRe = /\b(?:unless|except|excepting|other than)\b/i;
 /** Where one clause of a sentence ends and the next begins. */
 const segmentRe = /[,;:]|\s(?:but|and|or|which|while|whereas|so)\s/;
 
@@ -108,7 +113,7 @@ export function clauseWords(fact: Fact, local: string): string[] {
 }
 
 /** A clause's judgement against the intermediate's sentences; `words` from clauseWords, `sentence` its own clause in the source. */
-export function judgeClause(fact: Fact, words: readonly string[], index: ClauseIndex, sentence: string): ClauseJudgement {
+export function judgeClause(fact: Fact, words: readonly string[], index: ClauseIndex, sentence: string, excepted = false): ClauseJudgement {
   if (words.length === 0) return { status: 'dropped', matched: [] };
   const hits = new Map<number, string[]>();
   for (const w of words) {
@@ -134,7 +139,13 @@ export function judgeClause(fact: Fact, words: readonly string[], index: ClauseI
   // Polarity: a prohibition kept without its "not" (or said "always") is the opposite rule; a rule
   // said with a "not" in the clause that says it ("…does not end this licence" beside "may stop at
   // any time" keeps the permission) is turned round.
-  if (negative && (!negationRe.test(said) || affirmRe.test(segment))) return changed();
+  // "No initial determination shall be appealed unless…" is "…can be appealed only after…": a
+  // prohibition with an exception after it is a permission with a prerequisite, said either way.
+  const restated = excepted && onlyRe.test(said);
+  if (negative && !restated && (!negationRe.test(said) || affirmRe.test(segment))) return changed();
+  // "even when the user already gave an id" is the rule holding there; "unless the user gave an id"
+  // is the rule not holding there: a concession said as an exception (or the reverse) is turned round.
+  if (concessionRe.test(fact.text) ? exceptionRe.test(segment) : fact.unit === 'exception' && concessionRe.test(segment)) return changed();
   if (!negative && !limiting && negationRe.test(segment) && !negationRe.test(sentence)) return changed();
   // An exception or prerequisite kept as a plain statement widens or narrows the rule: changed.
   // "Orders that are not pending cannot be cancelled" says "only if pending" with two negations.

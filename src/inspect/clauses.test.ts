@@ -108,6 +108,19 @@ describe('survival by meaning, with polarity', () => {
     expect(f?.restatedAs).toBe(intermediate.replace(/\.$/, ''));
   });
 
+  it('a prohibition with an exception after it survives as a permission with "only" ("never paid … unless" as "paid late only if")', () => {
+    expect(clauseFact('never paid if it is filed more than', 'A claim filed more than 12 months late is paid only if the member was incapacitated.')?.status).toBe('survived');
+    // Without the exception after it in the source, the same restatement turns the prohibition round.
+    expect(clauseFact('does not extend any appeal deadline', 'A grievance extends the appeal deadline only if it is urgent.')?.status).toBe('changed');
+  });
+
+  it('a concession said as an exception is turned round ("even when" against "unless")', () => {
+    const policy = [{ name: 'document', text: 'The agent must authenticate the user. This has to be done even when the user already provides the user id.' }];
+    const judged = (intermediate: string) => factSurvival(policy, intermediate).facts.find((f) => f.unit === 'prerequisite' && /^even when/.test(f.text));
+    expect(judged('The agent authenticates the user, even if the user already gave a user id.')?.status).toBe('survived');
+    expect(judged('The agent authenticates the user unless the user already provides the user id.')?.status).toBe('changed');
+  });
+
   it('a condition with no words in common is dropped, and a few shared words do not count as a change', () => {
     expect(clauseFact('unless the member was legally incapacitated', 'Claims are never paid after 12 months.')?.status).toBe('dropped');
     expect(clauseFact('not about a claim decision', 'Members may appeal a denied claim within 180 days.')?.status).toBe('dropped');

@@ -195,7 +195,8 @@ function placeDocs(survival: SurvivalReport, sourceText: (name: string) => strin
     if (!list) {
       if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
       list = [];
-      for (const m of matchesOf(/[\p{L}\p{N}]+/gu, text)) {
+      // "the following" points at a list; it is not the verb "follow" a question asks about.
+      for (const m of matchesOf(/[\p{L}\p{N}]+/gu, text.replace(followingRe, ' '))) {
         const t = processTerm(m[0]);
         if (t !== null) list.push(t);
       }
@@ -227,6 +228,7 @@ function placeDocs(survival: SurvivalReport, sourceText: (name: string) => strin
 }
 
 const cache = new WeakMap<SurvivalReport, FactDoc[]>();
+const followingRe = /\b(?:the|as) follow(?:ing|s)\b/gi;
 
 /** A query term matches a word that is it, or (5 letters or more) that it begins: "liable" finds "liability", "cancel" "cancellation". */
 const matches = (term: string, word: string) => word === term || (term.length >= 5 && word.startsWith(term));
@@ -301,9 +303,15 @@ function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boos
 }
 
 /** The sentence of a question that asks (its last one with a question mark), without the circumstances stated before it. */
-function interrogativeOf(question: string): string {
+function interrogativeSentence(question: string): string {
   const sentences = question.split(/(?<=[.!?])\s+/);
   return [...sentences].reverse().find((x) => x.includes('?')) ?? question;
+}
+
+function interrogativeOf(question: string): string {
+  const asking = interrogativeSentence(question);
+  // "What happens if I ask the agent to cancel…?": the "if" clause is the circumstance, "what happens" the question.
+  return asking.replace(/\b(what (?:happens|will happen|would happen))\s+(?:if|when|once)\b.*$/i, '$1');
 }
 
 /** A question asking for a named value (a status, a reason, an option), which a named term or quoted value answers. */
@@ -316,7 +324,8 @@ const whichValueRe = /\b(?:(?:what|which)|what happens to (?:the|its|my|your|the
 function isPremise(clause: string, questionWords: ReadonlySet<string>): boolean {
   const words = contentWords(clause);
   const shared = words.filter((w) => questionWords.has(w)).length;
-  return shared >= 2 && shared >= words.length * PREMISE_SHARE;
+  // "if You Share" is a premise of "…if I share the material…?" as much as a longer clause is.
+  return shared >= Math.min(2, words.length) && shared >= words.length * PREMISE_SHARE;
 }
 const PREMISE_SHARE = 0.6;
 

@@ -250,6 +250,8 @@ interface PreparedPlace {
   local?: string;
   /** For a condition clause: the content words it must keep (clause-survival.ts). */
   clauseWords?: string[];
+  /** For a condition clause: an exception follows it in its sentence ("No … shall be appealed unless …"). */
+  excepted?: boolean;
 }
 
 /**
@@ -326,6 +328,7 @@ function preparedSource(text: string): PreparedSource {
       const head = sentence.text.slice(0, fact.start - sentence.start);
       record.local = sentence.text.slice(Math.max(head.search(/[^,;:]*$/), 0), upTo);
       record.clauseWords = clauseWords(fact, record.local);
+      record.excepted = /\b(?:unless|except)\b/i.test(sentence.text.slice(upTo));
     }
     byPlace.set(place, record);
     out.push(record);
@@ -397,7 +400,7 @@ function judgeFacts(sources: readonly { name: string; text: string }[], index: I
   for (const source of sources) {
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
     for (const place of preparedSource(source.text).places) {
-      const clause = isClause(place.fact) ? judgeClause(place.fact, place.clauseWords ?? [], index.clauses(), place.local ?? place.fact.text) : null;
+      const clause = isClause(place.fact) ? judgeClause(place.fact, place.clauseWords ?? [], index.clauses(), place.local ?? place.fact.text, place.excepted) : null;
       const kept = clause ? clause.status === 'survived' : survives(place.fact, index, place.words);
       const entry = asEntry(place, source.name, kept, full);
       if (clause) {
