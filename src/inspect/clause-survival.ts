@@ -128,6 +128,10 @@ export function judgeClause(fact: Fact, words: readonly string[], index: ClauseI
   const shown = (list: string[]) => list.map(shownWord);
   const need = Math.max(1, Math.ceil(words.length * MIN_SHARE), words.length >= 4 ? 2 : 1);
   if (!best || best.matched.length < need) return { status: 'dropped', matched: shown(best?.matched ?? []) };
+  // A clause of one word of its own ("after the deductible", "of the request") is judged
+  // with its sentence's words, but those alone do not keep it: its own word must be said too.
+  const own = contentWords(fact.text);
+  if (own.length === 1 && words.length > 1 && !best.matched.includes(own[0] as string)) return { status: 'dropped', matched: shown(best.matched) };
   const said = (index.sentences[best.n] as IndexedSentence).text;
   const matched = shown(best.matched);
   // Only a sentence that says most of the clause can say it the other way round; a partial match that does not agree is no match.

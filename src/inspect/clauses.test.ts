@@ -121,6 +121,21 @@ describe('survival by meaning, with polarity', () => {
     expect(judged('The agent authenticates the user unless the user already provides the user id.')?.status).toBe('changed');
   });
 
+  it('a clause of one word of its own is not kept by its sentence\'s other words ("after the deductible")', () => {
+    const plan = [{ name: 'document', text: '3.2 Basic services such as fillings are paid at 80% after the deductible.' }];
+    const judged = (intermediate: string) => factSurvival(plan, intermediate).facts.find((f) => f.unit === 'prerequisite')?.status;
+    expect(judged('Basic services such as fillings: 80%. Deductible: $50.')).toBe('dropped');
+    expect(judged('Basic services such as fillings are paid at 80% once the deductible is met.')).toBe('survived');
+  });
+
+  it('reads a clause across a wrapped line, and British and American spellings as one word', () => {
+    expect(clauses('a. Your rights terminate automatically, unless the Licensor\n          expressly agrees otherwise.\nb. Notices\nmust be in writing.'))
+      .toEqual(['finality: automatically', 'exception: unless the Licensor\n          expressly agrees otherwise']);
+    const judged = factSurvival([{ name: 'document', text: 'Patent and trademark rights are not licensed under this Public License.' }], 'The licence grants no patent or trademark rights.')
+      .facts.find((f) => f.unit === 'negation');
+    expect(judged?.status).toBe('survived');
+  });
+
   it('a condition with no words in common is dropped, and a few shared words do not count as a change', () => {
     expect(clauseFact('unless the member was legally incapacitated', 'Claims are never paid after 12 months.')?.status).toBe('dropped');
     expect(clauseFact('not about a claim decision', 'Members may appeal a denied claim within 180 days.')?.status).toBe('dropped');

@@ -38,7 +38,9 @@ const triggerRe = new RegExp(triggers.map((t) => `\\b(${t.re})\\b`).join('|'), '
 const definitionRe = /(?:^|[.!?]\s+|\n)[ \t]*(?:(?:\d+(?:\.\d+)*\.?|\([a-z0-9]{1,4}\))[ \t]+)?((?:An?|The|Each|Any)\s+(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*\s+(?:is|are|means|refers to|includes)\s+(?:a|an|the|any|one|each)\s)/g;
 
 /** Where a clause stops: a clause break or table cell, the start of another rule, or the sentence's end. */
-const clauseEndRe = /[,;:.!?()|\n]|\s(?:and|but|or|which|while|whereas|then)\s/g;
+// A line break ends a clause unless the next line goes on in lower case: plain text wrapped at a
+// fixed width ("…within 30 days of Your discovery of the\n   violation") is one sentence.
+const clauseEndRe = /[,;:.!?()|]|\n(?![ \t]*[a-z])|\s(?:and|but|or|which|while|whereas|then)\s/g;
 const MAX_WORDS = 12;
 const MIN_MODAL_WORDS = 4;
 /** The words of a cross-reference (stemmed): a clause of these alone points elsewhere. */

@@ -31,6 +31,7 @@ export const SAME_MEANING: readonly (readonly string[])[] = [
   ['evidence', 'proof', 'documentation'],
   ['child', 'children', 'minor', 'dependant', 'dependent'],
   ['revoke', 'revocation', 'withdraw', 'rescind'],
+  ['continue', 'continuation', 'remain', 'survive', 'persist', 'keep', 'stay', 'maintain'],
 ];
 
 const groupOf = new Map<string, number>();
