@@ -154,6 +154,15 @@ describe('what a yes/no question asks', () => {
     // A question whose form names no kind of answer asks for a thing, never for a clause.
     const whatThing = factSurvival(sources, '');
     expect(askedFacts('What does the external reviewer decide about the plan?', whatThing, sources).map((a) => a.fact.kind)).not.toContain('condition');
+    // "When will…" is decided by the rule that says when, or by a time; "When must…" asks for a time.
+    expect(questionForm('When will the agent hand me over to a human?')).toMatchObject({ wants: ['condition', 'date', 'duration'], decision: true });
+    expect(questionForm('When must an appeal be decided?')).toMatchObject({ decision: false });
+    // "What happens if I file late?": the "if" clause is the circumstance; a named term it states is not what is asked.
+    const late = factSurvival(sources, '');
+    const named = askedFacts('What happens if my grievance is about a claim decision?', late, sources);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.map((a) => a.fact.text)).toEqual(expect.arrayContaining(['A grievance is a complaint about service quality', 'not about a claim decision']));
+    expect(named[0]?.why).toMatch(/a condition, as "What happens…" asks \(a question a statement decides\)/);
     // A quantity question put as yes/no keeps its quantities.
     expect(questionForm('Is there a limit on what the plan pays each year?').wants).toEqual(expect.arrayContaining(['money', 'condition']));
   });

@@ -48,7 +48,7 @@ export interface QuestionForm {
 /** A sentence of the question opening with an auxiliary ("Does…", "Can it…", "Is the…"), after a clause setting the scene or not ("If my supplier represents me, can it…"). */
 const yesNoRe = /(?:^|[.!?]\s+)\W*(?:(?:if|when|once|after|before|since|because|as long as)\b[^,.?!]{1,120},\s*)?(?:is|are|am|was|were|do|does|did|can|could|may|might|must|should|will|would|has|have)\b/i;
 /** Questions whose answer is a statement whatever their interrogative: what happens, what counts as, what is final. */
-const statementRe = /\bwhat (?:happens|if)\b|\bwhen (?:does|do|is|are|will)\b[^?]*?\b(?:count(?:s|ed)? as|considered|deemed|treated as)\b|\b(?:is|are)\b[^?.]{0,50}?\b(?:final|binding|conclusive|appealable)\b/i;
+const statementRe = /\bwhat (?:happens|if)\b|^\W*when (?:will|would)\b|\bwhen (?:does|do|is|are|will)\b[^?]*?\b(?:count(?:s|ed)? as|considered|deemed|treated as)\b|\b(?:is|are)\b[^?.]{0,50}?\b(?:final|binding|conclusive|appealable)\b/i;
 
 const MODIFIER_WEIGHT = 0.6;
 /** An "of" phrase, up to the next clause break or connective. */
@@ -106,6 +106,9 @@ export function questionForm(question: string): QuestionForm {
   const yesNo = statement === null ? yesNoRe.exec(question) : null;
   if (statement || yesNo) {
     const stated = new Set(extractFacts(question).map((f) => f.kind).filter((k) => quantity.includes(k) || k === 'date'));
+    // "When will the agent hand me over?" is decided by the rule that says when, or by a time: both answer it.
+    const when = statement !== null && /^\W*when (?:will|would)\b/i.test(statement[0]);
+    if (when) for (const k of ['date', 'duration'] as FactKind[]) stated.add(k);
     if (statement || wants.size === 0) wants = new Set<FactKind>(['condition', ...stated, ...(stated.has('duration') ? (['date'] as FactKind[]) : [])]);
     else wants.add('condition');
     const said = ((statement ?? yesNo) as RegExpExecArray)[0].replace(/^[\s.!?\W]+/, '').trim();
