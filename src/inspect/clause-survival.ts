@@ -1,6 +1,6 @@
 import type { Fact } from './facts.ts';
 import { matchesOf } from './matches.ts';
-import { meaningOf, shownWord } from './same-meaning.ts';
+import { meaningOf, shownWord, withPhrasalVerbs } from './same-meaning.ts';
 import { stem } from './stem.ts';
 
 /**
@@ -61,7 +61,7 @@ function segmentOf(sentence: string, matched: readonly string[]): string {
 /** A passage's content words, stemmed and read by meaning: what a clause says, without its form. */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
-  for (const m of matchesOf(/[a-z][a-z'’-]*/gi, text)) {
+  for (const m of matchesOf(/[a-z][a-z'’-]*/gi, withPhrasalVerbs(text))) {
     // A quoted value's closing quote is no part of its word: 'pending' is "pending".
     const w = m[0].toLowerCase().replace(/['’]+$/, '').replace(/['’]s$/, '');
     if (w.length < 3 || formWords.has(w)) continue;

@@ -136,6 +136,13 @@ describe('survival by meaning, with polarity', () => {
     expect(judged?.status).toBe('survived');
   });
 
+  it('a verb of two words is read as the word it stands for ("gives up any right" keeps "waived any rights")', () => {
+    const statute = [{ name: 'document', text: 'A supplier may not represent an individual in an appeal, unless the person has waived any rights for payment from the beneficiary.' }];
+    const judged = (intermediate: string) => factSurvival(statute, intermediate).facts.find((f) => f.unit === 'exception')?.status;
+    expect(judged('A supplier may represent the beneficiary only if it gives up any right to payment from the beneficiary.')).toBe('survived');
+    expect(questionForm('Can the licensor take it back next year?').terms).toContain('revok');
+  });
+
   it('a condition with no words in common is dropped, and a few shared words do not count as a change', () => {
     expect(clauseFact('unless the member was legally incapacitated', 'Claims are never paid after 12 months.')?.status).toBe('dropped');
     expect(clauseFact('not about a claim decision', 'Members may appeal a denied claim within 180 days.')?.status).toBe('dropped');

@@ -2,7 +2,7 @@ import type { FactKind } from './facts.ts';
 import { factPlaces, type FactStatus, type SurvivalFact, type SurvivalReport } from './survival.ts';
 import { matchesOf } from './matches.ts';
 import { contentWords } from './clause-survival.ts';
-import { meaningOf } from './same-meaning.ts';
+import { meaningOf, withPhrasalVerbs } from './same-meaning.ts';
 import { stem } from './stem.ts';
 import { extractFacts } from './facts.ts';
 
@@ -89,7 +89,9 @@ const forms: { re: RegExp; wants: FactKind[] }[] = [
   { re: /\b(?:which|what|in which|in what) (?:\w+ )?(?:reasons?|status(?:es)?|conditions?|circumstances|options?|criteria|requirements?|terms?)\b|\bwhat happens\b/i, wants: ['condition'] },
 ];
 
-export function questionForm(question: string): QuestionForm {
+export function questionForm(asked: string): QuestionForm {
+  // "Can the licensor take back the licence?" is matched as "revoke" is.
+  const question = withPhrasalVerbs(asked);
   let wants = new Set<FactKind>();
   let phrase: string | null = null;
   for (const form of forms) {
