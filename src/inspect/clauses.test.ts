@@ -143,6 +143,11 @@ describe('survival by meaning, with polarity', () => {
     expect(questionForm('Can the licensor take it back next year?').terms).toContain('revok');
   });
 
+  it('an extension in words is an exception of its own ("or within such additional time as the Secretary may allow")', () => {
+    expect(clauses('A request must be filed within 180 days, or within such additional time as the Secretary may allow.'))
+      .toEqual(['exception: or within such additional time as the Secretary may allow']);
+  });
+
   it('a condition with no words in common is dropped, and a few shared words do not count as a change', () => {
     expect(clauseFact('unless the member was legally incapacitated', 'Claims are never paid after 12 months.')?.status).toBe('dropped');
     expect(clauseFact('not about a claim decision', 'Members may appeal a denied claim within 180 days.')?.status).toBe('dropped');

@@ -19,7 +19,7 @@ const triggers: { type: ClauseType; re: string }[] = [
   // A limit first: "only once" is a limit, not a prerequisite.
   // "Once an individual is provided…" is a time, not a limit: a bare "once" counts only as a frequency ("once a year").
   { type: 'limit', re: String.raw`(?:only |at most |no more than |not more than |up to )(?:once|twice)(?: (?:a|per|in any|in each|every) \w+)?|(?:once|twice) (?:a|per|in any|in each|every) \w+|(?:only |at most )one (?:\w+ )?(?:per|a|in any|in each) \w+|to the (?:extent|degree)|as far as` },
-  { type: 'exception', re: String.raw`unless|except(?:\s+(?:for|as|where|when|that|if|in))?|other than|excluding|with the exception of` },
+  { type: 'exception', re: String.raw`unless|except(?:\s+(?:for|as|where|when|that|if|in))?|other than|excluding|with the exception of|(?:or )?(?:within )?such (?:additional|further|longer|other) (?:time|period)` },
   // A modal with "only" ("can only be cancelled if…") restricts the rule; "even when" says it holds
   // where one would think it does not; "by paying…" is the means the rule requires.
   { type: 'prerequisite', re: String.raw`only (?:after|if|when|where|upon|for|to)|if and only if|provided(?:,)? (?:that|however)|subject to|on condition that|(?:as|so) long as|conditional (?:on|upon)|(?:can|may|must|will|shall|could) only|even (?:if|when|though)|by (?:[a-z]+ing)|in order to|to (?:remain|stay|become|be) eligible|after (?:the|a|an|any|all) (?=[a-z])|if` },

@@ -32,6 +32,7 @@ export const SAME_MEANING: readonly (readonly string[])[] = [
   ['child', 'children', 'minor', 'dependant', 'dependent', 'son', 'daughter'],
   ['revoke', 'revocation', 'withdraw', 'rescind'],
   ['request', 'ask'],
+  ['relate', 'concern', 'regard', 'involve', 'pertain'],
   ['employment', 'job', 'employ', 'employer'],
   ['continue', 'continuation', 'remain', 'survive', 'persist', 'keep', 'stay', 'maintain'],
 ];
