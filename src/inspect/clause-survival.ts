@@ -102,13 +102,16 @@ export function indexClauses(text: string): ClauseIndex {
 }
 
 const MIN_SHARE = 0.5;
+/** A clause's own content words, per prepared fact (a source's facts are prepared once and judged at every boundary). */
+const ownWords = new WeakMap<Fact, string[]>();
 
 /**
  * The words a clause must keep to survive: its content words, or (a clause of form alone, such
  * as "binding") those of its own clause around it too. Depends on the source alone: worked out once.
  */
 export function clauseWords(fact: Fact, local: string): string[] {
-  const own = contentWords(fact.text);
+  let own = ownWords.get(fact);
+  if (!own) ownWords.set(fact, (own = contentWords(fact.text)));
   return own.length >= 2 ? own : [...new Set([...own, ...contentWords(local)])];
 }
 
@@ -130,7 +133,8 @@ export function judgeClause(fact: Fact, words: readonly string[], index: ClauseI
   if (!best || best.matched.length < need) return { status: 'dropped', matched: shown(best?.matched ?? []) };
   // A clause of one word of its own ("after the deductible", "of the request") is judged
   // with its sentence's words, but those alone do not keep it: its own word must be said too.
-  const own = contentWords(fact.text);
+  let own = ownWords.get(fact);
+  if (!own) ownWords.set(fact, (own = contentWords(fact.text)));
   if (own.length === 1 && words.length > 1 && !best.matched.includes(own[0] as string)) return { status: 'dropped', matched: shown(best.matched) };
   const said = (index.sentences[best.n] as IndexedSentence).text;
   const matched = shown(best.matched);

@@ -58,7 +58,11 @@ const PHRASAL: readonly [RegExp, string][] = [
   [/\b(?:call|calls|calling|called)\s+(?:\w+\s+)?off\b/gi, 'cancel'],
 ];
 
+const particleRe = /\b(?:back|up|over|off)\b/i;
+
 export function withPhrasalVerbs(text: string): string {
+  // Most text has no particle at all: one scan for it before four.
+  if (!particleRe.test(text)) return text;
   let out = text;
   for (const [re, word] of PHRASAL) out = out.replace(re, word);
   return out;
