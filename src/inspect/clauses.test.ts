@@ -148,6 +148,13 @@ describe('survival by meaning, with polarity', () => {
       .toEqual(['exception: or within such additional time as the Secretary may allow']);
   });
 
+  it('a clause cut at "or" is judged on what runs on to its clause break when its own words fall short', () => {
+    const statute = [{ name: 'document', text: '(B) The 90-day period shall not apply in the case of a motion or stipulation by the party requesting the hearing to waive such period.' }];
+    const judged = (intermediate: string) => factSurvival(statute, intermediate).facts.find((f) => f.unit === 'negation');
+    expect(judged('The 90 days no longer apply once the party who asked for the hearing stipulates to waive them.')?.status).toBe('survived');
+    expect(judged('The judge decides within 90 days.')?.status).toBe('dropped');
+  });
+
   it('a condition with no words in common is dropped, and a few shared words do not count as a change', () => {
     expect(clauseFact('unless the member was legally incapacitated', 'Claims are never paid after 12 months.')?.status).toBe('dropped');
     expect(clauseFact('not about a claim decision', 'Members may appeal a denied claim within 180 days.')?.status).toBe('dropped');

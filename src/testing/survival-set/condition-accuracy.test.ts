@@ -8,7 +8,7 @@ import { loadSurvivalSet } from './set.ts';
 // Nothing here or in src/inspect special-cases the set's strings.
 //
 // Issue 29's targets are condition lossy recall ≥ 0.9 and false alarms on faithful intermediates
-// ≤ 5 % over both kinds. The rules do not reach them yet (recall 0.82 = 113/137, false alarms 8/132
+// ≤ 5 % over both kinds. The rules do not reach them yet (recall 0.82 = 113/137, false alarms 7/132
 // when this was written; the survival set's README has the figures): the floors below hold what they
 // reach, so a change that loses ground fails, and the targets stand as todos until they pass.
 describe('condition questions on the labelled survival set (#29)', () => {
@@ -35,9 +35,9 @@ describe('condition questions on the labelled survival set (#29)', () => {
     expect(c.byKind['numbers-only'].lossy).toBeGreaterThanOrEqual(46);
   });
 
-  it('raises at most 8 false alarms on the 132 faithful intermediates of both kinds (target: ≤ 5 %)', () => {
+  it('raises at most 7 false alarms on the 132 faithful intermediates of both kinds (target: ≤ 5 %)', () => {
     expect(faithful.total).toBe(132);
-    expect(faithful.falseAlarms).toBeLessThanOrEqual(8);
+    expect(faithful.falseAlarms).toBeLessThanOrEqual(7);
   });
 
   it('holds on the held-out contract it was not tuned on: lossy recall ≥ 0.70 (19 of 27), precision ≥ 0.90', () => {
@@ -60,5 +60,5 @@ describe('condition questions on the labelled survival set (#29)', () => {
   });
 
   it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.82 now)');
-  it.todo('false alarms on faithful intermediates ≤ 5 % over both kinds (issue 29; 8/132 = 6.1 % now)');
+  it.todo('false alarms on faithful intermediates ≤ 5 % over both kinds (issue 29; 7/132 = 5.3 % now)');
 });
