@@ -66,6 +66,21 @@ describe('conditionLint', () => {
     expect(conditionLint(holds, stepRegistry, { document: handbook })).toEqual([]);
   });
 
+  it('sees through a gate between the summary and its reader: the gate passes the summary on', () => {
+    const chain = load('summarise-then-answer.chain.json');
+    const gate = { id: 'check', kind: 'gate', name: 'Check the summary', position: { x: 140, y: 0 }, config: { bindings: { value: 'steps.summarise.summary' }, check: { type: 'jsonSchema', schema: { type: 'string' } }, onFail: 'abort' } };
+    const gated = {
+      ...chain,
+      steps: [...chain.steps.map((s) => (s.id === 'answer' ? { ...s, config: { ...(s.config as object), bindings: { summary: 'steps.check', question: 'inputs.question' } } } : s)), gate],
+    } as Chain;
+    const edges = boundaryConditions(gated, stepRegistry, { document: handbook });
+    expect(edges.map((e) => [e.edgeId, e.producer])).toEqual([['data:check->answer:summary', 'summarise']]);
+    expect(edges[0]?.conditions.map((c) => c.text)).toContainEqual(expect.stringMatching(clause));
+    const [finding, ...rest] = conditionLint(gated, stepRegistry, { document: handbook });
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ code: 'summary-drops-conditions', stepId: 'summarise' });
+  });
+
   it('reads "keep the conditions" in a prompt\'s words, not one phrasing', () => {
     expect(asksToKeepConditions('Preserve every number, deadline, dollar amount and named condition verbatim.')).toBe(true);
     expect(asksToKeepConditions('Keep each exception and definition in its own words.')).toBe(true);

@@ -10,8 +10,9 @@ import { conditionsNeeded, describeCondition, type NeededCondition } from './con
  * prompt does not ask to keep them.
  */
 export interface BoundaryConditions {
-  /** The data edge, as the contract card names it (`data:summarise->answer:summary`). */
+  /** The data edge, as the contract card names it (`data:summarise->answer:summary`); behind a gate, the gate's edge to the consumer. */
   edgeId: string;
+  /** The step that wrote what the consumer reads: through a gate that passes it on, the step before the gate. */
   producer: string;
   consumer: string;
   /** The consumer's questions: the examples of the inputs it reads that are not documents (plus any given). */
@@ -79,11 +80,26 @@ export function boundaryConditions(chain: Chain, registry: StepRegistry, documen
     const example = typeof input?.example === 'string' && input.example.trim() ? [input.example] : [];
     return [...example, ...(opts.questions && Object.hasOwn(opts.questions, name) ? (opts.questions[name] ?? []) : [])];
   };
+  // A step that passes a value through (a gate checking the summary) is no producer of its own:
+  // what its consumer reads is what the step before it wrote. Followed back to that step.
+  const writer = (id: string): string => {
+    let at = id;
+    for (let hops = 0; hops < parsed.size; hops++) {
+      const step = parsed.get(at);
+      if (step?.def.produces.by !== 'passThrough') return at;
+      const ref = step.def.bindings(step.config)[step.def.produces.binding];
+      const from = ref === undefined ? null : parseRef(ref);
+      if (from?.root !== 'steps' || !parsed.has(from.name)) return at;
+      at = from.name;
+    }
+    return at;
+  };
   const out: BoundaryConditions[] = [];
   for (const edge of chainEdges(chain, registry)) {
-    const producer = parsed.get(edge.source);
+    const producerId = edge.kind === 'data' ? writer(edge.source) : edge.source;
+    const producer = parsed.get(producerId);
     const consumer = parsed.get(edge.target);
-    if (edge.kind !== 'data' || !producer || !consumer) continue;
+    if (edge.kind !== 'data' || !producer || !consumer || consumer.def.produces.by === 'passThrough') continue;
     const sources = inputsRead(producer).filter(isDocument);
     if (sources.length === 0) continue;
     const consumerInputs = inputsRead(consumer);
@@ -92,7 +108,7 @@ export function boundaryConditions(chain: Chain, registry: StepRegistry, documen
     const conditions = conditionsNeeded(sources.map((name) => ({ name, text: documents[name] as string })), questions);
     const instructions = modelInstructions(producer);
     out.push({
-      edgeId: edge.id, producer: edge.source, consumer: edge.target, questions, conditions,
+      edgeId: edge.id, producer: producerId, consumer: edge.target, questions, conditions,
       consumerHoldsSource: consumerInputs.some((n) => sources.includes(n)),
       summarises: instructions !== null && summarises(producer, instructions),
       asksToKeepConditions: instructions !== null && asksToKeepConditions(instructions),

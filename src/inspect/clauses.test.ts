@@ -108,6 +108,53 @@ describe('survival by meaning, with polarity', () => {
     expect(f?.restatedAs).toBe(intermediate.replace(/\.$/, ''));
   });
 
+  it('a prohibition with an exception after it survives as a permission with "only" ("never paid … unless" as "paid late only if")', () => {
+    expect(clauseFact('never paid if it is filed more than', 'A claim filed more than 12 months late is paid only if the member was incapacitated.')?.status).toBe('survived');
+    // Without the exception after it in the source, the same restatement turns the prohibition round.
+    expect(clauseFact('does not extend any appeal deadline', 'A grievance extends the appeal deadline only if it is urgent.')?.status).toBe('changed');
+  });
+
+  it('a concession said as an exception is turned round ("even when" against "unless")', () => {
+    const policy = [{ name: 'document', text: 'The agent must authenticate the user. This has to be done even when the user already provides the user id.' }];
+    const judged = (intermediate: string) => factSurvival(policy, intermediate).facts.find((f) => f.unit === 'prerequisite' && /^even when/.test(f.text));
+    expect(judged('The agent authenticates the user, even if the user already gave a user id.')?.status).toBe('survived');
+    expect(judged('The agent authenticates the user unless the user already provides the user id.')?.status).toBe('changed');
+  });
+
+  it('a clause of one word of its own is not kept by its sentence\'s other words ("after the deductible")', () => {
+    const plan = [{ name: 'document', text: '3.2 Basic services such as fillings are paid at 80% after the deductible.' }];
+    const judged = (intermediate: string) => factSurvival(plan, intermediate).facts.find((f) => f.unit === 'prerequisite')?.status;
+    expect(judged('Basic services such as fillings: 80%. Deductible: $50.')).toBe('dropped');
+    expect(judged('Basic services such as fillings are paid at 80% once the deductible is met.')).toBe('survived');
+  });
+
+  it('reads a clause across a wrapped line, and British and American spellings as one word', () => {
+    expect(clauses('a. Your rights terminate automatically, unless the Licensor\n          expressly agrees otherwise.\nb. Notices\nmust be in writing.'))
+      .toEqual(['finality: automatically', 'exception: unless the Licensor\n          expressly agrees otherwise']);
+    const judged = factSurvival([{ name: 'document', text: 'Patent and trademark rights are not licensed under this Public License.' }], 'The licence grants no patent or trademark rights.')
+      .facts.find((f) => f.unit === 'negation');
+    expect(judged?.status).toBe('survived');
+  });
+
+  it('a verb of two words is read as the word it stands for ("gives up any right" keeps "waived any rights")', () => {
+    const statute = [{ name: 'document', text: 'A supplier may not represent an individual in an appeal, unless the person has waived any rights for payment from the beneficiary.' }];
+    const judged = (intermediate: string) => factSurvival(statute, intermediate).facts.find((f) => f.unit === 'exception')?.status;
+    expect(judged('A supplier may represent the beneficiary only if it gives up any right to payment from the beneficiary.')).toBe('survived');
+    expect(questionForm('Can the licensor take it back next year?').terms).toContain('revok');
+  });
+
+  it('an extension in words is an exception of its own ("or within such additional time as the Secretary may allow")', () => {
+    expect(clauses('A request must be filed within 180 days, or within such additional time as the Secretary may allow.'))
+      .toEqual(['exception: or within such additional time as the Secretary may allow']);
+  });
+
+  it('a clause cut at "or" is judged on what runs on to its clause break when its own words fall short', () => {
+    const statute = [{ name: 'document', text: '(B) The 90-day period shall not apply in the case of a motion or stipulation by the party requesting the hearing to waive such period.' }];
+    const judged = (intermediate: string) => factSurvival(statute, intermediate).facts.find((f) => f.unit === 'negation');
+    expect(judged('The 90 days no longer apply once the party who asked for the hearing stipulates to waive them.')?.status).toBe('survived');
+    expect(judged('The judge decides within 90 days.')?.status).toBe('dropped');
+  });
+
   it('a condition with no words in common is dropped, and a few shared words do not count as a change', () => {
     expect(clauseFact('unless the member was legally incapacitated', 'Claims are never paid after 12 months.')?.status).toBe('dropped');
     expect(clauseFact('not about a claim decision', 'Members may appeal a denied claim within 180 days.')?.status).toBe('dropped');
@@ -126,6 +173,15 @@ describe('what a yes/no question asks', () => {
     // A question whose form names no kind of answer asks for a thing, never for a clause.
     const whatThing = factSurvival(sources, '');
     expect(askedFacts('What does the external reviewer decide about the plan?', whatThing, sources).map((a) => a.fact.kind)).not.toContain('condition');
+    // "When will…" is decided by the rule that says when, or by a time; "When must…" asks for a time.
+    expect(questionForm('When will the agent hand me over to a human?')).toMatchObject({ wants: ['condition', 'date', 'duration'], decision: true });
+    expect(questionForm('When must an appeal be decided?')).toMatchObject({ decision: false });
+    // "What happens if I file late?": the "if" clause is the circumstance; a named term it states is not what is asked.
+    const late = factSurvival(sources, '');
+    const named = askedFacts('What happens if my grievance is about a claim decision?', late, sources);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.map((a) => a.fact.text)).toEqual(expect.arrayContaining(['A grievance is a complaint about service quality', 'not about a claim decision']));
+    expect(named[0]?.why).toMatch(/a condition, as "What happens…" asks \(a question a statement decides\)/);
     // A quantity question put as yes/no keeps its quantities.
     expect(questionForm('Is there a limit on what the plan pays each year?').wants).toEqual(expect.arrayContaining(['money', 'condition']));
   });

@@ -19,7 +19,7 @@ const triggers: { type: ClauseType; re: string }[] = [
   // A limit first: "only once" is a limit, not a prerequisite.
   // "Once an individual is provided…" is a time, not a limit: a bare "once" counts only as a frequency ("once a year").
   { type: 'limit', re: String.raw`(?:only |at most |no more than |not more than |up to )(?:once|twice)(?: (?:a|per|in any|in each|every) \w+)?|(?:once|twice) (?:a|per|in any|in each|every) \w+|(?:only |at most )one (?:\w+ )?(?:per|a|in any|in each) \w+|to the (?:extent|degree)|as far as` },
-  { type: 'exception', re: String.raw`unless|except(?:\s+(?:for|as|where|when|that|if|in))?|other than|excluding|with the exception of` },
+  { type: 'exception', re: String.raw`unless|except(?:\s+(?:for|as|where|when|that|if|in))?|other than|excluding|with the exception of|(?:or )?(?:within )?such (?:additional|further|longer|other) (?:time|period)` },
   // A modal with "only" ("can only be cancelled if…") restricts the rule; "even when" says it holds
   // where one would think it does not; "by paying…" is the means the rule requires.
   { type: 'prerequisite', re: String.raw`only (?:after|if|when|where|upon|for|to)|if and only if|provided(?:,)? (?:that|however)|subject to|on condition that|(?:as|so) long as|conditional (?:on|upon)|(?:can|may|must|will|shall|could) only|even (?:if|when|though)|by (?:[a-z]+ing)|in order to|to (?:remain|stay|become|be) eligible|after (?:the|a|an|any|all) (?=[a-z])|if` },
@@ -38,7 +38,9 @@ const triggerRe = new RegExp(triggers.map((t) => `\\b(${t.re})\\b`).join('|'), '
 const definitionRe = /(?:^|[.!?]\s+|\n)[ \t]*(?:(?:\d+(?:\.\d+)*\.?|\([a-z0-9]{1,4}\))[ \t]+)?((?:An?|The|Each|Any)\s+(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*\s+(?:is|are|means|refers to|includes)\s+(?:a|an|the|any|one|each)\s)/g;
 
 /** Where a clause stops: a clause break or table cell, the start of another rule, or the sentence's end. */
-const clauseEndRe = /[,;:.!?()|\n]|\s(?:and|but|or|which|while|whereas|then)\s/g;
+// A line break ends a clause unless the next line goes on in lower case: plain text wrapped at a
+// fixed width ("…within 30 days of Your discovery of the\n   violation") is one sentence.
+const clauseEndRe = /[,;:.!?()|]|\n(?![ \t]*[a-z])|\s(?:and|but|or|which|while|whereas|then)\s/g;
 const MAX_WORDS = 12;
 const MIN_MODAL_WORDS = 4;
 /** The words of a cross-reference (stemmed): a clause of these alone points elsewhere. */

@@ -2,7 +2,7 @@ import type { FactKind } from './facts.ts';
 import { factPlaces, type FactStatus, type SurvivalFact, type SurvivalReport } from './survival.ts';
 import { matchesOf } from './matches.ts';
 import { contentWords } from './clause-survival.ts';
-import { meaningOf } from './same-meaning.ts';
+import { meaningOf, withPhrasalVerbs } from './same-meaning.ts';
 import { stem } from './stem.ts';
 import { extractFacts } from './facts.ts';
 
@@ -48,7 +48,7 @@ export interface QuestionForm {
 /** A sentence of the question opening with an auxiliary ("Does…", "Can it…", "Is the…"), after a clause setting the scene or not ("If my supplier represents me, can it…"). */
 const yesNoRe = /(?:^|[.!?]\s+)\W*(?:(?:if|when|once|after|before|since|because|as long as)\b[^,.?!]{1,120},\s*)?(?:is|are|am|was|were|do|does|did|can|could|may|might|must|should|will|would|has|have)\b/i;
 /** Questions whose answer is a statement whatever their interrogative: what happens, what counts as, what is final. */
-const statementRe = /\bwhat (?:happens|if)\b|\bwhen (?:does|do|is|are|will)\b[^?]*?\b(?:count(?:s|ed)? as|considered|deemed|treated as)\b|\b(?:is|are)\b[^?.]{0,50}?\b(?:final|binding|conclusive|appealable)\b/i;
+const statementRe = /\bwhat (?:happens|if)\b|^\W*when (?:will|would)\b|\bwhen (?:does|do|is|are|will)\b[^?]*?\b(?:count(?:s|ed)? as|considered|deemed|treated as)\b|\b(?:is|are)\b[^?.]{0,50}?\b(?:final|binding|conclusive|appealable)\b/i;
 
 const MODIFIER_WEIGHT = 0.6;
 /** An "of" phrase, up to the next clause break or connective. */
@@ -89,7 +89,9 @@ const forms: { re: RegExp; wants: FactKind[] }[] = [
   { re: /\b(?:which|what|in which|in what) (?:\w+ )?(?:reasons?|status(?:es)?|conditions?|circumstances|options?|criteria|requirements?|terms?)\b|\bwhat happens\b/i, wants: ['condition'] },
 ];
 
-export function questionForm(question: string): QuestionForm {
+export function questionForm(asked: string): QuestionForm {
+  // "Can the licensor take back the licence?" is matched as "revoke" is.
+  const question = withPhrasalVerbs(asked);
   let wants = new Set<FactKind>();
   let phrase: string | null = null;
   for (const form of forms) {
@@ -106,6 +108,9 @@ export function questionForm(question: string): QuestionForm {
   const yesNo = statement === null ? yesNoRe.exec(question) : null;
   if (statement || yesNo) {
     const stated = new Set(extractFacts(question).map((f) => f.kind).filter((k) => quantity.includes(k) || k === 'date'));
+    // "When will the agent hand me over?" is decided by the rule that says when, or by a time: both answer it.
+    const when = statement !== null && /^\W*when (?:will|would)\b/i.test(statement[0]);
+    if (when) for (const k of ['date', 'duration'] as FactKind[]) stated.add(k);
     if (statement || wants.size === 0) wants = new Set<FactKind>(['condition', ...stated, ...(stated.has('duration') ? (['date'] as FactKind[]) : [])]);
     else wants.add('condition');
     const said = ((statement ?? yesNo) as RegExpExecArray)[0].replace(/^[\s.!?\W]+/, '').trim();
@@ -195,7 +200,8 @@ function placeDocs(survival: SurvivalReport, sourceText: (name: string) => strin
     if (!list) {
       if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
       list = [];
-      for (const m of matchesOf(/[\p{L}\p{N}]+/gu, text)) {
+      // "the following" points at a list; it is not the verb "follow" a question asks about.
+      for (const m of matchesOf(/[\p{L}\p{N}]+/gu, text.replace(followingRe, ' '))) {
         const t = processTerm(m[0]);
         if (t !== null) list.push(t);
       }
@@ -227,6 +233,7 @@ function placeDocs(survival: SurvivalReport, sourceText: (name: string) => strin
 }
 
 const cache = new WeakMap<SurvivalReport, FactDoc[]>();
+const followingRe = /\b(?:the|as) follow(?:ing|s)\b/gi;
 
 /** A query term matches a word that is it, or (5 letters or more) that it begins: "liable" finds "liability", "cancel" "cancellation". */
 const matches = (term: string, word: string) => word === term || (term.length >= 5 && word.startsWith(term));
@@ -301,9 +308,15 @@ function bm25(docs: FactDoc[], terms: string[], weights: readonly number[], boos
 }
 
 /** The sentence of a question that asks (its last one with a question mark), without the circumstances stated before it. */
-function interrogativeOf(question: string): string {
+function interrogativeSentence(question: string): string {
   const sentences = question.split(/(?<=[.!?])\s+/);
   return [...sentences].reverse().find((x) => x.includes('?')) ?? question;
+}
+
+function interrogativeOf(question: string): string {
+  const asking = interrogativeSentence(question);
+  // "What happens if I ask the agent to cancel…?": the "if" clause is the circumstance, "what happens" the question.
+  return asking.replace(/\b(what (?:happens|will happen|would happen))\s+(?:if|when|once)\b.*$/i, '$1');
 }
 
 /** A question asking for a named value (a status, a reason, an option), which a named term or quoted value answers. */
@@ -316,7 +329,8 @@ const whichValueRe = /\b(?:(?:what|which)|what happens to (?:the|its|my|your|the
 function isPremise(clause: string, questionWords: ReadonlySet<string>): boolean {
   const words = contentWords(clause);
   const shared = words.filter((w) => questionWords.has(w)).length;
-  return shared >= 2 && shared >= words.length * PREMISE_SHARE;
+  // "if You Share" is a premise of "…if I share the material…?" as much as a longer clause is.
+  return shared >= Math.min(2, words.length) && shared >= words.length * PREMISE_SHARE;
 }
 const PREMISE_SHARE = 0.6;
 

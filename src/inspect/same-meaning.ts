@@ -14,7 +14,7 @@ export const SAME_MEANING: readonly (readonly string[])[] = [
   ['serious', 'seriously', 'severe', 'severely', 'grave', 'gravely', 'significant'],
   ['incapacitated', 'incapacity', 'incapacitation', 'incompetent'],
   ['extend', 'extension', 'prolong', 'lengthen', 'pause', 'toll', 'suspend'],
-  ['pay', 'paid', 'payment', 'reimburse', 'reimbursement', 'cover', 'covered', 'coverage', 'charge', 'liability', 'liable', 'fee', 'cost'],
+  ['pay', 'paid', 'payment', 'reimburse', 'reimbursement', 'cover', 'covered', 'coverage', 'charge', 'liability', 'liable', 'fee', 'cost', 'financial'],
   ['cancel', 'cancellation', 'terminate', 'termination', 'end', 'expire', 'expiry', 'lapse'],
   ['complaint', 'grievance'],
   ['deadline', 'limit', 'period', 'timeframe'],
@@ -24,13 +24,17 @@ export const SAME_MEANING: readonly (readonly string[])[] = [
   ['decision', 'determination', 'ruling'],
   ['change', 'swap', 'switch', 'exchange', 'modify', 'modification', 'replace', 'alter', 'amend'],
   ['deny', 'denial', 'refuse', 'refusal', 'reject', 'rejection', 'decline'],
-  ['combine', 'aggregate', 'merge', 'consolidate', 'join'],
+  ['combine', 'aggregate', 'merge', 'consolidate', 'join', 'together', 'jointly'],
   ['waive', 'waiver', 'forgo', 'relinquish', 'surrender'],
   ['transfer', 'escalate', 'refer', 'forward'],
   ['authenticate', 'authentication', 'verify', 'verification', 'identify'],
   ['evidence', 'proof', 'documentation'],
-  ['child', 'children', 'minor', 'dependant', 'dependent'],
+  ['child', 'children', 'minor', 'dependant', 'dependent', 'son', 'daughter'],
   ['revoke', 'revocation', 'withdraw', 'rescind'],
+  ['request', 'ask'],
+  ['relate', 'concern', 'regard', 'involve', 'pertain'],
+  ['employment', 'job', 'employ', 'employer'],
+  ['continue', 'continuation', 'remain', 'survive', 'persist', 'keep', 'stay', 'maintain'],
 ];
 
 const groupOf = new Map<string, number>();
@@ -41,3 +45,25 @@ export const meaningOf = (stemmed: string): string => (groupOf.has(stemmed) ? `~
 
 /** A meaning mark as a word a person reads: the group's first word. */
 export const shownWord = (word: string): string => (word.startsWith('~') ? (SAME_MEANING[Number(word.slice(1))]?.[0] ?? word) : word);
+
+/**
+ * Verbs of two words that say what one word of a group says: "take back" a licence is revoke it,
+ * "give up" a right is waive it, "hand over" to a person is transfer. Rewritten before words are
+ * read, so the group above finds them.
+ */
+const PHRASAL: readonly [RegExp, string][] = [
+  [/\b(?:take|takes|taking|took|taken)\s+(?:\w+\s+)?back\b/gi, 'revoke'],
+  [/\b(?:give|gives|giving|gave|given)\s+(?:\w+\s+)?up\b/gi, 'waive'],
+  [/\b(?:hand|hands|handing|handed|pass|passes|passed|passing)\s+(?:\w+\s+)?over\b/gi, 'transfer'],
+  [/\b(?:call|calls|calling|called)\s+(?:\w+\s+)?off\b/gi, 'cancel'],
+];
+
+const particleRe = /\b(?:back|up|over|off)\b/i;
+
+export function withPhrasalVerbs(text: string): string {
+  // Most text has no particle at all: one scan for it before four.
+  if (!particleRe.test(text)) return text;
+  let out = text;
+  for (const [re, word] of PHRASAL) out = out.replace(re, word);
+  return out;
+}

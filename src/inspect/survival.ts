@@ -250,6 +250,10 @@ interface PreparedPlace {
   local?: string;
   /** For a condition clause: the content words it must keep (clause-survival.ts). */
   clauseWords?: string[];
+  /** For a condition clause: an exception follows it in its sentence ("No … shall be appealed unless …"). */
+  excepted?: boolean;
+  /** For a clause cut at "or"/"and": the content words up to its clause break, judged when its own fall short. */
+  reachWords?: string[];
 }
 
 /**
@@ -326,6 +330,12 @@ function preparedSource(text: string): PreparedSource {
       const head = sentence.text.slice(0, fact.start - sentence.start);
       record.local = sentence.text.slice(Math.max(head.search(/[^,;:]*$/), 0), upTo);
       record.clauseWords = clauseWords(fact, record.local);
+      record.excepted = /\b(?:unless|except)\b/i.test(sentence.text.slice(upTo));
+      // A clause stops at "or"/"and", which may join two nouns of one clause ("a motion or
+      // stipulation by the party … to waive"): what runs on to the clause break is its reach.
+      const rest = sentence.text.slice(upTo);
+      const reach = /^\s+(?:or|and)\s+[^,;:.()]*/.exec(rest);
+      if (reach) record.reachWords = clauseWords({ ...fact, text: fact.text + reach[0] }, record.local + reach[0]);
     }
     byPlace.set(place, record);
     out.push(record);
@@ -397,7 +407,11 @@ function judgeFacts(sources: readonly { name: string; text: string }[], index: I
   for (const source of sources) {
     const placesOfKey = new Map<string, { entry: SurvivalFact; words: Set<string> }[]>();
     for (const place of preparedSource(source.text).places) {
-      const clause = isClause(place.fact) ? judgeClause(place.fact, place.clauseWords ?? [], index.clauses(), place.local ?? place.fact.text) : null;
+      let clause = isClause(place.fact) ? judgeClause(place.fact, place.clauseWords ?? [], index.clauses(), place.local ?? place.fact.text, place.excepted) : null;
+      if (clause?.status === 'dropped' && place.reachWords) {
+        const reach = judgeClause(place.fact, place.reachWords, index.clauses(), place.local ?? place.fact.text, place.excepted);
+        if (reach.status !== 'dropped') clause = reach;
+      }
       const kept = clause ? clause.status === 'survived' : survives(place.fact, index, place.words);
       const entry = asEntry(place, source.name, kept, full);
       if (clause) {

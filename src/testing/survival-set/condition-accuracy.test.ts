@@ -8,8 +8,8 @@ import { loadSurvivalSet } from './set.ts';
 // Nothing here or in src/inspect special-cases the set's strings.
 //
 // Issue 29's targets are condition lossy recall ≥ 0.9 and false alarms on faithful intermediates
-// ≤ 5 % over both kinds. The rules do not reach them yet (recall 0.80, false alarms 20/132 when
-// this was written; the survival set's README has the figures): the floors below hold what they
+// ≤ 5 % over both kinds. The rules do not reach them yet (recall 0.82 = 113/137, false alarms 7/132
+// when this was written; the survival set's README has the figures): the floors below hold what they
 // reach, so a change that loses ground fails, and the targets stand as todos until they pass.
 describe('condition questions on the labelled survival set (#29)', () => {
   const docs = loadSurvivalSet();
@@ -26,25 +26,25 @@ describe('condition questions on the labelled survival set (#29)', () => {
     expect(q.faithful.falseAlarms / q.faithful.total).toBeLessThanOrEqual(0.015);
   });
 
-  it('flags lossy condition handoffs: recall ≥ 0.80 and precision ≥ 0.84 (target: recall ≥ 0.90)', () => {
-    expect(recall(c.verdict)).toBeGreaterThanOrEqual(0.8);
-    expect(precision(c.verdict)).toBeGreaterThanOrEqual(0.84);
+  it('flags lossy condition handoffs: recall ≥ 0.82 (113 of 137) and precision ≥ 0.94 (target: recall ≥ 0.90)', () => {
+    expect(recall(c.verdict)).toBeGreaterThanOrEqual(113 / 137);
+    expect(precision(c.verdict)).toBeGreaterThanOrEqual(0.94);
   });
 
-  it('flags at least 44 of the 59 numbers-only intermediates (every number kept, the condition dropped)', () => {
-    expect(c.byKind['numbers-only'].lossy).toBeGreaterThanOrEqual(44);
+  it('flags at least 46 of the 59 numbers-only intermediates (every number kept, the condition dropped)', () => {
+    expect(c.byKind['numbers-only'].lossy).toBeGreaterThanOrEqual(46);
   });
 
-  it('raises at most 20 false alarms on the 132 faithful intermediates of both kinds (target: ≤ 5 %)', () => {
+  it('raises at most 7 false alarms on the 132 faithful intermediates of both kinds (target: ≤ 5 %)', () => {
     expect(faithful.total).toBe(132);
-    expect(faithful.falseAlarms).toBeLessThanOrEqual(20);
+    expect(faithful.falseAlarms).toBeLessThanOrEqual(7);
   });
 
-  it('holds on the held-out contract it was not tuned on: lossy recall ≥ 0.65, precision ≥ 0.85', () => {
+  it('holds on the held-out contract it was not tuned on: lossy recall ≥ 0.70 (19 of 27), precision ≥ 0.90', () => {
     const held = conditions.find((d) => d.heldOut);
     expect(held?.name).toBe('cuad-neoforma-verticalnet.txt');
-    expect(recall(held!.verdict)).toBeGreaterThanOrEqual(0.65);
-    expect(precision(held!.verdict)).toBeGreaterThanOrEqual(0.85);
+    expect(recall(held!.verdict)).toBeGreaterThanOrEqual(19 / 27);
+    expect(precision(held!.verdict)).toBeGreaterThanOrEqual(0.9);
   });
 
   it('says which words matched for every condition it judged kept or changed, and why each asked fact was asked', () => {
@@ -59,6 +59,6 @@ describe('condition questions on the labelled survival set (#29)', () => {
     }
   });
 
-  it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.80 now)');
-  it.todo('false alarms on faithful intermediates ≤ 5 % over both kinds (issue 29; 20/132 = 15.2 % now)');
+  it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.82 now)');
+  it.todo('false alarms on faithful intermediates ≤ 5 % over both kinds (issue 29; 7/132 = 5.3 % now)');
 });
