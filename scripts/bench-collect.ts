@@ -5,7 +5,7 @@
  * second, as agent traces of --spans-per-trace spans (a root and chat spans with GenAI
  * attributes and message content). The collector is the built CLI in a process of its own.
  *
- *   npm run bench:collect [-- --seconds 60] [--exporters 8] [--rate 1000] [--spans-per-trace 20] [--queue 2048] [--skip-build]
+ *   npm run bench:collect [-- --seconds 60] [--exporters 8] [--rate 1000] [--spans-per-trace 20] [--queue 2048] [--skip-build] [--profile DIR]
  *
  * --queue is each batch processor's maxQueueSize (the SDK's default, 2,048): a span ended while
  * the queue is full is dropped by the exporter's process, which the collector never sees, so
@@ -13,7 +13,8 @@
  * apart, to tell which side ran out.
  * Prints spans sent, accepted by the collector and lost (sent − accepted), runs written, the
  * collector's answers by status (429s are retried by the exporters), and its RSS: sampled each
- * second and its peak (VmHWM from /proc). Asserts nothing.
+ * second and its peak (VmHWM from /proc). Asserts nothing. --profile DIR writes the collector's
+ * CPU profile there (node --cpu-prof), to see where its time goes.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -34,6 +35,7 @@ const EXPORTERS = num('exporters', 8);
 const RATE = num('rate', 1000);
 const SPANS_PER_TRACE = Math.max(2, num('spans-per-trace', 20));
 const QUEUE = num('queue', 2048);
+const PROFILE_DIR = benchOption(argv, 'profile');
 const PORT = 5207 + Math.floor(Math.random() * 500);
 
 if (!argv.includes('--skip-build')) {
@@ -74,7 +76,7 @@ function recordTrace(tracer: Tracer, n: number): void {
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-bench-collect-'));
-const collector = spawn(process.execPath, [path.join(root, 'dist-cli/seamscope.mjs'), 'collect', '--port', String(PORT), '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+const collector = spawn(process.execPath, [...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROFILE_DIR)] : []), path.join(root, 'dist-cli/seamscope.mjs'), 'collect', '--port', String(PORT), '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
 let traceLines = 0;
 let summary = '';
 const listening = new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Scrubber } from '../providers/scrub.ts';
 import type { StepRegistry } from '../steps/index.ts';
 import type { RunMeta, TraceEvent } from '../trace/index.ts';
-import { importOtlpTrace } from '../trace/otlp/index.ts';
+import { importCheckedOtlpTrace, type ImportOtlpResult } from '../trace/otlp/index.ts';
 import type { OtlpEvent, OtlpKeyValue, OtlpTraceData } from '../trace/otlp/otlp-json.ts';
 import { toRunFile } from '../trace/run-file.ts';
 import type { PendingTrace } from './assembler.ts';
@@ -58,14 +58,16 @@ export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedL
 }
 
 /** Imports a finished trace (scrubbed first); null data when it holds no spans (its log records never met them). */
-export function importFinished(trace: PendingTrace, scrubber: Scrubber, registry: StepRegistry): ReturnType<typeof importOtlpTrace> & { joinedLogs: number } {
+export function importFinished(trace: PendingTrace, scrubber: Scrubber, registry: StepRegistry): ImportOtlpResult & { joinedLogs: number } {
   if (trace.spans.length === 0) {
     return { ok: false, message: `${trace.logCount} log record(s) arrived but none of their spans did`, joinedLogs: 0 };
   }
   const { data, joinedLogs } = traceToOtlp(trace);
   // Keys out before anything else sees the trace: the importer, the run file, the printed line.
-  const text = JSON.stringify(scrubber.value(data));
-  return { ...importOtlpTrace(text, registry), joinedLogs };
+  const scrubbed = scrubber.value(data);
+  // Every span, resource and scope was checked as its request arrived (payload.ts), so the
+  // importer does not read and check the payload again; the text only names the run.
+  return { ...importCheckedOtlpTrace(scrubbed, JSON.stringify(scrubbed), registry), joinedLogs };
 }
 
 /** Writes the run file beside the others, whole or not at all (written aside, then renamed). */

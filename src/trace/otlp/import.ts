@@ -4,6 +4,7 @@ import type { RunMeta, RunStatus, TraceEvent } from '../events.ts';
 import { assembleRun, recordFromCall, spanError, type ImportedRun, type ImportedStep } from './assemble.ts';
 import { mapLlmAttributes, type LlmCall } from './conventions.ts';
 import { readOtlpJson } from './guard.ts';
+import type { OtlpTraceData } from './otlp-json.ts';
 import { importSeamscope, seamscopeRoot } from './import-seamscope.ts';
 import { flattenSpans, indexSpans, uniqueStepId, wrapperFinder, type FlatSpan } from './spans.ts';
 import { buildSyntheticChain, type ImportedCallStep } from './synthetic-chain.ts';
@@ -154,7 +155,12 @@ export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundC
 function importUnchecked(text: string, registry: StepRegistry): ImportOtlpResult {
   const read = readOtlpJson(text);
   if (!read.ok) return read;
-  const spans = flattenSpans(read.data);
+  return importChecked(read.data, text, registry);
+}
+
+/** A payload that has passed readOtlpJson's checks → a run; `text` is its JSON, which the run id is derived from. */
+function importChecked(data: OtlpTraceData, text: string, registry: StepRegistry): ImportOtlpResult {
+  const spans = flattenSpans(data);
   if (spans.length === 0) return { ok: false, message: 'the trace holds no spans' };
   const warnings: string[] = [];
   const root = seamscopeRoot(spans);
@@ -179,11 +185,27 @@ function dedupeCalls(calls: readonly ImportedCallStep[]): ImportedCallStep[] {
   return [...byId.values()];
 }
 
+const failed = (error: unknown): ImportOtlpResult => ({ ok: false, message: `the trace could not be imported: ${(error as Error)?.message ?? String(error)}` });
+
 export function importOtlpTrace(text: string, registry: StepRegistry): ImportOtlpResult {
   try {
     return importUnchecked(text, registry);
   } catch (error) {
     // A bug here must not surface as a stack trace in the app; the file is refused instead.
-    return { ok: false, message: `the trace could not be imported: ${(error as Error)?.message ?? String(error)}` };
+    return failed(error);
+  }
+}
+
+/**
+ * For `seamscope collect`, which has already held every span of the payload to the checks
+ * readOtlpJson makes (the same span schema and value limits, as each request arrived): the
+ * payload is imported without reading and checking it a second time. `text` is the payload
+ * as JSON, so a trace gets the same run id whichever way it was imported.
+ */
+export function importCheckedOtlpTrace(data: OtlpTraceData, text: string, registry: StepRegistry): ImportOtlpResult {
+  try {
+    return importChecked(data, text, registry);
+  } catch (error) {
+    return failed(error);
   }
 }
