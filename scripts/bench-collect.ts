@@ -5,7 +5,13 @@
  * second, as agent traces of --spans-per-trace spans (a root and chat spans with GenAI
  * attributes and message content). The collector is the built CLI in a process of its own.
  *
- *   npm run bench:collect [-- --seconds 60] [--exporters 8] [--rate 1000] [--spans-per-trace 20] [--queue 2048] [--skip-build]
+ *   npm run bench:collect [-- --seconds 60] [--exporters 8] [--rate 1000] [--spans-per-trace 20] [--queue 2048] [--skip-build] [--profile DIR] [--cli dist-cli/seamscope.mjs]
+ *
+ * The exporters run as OpenTelemetry's defaults set them (@opentelemetry/sdk-trace 3.1's
+ * BatchSpanProcessor: maxQueueSize 2,048, maxExportBatchSize 512, scheduledDelayMillis 5,000,
+ * exportTimeoutMillis 30,000, one export in flight; the OTLP/HTTP exporter's timeoutMillis
+ * 10,000, retrying a 429 after its Retry-After). The eight run in this one process, as eight
+ * TracerProviders, where an application would have one process each.
  *
  * --queue is each batch processor's maxQueueSize (the SDK's default, 2,048): a span ended while
  * the queue is full is dropped by the exporter's process, which the collector never sees, so
@@ -13,7 +19,9 @@
  * apart, to tell which side ran out.
  * Prints spans sent, accepted by the collector and lost (sent − accepted), runs written, the
  * collector's answers by status (429s are retried by the exporters), and its RSS: sampled each
- * second and its peak (VmHWM from /proc). Asserts nothing.
+ * second and its peak (VmHWM from /proc). Asserts nothing. --profile DIR writes the collector's
+ * CPU profile there (node --cpu-prof), to see where its time goes. --cli runs another build of
+ * the CLI (an earlier commit's, to compare two builds in the same conditions).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -34,9 +42,11 @@ const EXPORTERS = num('exporters', 8);
 const RATE = num('rate', 1000);
 const SPANS_PER_TRACE = Math.max(2, num('spans-per-trace', 20));
 const QUEUE = num('queue', 2048);
+const PROFILE_DIR = benchOption(argv, 'profile');
+const CLI = path.resolve(benchOption(argv, 'cli') ?? path.join(root, 'dist-cli/seamscope.mjs'));
 const PORT = 5207 + Math.floor(Math.random() * 500);
 
-if (!argv.includes('--skip-build')) {
+if (!argv.includes('--skip-build') && !benchOption(argv, 'cli')) {
   const built = spawnSync('npm', ['run', '--silent', 'build:cli'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
@@ -74,7 +84,7 @@ function recordTrace(tracer: Tracer, n: number): void {
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-bench-collect-'));
-const collector = spawn(process.execPath, [path.join(root, 'dist-cli/seamscope.mjs'), 'collect', '--port', String(PORT), '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+const collector = spawn(process.execPath, [...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROFILE_DIR)] : []), CLI, 'collect', '--port', String(PORT), '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
 let traceLines = 0;
 let summary = '';
 const listening = new Promise<void>((resolve, reject) => {
@@ -98,7 +108,7 @@ const providers = Array.from({ length: EXPORTERS }, () => new TracerProvider({
 }));
 const tracers = providers.map((p, i) => p.getTracer(`bench-exporter-${i}`));
 
-process.stderr.write(`bench:collect: ${EXPORTERS} exporters × ${RATE} spans/s for ${SECONDS} s, traces of ${SPANS_PER_TRACE} spans, protobuf, queue ${QUEUE}, collector pid ${collector.pid}\n`);
+process.stderr.write(`bench:collect: ${EXPORTERS} exporters × ${RATE} spans/s for ${SECONDS} s, traces of ${SPANS_PER_TRACE} spans, protobuf, queue ${QUEUE}, collector pid ${collector.pid} (${path.relative(root, CLI)})\n`);
 const cpuBefore = { collector: await cpuSeconds(collector.pid as number), exporters: process.cpuUsage() };
 const samples: number[] = [];
 let sent = 0;
@@ -125,8 +135,9 @@ await new Promise<void>((resolve) => {
   }, 1000);
 });
 const sendSeconds = (performance.now() - started) / 1000;
-await Promise.all(providers.map((p) => p.forceFlush()));
-await Promise.all(providers.map((p) => p.shutdown()));
+// An export that failed (retries spent) rejects the flush: its spans are counted as lost, the bench goes on.
+const flushFailures = (await Promise.allSettled(providers.map((p) => p.forceFlush()))).filter((r) => r.status === 'rejected').length;
+await Promise.allSettled(providers.map((p) => p.shutdown()));
 const peakDuring = await rss(collector.pid as number);
 const collectorCpu = (await cpuSeconds(collector.pid as number)) - cpuBefore.collector;
 const exporterUsage = process.cpuUsage(cpuBefore.exporters);
@@ -145,10 +156,10 @@ const quarter = (i: number) => Math.round(samples[Math.floor((samples.length * i
 process.stdout.write([
   `spans sent:      ${sent} in ${sendSeconds.toFixed(1)} s (${Math.round(sent / sendSeconds)} spans/s, ${traces} traces)`,
   `spans received:  ${accepted} accepted, ${rejected} rejected`,
-  `spans lost:      ${sent - accepted}`,
+  `spans lost:      ${sent - accepted}${flushFailures ? ` (the final flush failed for ${flushFailures} exporter(s))` : ''}`,
   `runs written:    ${files} files, ${traceLines} trace lines, ${notImported} traces not imported`,
   `collector:       ${summary}`,
-  `CPU:             collector ${collectorCpu.toFixed(1)} s, exporters' process ${exportersCpu.toFixed(1)} s over ${sendSeconds.toFixed(1)} s; load average ${load} on ${(await import('node:os')).cpus().length} cores`,
+  `CPU:             collector ${collectorCpu.toFixed(1)} s (${((collectorCpu * 1000) / accepted).toFixed(3)} ms per accepted span), exporters' process ${exportersCpu.toFixed(1)} s over ${sendSeconds.toFixed(1)} s; load average ${load} on ${(await import('node:os')).cpus().length} cores`,
   `collector RSS:   peak ${Math.round(peakDuring.peak)} MB (VmHWM); sampled each second: median ${q(0.5)} MB, p95 ${q(0.95)} MB; at 25/50/75 % of the run ${quarter(1)}/${quarter(2)}/${quarter(3)} MB`,
   JSON.stringify({ bench: 'collect', seconds: SECONDS, exporters: EXPORTERS, rate: RATE, spansPerTrace: SPANS_PER_TRACE, queue: QUEUE, sent, accepted, rejected, lost: sent - accepted, runFiles: files, peakRssMb: Math.round(peakDuring.peak), collectorCpuS: Number(collectorCpu.toFixed(1)), exportersCpuS: Number(exportersCpu.toFixed(1)), load }),
 ].join('\n') + '\n');

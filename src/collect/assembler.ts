@@ -8,6 +8,12 @@ import type { IncomingLog, IncomingSpan } from './payload.ts';
  * Everything held is bounded: spans per trace (a flood with one trace id drops that trace, and
  * later spans with its id are rejected), and pending spans, bytes and traces overall, which the
  * server turns into 429 before it reads a body.
+ *
+ * A trace's spans that arrive after it was finished (its root ended and the grace passed, or the
+ * idle timeout did) are not merged into what was written: they make a part of their own, part 2,
+ * 3…, finished the grace after the last of them arrives, which the server writes as a second
+ * run file beside the first. Finished trace ids are remembered (bounded) to tell a late span
+ * from a new trace.
  */
 export interface AssemblerLimits {
   maxSpansPerTrace: number;
@@ -30,6 +36,14 @@ export interface PendingTrace {
   lastSeenMs: number;
   /** When the root span arrived plus the grace; null until then. */
   dueMs: number | null;
+  /** 1 for a trace's spans as they first came; 2, 3… for spans that came after it was finished. */
+  part: number;
+}
+
+/** What is remembered of a finished trace: how many parts it has had, and the run its first part was written as. */
+export interface FinishedPart {
+  parts: number;
+  run?: { id: string; name: string };
 }
 
 export interface AddResult {
@@ -40,10 +54,13 @@ export interface AddResult {
 
 /** How many dropped trace ids are remembered, so a flood's later spans are refused too. */
 const REMEMBERED_DROPS = 4096;
+/** How many finished trace ids are remembered (a minute of traces under the bench's load): late spans come seconds after. */
+const REMEMBERED_FINISHED = 16_384;
 
 export class TraceAssembler {
   private readonly traces = new Map<string, PendingTrace>();
   private readonly dropped = new Set<string>();
+  private readonly finished = new Map<string, FinishedPart>();
   private spanCount = 0;
   private byteCount = 0;
 
@@ -73,11 +90,37 @@ export class TraceAssembler {
   private open(traceId: string, now: number): PendingTrace {
     let trace = this.traces.get(traceId);
     if (!trace) {
-      trace = { traceId, spans: [], logs: new Map(), logCount: 0, bytes: 0, lastSeenMs: now, dueMs: null };
+      const part = (this.finished.get(traceId)?.parts ?? 0) + 1;
+      trace = { traceId, spans: [], logs: new Map(), logCount: 0, bytes: 0, lastSeenMs: now, dueMs: null, part };
       this.traces.set(traceId, trace);
     }
     trace.lastSeenMs = now;
+    // A late part has no root to wait for: it is finished the grace after its last arrival.
+    if (trace.part > 1) trace.dueMs = now + this.limits.rootGraceMs;
     return trace;
+  }
+
+  /** The first part's run and the number of parts of a finished trace, or undefined when it is not remembered. */
+  finishedPart(traceId: string): FinishedPart | undefined {
+    return this.finished.get(traceId);
+  }
+
+  /** The run a trace's first part was written as, which its late parts are named after. */
+  recordRun(traceId: string, run: { id: string; name: string }): void {
+    const entry = this.finished.get(traceId);
+    if (entry && !entry.run) entry.run = run;
+  }
+
+  private finish(trace: PendingTrace): void {
+    this.release(trace);
+    const entry = this.finished.get(trace.traceId);
+    if (entry) {
+      entry.parts = trace.part;
+      return;
+    }
+    this.finished.set(trace.traceId, { parts: trace.part });
+    // A Map iterates in insertion order: the oldest finished trace is forgotten first.
+    if (this.finished.size > REMEMBERED_FINISHED) this.finished.delete(this.finished.keys().next().value as string);
   }
 
   private drop(traceId: string): void {
@@ -159,14 +202,14 @@ export class TraceAssembler {
     for (const trace of this.traces.values()) {
       if ((trace.dueMs !== null && trace.dueMs <= now) || now - trace.lastSeenMs >= this.limits.idleMs) out.push(trace);
     }
-    for (const trace of out) this.release(trace);
+    for (const trace of out) this.finish(trace);
     return out;
   }
 
-  /** Every pending trace, finished now (the collector is stopping). */
+  /** Every pending trace, finished now (the collector is stopping, or flushing). */
   drain(): PendingTrace[] {
     const out = [...this.traces.values()];
-    for (const trace of out) this.release(trace);
+    for (const trace of out) this.finish(trace);
     return out;
   }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Scrubber } from '../providers/scrub.ts';
 import type { StepRegistry } from '../steps/index.ts';
 import type { RunMeta, TraceEvent } from '../trace/index.ts';
-import { importOtlpTrace } from '../trace/otlp/index.ts';
+import { importCheckedOtlpTrace, type ImportOtlpResult, type RunNaming } from '../trace/otlp/index.ts';
 import type { OtlpEvent, OtlpKeyValue, OtlpTraceData } from '../trace/otlp/otlp-json.ts';
 import { toRunFile } from '../trace/run-file.ts';
 import type { PendingTrace } from './assembler.ts';
@@ -58,30 +58,53 @@ export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedL
 }
 
 /** Imports a finished trace (scrubbed first); null data when it holds no spans (its log records never met them). */
-export function importFinished(trace: PendingTrace, scrubber: Scrubber, registry: StepRegistry): ReturnType<typeof importOtlpTrace> & { joinedLogs: number } {
+export function importFinished(trace: PendingTrace, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): ImportOtlpResult & { joinedLogs: number } {
   if (trace.spans.length === 0) {
     return { ok: false, message: `${trace.logCount} log record(s) arrived but none of their spans did`, joinedLogs: 0 };
   }
   const { data, joinedLogs } = traceToOtlp(trace);
   // Keys out before anything else sees the trace: the importer, the run file, the printed line.
-  const text = JSON.stringify(scrubber.value(data));
-  return { ...importOtlpTrace(text, registry), joinedLogs };
+  const scrubbed = scrubber.value(data);
+  // Every span, resource and scope was checked as its request arrived (payload.ts), so the
+  // importer does not read and check the payload again; the text only names the run.
+  return { ...importCheckedOtlpTrace(scrubbed, JSON.stringify(scrubbed), registry, naming), joinedLogs };
 }
 
 /** Writes the run file beside the others, whole or not at all (written aside, then renamed). */
 export async function writeRunFile(dir: string, run: RunMeta, events: TraceEvent[]): Promise<string> {
-  await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${run.id}.run.json`);
   const aside = `${file}.${process.pid}.partial`;
-  await writeFile(aside, `${JSON.stringify(toRunFile(run, events), null, 2)}\n`);
+  const text = `${JSON.stringify(toRunFile(run, events), null, 2)}\n`;
+  try {
+    await writeFile(aside, text);
+  } catch (error) {
+    // The directory is made when it is missing, not before every file (hundreds a second under load).
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    await writeFile(aside, text);
+  }
   await rename(aside, file);
   return file;
 }
 
+/**
+ * How a late part of a trace (spans that came after it was written) is named: after the run its
+ * first part was written as, so its file sorts beside that one and says what it is
+ * (`otlp-…-late-2.run.json`, "Agent (late spans, part 2)"); after the trace id when the first
+ * part was not written or is no longer remembered.
+ */
+export function lateNaming(trace: PendingTrace, first: { id: string; name: string } | undefined): RunNaming | undefined {
+  if (trace.part < 2) return undefined;
+  return {
+    runId: `${first?.id ?? `otlp-trace-${trace.traceId}`}-late-${trace.part}`,
+    name: `${first?.name ?? `Trace ${trace.traceId}`} (late spans, part ${trace.part})`,
+  };
+}
+
 /** Import, then write: one finished trace's whole outcome. Never throws for a trace's content. */
-export async function finishTrace(trace: PendingTrace, dir: string, scrubber: Scrubber, registry: StepRegistry): Promise<FinishedTrace> {
+export async function finishTrace(trace: PendingTrace, dir: string, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): Promise<FinishedTrace> {
   const base = { traceId: trace.traceId, spans: trace.spans.length, logs: trace.logCount };
-  const result = importFinished(trace, scrubber, registry);
+  const result = importFinished(trace, scrubber, registry, naming);
   if (!result.ok) return { ok: false, ...base, message: result.message };
   const unjoined = trace.logCount - result.joinedLogs;
   const warnings = unjoined > 0 ? [...result.warnings, `${unjoined} log record(s) named a span that is not in the trace`] : result.warnings;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Scrubber } from '../providers/scrub.ts';
 import type { StepRegistry } from '../steps/index.ts';
 import { TraceAssembler, type AssemblerLimits, type PendingTrace } from './assembler.ts';
-import { finishTrace, type FinishedTrace } from './finish.ts';
+import { finishTrace, lateNaming, type FinishedTrace } from './finish.ts';
 import { discardRest, readBody } from './http-body.ts';
 import { createReadApi, type ReadApiOptions } from './read-api.ts';
 import { readLogsRequest, readTraceRequest, type Encoding, type ValueLimits } from './payload.ts';
@@ -111,7 +111,9 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     for (let trace = queue.shift(); trace !== undefined; trace = queue.shift()) {
       let result: FinishedTrace;
       try {
-        result = await finishTrace(trace, options.dir, options.scrubber, options.registry);
+        const naming = lateNaming(trace, assembler.finishedPart(trace.traceId)?.run);
+        result = await finishTrace(trace, options.dir, options.scrubber, options.registry, naming);
+        if (result.ok && trace.part === 1) assembler.recordRun(trace.traceId, { id: result.run.id, name: result.run.chainName });
       } catch (error) {
         // A write that failed (disk full, permissions): said, and the collector goes on.
         result = { ok: false, traceId: trace.traceId, spans: trace.spans.length, logs: trace.logCount, message: `not written: ${(error as Error).message}` };

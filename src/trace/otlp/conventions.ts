@@ -44,7 +44,9 @@ export interface SpanEventLike {
 }
 
 const DEPRECATED = new Set(['gen_ai.system', 'gen_ai.usage.prompt_tokens', 'gen_ai.usage.completion_tokens', 'gen_ai.prompt', 'gen_ai.completion', 'gen_ai.openai.request.response_format']);
-const OPENINFERENCE = /^(openinference\.|input\.|output\.|llm\.(input_messages|output_messages|token_count|model_name|invocation_parameters|provider|system)\b)/;
+// llm.finish_reason is OpenInference's too (LLM_FINISH_REASON; @arizeai/openinference-instrumentation-openai 4.2
+// writes it), not OpenLLMetry's: read as OpenLLMetry, every OpenInference capture was labelled with both.
+const OPENINFERENCE = /^(openinference\.|input\.|output\.|llm\.(input_messages|output_messages|token_count|model_name|invocation_parameters|provider|system|finish_reason|tools)\b)/;
 const NON_LLM_OPERATIONS = new Set(['embeddings', 'retrieval', 'execute_tool', 'create_agent', 'invoke_agent', 'invoke_workflow']);
 const LLM_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
 

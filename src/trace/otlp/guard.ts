@@ -108,6 +108,9 @@ const tracesData = z.object({
  * checks each item of a request on its own (a bad span is rejected, the rest of the request kept).
  */
 export const otlpSpanSchema = span;
+/** A resourceSpans' resource and a scopeSpans' scope, as the trace reader accepts them. */
+export const otlpResourceSchema = z.object({ attributes: attributeList }).loose();
+export const otlpScopeSchema = z.object({ name: z.string().optional() }).loose();
 export const otlpLogRecordSchema = z.object({
   traceId: z.union([z.literal(''), hex(32)], 'must be empty or 32 hex characters').optional(),
   spanId: z.union([z.literal(''), hex(16)], 'must be empty or 16 hex characters').optional(),

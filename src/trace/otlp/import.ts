@@ -4,6 +4,7 @@ import type { RunMeta, RunStatus, TraceEvent } from '../events.ts';
 import { assembleRun, recordFromCall, spanError, type ImportedRun, type ImportedStep } from './assemble.ts';
 import { mapLlmAttributes, type LlmCall } from './conventions.ts';
 import { readOtlpJson } from './guard.ts';
+import type { OtlpTraceData } from './otlp-json.ts';
 import { importSeamscope, seamscopeRoot } from './import-seamscope.ts';
 import { flattenSpans, indexSpans, uniqueStepId, wrapperFinder, type FlatSpan } from './spans.ts';
 import { buildSyntheticChain, type ImportedCallStep } from './synthetic-chain.ts';
@@ -124,13 +125,13 @@ function importOwn(root: FlatSpan, spans: readonly FlatSpan[], calls: readonly F
  * Any other trace: one model step per LLM call, in time order, on a synthetic chain. Also the
  * last stage of the Langfuse import, which hands its observations over as span-like records.
  */
-export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[], registry: StepRegistry, source?: string): ImportOtlpResult {
+export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundCall[], runId: string, warnings: string[], registry: StepRegistry, source?: string, name?: string): ImportOtlpResult {
   const taken = new Set<string>();
   const suffixes = new Map<string, number>();
   const ids = calls.map((c) => uniqueStepId(c.span.name, taken, suffixes));
   const stepCalls: ImportedCallStep[] = calls.map((c, i) => ({ id: ids[i] as string, name: c.name, call: c.call }));
   // Named as the tracing tools name it: the root span, else the service (the app keeps names unique).
-  const chainName = traceNameOf(spans, serviceName(spans)) ?? calls[0]?.span.name ?? 'LLM calls';
+  const chainName = name ?? traceNameOf(spans, serviceName(spans)) ?? calls[0]?.span.name ?? 'LLM calls';
   const chain = buildSyntheticChain(stepCalls, registry, { id: runId, name: chainName, importedFrom: labelsOf(calls), ...(source ? { source } : {}) });
   const configHashes = new Map(chain.steps.map((s) => [s.id, hashValue(s.config)]));
   const steps = genericSteps(calls, configHashes, ids);
@@ -168,7 +169,18 @@ function withPromptTemplates(nodes: SpanNode[], calls: readonly FoundCall[]): Sp
 function importUnchecked(text: string, registry: StepRegistry): ImportOtlpResult {
   const read = readOtlpJson(text);
   if (!read.ok) return read;
-  const spans = flattenSpans(read.data);
+  return importChecked(read.data, text, registry);
+}
+
+/** A run's id and name given by the caller instead of derived from the trace (the collector's late spans of a trace already written). */
+export interface RunNaming {
+  runId: string;
+  name: string;
+}
+
+/** A payload that has passed readOtlpJson's checks → a run; `text` is its JSON, which the run id is derived from. */
+function importChecked(data: OtlpTraceData, text: string, registry: StepRegistry, naming?: RunNaming): ImportOtlpResult {
+  const spans = flattenSpans(data);
   if (spans.length === 0) return { ok: false, message: 'the trace holds no spans' };
   const warnings: string[] = [];
   const root = seamscopeRoot(spans);
@@ -182,8 +194,8 @@ function importUnchecked(text: string, registry: StepRegistry): ImportOtlpResult
   const notes = [...new Set(calls.flatMap((c) => c.call.notes))];
   if (notes.length > 0) warnings.push(`Seamscope messages are plain text, so: ${notes.join('; ')}`);
   // Derived from the content: the same file always gets the same id, and never an existing run's id.
-  const runId = `otlp-${hashString(text)}`;
-  return root ? importOwn(root, spans, calls, runId, warnings, registry) : importGeneric(spans, calls, runId, warnings, registry);
+  const runId = naming?.runId ?? `otlp-${hashString(text)}`;
+  return root ? importOwn(root, spans, calls, runId, warnings, registry) : importGeneric(spans, calls, runId, warnings, registry, undefined, naming?.name);
 }
 
 /** One synthetic step per Seamscope step: its last recorded call stands for the step. */
@@ -193,11 +205,27 @@ function dedupeCalls(calls: readonly ImportedCallStep[]): ImportedCallStep[] {
   return [...byId.values()];
 }
 
+const failed = (error: unknown): ImportOtlpResult => ({ ok: false, message: `the trace could not be imported: ${(error as Error)?.message ?? String(error)}` });
+
 export function importOtlpTrace(text: string, registry: StepRegistry): ImportOtlpResult {
   try {
     return importUnchecked(text, registry);
   } catch (error) {
     // A bug here must not surface as a stack trace in the app; the file is refused instead.
-    return { ok: false, message: `the trace could not be imported: ${(error as Error)?.message ?? String(error)}` };
+    return failed(error);
+  }
+}
+
+/**
+ * For `seamscope collect`, which has already held every span of the payload to the checks
+ * readOtlpJson makes (the same span schema and value limits, as each request arrived): the
+ * payload is imported without reading and checking it a second time. `text` is the payload
+ * as JSON, so a trace gets the same run id whichever way it was imported (unless `naming` gives one).
+ */
+export function importCheckedOtlpTrace(data: OtlpTraceData, text: string, registry: StepRegistry, naming?: RunNaming): ImportOtlpResult {
+  try {
+    return importChecked(data, text, registry, naming);
+  } catch (error) {
+    return failed(error);
   }
 }

@@ -1,0 +1,68 @@
+/**
+ * Where the collector's time goes, stage by stage, in this process (no HTTP, no exporters):
+ * requests of 512 spans as the bench's exporters make them, encoded by OpenTelemetry's
+ * protobuf serializer, then decoded and checked (readTraceRequest), grouped (TraceAssembler)
+ * and finished (import and write, finishTrace). Prints CPU milliseconds per span for each
+ * stage; the figures vary with the machine's load, so compare stages of one run.
+ *
+ *   npx tsx scripts/bench/collect-stages.ts [--requests 40]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { context, SpanKind, trace as traceApi } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { TraceAssembler } from '../../src/collect/assembler.ts';
+import { finishTrace } from '../../src/collect/finish.ts';
+import { readTraceRequest } from '../../src/collect/payload.ts';
+import { DEFAULT_LIMITS } from '../../src/collect/server.ts';
+import { createScrubber } from '../../src/providers/scrub.ts';
+import { stepRegistry } from '../../src/steps/index.ts';
+import { benchOption } from './options.ts';
+
+const REQUESTS = Number(benchOption(process.argv.slice(2), 'requests') ?? 40);
+const exporter = new InMemorySpanExporter();
+const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+const tracer = provider.getTracer('bench-stages');
+const bodies: Uint8Array[] = [];
+for (let r = 0; r < REQUESTS; r++) {
+  exporter.reset();
+  // 512 spans: 25 traces of 20 spans and 12 more, as a batch processor cuts them.
+  for (let n = 0; exporter.getFinishedSpans().length < 512; n++) {
+    const root = tracer.startSpan('invoke_agent bench', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'bench' } });
+    const ctx = traceApi.setSpan(context.active(), root);
+    for (let i = 1; i < 20; i++) {
+      tracer.startSpan('chat mock-model', {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'mock-model',
+          'gen_ai.usage.input_tokens': 40 + i, 'gen_ai.usage.output_tokens': 12,
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `Trace ${n}, step ${i}: appeals must be filed within 180 calendar days of the notice.` }] }]),
+          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `Step ${i}: the deadline is 180 days.` }], finish_reason: 'stop' }]),
+        },
+      }, ctx).end();
+    }
+    root.end();
+  }
+  bodies.push(ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans().slice(0, 512)) as Uint8Array);
+}
+
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-stages-'));
+const assembler = new TraceAssembler({ ...DEFAULT_LIMITS, maxPendingSpans: Infinity, maxPendingBytes: Infinity });
+const scrubber = createScrubber([]);
+let spans = 0;
+let t = cpu();
+const reads = bodies.map((body) => readTraceRequest(body, 'protobuf', DEFAULT_LIMITS));
+const readMs = cpu() - t;
+t = cpu();
+for (const read of reads) if (read.ok) spans += assembler.addSpans(read.items, 0).accepted;
+const addMs = cpu() - t;
+const traces = assembler.drain();
+t = cpu();
+for (const trace of traces) await finishTrace(trace, dir, scrubber, stepRegistry);
+const finishMs = cpu() - t;
+await rm(dir, { recursive: true, force: true });
+const per = (ms: number) => (ms / spans).toFixed(4);
+process.stdout.write(`${spans} spans, ${traces.length} traces: read ${per(readMs)} ms/span, group ${per(addMs)}, finish ${per(finishMs)} (import and write); total ${per(readMs + addMs + finishMs)} ms/span\n`);
