@@ -55,6 +55,10 @@ async function cardText(page: Page): Promise<{ smallest: number; smallestTitle: 
 
 /** The view after a fit: readable full cards, and either the whole chain or its start with the minimap saying where the rest is. */
 async function expectReadableFit(page: Page, chain: string): Promise<void> {
+  // A chain opens at its estimated fit, refined once React Flow has measured the cards (cards it
+  // moves out of view leave the DOM): read the cards once the view has stopped moving.
+  const view = () => page.locator('.react-flow__viewport').getAttribute('style');
+  await expect.poll(async () => { const a = await view(); await page.waitForTimeout(150); return a === (await view()); }).toBe(true);
   const canvas = await box(page.getByTestId('canvas'));
   const text = await cardText(page);
   expect(text.far, `${chain}: no overview cards after a fit`).toBe(0);

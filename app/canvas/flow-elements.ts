@@ -171,7 +171,7 @@ export function buildEdges(chain: Chain, registry: StepRegistry, selected: reado
       if (parsed?.root !== 'inputs' || !chain.inputs.some((i) => i.name === parsed.name)) continue;
       const id = `input:${parsed.name}->${step.id}:${binding}`;
       edges.push({
-        id, source: inputNodeId(parsed.name), target: step.id, label: binding, className: 'edge-input',
+        id, type: 'chain', source: inputNodeId(parsed.name), target: step.id, label: binding, className: 'edge-input',
         data: { kind: 'input', source: parsed.name, target: step.id, binding }, selected: selected.includes(id),
       });
     }
@@ -182,6 +182,7 @@ export function buildEdges(chain: Chain, registry: StepRegistry, selected: reado
     const isLossy = isData && lossy.has(e.id);
     edges.push({
       id: e.id,
+      type: 'chain',
       source: e.source,
       target: e.target,
       label: isLossy ? `${e.label} · likely lossy` : e.label,

@@ -27,28 +27,37 @@ function boundsOf(nodes: readonly FlowNode[]): Box {
   return { x: x1 - PAD, y: y1 - PAD, w: x2 - x1 + 2 * PAD, h: y2 - y1 + 2 * PAD };
 }
 
+/** Each card's box as four numbers (x1, y1, x2, y2): computed when the cards change, read every pan frame. */
+function cardBoxes(nodes: readonly FlowNode[]): Float64Array {
+  const out = new Float64Array(nodes.length * 4);
+  nodes.forEach((n, i) => {
+    out[i * 4] = n.position.x;
+    out[i * 4 + 1] = n.position.y;
+    out[i * 4 + 2] = n.position.x + (n.measured?.width ?? 212);
+    out[i * 4 + 3] = n.position.y + (n.measured?.height ?? 100);
+  });
+  return out;
+}
+
 /**
  * What the view leaves out, said under the overview: how many cards and which way they lie
- * (a fit that shows a long chain's start leaves its rest to the right).
+ * (a fit that shows a long chain's start leaves its rest to the right). It runs on every pan
+ * frame, so it walks the flat boxes of cardBoxes rather than the node objects.
  */
-function outOfView(nodes: readonly FlowNode[], view: Box): { count: number; ways: string } {
+function outOfView(boxes: Float64Array, view: Box): { count: number; ways: string } {
   let count = 0;
-  const ways = new Set<string>();
-  for (const n of nodes) {
-    const w = n.measured?.width ?? 212;
-    const h = n.measured?.height ?? 100;
-    const right = n.position.x + w > view.x + view.w + 1;
-    const left = n.position.x < view.x - 1;
-    const below = n.position.y + h > view.y + view.h + 1;
-    const above = n.position.y < view.y - 1;
-    if (!(right || left || below || above)) continue;
+  let left = false, right = false, above = false, below = false;
+  const vx1 = view.x - 1, vy1 = view.y - 1, vx2 = view.x + view.w + 1, vy2 = view.y + view.h + 1;
+  for (let i = 0; i < boxes.length; i += 4) {
+    const l = boxes[i]! < vx1, t = boxes[i + 1]! < vy1, r = boxes[i + 2]! > vx2, b = boxes[i + 3]! > vy2;
+    if (!(l || t || r || b)) continue;
     count++;
-    if (left) ways.add('←');
-    if (right) ways.add('→');
-    if (above) ways.add('↑');
-    if (below) ways.add('↓');
+    left ||= l;
+    above ||= t;
+    right ||= r;
+    below ||= b;
   }
-  return { count, ways: ['←', '→', '↑', '↓'].filter((a) => ways.has(a)).join('') };
+  return { count, ways: `${left ? '←' : ''}${right ? '→' : ''}${above ? '↑' : ''}${below ? '↓' : ''}` };
 }
 
 const selectViewport = (s: ReactFlowState) => `${s.transform[0]},${s.transform[1]},${s.transform[2]},${s.width},${s.height}`;
@@ -88,9 +97,10 @@ export default memo(function CanvasMiniMap({ nodes }: { nodes: readonly FlowNode
   const [tx, ty, zoom, width, height] = viewport.split(',').map(Number) as [number, number, number, number, number];
   const view = { x: offset.x + (-tx / zoom - world.x) * scale, y: offset.y + (-ty / zoom - world.y) * scale, w: (width / zoom) * scale, h: (height / zoom) * scale };
 
+  const boxes = useMemo(() => cardBoxes(nodes), [nodes]);
   const rest = useMemo(
-    () => outOfView(nodes, { x: -tx / zoom, y: -ty / zoom, w: width / zoom, h: height / zoom }),
-    [nodes, tx, ty, zoom, width, height],
+    () => outOfView(boxes, { x: -tx / zoom, y: -ty / zoom, w: width / zoom, h: height / zoom }),
+    [boxes, tx, ty, zoom, width, height],
   );
 
   const moveTo = (e: PointerEvent<HTMLDivElement>) => {

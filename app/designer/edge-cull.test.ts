@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEdges, buildNodes } from '../canvas/flow-elements.ts';
 import { makeBenchChain } from './bench-fixture.ts';
 import { canvasRegistry } from './canvas-registry.ts';
-import { cullEdges, cullKey, windowOf } from './edge-cull.ts';
+import { cullEdges, cullKey, edgeExtents, windowOf } from './edge-cull.ts';
 
 const options = { selectedStepId: null, selectedInput: null, problemCounts: new Map(), lintCounts: new Map(), runInfo: new Map(), measured: {}, dragging: {}, highlight: null };
 
@@ -26,7 +26,7 @@ describe('edge culling', () => {
     const nodes = buildNodes(chain, canvasRegistry, options).map((n) => ({ ...n, measured: { width: 212, height: 176 } }));
     const edges = buildEdges(chain, canvasRegistry, [], null);
     const win = windowOf(cullKey(0, 0, 0.5, 1000, 800))!;
-    const kept = cullEdges(edges, nodes, win, (e) => e.id === 'data:s2998->s2999:s2998');
+    const kept = cullEdges(edges, edgeExtents(edges, nodes), win, (e) => e.id === 'data:s2998->s2999:s2998');
     expect(kept.length).toBeLessThan(edges.length / 5);
     expect(kept.some((e) => e.id === 'data:s2998->s2999:s2998')).toBe(true);
     const view = { x1: 0, y1: 0, x2: 2000, y2: 1600 };
@@ -37,6 +37,9 @@ describe('edge culling', () => {
       return Math.max(a.x, b.x) + 212 >= view.x1 && Math.min(a.x, b.x) <= view.x2 && Math.max(a.y, b.y) + 176 >= view.y1 && Math.min(a.y, b.y) <= view.y2;
     });
     for (const e of onScreen) expect(kept).toContain(e);
-    expect(cullEdges(edges.slice(0, 100), nodes, win, () => false)).toHaveLength(100);
+    expect(cullEdges(edges.slice(0, 100), edgeExtents(edges.slice(0, 100), nodes), win, () => false)).toHaveLength(100);
+    // An edge whose end is not on the canvas (yet) is kept rather than lost.
+    const orphan = { ...edges[2999]!, id: 'orphan', source: 'missing' };
+    expect(cullEdges([...edges, orphan], edgeExtents([...edges, orphan], nodes), win, () => false)).toContain(orphan);
   });
 });

@@ -38,22 +38,43 @@ export function windowOf(key: string): Window | null {
   return { x: cx - 1.5 * w, y: cy - 1.5 * h, w: 3 * w, h: 3 * h };
 }
 
-/** Edges whose two ends' bounding box meets the window, plus selected edges and edges of dragged nodes. */
-export function cullEdges(edges: FlowEdge[], nodes: readonly FlowNode[], win: Window | null, keep: (e: FlowEdge) => boolean): FlowEdge[] {
-  if (!win || edges.length < CULL_MIN_EDGES) return edges;
-  const boxes = new Map<string, { x1: number; y1: number; x2: number; y2: number }>();
-  for (const n of nodes) {
-    const w = n.measured?.width ?? 240;
-    const h = n.measured?.height ?? 200;
-    boxes.set(n.id, { x1: n.position.x, y1: n.position.y, x2: n.position.x + w, y2: n.position.y + h });
-  }
-  const x2 = win.x + win.w;
-  const y2 = win.y + win.h;
-  return edges.filter((e) => {
-    if (keep(e)) return true;
+/**
+ * Each edge's extent, the bounding box of its two ends' cards, as four numbers per edge (x1, y1,
+ * x2, y2; NaN when an end is not on the canvas). Computed when the edges or the cards change,
+ * not when the cull window moves: a window change then only compares numbers, inside the pan
+ * frame that crosses the half-screen line.
+ */
+export function edgeExtents(edges: readonly FlowEdge[], nodes: readonly FlowNode[]): Float64Array {
+  const boxes = new Map<string, FlowNode>();
+  for (const n of nodes) boxes.set(n.id, n);
+  const out = new Float64Array(edges.length * 4);
+  edges.forEach((e, i) => {
     const a = boxes.get(e.source);
     const b = boxes.get(e.target);
-    if (!a || !b) return true;
-    return Math.max(a.x2, b.x2) >= win.x && Math.min(a.x1, b.x1) <= x2 && Math.max(a.y2, b.y2) >= win.y && Math.min(a.y1, b.y1) <= y2;
+    if (!a || !b) return out.fill(Number.NaN, i * 4, i * 4 + 4);
+    const aw = a.measured?.width ?? 240, ah = a.measured?.height ?? 200;
+    const bw = b.measured?.width ?? 240, bh = b.measured?.height ?? 200;
+    out[i * 4] = Math.min(a.position.x, b.position.x);
+    out[i * 4 + 1] = Math.min(a.position.y, b.position.y);
+    out[i * 4 + 2] = Math.max(a.position.x + aw, b.position.x + bw);
+    out[i * 4 + 3] = Math.max(a.position.y + ah, b.position.y + bh);
+  });
+  return out;
+}
+
+/**
+ * Edges whose extent (edgeExtents, same order) meets the window, plus those `keep` names
+ * (selected edges, edges of dragged cards) and those with an end off the canvas.
+ */
+export function cullEdges(edges: FlowEdge[], extents: Float64Array, win: Window | null, keep: (e: FlowEdge) => boolean): FlowEdge[] {
+  if (!win || edges.length < CULL_MIN_EDGES) return edges;
+  const x2 = win.x + win.w;
+  const y2 = win.y + win.h;
+  return edges.filter((e, i) => {
+    const j = i * 4;
+    const ex1 = extents[j]!;
+    // NaN (an end not on the canvas) fails every comparison: such an edge is kept.
+    const meets = !(ex1 > x2 || extents[j + 1]! > y2 || extents[j + 2]! < win.x || extents[j + 3]! < win.y);
+    return meets || keep(e);
   });
 }

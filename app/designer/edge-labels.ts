@@ -64,7 +64,7 @@ export function placeEdgeLabels(edges: FlowEdge[], nodes: readonly FlowNode[]): 
     if (!covered(bezierPoint(from, to, 0.5))) return edge;
     for (const at of CANDIDATES.slice(1)) {
       const p = bezierPoint(from, to, at);
-      if (!covered(p)) return { ...edge, type: 'chain', data: { ...edge.data!, labelAt: { x: Math.round(p.x), y: Math.round(p.y) } } };
+      if (!covered(p)) return { ...edge, data: { ...edge.data!, labelAt: { x: Math.round(p.x), y: Math.round(p.y) } } };
     }
     return edge;
   });

@@ -9,7 +9,7 @@ import type { UnsavedEdit } from '../stores/view-slice.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { keepEdgeIdentity, keepIdentity, presize, withDrag, withMeasured } from './canvas-nodes.ts';
 import { placeEdgeLabels } from './edge-labels.ts';
-import { CULL_MIN_EDGES, cullEdges, cullKey, windowOf } from './edge-cull.ts';
+import { CULL_MIN_EDGES, cullEdges, cullKey, edgeExtents, windowOf } from './edge-cull.ts';
 
 type XY = { x: number; y: number };
 
@@ -113,11 +113,14 @@ export function useCanvasElements(chain: Chain, o: CanvasInputs): { nodes: FlowN
   const key = useStore(useCallback((s: ReactFlowState) => (!large ? '' : s.width ? cullKey(s.transform[0], s.transform[1], s.transform[2], s.width, s.height) : 'opening'), [large]));
   // Which nodes are dragged, not where: the cull does not need recomputing every drag frame.
   const draggedIds = Object.keys(dragging).join(' ');
+  // Where each edge lies changes with the cards, not with the view: a pan that moves the window
+  // only filters these numbers.
+  const extents = useMemo(() => (large ? edgeExtents(all, sized) : null), [all, sized, large]);
   const edges = useMemo(() => {
-    if (!large) return cache.edges(placeEdgeLabels(all, sized));
+    if (!extents) return cache.edges(placeEdgeLabels(all, sized));
     const win = windowOf(key === 'opening' ? openingKey(sized) : key);
     const dragged = new Set(draggedIds.split(' '));
-    return cache.edges(cullEdges(all, sized, win, (e) => !!e.selected || dragged.has(e.source) || dragged.has(e.target) || highlight?.edgeId === e.id));
-  }, [cache, all, large, key, sized, draggedIds, highlight]);
+    return cache.edges(cullEdges(all, extents, win, (e) => !!e.selected || dragged.has(e.source) || dragged.has(e.target) || highlight?.edgeId === e.id));
+  }, [cache, all, extents, key, sized, draggedIds, highlight]);
   return { nodes, edges };
 }

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
 import type { StepRegistry } from '../steps/index.ts';
 import { chainEdges, topologicalOrder } from './graph.ts';
 import { checkRelativePath } from '../files/relative-path.ts';
@@ -57,7 +57,7 @@ function checkShape(root: unknown): ChainProblem[] {
   return [];
 }
 
-function zodProblems(error: z.ZodError, prefix: PropertyKey[] = []): ChainProblem[] {
+function zodProblems(error: $ZodError, prefix: PropertyKey[] = []): ChainProblem[] {
   return error.issues.map((issue) => ({ path: formatPath([...prefix, ...issue.path]), message: issue.message }));
 }
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod-mini.ts';
 import { CHAIN_VERSION } from './versions.ts';
 
 /**
@@ -11,44 +11,40 @@ export const CHAIN_FORMAT = 'seamscope.chain';
 export { CHAIN_VERSION };
 
 /** Step ids and input names double as template names and code identifiers later. */
-export const identifier = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must start with a letter or _ and use only letters, digits and _ (max 64)');
+export const identifier = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must start with a letter or _ and use only letters, digits and _ (max 64)'));
 
 /**
  * A reference to a value: `inputs.<name>[.<path>]` or `steps.<id>[.<path>]`.
  * Paths walk object keys or array indices, e.g. `steps.select.relevant_sections.0.quote`.
  */
-export const refSchema = z
-  .string()
-  .regex(/^(inputs|steps)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/, 'must look like inputs.<name> or steps.<id>[.field]');
+export const refSchema = z.string().check(z.regex(/^(inputs|steps)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/, 'must look like inputs.<name> or steps.<id>[.field]'));
 
 export const jsonSchemaObject = z.record(z.string(), z.unknown());
 
-export const positionSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
+export const positionSchema = z.object({ x: z.number(), y: z.number() });
 
 export const chainInputSchema = z.object({
   name: identifier,
-  description: z.string().max(2000).optional(),
+  description: z.optional(z.string().check(z.maxLength(2000))),
   /** JSON Schema of the value, e.g. `{ "type": "string" }`. */
   schema: jsonSchemaObject,
   /** Untrusted inputs (and everything derived from them) are framed as data in every prompt. */
-  trust: z.enum(['trusted', 'untrusted']).default('trusted'),
-  required: z.boolean().default(true),
+  trust: z._default(z.enum(['trusted', 'untrusted']), 'trusted'),
+  required: z._default(z.boolean(), true),
   /** Shown in the Run dialog and used by the CLI when no value is given. */
-  example: z.unknown().optional(),
+  example: z.optional(z.unknown()),
   /** Where the person put the input's node on the canvas; absent means placed beside its readers. */
-  position: positionSchema.optional(),
+  position: z.optional(positionSchema),
 });
 
 export const stepSchema = z.object({
   id: identifier,
-  kind: z.string().min(1).max(64),
-  name: z.string().max(200),
-  description: z.string().max(4000).optional(),
-  position: positionSchema.default({ x: 0, y: 0 }),
+  kind: z.string().check(z.minLength(1), z.maxLength(64)),
+  name: z.string().check(z.maxLength(200)),
+  description: z.optional(z.string().check(z.maxLength(4000))),
+  position: z._default(positionSchema, { x: 0, y: 0 }),
   /** Validated by the step kind's own config schema from the registry. */
-  config: z.record(z.string(), z.unknown()).default({}),
+  config: z._default(z.record(z.string(), z.unknown()), {}),
 });
 
 /**
@@ -58,28 +54,28 @@ export const stepSchema = z.object({
  */
 export const runBudgetSchema = z.strictObject({
   /** Steps started, fallbacks included. */
-  maxSteps: z.number().int().min(1).max(1_000_000).optional(),
+  maxSteps: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(1_000_000))),
   /** Model requests sent, retries and map units included. */
-  maxRequests: z.number().int().min(1).max(10_000_000).optional(),
+  maxRequests: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(10_000_000))),
   /** Input plus output tokens, as the endpoints reported them. */
-  maxTokens: z.number().int().min(1).max(1e12).optional(),
+  maxTokens: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(1e12))),
   /** Spend in US dollars at the profile's prices. */
-  maxCostUsd: z.number().positive().max(1e9).optional(),
+  maxCostUsd: z.optional(z.number().check(z.positive(), z.maximum(1e9))),
   /** Wall clock from the run's start; calls still in flight at the deadline are cancelled. */
-  maxTimeMs: z.number().int().min(1).max(7 * 24 * 3600 * 1000).optional(),
+  maxTimeMs: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(7 * 24 * 3600 * 1000))),
 });
 
 export const chainSchema = z.object({
   format: z.literal(CHAIN_FORMAT),
   version: z.literal(CHAIN_VERSION),
-  id: z.string().min(1).max(128),
-  name: z.string().min(1).max(200),
-  description: z.string().max(8000).optional(),
-  inputs: z.array(chainInputSchema).max(200),
-  steps: z.array(stepSchema).max(20000),
-  budget: runBudgetSchema.optional(),
+  id: z.string().check(z.minLength(1), z.maxLength(128)),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  description: z.optional(z.string().check(z.maxLength(8000))),
+  inputs: z.array(chainInputSchema).check(z.maxLength(200)),
+  steps: z.array(stepSchema).check(z.maxLength(20000)),
+  budget: z.optional(runBudgetSchema),
   /** Free-form notes a designer keeps with the chain (never secrets). */
-  meta: z.record(z.string(), z.unknown()).optional(),
+  meta: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export type ChainInput = z.infer<typeof chainInputSchema>;

@@ -1,5 +1,5 @@
 import { lazyModule } from './lazy-module.ts';
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
@@ -17,11 +17,11 @@ const assembleCore = lazyModule(() => import('./assemble-core.ts'));
 export const assembleConfigSchema = z.object({
   bindings: bindingsField(),
   /** Dotted path to the list of rewritten units inside each group's output. */
-  itemsPath: z.string().min(1).max(200).default('clauses'),
+  itemsPath: z._default(z.string().check(z.minLength(1), z.maxLength(200)), 'clauses'),
   /** The unit id field of each listed item. */
-  idField: z.string().min(1).max(100).default('id'),
+  idField: z._default(z.string().check(z.minLength(1), z.maxLength(100)), 'id'),
   /** The rewritten text field of each listed item. */
-  textField: z.string().min(1).max(100).default('rewrite'),
+  textField: z._default(z.string().check(z.minLength(1), z.maxLength(100)), 'rewrite'),
 });
 export type AssembleConfig = z.infer<typeof assembleConfigSchema>;
 export type { Assembly, AssembledClause, AssemblyGroup } from './assemble-core.ts';

@@ -1,5 +1,5 @@
 import { lazyModule } from './lazy-module.ts';
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsField, fallbackTarget, onFailSchema } from './common.ts';
 import { defineStep, type ExpectedBinding } from './types.ts';
@@ -18,35 +18,35 @@ const checkSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('quoteContainment'),
     /** Where the quotes are in `value`, e.g. `relevant_sections[*].quote`. */
-    quotesPath: z.string().min(1).max(500),
+    quotesPath: z.string().check(z.minLength(1), z.maxLength(500)),
     /** Field beside each quote naming its section; when set, the quote must be inside that section. */
-    sectionField: z.string().max(100).optional(),
+    sectionField: z.optional(z.string().check(z.maxLength(100))),
   }),
   z.object({
     type: z.literal('idSet'),
-    returnedPath: z.string().min(1).max(500),
+    returnedPath: z.string().check(z.minLength(1), z.maxLength(500)),
     /** Path into `expected`, e.g. `unit_ids[*]`. */
-    expectedPath: z.string().min(1).max(500),
+    expectedPath: z.string().check(z.minLength(1), z.maxLength(500)),
   }),
   z.object({
     type: z.literal('citations'),
-    claimsPath: z.string().min(1).max(500).default('claims[*]'),
-    citationsField: z.string().min(1).max(100).default('citations'),
-    textField: z.string().min(1).max(100).default('text'),
+    claimsPath: z._default(z.string().check(z.minLength(1), z.maxLength(500)), 'claims[*]'),
+    citationsField: z._default(z.string().check(z.minLength(1), z.maxLength(100)), 'citations'),
+    textField: z._default(z.string().check(z.minLength(1), z.maxLength(100)), 'text'),
     /** Path into `expected` listing the retrieved ids in rank order, e.g. `sections[*].section_id`. */
-    availablePath: z.string().min(1).max(500),
-    requireTopCited: z.boolean().default(true),
+    availablePath: z.string().check(z.minLength(1), z.maxLength(500)),
+    requireTopCited: z._default(z.boolean(), true),
   }),
   z.object({
     type: z.literal('numberConsistency'),
-    answerPath: z.string().min(1).max(500).default('answer'),
-    citedPath: z.string().min(1).max(500).default('section_ids[*]'),
+    answerPath: z._default(z.string().check(z.minLength(1), z.maxLength(500)), 'answer'),
+    citedPath: z._default(z.string().check(z.minLength(1), z.maxLength(500)), 'section_ids[*]'),
   }),
   z.object({
     type: z.literal('rule'),
     /** A JSON Logic rule over `{ value, source, expected }`; truthy passes. Data, never code. */
     rule: z.unknown(),
-    message: z.string().min(1).max(500),
+    message: z.string().check(z.minLength(1), z.maxLength(500)),
   }),
 ]);
 export type GateCheck = z.infer<typeof checkSchema>;

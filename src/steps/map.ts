@@ -1,5 +1,5 @@
 import { lazyModule } from './lazy-module.ts';
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { getPath } from '../chain/refs.ts';
 import { bindingsField } from './common.ts';
 import { budgetNeedsTokenizer, modelConfigSchema, modelContract } from './model.config.ts';
@@ -13,13 +13,13 @@ const mapRun = lazyModule(() => import('./map-run.ts'));
  * result is typed `{unit_id, status, output, error_detail}`; a failed unit is data and never
  * aborts the batch. An empty collection stops the run: never invent the batch.
  */
-export const mapConfigSchema = modelConfigSchema.extend({
+export const mapConfigSchema = z.extend(modelConfigSchema, {
   bindings: bindingsField(),
   /** The name the template uses for the current unit, e.g. `{unit}`. */
-  itemName: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).default('unit'),
+  itemName: z._default(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)), 'unit'),
   /** Dotted path to a unit's id inside each item; blank numbers the units from 1. */
-  unitIdField: z.string().max(200).default(''),
-  concurrency: z.number().int().min(1).max(64).default(4),
+  unitIdField: z._default(z.string().check(z.maxLength(200)), ''),
+  concurrency: z._default(z.number().check(z.int(), z.minimum(1), z.maximum(64)), 4),
 });
 export type MapConfig = z.infer<typeof mapConfigSchema>;
 

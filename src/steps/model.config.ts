@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { jsonSchemaObject } from '../chain/schema.ts';
 import { bindingsField, onFailSchema } from './common.ts';
 import type { ModelContract } from './types.ts';
@@ -6,8 +6,8 @@ import { propertyOf } from '../files/json-value.ts';
 
 /** A tool a model step declares (OpenAI function / Anthropic custom tool). */
 export const toolSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  description: z.string().max(10_000).default(''),
+  name: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+  description: z._default(z.string().check(z.maxLength(10_000)), ''),
   parameters: jsonSchemaObject,
 });
 
@@ -15,42 +15,42 @@ export const toolSchema = z.object({
 export const modelConfigSchema = z.object({
   bindings: bindingsField(),
   /** Optional system message; placeholders allowed. */
-  system: z.string().max(200_000).default(''),
+  system: z._default(z.string().check(z.maxLength(200_000)), ''),
   /** The user message template: `{binding}` or `{binding.field}` placeholders, replaced (never formatted). */
-  prompt: z.string().max(200_000),
+  prompt: z.string().check(z.maxLength(200_000)),
   /** JSON Schema the output must satisfy; null means free text (a lint warning). */
-  outputSchema: jsonSchemaObject.nullable().default(null),
-  schemaName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('output'),
+  outputSchema: z._default(z.nullable(jsonSchemaObject), null),
+  schemaName: z._default(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)), 'output'),
   /**
    * The endpoint profile this step calls, by the profile's name (names travel with a chain; a
    * colleague makes a profile of the same name). Empty: the run's profile.
    */
-  profile: z.string().max(100).default(''),
+  profile: z._default(z.string().check(z.maxLength(100)), ''),
   /** Overrides the profile's model name when set. */
-  model: z.string().max(200).default(''),
-  temperature: z.number().min(0).max(2).default(0),
-  maxTokens: z.number().int().min(1).max(1_000_000).default(1024),
+  model: z._default(z.string().check(z.maxLength(200)), ''),
+  temperature: z._default(z.number().check(z.minimum(0), z.maximum(2)), 0),
+  maxTokens: z._default(z.number().check(z.int(), z.minimum(1), z.maximum(1_000_000)), 1024),
   /** Validation retries (with the errors sent back as feedback) after the first attempt. */
-  retries: z.number().int().min(0).max(5).default(1),
+  retries: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(5)), 1),
   onFail: onFailSchema,
-  stream: z.boolean().default(false),
+  stream: z._default(z.boolean(), false),
   /** Input budget in tokens for the assembled prompt; 0 means no budget. */
-  inputBudget: z.number().int().min(0).max(10_000_000).default(0),
+  inputBudget: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(10_000_000)), 0),
   /**
    * What to cut when the assembled prompt is over budget: one binding, from its end or start.
    * Without a policy an over-budget prompt fails the step rather than being cut silently.
    */
-  truncate: z.object({ binding: z.string().min(1), from: z.enum(['end', 'start']).default('end') }).nullable().default(null),
+  truncate: z._default(z.nullable(z.object({ binding: z.string().check(z.minLength(1)), from: z._default(z.enum(['end', 'start']), 'end') })), null),
   /**
    * Tools the model may call. This step runs no tool: a call is the answer. Absent or null (not
    * an empty default) so configs saved before tools existed stay byte-identical.
    */
-  tools: z.array(toolSchema).max(64).nullish(),
+  tools: z.nullish(z.array(toolSchema).check(z.maxLength(64))),
   /**
    * `required` or `{name}` forces a tool call; its arguments are then the step's output,
    * validated against that tool's parameters like a JSON answer (and retried with feedback).
    */
-  toolChoice: z.union([z.enum(['auto', 'required']), z.object({ name: z.string().min(1) })]).nullish(),
+  toolChoice: z.nullish(z.union([z.enum(['auto', 'required']), z.object({ name: z.string().check(z.minLength(1)) })])),
 });
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { lazyModule } from './lazy-module.ts';
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
@@ -12,7 +12,7 @@ const retrieveSearch = lazyModule(() => import('./retrieve-search.ts'));
  */
 export const retrieveConfigSchema = z.object({
   bindings: bindingsField(),
-  topK: z.number().int().min(1).max(50).default(4),
+  topK: z._default(z.number().check(z.int(), z.minimum(1), z.maximum(50)), 4),
 });
 export type RetrieveConfig = z.infer<typeof retrieveConfigSchema>;
 

@@ -1,5 +1,5 @@
 import { lazyModule } from './lazy-module.ts';
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { bindingsField } from './common.ts';
 import { defineStep, type BranchChoice } from './types.ts';
 
@@ -12,23 +12,26 @@ const routerRun = lazyModule(() => import('./router-run.ts'));
 export const routerConfigSchema = z.object({
   bindings: bindingsField(),
   /** Dotted path into `value` holding the label, e.g. `category` or `insufficient_evidence`. */
-  field: z.string().max(200).default(''),
+  field: z._default(z.string().check(z.maxLength(200)), ''),
   /**
    * Tried in order. A route is taken when the label equals `equals`, or, with `when: 'empty'`,
    * when there is no label or it is empty (isEmptyValue): "was this optional value given?" is a
    * question a router answers in code, as it answers "which label?". Absent `when` means equals,
    * so chains saved before it keep their content hash.
    */
-  routes: z.array(z.object({ equals: z.unknown().optional(), when: z.enum(['empty']).optional(), to: z.string().min(1), label: z.string().max(100).default('') })).max(100).default([]),
+  routes: z._default(
+    z.array(z.object({ equals: z.optional(z.unknown()), when: z.optional(z.enum(['empty'])), to: z.string().check(z.minLength(1)), label: z._default(z.string().check(z.maxLength(100)), '') })).check(z.maxLength(100)),
+    [],
+  ),
   /** Where to go when no route matches; null makes an unmatched label a failure. */
-  defaultTo: z.string().nullable().default(null),
+  defaultTo: z._default(z.nullable(z.string()), null),
   /**
    * A label that is not there (nothing bound as `value`, or `field` absent from it) fails the
    * step unless the chain says otherwise: silently taking "otherwise" is how a router drawn to
    * read the wrong binding went unnoticed. Absent means "fail" (no default written, so chains
    * saved before the option keep their content hash and their runs stay resumable).
    */
-  onMissingLabel: z.enum(['fail', 'otherwise']).optional(),
+  onMissingLabel: z.optional(z.enum(['fail', 'otherwise'])),
 });
 export type RouterConfig = z.infer<typeof routerConfigSchema>;
 

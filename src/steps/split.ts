@@ -1,5 +1,5 @@
 import { lazyModule } from './lazy-module.ts';
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { stringifyForPrompt } from '../chain/template.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
@@ -18,18 +18,18 @@ const partition = lazyModule(() => import('./partition.ts'));
 export const splitConfigSchema = z.object({
   bindings: bindingsField(),
   /** Output cap per call in tokens; 0 takes the profile's cap. */
-  outputCap: z.number().int().min(0).default(0),
+  outputCap: z._default(z.number().check(z.int(), z.minimum(0)), 0),
   /** Context window in tokens; 0 takes the profile's window. */
-  window: z.number().int().min(0).default(0),
+  window: z._default(z.number().check(z.int(), z.minimum(0)), 0),
   /** Output tokens expected per input token (rewrites run ~20% longer). */
-  expansion: z.number().positive().max(20).default(1.2),
+  expansion: z._default(z.number().check(z.positive(), z.maximum(20)), 1.2),
   /** Share of the cap a group may plan to use, leaving room for a mis-estimated length. */
-  headroom: z.number().positive().max(1).default(0.6),
+  headroom: z._default(z.number().check(z.positive(), z.maximum(1)), 0.6),
   /**
    * Exactly this many groups, balanced by tokens (a granularity chosen from the planner); 0 sizes
    * groups from the cap and the window instead. Sections stay whole where they can either way.
    */
-  groups: z.number().int().min(0).max(10_000).default(0),
+  groups: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(10_000)), 0),
 });
 export type SplitConfig = z.infer<typeof splitConfigSchema>;
 

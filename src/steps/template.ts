@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { getPath } from '../chain/refs.ts';
 import { findPlaceholders, renderTemplate, stringifyForPrompt } from '../chain/template.ts';
 import { bindingsField } from './common.ts';
@@ -13,7 +13,7 @@ import { defineStep } from './types.ts';
  */
 export const templateConfigSchema = z.object({
   bindings: bindingsField(),
-  text: z.string().max(200_000).default(''),
+  text: z._default(z.string().check(z.maxLength(200_000)), ''),
 });
 export type TemplateConfig = z.infer<typeof templateConfigSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
@@ -10,7 +10,7 @@ import { defineStep } from './types.ts';
 export const reasonTerminalConfigSchema = z.object({
   bindings: bindingsField(),
   /** Shown to whoever reads the result, e.g. "No section of the policy answers this." */
-  reason: z.string().max(2000).default(''),
+  reason: z._default(z.string().check(z.maxLength(2000)), ''),
 });
 export type ReasonTerminalConfig = z.infer<typeof reasonTerminalConfigSchema>;
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import type { RunId, StepId } from '../chain/ids.ts';
 import type { Chain, Ref, StepDef } from '../chain/schema.ts';
 import type { ChatMessage, ModelRequest, ModelResponse } from '../providers/types.ts';
@@ -192,7 +192,7 @@ export interface StepDefinition<K extends string = string, C = unknown> {
   group: StepGroup;
   /** One line for the palette tooltip. */
   description: string;
-  config: z.ZodType<C>;
+  config: ZodMiniType<C>;
   defaults(): C;
   /** Binding name → ref. These are the data edges into the step. */
   bindings(config: C): Record<string, Ref>;

@@ -1,5 +1,5 @@
 import { lazyModule } from './lazy-module.ts';
-import * as z from 'zod';
+import * as z from '../chain/zod-mini.ts';
 import { bindingsField } from './common.ts';
 import { defineStep } from './types.ts';
 
@@ -40,15 +40,15 @@ export function headerValueProblem(value: string): string | null {
 }
 
 // Checked over the record, not per key: zod reports a bad record key only as "Invalid key".
-const headersSchema = z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/), z.string().max(500)).superRefine((headers, ctx) => {
+const headersSchema = z.record(z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/)), z.string().check(z.maxLength(500))).check(z.superRefine((headers, ctx) => {
   for (const [name, value] of Object.entries(headers)) {
     const problem = credentialHeaderProblem(name) ?? headerValueProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
   }
-});
+}));
 
 /** A URL a chain may post to: http(s), and no user:password in it (that would be a secret in the file). */
-const webhookUrl = z.string().max(2000).regex(/^https?:\/\//, 'must be an http(s) URL').superRefine((url, ctx) => {
+const webhookUrl = z.string().check(z.maxLength(2000), z.regex(/^https?:\/\//, 'must be an http(s) URL'), z.superRefine((url, ctx) => {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -56,7 +56,7 @@ const webhookUrl = z.string().max(2000).regex(/^https?:\/\//, 'must be an http(s
     return ctx.addIssue({ code: 'custom', message: 'is not a valid URL' });
   }
   if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: 'has a user name or password in it; credentials never go in a chain file' });
-});
+}));
 
 /**
  * The URL a webhook POST goes to: as the WHATWG URL parser writes it (spaces, quotes and
@@ -72,9 +72,9 @@ export function webhookRequestUrl(url: string): string {
 
 export const webhookConfigSchema = z.object({
   bindings: bindingsField(),
-  url: webhookUrl.default('http://127.0.0.1:9000/hook'),
+  url: z._default(webhookUrl, 'http://127.0.0.1:9000/hook'),
   /** Plain headers (never secrets: chain files are shared and exported). */
-  headers: headersSchema.default(() => ({}) as Record<string, string>),
+  headers: z._default(headersSchema, () => ({}) as Record<string, string>),
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 
