@@ -188,7 +188,22 @@ for (const size of sizes) {
       const first = await box(page.getByTestId('replay.askedFact').first());
       expect(inside(first, source)).toBe(true);
       await expect(page.getByTestId('replay.askedFact').first()).toContainText('dropped');
+      // They leave the source readable: folded, a few lines; the text keeps most of the pane.
+      const asked = await box(page.getByTestId('replay.askedFacts'));
+      const text = await box(page.getByTestId('replay.sourceText'));
+      expect(asked.height, 'the ranked facts, folded').toBeLessThanOrEqual(source.height * 0.25);
+      expect(text.height, 'the source text').toBeGreaterThanOrEqual(source.height * 0.6);
       await app.screenshot(`replay-${size.width}`);
+      // Unfolded: every ranked fact with why, still inside the pane; folded again by the same button.
+      const toggle = page.getByTestId('replay.askedToggle');
+      await expect(toggle).toHaveText(/^\+\d+ more$/);
+      await expect(toggle).toHaveAttribute('title', /\d+ of \d+ not kept/);
+      await toggle.click();
+      await expect(page.getByTestId('replay.askedFact').last()).toBeVisible();
+      expect((await box(page.getByTestId('replay.askedFacts'))).height).toBeLessThanOrEqual(source.height * 0.46);
+      await app.screenshot(`replay-asked-open-${size.width}`);
+      await toggle.click();
+      await expect(page.getByTestId('replay.askedFact').last()).toBeHidden();
 
       // Drag the dock's edge as far up as it goes: the canvas shrinks, its controls stay clear of each other.
       const canvasBefore = await box(page.getByTestId('pane.canvas'));

@@ -13,6 +13,12 @@ const selectSetup = (s: EvalState) => ({
 });
 const selectRunningId = (s: EvalState) => s.running?.evalId ?? null;
 
+/** The chosen dataset as its option reads. */
+function datasetTitle(datasets: readonly { id: string; name: string; items: number }[], id: string): string | undefined {
+  const d = datasets.find((x) => x.id === id);
+  return d ? `${d.name} (${d.items} items)` : undefined;
+}
+
 /** Dataset, chains and options, the bill before it runs, each baseline's prompt, and Run / Cancel / Resume. */
 export function EvalSetup() {
   const library = useEditorStore((s) => s.library);
@@ -38,7 +44,8 @@ export function EvalSetup() {
       <div className="eval-setup">
         <fieldset className="eval-field">
           <legend>Dataset</legend>
-          <select className="small-select" aria-label="Dataset" data-testid="eval.dataset" value={datasetId} onChange={(e) => store().setDatasetId(e.target.value)}>
+          {/* A long dataset name is cut in the closed select: the hover says it whole. */}
+          <select className="small-select" aria-label="Dataset" data-testid="eval.dataset" value={datasetId} title={datasetTitle(datasets, datasetId)} onChange={(e) => store().setDatasetId(e.target.value)}>
             {datasets.length === 0 && <option value="">No dataset yet: import one</option>}
             {datasets.map((d) => (
               <option key={d.id} value={d.id}>
