@@ -6,6 +6,7 @@ import { BaselinePrompt } from './BaselinePrompt.tsx';
 import { BatchProgress } from './BatchProgress.tsx';
 import { cancelEval, estimate, importDataset, resumeEval, showEval, startEval } from './eval-actions.ts';
 import { useEvalStore, type EvalState } from './eval-store.ts';
+import { DocLink } from '../ui/DocLink.tsx';
 
 const selectSetup = (s: EvalState) => ({
   datasets: s.datasets, evals: s.evals, picked: s.datasetId, chainIds: s.chainIds, controls: s.controls, concurrency: s.concurrency,
@@ -87,6 +88,7 @@ export function EvalSetup() {
             <input type="checkbox" checked={controls} onChange={(e) => store().setControls(e.target.checked)} data-testid="eval.controls" />
             Add controls (baseline, ablations)
           </label>
+          <DocLink page="evaluating" anchor="controls" topic="Controls: the baseline, identity and ablation" />
           <label>
             Runs at once{' '}
             <input type="number" min={1} max={32} value={concurrency} onChange={(e) => store().setConcurrency(Math.max(1, Math.min(32, Number(e.target.value) || 1)))} className="eval-concurrency" aria-label="Runs at once" data-testid="eval.concurrency" />

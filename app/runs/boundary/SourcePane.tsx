@@ -3,6 +3,7 @@ import type { BoundaryReport } from '../../../src/inspect/index.ts';
 import type { Boundary } from '../../../src/trace/index.ts';
 import { factPieces } from './fact-spans.ts';
 import { askedFactLines } from './survival-lines.ts';
+import { DocLink } from '../../ui/DocLink.tsx';
 
 interface Props {
   boundary: Boundary;
@@ -117,6 +118,7 @@ export function SourcePane({ boundary, report, producerName }: Props) {
             <mark className="fact is-dropped is-asked">dropped</mark> <mark className="fact is-survived is-asked">kept</mark>
             <mark className="fact is-dropped is-approximated">approximated</mark>{' '}
             <mark className="fact is-dropped" data-clause="exception">condition</mark>
+            <DocLink page="concepts" anchor="facts-and-named-conditions" topic="Facts and named conditions" />
             <span className="muted fact-counts" title={`${counts}. Filled: the facts the question asks for. Not counted: what the document says about itself (source notes, citations, years in headings).`}>
               {counts}
             </span>
