@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { CSP_HEADER, CSP_META } from './app/csp.ts';
 import { firstPaintBudget } from './scripts/first-paint-budget.ts';
 import { seamscopeRuntime } from './scripts/vite-runtime-plugin.ts';
+import { docsPages } from './scripts/docs-pages.ts';
 
 /** The strict CSP as a meta tag in the built index.html only (the dev server's HMR needs inline code). */
 function cspMeta(): Plugin {
@@ -39,7 +40,7 @@ function noBenchHooks(): Plugin {
 // Monaco, the tokenizer and the exported programs' runtime (virtual:seamscope-runtime) are only
 // reached through dynamic import(), so they land in their own chunks and stay out of the initial bundle.
 export default defineConfig({
-  plugins: [react(), cspMeta(), noBenchHooks(), firstPaintBudget(), seamscopeRuntime()],
+  plugins: [react(), cspMeta(), noBenchHooks(), firstPaintBudget(), seamscopeRuntime(), docsPages()],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: { 'Content-Security-Policy': CSP_HEADER } },
   build: {

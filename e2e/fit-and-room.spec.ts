@@ -53,6 +53,38 @@ async function cardText(page: Page): Promise<{ smallest: number; smallestTitle: 
   return { ...sizes, smallest: sizes.smallest * zoom, smallestTitle: sizes.smallestTitle * zoom };
 }
 
+/**
+ * The overview's text: every text shown on an overview card (kind, name, status, problem count)
+ * or on an edge, as its on-screen size (font px × zoom), and whether a card shows anything but
+ * its kind, name and status.
+ */
+async function overviewText(page: Page): Promise<{ smallest: number; texts: number; other: string[] }> {
+  const zoom = await zoomOf(page);
+  const found = await page.locator('.react-flow__nodes, .react-flow__edges').evaluateAll((layers) => {
+    let smallest = Infinity, texts = 0;
+    const other: string[] = [];
+    const shown = (el: Element) => {
+      const style = getComputedStyle(el);
+      const r = el.getBoundingClientRect();
+      return style.display !== 'none' && style.visibility !== 'hidden' && style.color !== 'rgba(0, 0, 0, 0)' && r.width > 0 && r.height > 0;
+    };
+    for (const layer of layers) {
+      const holders = layer.matches('.react-flow__edges') ? [layer] : [...layer.querySelectorAll('[data-detail="far"]')];
+      for (const holder of holders) {
+        for (const el of [holder, ...holder.querySelectorAll('*')]) {
+          const hasText = [...el.childNodes].some((c) => c.nodeType === Node.TEXT_NODE && c.textContent!.trim() !== '');
+          if (!hasText || !shown(el)) continue;
+          texts++;
+          smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize));
+          if (holder.matches('.step-node') && !el.matches('.step-kind, .far-name, .problem-badge')) other.push(el.className.toString());
+        }
+      }
+    }
+    return { smallest, texts, other };
+  });
+  return { ...found, smallest: found.smallest * zoom };
+}
+
 /** The view after a fit: readable full cards, and either the whole chain or its start with the minimap saying where the rest is. */
 async function expectReadableFit(page: Page, chain: string): Promise<void> {
   // A chain opens at its estimated fit, refined once React Flow has measured the cards (cards it
@@ -132,7 +164,21 @@ for (const size of sizes) {
       expect(whole.far).toBeGreaterThan(0);
       expect(whole.full === 0 || whole.smallest >= 10).toBe(true);
       await expect(page.getByTestId('minimap.rest')).toHaveCount(0);
+      // The overview shows kind, name and status only, and whatever text it shows is 10 px or more on screen (edge labels too).
+      const overview = await overviewText(page);
+      expect(overview.other, 'overview cards show kind, name and status only').toEqual([]);
+      expect(overview.texts === 0 || overview.smallest >= 10, `smallest overview text ${overview.smallest.toFixed(1)} px`).toBe(true);
       await app.screenshot(`fit-whole-chain-${size.width}`);
+      // Zoomed out step by step to the canvas's lowest zoom: at every step, no overview text under 10 px.
+      const zoomOut = page.locator('.react-flow__controls-zoomout');
+      for (let i = 0; i < 8 && !(await zoomOut.isDisabled()); i++) {
+        await zoomOut.click();
+        await page.waitForTimeout(150);
+        const out = await overviewText(page);
+        expect(out.texts === 0 || out.smallest >= 10, `at zoom ${await zoomOf(page)}: smallest overview text ${out.smallest.toFixed(1)} px`).toBe(true);
+        expect(out.other).toEqual([]);
+      }
+      await app.screenshot(`fit-zoomed-out-${size.width}`);
     });
 
     test('the replay opens with room, grows over the canvas without burying its controls, and a fork keeps its header', async ({ app, page }) => {
@@ -146,7 +192,22 @@ for (const size of sizes) {
       const first = await box(page.getByTestId('replay.askedFact').first());
       expect(inside(first, source)).toBe(true);
       await expect(page.getByTestId('replay.askedFact').first()).toContainText('dropped');
+      // They leave the source readable: folded, a few lines; the text keeps most of the pane.
+      const asked = await box(page.getByTestId('replay.askedFacts'));
+      const text = await box(page.getByTestId('replay.sourceText'));
+      expect(asked.height, 'the ranked facts, folded').toBeLessThanOrEqual(source.height * 0.25);
+      expect(text.height, 'the source text').toBeGreaterThanOrEqual(source.height * 0.6);
       await app.screenshot(`replay-${size.width}`);
+      // Unfolded: every ranked fact with why, still inside the pane; folded again by the same button.
+      const toggle = page.getByTestId('replay.askedToggle');
+      await expect(toggle).toHaveText(/^\+\d+ more$/);
+      await expect(toggle).toHaveAttribute('title', /\d+ of \d+ not kept/);
+      await toggle.click();
+      await expect(page.getByTestId('replay.askedFact').last()).toBeVisible();
+      expect((await box(page.getByTestId('replay.askedFacts'))).height).toBeLessThanOrEqual(source.height * 0.46);
+      await app.screenshot(`replay-asked-open-${size.width}`);
+      await toggle.click();
+      await expect(page.getByTestId('replay.askedFact').last()).toBeHidden();
 
       // Drag the dock's edge as far up as it goes: the canvas shrinks, its controls stay clear of each other.
       const canvasBefore = await box(page.getByTestId('pane.canvas'));

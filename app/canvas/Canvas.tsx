@@ -30,6 +30,7 @@ import { BranchLabelPrompt, type PendingBranch } from './BranchLabelPrompt.tsx';
 import { ConfirmBranchLoss, type BranchLoss } from './ConfirmBranchLoss.tsx';
 import { afterCanvasPaint, noteCanvasCommitted } from './canvas-paint.ts';
 import { fitReadable, openingViewport } from './fit-view.ts';
+import { useOverviewScale } from './overview-scale.ts';
 
 type XY = { x: number; y: number };
 
@@ -74,6 +75,7 @@ function ChainCanvas({ chain, box }: { chain: Chain; box: HTMLDivElement }) {
   const rf = useReactFlow<FlowNode, FlowEdge>();
   const { screenToFlowPosition, fitView } = rf;
   const flowStore = useStoreApi<FlowNode, FlowEdge>();
+  useOverviewScale(box, flowStore);
   // Measured sizes must go back into controlled nodes, or React Flow re-measures every render.
   const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
   // Positions while dragging stay local; the chain gets one move when the drag ends.

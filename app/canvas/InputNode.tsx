@@ -12,7 +12,7 @@ export const InputNode = memo(function InputNode({ data, selected }: NodeProps<I
   const far = useStore(farSelector);
   const classes = ['input-node', far ? 'is-far' : '', selected ? 'is-selected' : '', role === 'source' ? 'role-source' : ''];
   return (
-    <div className={classes.filter(Boolean).join(' ')} data-testid={`input.${input.name}`} data-detail={far ? 'far' : undefined}>
+    <div className={classes.filter(Boolean).join(' ')} data-testid={`input.${input.name}`} data-detail={far ? 'far' : undefined} title={far ? `Input ${input.name}` : undefined}>
       <span className="input-label">Input</span>
       <span className="input-name">{input.name}</span>
       {input.trust === 'untrusted' && !far && <span className="trust-tag" title="Framed as data in every prompt">untrusted</span>}

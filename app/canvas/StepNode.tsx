@@ -51,14 +51,22 @@ function FarCard({ data, title, lineCount, selected }: { data: StepFlowNode['dat
   const { height } = estimateStepSize(step, lineCount, problems > 0 || warnings > 0);
   const classes = ['step-node', 'is-far', run ? `status-${run.status}` : '', role ? `role-${role}` : '', selected ? 'is-selected' : ''];
   return (
-    <div className={classes.filter(Boolean).join(' ')} data-testid={`step.${step.id}`} data-status={run?.status} data-detail="far" style={{ height }}>
+    <div
+      className={classes.filter(Boolean).join(' ')}
+      data-testid={`step.${step.id}`}
+      data-status={run?.status}
+      data-detail="far"
+      style={{ height }}
+      // Further out the card drops its kind, then all its text (app/canvas/overview-scale.ts): the hover still says it all.
+      title={[title, step.name || step.id, run ? (statusLabel[run.status] ?? run.status) : '', problems > 0 ? `${problems} problem${problems === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ')}
+    >
       <Handle type="target" position={Position.Left} className="step-handle" />
       <div className="far-head">
         <span className="step-kind">{title}</span>
-        {run && <span className="status-dot" title={statusLabel[run.status] ?? run.status} />}
+        {run && <span className="status-dot" />}
         {problems > 0 && <span className="problem-badge" data-testid={`step.${step.id}.problems`}>{problems}</span>}
       </div>
-      <div className="far-name" title={step.name || step.id}>{step.name || step.id}</div>
+      <div className="far-name">{step.name || step.id}</div>
       <Handle type="source" position={Position.Right} className="step-handle" />
     </div>
   );

@@ -6,6 +6,7 @@ import { useRunStore } from '../stores/run-store.ts';
 import { selectMetrics } from '../stores/selectors.ts';
 import { loadLossCounts } from '../runs/metrics/loss-actions.ts';
 import { defaultRates, type LossCounts, type RateRow } from './compounding-rates.ts';
+import { DocLink } from '../ui/DocLink.tsx';
 
 type Field = 'errorRate' | 'catchRate' | 'retrySuccess' | 'uncaughtRate';
 type Overrides = Record<string, Partial<Record<Field, number>>>;
@@ -74,6 +75,7 @@ export function CompoundingPanel({ chain }: { chain: Chain }) {
     >
       <header className="compounding-head">
         <h2>Error compounding</h2>
+        <DocLink page="concepts" anchor="compounding" topic="Error compounding" />
         <button type="button" className="icon-button" aria-label="Close" onClick={close}>×</button>
       </header>
       {rows.length === 0 ? (

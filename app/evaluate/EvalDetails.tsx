@@ -2,6 +2,7 @@ import type { BoundaryRow, CompoundingRow, EvalTable, ItemResult, StepRow, Varia
 import { formatMs } from '../ui/format.ts';
 import { reviewAbstention, showEval } from './eval-actions.ts';
 import { useEvalStore } from './eval-store.ts';
+import { DocLink } from '../ui/DocLink.tsx';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 const mark = { yes: '✓', no: '✗', conditional: '~' } as const;
@@ -41,7 +42,9 @@ export function EvalDetails({ evalId, table, variant, results }: { evalId: strin
           </tbody>
         </table>
       </div>
-      <h4>Boundaries</h4>
+      <h4>
+        Boundaries <DocLink page="concepts" anchor="sufficiency" topic="Sufficiency at a boundary" />
+      </h4>
       <div className="table-scroll">
         <table className="data-table eval-table" data-testid="eval.boundaries">
           <thead>
@@ -82,7 +85,7 @@ function Compounding({ row }: { row: CompoundingRow }) {
   if (row.rates.length === 0) return <p className="muted small" data-testid="eval.compounding">No step failed its contract and no handoff lost a fact: nothing for the compounding arithmetic to multiply.</p>;
   return (
     <p className="small" data-testid="eval.compounding" title={row.estimate.explanation}>
-      Compounding: measured step rates predict <strong>{pct(row.predicted)}</strong> end to end; measured <strong>{pct(row.measured)}</strong>. <span className="muted">{row.estimate.explanation}</span>
+      Compounding <DocLink page="concepts" anchor="compounding" topic="Error compounding" />: measured step rates predict <strong>{pct(row.predicted)}</strong> end to end; measured <strong>{pct(row.measured)}</strong>. <span className="muted">{row.estimate.explanation}</span>
     </p>
   );
 }

@@ -6,12 +6,19 @@ import { BaselinePrompt } from './BaselinePrompt.tsx';
 import { BatchProgress } from './BatchProgress.tsx';
 import { cancelEval, estimate, importDataset, resumeEval, showEval, startEval } from './eval-actions.ts';
 import { useEvalStore, type EvalState } from './eval-store.ts';
+import { DocLink } from '../ui/DocLink.tsx';
 
 const selectSetup = (s: EvalState) => ({
   datasets: s.datasets, evals: s.evals, picked: s.datasetId, chainIds: s.chainIds, controls: s.controls, concurrency: s.concurrency,
   bill: s.estimate, notes: s.notes, baselines: s.baselines, volume: s.volume, shownId: s.shown?.evalId ?? null,
 });
 const selectRunningId = (s: EvalState) => s.running?.evalId ?? null;
+
+/** The chosen dataset as its option reads. */
+function datasetTitle(datasets: readonly { id: string; name: string; items: number }[], id: string): string | undefined {
+  const d = datasets.find((x) => x.id === id);
+  return d ? `${d.name} (${d.items} items)` : undefined;
+}
 
 /** Dataset, chains and options, the bill before it runs, each baseline's prompt, and Run / Cancel / Resume. */
 export function EvalSetup() {
@@ -38,7 +45,8 @@ export function EvalSetup() {
       <div className="eval-setup">
         <fieldset className="eval-field">
           <legend>Dataset</legend>
-          <select className="small-select" aria-label="Dataset" data-testid="eval.dataset" value={datasetId} onChange={(e) => store().setDatasetId(e.target.value)}>
+          {/* A long dataset name is cut in the closed select: the hover says it whole. */}
+          <select className="small-select" aria-label="Dataset" data-testid="eval.dataset" value={datasetId} title={datasetTitle(datasets, datasetId)} onChange={(e) => store().setDatasetId(e.target.value)}>
             {datasets.length === 0 && <option value="">No dataset yet: import one</option>}
             {datasets.map((d) => (
               <option key={d.id} value={d.id}>
@@ -80,6 +88,7 @@ export function EvalSetup() {
             <input type="checkbox" checked={controls} onChange={(e) => store().setControls(e.target.checked)} data-testid="eval.controls" />
             Add controls (baseline, ablations)
           </label>
+          <DocLink page="evaluating" anchor="controls" topic="Controls: the baseline, identity and ablation" />
           <label>
             Runs at once{' '}
             <input type="number" min={1} max={32} value={concurrency} onChange={(e) => store().setConcurrency(Math.max(1, Math.min(32, Number(e.target.value) || 1)))} className="eval-concurrency" aria-label="Runs at once" data-testid="eval.concurrency" />

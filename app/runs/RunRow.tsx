@@ -21,7 +21,7 @@ export function RunRow({ run, byId, openId, running }: { run: RunMeta; byId: Rea
         {run.forkedFrom && (
           <span className="run-fork small" title={`fork of ${parent ? formatTime(parent.startedAt) : 'a deleted run'} at ${run.forkedFrom.stepId}${run.forkedFrom.editedOutput ? ' (edited output)' : ''}`}>
             fork of {parent ? formatTime(parent.startedAt) : 'a deleted run'} at {run.forkedFrom.stepId}
-            {run.forkedFrom.editedOutput ? ' (edited)' : ''}
+            {run.forkedFrom.editedOutput ? ' (edited output)' : ''}
           </span>
         )}
         <span className="run-item-model muted small">

@@ -37,15 +37,14 @@ function StepCard({ meta, view, step, events, role, reused, onPick, onFork }: Ca
     costUsd !== undefined ? formatCost(costUsd) : '',
   ].filter(Boolean);
   const canFork = onFork && step.status !== 'pending' && step.status !== 'skipped' && step.status !== 'running';
+  // On screen the chip gives way to the steps beside it (figures first, then the name); the hover keeps it whole.
+  const said = `${reused ? 'reused' : step.status}${figures.length ? ` · ${figures.join(' · ')}` : ''}`;
   return (
     <div className={`timeline-card status-${step.status} ${role ? `role-${role}` : ''}`}>
-      <button type="button" className="timeline-step" onClick={onPick} data-testid={`replay.step.${step.stepId}`}>
+      <button type="button" className="timeline-step" onClick={onPick} data-testid={`replay.step.${step.stepId}`} title={`${step.name} · ${said}`}>
         <span className="status-dot" />
         <span className="timeline-name">{step.name}</span>
-        <span className="muted small">
-          {reused ? 'reused' : step.status}
-          {figures.length ? ` · ${figures.join(' · ')}` : ''}
-        </span>
+        <span className="muted small timeline-figures">{said}</span>
       </button>
       {(step.attempts.length > 1 || step.attempts.some((a) => a.record.failure)) && units.length === 0 && (
         <span className="attempt-pips" aria-label={`${step.attempts.length} attempts`}>

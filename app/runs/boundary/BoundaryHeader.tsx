@@ -2,6 +2,7 @@ import type { BoundaryReport } from '../../../src/inspect/index.ts';
 import { checksOnBoundary, stepLabel, type Boundary, type RunView, type StepView } from '../../../src/trace/index.ts';
 import { malformedCount } from '../run-figures.ts';
 import { survivalLines } from './survival-lines.ts';
+import { DocLink } from '../../ui/DocLink.tsx';
 
 const checkNames: Record<string, string> = {
   jsonSchema: 'schema', quoteContainment: 'quote containment', idSet: 'id set', citations: 'citations', numberConsistency: 'numbers', rule: 'rule',
@@ -48,6 +49,7 @@ export function BoundaryHeader({ boundary, report, producer, consumer, view }: P
           Likely lossy
         </span>
       )}
+      <DocLink page="concepts" anchor="boundaries-and-lossy-handoffs" topic="Boundaries, lossy and malformed handoffs" />
       {malformed > 0 && (
         <span className="verdict is-malformed" data-testid="replay.malformed" title="The output failed validation (not JSON, or not the schema): a malformed handoff, not a lossy one">
           Malformed ×{malformed}

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { BoundaryReport } from '../../../src/inspect/index.ts';
 import type { Boundary } from '../../../src/trace/index.ts';
 import { factPieces } from './fact-spans.ts';
 import { askedFactLines } from './survival-lines.ts';
+import { DocLink } from '../../ui/DocLink.tsx';
 
 interface Props {
   boundary: Boundary;
@@ -50,6 +51,44 @@ function FactText({ text, report, source }: { text: string; report: BoundaryRepo
   );
 }
 
+/** Asked facts shown before "N more": the best two, one line each, leave the source most of the pane. */
+const ASKED_SHOWN = 2;
+
+/**
+ * The facts the question asks for, best first. Folded (the default) each is one line, cut with
+ * an ellipsis and whole on hover, and only the best ASKED_SHOWN show; unfolded, every one with
+ * why it was judged asked, scrolling within at most 45 % of the pane.
+ */
+function AskedFacts({ report }: { report: BoundaryReport }) {
+  const [open, setOpen] = useState(false);
+  const lines = askedFactLines(report);
+  const hidden = open ? 0 : Math.max(0, lines.length - ASKED_SHOWN);
+  const lost = lines.filter((l) => l.lost).length;
+  return (
+    <div className={open ? 'asked-facts is-open' : 'asked-facts'} data-testid="replay.askedFacts">
+      <ol className="small" data-testid="replay.asked" aria-label="What the question asks, and why">
+        {lines.map((l, i) => (
+          <li key={i} className={l.lost ? 'is-bad' : ''} data-testid="replay.askedFact" hidden={!open && i >= ASKED_SHOWN} title={open ? undefined : `${l.text} (${l.why})`}>
+            {l.text} <span className="muted">({l.why})</span>
+          </li>
+        ))}
+      </ol>
+      {lines.length > ASKED_SHOWN && (
+        <button
+          type="button"
+          className="link-button small"
+          data-testid="replay.askedToggle"
+          aria-expanded={open}
+          title={open ? 'One line each, the best two' : `Every asked fact (${lost} of ${lines.length} not kept), with why each was judged asked`}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Fewer' : `+${hidden} more`}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /**
  * What the producer read, with every extracted fact marked by whether it survived into the
  * intermediate. Opening a boundary scrolls to the lead (the asked fact the headline names), else
@@ -66,6 +105,10 @@ export function SourcePane({ boundary, report, producerName }: Props) {
     first?.scrollIntoView({ block: 'center', inline: 'nearest' });
   }, [boundary.id, report]);
   const dropped = report?.survival.dropped.length ?? 0;
+  // One line beside the legend (cut with an ellipsis when the pane is narrow, whole on hover).
+  const counts = report
+    ? ` · ${dropped} of ${report.survival.facts.length} dropped; filled: asked${report.survival.boilerplate > 0 ? `; ${report.survival.boilerplate} about the document itself not counted` : ''}`
+    : '';
   return (
     <section className="pane source-pane" data-testid="replay.source" aria-label="Source" ref={ref}>
       <div className="pane-title">
@@ -75,22 +118,14 @@ export function SourcePane({ boundary, report, producerName }: Props) {
             <mark className="fact is-dropped is-asked">dropped</mark> <mark className="fact is-survived is-asked">kept</mark>
             <mark className="fact is-dropped is-approximated">approximated</mark>{' '}
             <mark className="fact is-dropped" data-clause="exception">condition</mark>
-            <span className="muted" title="Filled: the facts the question asks for. Not counted: what the document says about itself (source notes, citations, years in headings).">
-              {' '}· {dropped} of {report.survival.facts.length} dropped; filled: asked
-              {report.survival.boilerplate > 0 && `; ${report.survival.boilerplate} about the document itself not counted`}
+            <DocLink page="concepts" anchor="facts-and-named-conditions" topic="Facts and named conditions" />
+            <span className="muted fact-counts" title={`${counts}. Filled: the facts the question asks for. Not counted: what the document says about itself (source notes, citations, years in headings).`}>
+              {counts}
             </span>
           </span>
         )}
       </div>
-      {report && report.askedFacts.length > 0 && (
-        <ol className="asked-facts small" data-testid="replay.asked" aria-label="What the question asks, and why">
-          {askedFactLines(report).map((l, i) => (
-            <li key={i} className={l.lost ? 'is-bad' : ''} data-testid="replay.askedFact">
-              {l.text} <span className="muted">({l.why})</span>
-            </li>
-          ))}
-        </ol>
-      )}
+      {report && report.askedFacts.length > 0 && <AskedFacts report={report} />}
       {/* The source text scrolls under the title and the ranked facts, which stay in view. */}
       <div className="source-scroll" data-testid="replay.sourceText">
         {boundary.sources.length === 0 && <p className="muted small">{producerName} read no chain input directly or through earlier steps.</p>}

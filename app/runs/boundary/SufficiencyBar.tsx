@@ -3,6 +3,7 @@ import { estimateSufficiency, type BoundaryReport } from '../../../src/inspect/i
 import { labelOf, type Boundary, type RunMeta, type SufficiencyVerdict } from '../../../src/trace/index.ts';
 import { labelBoundary } from '../label-actions.ts';
 import { JudgeBar } from '../judge/JudgeBar.tsx';
+import { DocLink } from '../../ui/DocLink.tsx';
 
 const choices: { verdict: SufficiencyVerdict; text: string }[] = [
   { verdict: 'derivable', text: 'Derivable' },
@@ -55,6 +56,7 @@ export function SufficiencyBar({ meta, boundary, report, live }: Props) {
       }}
     >
       <span className="sufficiency-title">Sufficiency</span>
+      <DocLink page="concepts" anchor="sufficiency" topic="Sufficiency" />
       {estimate && (
         <span className={`verdict sufficiency-estimate is-${estimate.verdict}`} data-testid="replay.sufficiencyEstimate" title={estimate.reason}>
           {estimate.verdict === 'unknown' ? 'Not estimated' : `Estimated ${estimate.verdict}`}
