@@ -1,17 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { metrics } from '@opentelemetry/api';
-import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';
-import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { startCli, type CliProcess } from '../src/testing/cli-process.ts';
 import { freePort } from '../src/testing/free-port.ts';
 import { createMockModelServer } from '../src/testing/mock-server.ts';
-import type { OpenAIModule } from '../src/testing/otel-capture.ts';
-import { otlpLogExporter, otlpTraceExporter } from '../src/testing/otlp-exporters.ts';
+import { withInstrumentedOpenAI } from '../src/testing/instrumented-openai.ts';
 import { expect, test, type AppPage } from './fixtures/app.ts';
 
 /**
@@ -23,7 +17,6 @@ import { expect, test, type AppPage } from './fixtures/app.ts';
  * sent and what came back. The client is openai 6.49 (`openai-v6`: the instrumentation supports
  * <7), patched through the instrumentation's own entry point as src/testing/otel-capture.ts does.
  */
-const require = createRequire(import.meta.url);
 const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 4173}`;
 
 let cli: CliProcess | null = null;
@@ -52,28 +45,17 @@ async function startCollect(): Promise<{ address: string; token: string }> {
 /** The person's application: one chat call through the instrumented client, its spans and log records sent to the collector. */
 async function applicationCall(collector: string, question = 'How long do I have to appeal?'): Promise<void> {
   const mock = await createMockModelServer();
-  const openai = require('openai-v6') as OpenAIModule;
-  const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter({ url: collector, encoding: 'json' }) })] });
-  const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: otlpLogExporter({ url: collector, encoding: 'json' }) })] });
-  const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
-  instrumentation.setTracerProvider(tracerProvider);
-  instrumentation.setLoggerProvider(loggerProvider);
-  // 0.22.0 resets its metric instruments in its own class fields; a meter provider recreates them.
-  instrumentation.setMeterProvider(metrics.getMeterProvider());
-  const definitions = instrumentation.getModuleDefinitions();
-  for (const d of definitions) d.patch?.(openai, openai.VERSION);
   try {
-    mock.enqueue({ content: 'Appeals must be filed within 180 calendar days.', usage: { inputTokens: 24, outputTokens: 9 } });
-    const client = new openai.OpenAI({ baseURL: `${mock.url}/v1`, apiKey: 'e2e-app-key', maxRetries: 0 });
-    await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'system', content: 'Answer from the policy only.' }, { role: 'user', content: question }] });
-    // Log records first: held until their span comes, they cannot miss the trace on a loaded machine
-    // (spans first, the trace is written 1 s after its root span ends, late records or not).
-    await loggerProvider.forceFlush();
-    await tracerProvider.forceFlush();
+    await withInstrumentedOpenAI({ url: collector, encoding: 'json' }, async ({ openai, flush }) => {
+      mock.enqueue({ content: 'Appeals must be filed within 180 calendar days.', usage: { inputTokens: 24, outputTokens: 9 } });
+      const client = new openai.OpenAI({ baseURL: `${mock.url}/v1`, apiKey: 'e2e-app-key', maxRetries: 0 });
+      await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'system', content: 'Answer from the policy only.' }, { role: 'user', content: question }] });
+      // Log records first: held until their span comes, they cannot miss the trace on a loaded machine
+      // (spans first, the trace is written 1 s after its root span ends, late records or not).
+      await flush('logs');
+    });
   } finally {
-    for (const d of definitions) d.unpatch?.(openai, openai.VERSION);
-    instrumentation.disable();
-    await Promise.all([tracerProvider.shutdown(), loggerProvider.shutdown(), mock.close()]);
+    await mock.close();
   }
 }
 

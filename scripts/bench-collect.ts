@@ -29,9 +29,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { context, SpanKind, trace as traceApi, type Tracer } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { otlpTraceExporter } from '../src/testing/otlp-exporters.ts';
+import { recordBenchTrace } from './bench/collect-trace.ts';
 import { benchOption } from './bench/options.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -63,24 +64,6 @@ async function cpuSeconds(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
   // utime and stime are fields 14 and 15 of stat; after "pid (comm) " they are the 12th and 13th.
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** One agent trace: a root around chat spans in the GenAI conventions, with short messages. */
-function recordTrace(tracer: Tracer, n: number): void {
-  const rootSpan = tracer.startSpan('invoke_agent bench', { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'bench' } });
-  const ctx = traceApi.setSpan(context.active(), rootSpan);
-  for (let i = 1; i < SPANS_PER_TRACE; i++) {
-    tracer.startSpan('chat mock-model', {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'mock-model',
-        'gen_ai.usage.input_tokens': 40 + i, 'gen_ai.usage.output_tokens': 12,
-        'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `Trace ${n}, step ${i}: appeals must be filed within 180 calendar days of the notice.` }] }]),
-        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `Step ${i}: the deadline is 180 days.` }], finish_reason: 'stop' }]),
-      },
-    }, ctx).end();
-  }
-  rootSpan.end();
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-bench-collect-'));
@@ -120,7 +103,7 @@ await new Promise<void>((resolve) => {
     const elapsed = (performance.now() - started) / 1000;
     const due = Math.min(elapsed, SECONDS) * RATE * EXPORTERS;
     while (sent + SPANS_PER_TRACE <= due) {
-      recordTrace(tracers[traces % EXPORTERS] as Tracer, traces);
+      recordBenchTrace(tracers[traces % EXPORTERS] as Tracer, traces, SPANS_PER_TRACE);
       traces++;
       sent += SPANS_PER_TRACE;
     }

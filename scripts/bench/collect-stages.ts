@@ -10,7 +10,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { context, SpanKind, trace as traceApi } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { TraceAssembler } from '../../src/collect/assembler.ts';
@@ -19,6 +18,7 @@ import { readTraceRequest } from '../../src/collect/payload.ts';
 import { DEFAULT_LIMITS } from '../../src/collect/server.ts';
 import { createScrubber } from '../../src/providers/scrub.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
+import { recordBenchTrace } from './collect-trace.ts';
 import { benchOption } from './options.ts';
 
 const REQUESTS = Number(benchOption(process.argv.slice(2), 'requests') ?? 40);
@@ -30,20 +30,7 @@ for (let r = 0; r < REQUESTS; r++) {
   exporter.reset();
   // 512 spans: 25 traces of 20 spans and 12 more, as a batch processor cuts them.
   for (let n = 0; exporter.getFinishedSpans().length < 512; n++) {
-    const root = tracer.startSpan('invoke_agent bench', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'bench' } });
-    const ctx = traceApi.setSpan(context.active(), root);
-    for (let i = 1; i < 20; i++) {
-      tracer.startSpan('chat mock-model', {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'mock-model',
-          'gen_ai.usage.input_tokens': 40 + i, 'gen_ai.usage.output_tokens': 12,
-          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `Trace ${n}, step ${i}: appeals must be filed within 180 calendar days of the notice.` }] }]),
-          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `Step ${i}: the deadline is 180 days.` }], finish_reason: 'stop' }]),
-        },
-      }, ctx).end();
-    }
-    root.end();
+    recordBenchTrace(tracer, n, 20);
   }
   bodies.push(ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans().slice(0, 512)) as Uint8Array);
 }

@@ -1,17 +1,12 @@
-import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { metrics } from '@opentelemetry/api';
-import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';
-import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { stepRegistry } from '../steps/index.ts';
 import { buildRunView } from '../trace/replay.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 import { startTestCollector, type TestCollector } from '../testing/collect-fixtures.ts';
 import { createMockModelServer } from '../testing/mock-server.ts';
-import type { OpenAIModule } from '../testing/otel-capture.ts';
-import { otlpLogExporter, otlpTraceExporter, type ExportEncoding } from '../testing/otlp-exporters.ts';
+import { withInstrumentedOpenAI } from '../testing/instrumented-openai.ts';
+import type { ExportEncoding } from '../testing/otlp-exporters.ts';
 
 /**
  * @opentelemetry/instrumentation-openai 0.22 puts message content in log records, not on the
@@ -20,7 +15,6 @@ import { otlpLogExporter, otlpTraceExporter, type ExportEncoding } from '../test
  * span id and the run has its messages and its reply. The client is openai 6.49 (the
  * instrumentation supports <7) calling the mock model server, as src/testing/otel-capture.ts does.
  */
-const require = createRequire(import.meta.url);
 let open: TestCollector | null = null;
 afterEach(async () => {
   await open?.stop();
@@ -31,28 +25,16 @@ async function captureThroughCollector(encoding: ExportEncoding) {
   // A second of grace: the spans are flushed first here, and their log records after them.
   const c = (open = await startTestCollector({ rootGraceMs: 1_000 }));
   const mock = await createMockModelServer();
-  const openai = require('openai-v6') as OpenAIModule;
-  const exporterSetup = { url: c.collector.url, encoding, gzip: true };
-  const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter(exporterSetup) })] });
-  const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: otlpLogExporter(exporterSetup) })] });
-  const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
-  instrumentation.setTracerProvider(tracerProvider);
-  instrumentation.setLoggerProvider(loggerProvider);
-  // 0.22.0 resets its metric instruments in its own class fields; a meter provider recreates them (see otel-capture.test.ts).
-  instrumentation.setMeterProvider(metrics.getMeterProvider());
-  const definitions = instrumentation.getModuleDefinitions();
-  for (const d of definitions) d.patch?.(openai, openai.VERSION);
   try {
-    mock.enqueue({ content: 'Paris is the capital of France.', usage: { inputTokens: 21, outputTokens: 7 } });
-    const client = new openai.OpenAI({ baseURL: `${mock.url}/v1`, apiKey: 'test-key', maxRetries: 0 });
-    await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of France?' }] });
-    await tracerProvider.forceFlush();
-    await loggerProvider.forceFlush();
-    return await c.next();
+    return await withInstrumentedOpenAI({ url: c.collector.url, encoding, gzip: true }, async ({ openai, flush }) => {
+      mock.enqueue({ content: 'Paris is the capital of France.', usage: { inputTokens: 21, outputTokens: 7 } });
+      const client = new openai.OpenAI({ baseURL: `${mock.url}/v1`, apiKey: 'test-key', maxRetries: 0 });
+      await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of France?' }] });
+      await flush('spans');
+      return await c.next();
+    });
   } finally {
-    for (const d of definitions) d.unpatch?.(openai, openai.VERSION);
-    instrumentation.disable();
-    await Promise.all([tracerProvider.shutdown(), loggerProvider.shutdown(), mock.close()]);
+    await mock.close();
   }
 }
 

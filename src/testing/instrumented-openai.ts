@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import { metrics } from '@opentelemetry/api';
+import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';
+import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { OpenAIModule } from './otel-capture.ts';
+import { otlpLogExporter, otlpTraceExporter, type ExporterSetup } from './otlp-exporters.ts';
+
+const require = createRequire(import.meta.url);
+
+export interface InstrumentedOpenAI {
+  /** openai 6.49 (`openai-v6`: instrumentation-openai 0.22 supports < 7), patched. */
+  openai: OpenAIModule;
+  /** Sends what the batch processors hold, log records or spans first. */
+  flush(first: 'logs' | 'spans'): Promise<void>;
+}
+
+/**
+ * A person's OpenAI application as the README sets one up for `seamscope collect`: the official
+ * client instrumented by @opentelemetry/instrumentation-openai with message content captured
+ * (0.22 puts it in log records), spans and log records sent by OpenTelemetry's OTLP/HTTP
+ * exporters. The client is patched through the instrumentation's own entry point, as
+ * otel-capture.ts does, and unpatched when `use` ends.
+ */
+export async function withInstrumentedOpenAI<T>(setup: ExporterSetup, use: (app: InstrumentedOpenAI) => Promise<T>): Promise<T> {
+  const openai = require('openai-v6') as OpenAIModule;
+  const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter(setup) })] });
+  const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: otlpLogExporter(setup) })] });
+  const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
+  instrumentation.setTracerProvider(tracerProvider);
+  instrumentation.setLoggerProvider(loggerProvider);
+  // 0.22.0 resets its metric instruments in its own class fields; a meter provider recreates them (see otel-capture.test.ts).
+  instrumentation.setMeterProvider(metrics.getMeterProvider());
+  const definitions = instrumentation.getModuleDefinitions();
+  for (const d of definitions) d.patch?.(openai, openai.VERSION);
+  const flush = async (first: 'logs' | 'spans') => {
+    const [a, b] = first === 'logs' ? [loggerProvider, tracerProvider] : [tracerProvider, loggerProvider];
+    await a.forceFlush();
+    await b.forceFlush();
+  };
+  try {
+    return await use({ openai, flush });
+  } finally {
+    for (const d of definitions) d.unpatch?.(openai, openai.VERSION);
+    instrumentation.disable();
+    await Promise.all([tracerProvider.shutdown(), loggerProvider.shutdown()]);
+  }
+}
