@@ -101,10 +101,10 @@ function lostAs(f: SurvivalFact): string {
  * ("two days … such two-day period").
  */
 /**
- * Whether one place's asked facts make a complete answer. A figure must survive; for a question a
- * statement decides, the place's clauses restate one rule in several pieces ("may not introduce
- * evidence … unless there is good cause"): one of them kept and none turned the other way round
- * keeps the statement, since the pieces of one sentence are said together or not at all.
+ * Whether one place's asked facts make a complete answer: every one of them kept, since a rule
+ * said in several pieces ("may not introduce evidence … unless there is good cause") is not kept
+ * by one piece. For a question a statement decides, a place with no clause (only figures or named
+ * terms) counts only when no clause anywhere matched the question.
  */
 function completeAnswer(group: AskedFact[], kept: (a: AskedFact) => boolean, decision: boolean, bestClause: number): boolean {
   if (!decision) return group.every(kept);
