@@ -148,6 +148,14 @@ test('the boundary contract card shows on edge hover and in the panel; open ques
   const labels = await branches.locator('.react-flow__edge-text').allTextContents();
   expect(labels.length).toBeGreaterThan(1);
   expect(labels).toEqual(expect.arrayContaining(['critical', 'safety']));
+  // The overview leaves edge labels out (they would be too small to read): the person zooms in on
+  // the urgency router with the wheel until its branch labels show, then hovers one.
+  const critical = branches.filter({ hasText: 'critical' }).locator('.react-flow__edge-text');
+  const router = await app.node('route_urgency').boundingBox();
+  if (!router) throw new Error('the urgency router is not on screen in the whole-chain view');
+  await page.mouse.move(router.x + router.width, router.y + router.height / 2);
+  for (let i = 0; i < 40 && !(await critical.isVisible()); i++) await page.mouse.wheel(0, -60);
+  await expect(critical).toBeVisible();
   await branches.filter({ hasText: 'critical' }).locator('.react-flow__edge-textwrapper').hover();
   await expect(page.getByTestId('contract.card.hover')).toContainText('Route "critical"');
   await app.screenshot('designer-router-branches');
