@@ -129,7 +129,7 @@ test('B5: 155 payloads in every field, shown in every pane, never run', async ({
     await expect(page.getByTestId('inspector')).toBeVisible();
   }
   // Edge labels (and the contract card they open) are in the full view, not the overview.
-  await page.getByTestId('designer.fit').click();
+  await app.fit();
   await app.edge('data:extract->answer:facts').locator('.react-flow__edge-textwrapper').hover();
   await expect(page.getByTestId('contract.card.hover')).toBeVisible();
   await expectInert(page, dialogs, 'inspector, problems and contract cards');
