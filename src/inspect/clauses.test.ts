@@ -206,4 +206,30 @@ describe('what a yes/no question asks', () => {
     expect(report.reasons.join('\n')).toMatch(/question asks for "unless the member was legally incapacitated" \(condition, 5\.2/);
     expect(inspectBoundary(boundary(question, 'Claims are never paid after 12 months, unless the member was incapacitated.')).lossy).toBe(false);
   });
+
+  it('"the following" wrapped over a line break is no verb "follow" either', () => {
+    const text = ['Your use of the site is made subject to the', 'following conditions.', '', 'A visitor who posts a review must follow the rules of the site.'].join('\n');
+    const site = [{ name: 'document', text }];
+    const asked = askedFacts('Must I follow the rules when I use the site?', factSurvival(site, ''), site);
+    expect(asked[0]?.fact.text).toBe('who posts a review must follow the rules of the site');
+    expect(asked.find((a) => a.fact.text.startsWith('subject to'))?.matched).not.toContain('follow');
+  });
+
+  it('reads a sentence of wrapped plain text as one place: its condition and the limit on the next line are one answer', () => {
+    // A licence wrapped at a fixed width: the sentence runs on over lines that go on in lower case.
+    const licence = [
+      '  b. Attribution.',
+      '',
+      '       1. If requested by the Licensor, You must remove any of the',
+      '          information required by this Section to the extent',
+      '          reasonably practicable.',
+    ].join('\n');
+    const wrapped = [{ name: 'document', text: licence }];
+    const at = (intermediate: string) => inspectBoundary({ ...boundary('Must I always remove the author\'s name?', intermediate), sources: wrapped });
+    const places = new Set(at('').askedFacts.map((a) => a.place));
+    expect(places.size).toBe(1);
+    // Keeping the limit and dropping the request is no complete answer; keeping both is.
+    expect(at('The licensee must remove the required information as far as is reasonably practicable.').lossy).toBe(true);
+    expect(at('Only when the licensor requests it must the licensee remove the required information, and then as far as is reasonably practicable.').lossy).toBe(false);
+  });
 });

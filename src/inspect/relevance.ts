@@ -233,7 +233,7 @@ function placeDocs(survival: SurvivalReport, sourceText: (name: string) => strin
 }
 
 const cache = new WeakMap<SurvivalReport, FactDoc[]>();
-const followingRe = /\b(?:the|as) follow(?:ing|s)\b/gi;
+const followingRe = /\b(?:the|as)\s+follow(?:ing|s)\b/gi;
 
 /** A query term matches a word that is it, or (5 letters or more) that it begins: "liable" finds "liability", "cancel" "cancellation". */
 const matches = (term: string, word: string) => word === term || (term.length >= 5 && word.startsWith(term));

@@ -166,11 +166,20 @@ const sentenceEnd = new Set(['.', '!', '?', '\n', '\u0000']);
 /** The sentence around [start, end) inside [from, to): up to the nearest . ! ? line break or leaf boundary, at most 300 characters each way. */
 function sentenceSpan(text: string, start: number, end: number, from: number, to: number): { text: string; start: number } {
   let a = start;
-  while (a > from && start - a < 300 && !sentenceEnd.has(text[a - 1] ?? '')) a--;
+  while (a > from && start - a < 300 && !(sentenceEnd.has(text[a - 1] ?? '') && !wrapped(text, a - 1))) a--;
   let b = end;
-  while (b < to && b - end < 300 && !(sentenceEnd.has(text[b] ?? '') && (text[b] !== '.' || /\s/.test(text[b + 1] ?? ' ')))) b++;
+  while (b < to && b - end < 300 && !(sentenceEnd.has(text[b] ?? '') && (text[b] !== '.' || /\s/.test(text[b + 1] ?? ' ')) && !wrapped(text, b))) b++;
   return { text: text.slice(a, b), start: a };
 }
+
+/**
+ * A line break inside a sentence of text wrapped at a fixed width: the next line goes on in lower
+ * case ("…required by Section 3(a)(1)(A) to the extent\n   reasonably practicable"), as the clause
+ * extractor reads it (clauses.ts). A new sentence, heading or list item opens with a capital, a
+ * figure or a mark. Without it a wrapped licence's places were lines, not sentences: a rule's
+ * condition and its limit on the next line were two places, and either one kept was a complete answer.
+ */
+const wrapped = (text: string, at: number) => text[at] === '\n' && /^[ \t]*[a-z]/.test(text.slice(at + 1, at + 40));
 
 const sentenceAround = (text: string, start: number, end: number, from: number, to: number) => sentenceSpan(text, start, end, from, to).text;
 
