@@ -52,6 +52,16 @@ describe('conditions are facts', () => {
       .toEqual(['limit: only once per claim', 'finality: at any time', 'prerequisite: only after the goods are returned']);
   });
 
+  it('reads a requirement of two verbs joined by "and" or "or" as one, when its first says too little alone', () => {
+    expect(clauses('Before acting, you have to list the action detail and obtain explicit user confirmation (yes) to proceed.'))
+      .toEqual(['obligation: have to list the action detail and obtain explicit user confirmation']);
+    expect(clauses('The tenant may sublet or assign the lease with the landlord\'s written consent.'))
+      .toEqual(['permission: may sublet or assign the lease with the landlord\'s written consent']);
+    // A first verb that says enough is a requirement of its own: the clause ends at "and".
+    expect(clauses('The seller must deliver the goods to the buyer\'s warehouse and pay the freight.'))
+      .toEqual(['obligation: must deliver the goods to the buyer\'s warehouse']);
+  });
+
   it('finds requirements and permissions in words, plain "if", "who", "even when", "by …ing" and "to the extent", but not a period\'s start', () => {
     expect(clauses('An order can only be cancelled if its status is pending. A gift card must have enough balance to cover the total amount.'))
       .toEqual(['prerequisite: can only be cancelled if its status is pending', 'obligation: must have enough balance to cover the total amount']);

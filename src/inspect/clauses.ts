@@ -160,6 +160,15 @@ export function extractClauses(text: string, allFacts: readonly Fact[]): Fact[] 
     clauseEndRe.lastIndex = 0;
     const close = clauseEndRe.exec(window);
     let end = cutWords(text, s.start, s.triggerEnd + (close ? close.index : window.length));
+    // "must list the action detail and obtain explicit user confirmation": a modal governs each
+    // verb joined to its first by "and"/"or". Cut at the first, a short requirement says too little
+    // to be one (MIN_MODAL_WORDS); it runs on to its next clause break.
+    if ((s.type === 'obligation' || s.type === 'permission') && close && /^\s(?:and|or)\s$/.test(close[0]) && contentWords(text.slice(s.triggerEnd, end)).length < MIN_MODAL_WORDS) {
+      const from = close.index + close[0].length;
+      clauseEndRe.lastIndex = from;
+      const further = clauseEndRe.exec(window);
+      end = cutWords(text, s.start, s.triggerEnd + (further ? further.index : window.length));
+    }
     // A modal is the rule's verb: the condition written after it ("may request a review only once
     // per claim") is a clause of its own, not part of the permission.
     if (s.type === 'obligation' || s.type === 'permission') {

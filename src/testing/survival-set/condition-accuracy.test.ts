@@ -8,9 +8,9 @@ import { loadSurvivalSet } from './set.ts';
 // Nothing here or in src/inspect special-cases the set's strings.
 //
 // Issue 29's targets are condition lossy recall ≥ 0.9 and false alarms on faithful intermediates
-// ≤ 5 % over both kinds. The rules do not reach them yet (recall 0.82 = 113/137, false alarms 7/132
-// when this was written; the survival set's README has the figures): the floors below hold what they
-// reach, so a change that loses ground fails, and the targets stand as todos until they pass.
+// ≤ 5 % over both kinds. The false alarms are within target (6/132); recall is not yet (0.84 =
+// 115/137 when this was written; the survival set's README has the figures): its floor holds what
+// the rules reach, so a change that loses ground fails, and the target stands as a todo until it passes.
 describe('condition questions on the labelled survival set (#29)', () => {
   const docs = loadSurvivalSet();
   const conditions = scoreSet(docs, 'condition').documents;
@@ -26,18 +26,18 @@ describe('condition questions on the labelled survival set (#29)', () => {
     expect(q.faithful.falseAlarms / q.faithful.total).toBeLessThanOrEqual(0.015);
   });
 
-  it('flags lossy condition handoffs: recall ≥ 0.82 (113 of 137) and precision ≥ 0.94 (target: recall ≥ 0.90)', () => {
-    expect(recall(c.verdict)).toBeGreaterThanOrEqual(113 / 137);
-    expect(precision(c.verdict)).toBeGreaterThanOrEqual(0.94);
+  it('flags lossy condition handoffs: recall ≥ 0.84 (115 of 137) and precision ≥ 0.95 (target: recall ≥ 0.90)', () => {
+    expect(recall(c.verdict)).toBeGreaterThanOrEqual(115 / 137);
+    expect(precision(c.verdict)).toBeGreaterThanOrEqual(0.95);
   });
 
   it('flags at least 46 of the 59 numbers-only intermediates (every number kept, the condition dropped)', () => {
     expect(c.byKind['numbers-only'].lossy).toBeGreaterThanOrEqual(46);
   });
 
-  it('raises at most 7 false alarms on the 132 faithful intermediates of both kinds (target: ≤ 5 %)', () => {
+  it('raises false alarms on at most 5 % of the 132 faithful intermediates of both kinds (issue 29\'s target)', () => {
     expect(faithful.total).toBe(132);
-    expect(faithful.falseAlarms).toBeLessThanOrEqual(7);
+    expect(faithful.falseAlarms / faithful.total).toBeLessThanOrEqual(0.05);
   });
 
   it('holds on the held-out contract it was not tuned on: lossy recall ≥ 0.70 (19 of 27), precision ≥ 0.90', () => {
@@ -59,6 +59,5 @@ describe('condition questions on the labelled survival set (#29)', () => {
     }
   });
 
-  it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.82 now)');
-  it.todo('false alarms on faithful intermediates ≤ 5 % over both kinds (issue 29; 7/132 = 5.3 % now)');
+  it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.84 now)');
 });
