@@ -217,6 +217,16 @@ describe('what a yes/no question asks', () => {
     expect(inspectBoundary(boundary(question, 'Claims are never paid after 12 months, unless the member was incapacitated.')).lossy).toBe(false);
   });
 
+  it('reads a sentence that points back ("This has to be done even when…") as part of the rule before it', () => {
+    const policy = '- Authenticate the user by locating their user id via email. This has to be done even when the user already provides the user id.';
+    const site = [{ name: 'document', text: policy }];
+    const at = (intermediate: string) => inspectBoundary({ ...boundary('I already gave the agent my user id. Do I still have to be authenticated?', intermediate), sources: site });
+    expect(new Set(at('').askedFacts.map((a) => a.place)).size).toBe(1);
+    // The rule kept without its "even when" is no complete answer; kept with it, it is.
+    expect(at('The agent authenticates the user by locating the user id via email.').lossy).toBe(true);
+    expect(at('The agent authenticates the user by locating the user id via email, even when the user already gave a user id.').lossy).toBe(false);
+  });
+
   it('"the following" wrapped over a line break is no verb "follow" either', () => {
     const text = ['Your use of the site is made subject to the', 'following conditions.', '', 'A visitor who posts a review must follow the rules of the site.'].join('\n');
     const site = [{ name: 'document', text }];

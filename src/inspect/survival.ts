@@ -181,6 +181,25 @@ function sentenceSpan(text: string, start: number, end: number, from: number, to
  */
 const wrapped = (text: string, at: number) => text[at] === '\n' && /^[ \t]*[a-z]/.test(text.slice(at + 1, at + 40));
 
+/** A sentence that opens by pointing back ("This has to be done even when…", "Doing so will not…") goes on with the rule before it. */
+const pointsBackRe = /^[\s*•-]*(?:this|that|these|those|such|it|doing so)\b(?!\s+(?:section|paragraph|clause|article|part|policy|agreement|license|licence|handbook|document)\b)/i;
+
+/**
+ * Where a source's rule is said: its sentence, and the sentence before it when this one points
+ * back to it ("…by locating their user id via email. This has to be done even when the user
+ * already provides the user id."): the condition of the second qualifies the rule of the first,
+ * so the two are one place, and keeping the first without the second is no complete answer.
+ */
+function ruleSpan(text: string, start: number, end: number, from: number, to: number): { text: string; start: number } {
+  const own = sentenceSpan(text, start, end, from, to);
+  if (!pointsBackRe.test(own.text) || own.start <= from) return own;
+  let before = own.start - 1;
+  while (before > from && /\s/.test(text[before] ?? '')) before--;
+  if (before <= from || text[before] === '\n') return own;
+  const previous = sentenceSpan(text, before, before, from, to);
+  return { text: text.slice(previous.start, own.start + own.text.length), start: previous.start };
+}
+
 const sentenceAround = (text: string, start: number, end: number, from: number, to: number) => sentenceSpan(text, start, end, from, to).text;
 
 const overlap = (a: Set<string>, b: Set<string>) => {
@@ -318,7 +337,7 @@ function preparedSource(text: string): PreparedSource {
     }
     const occurrence = { start: fact.start, end: fact.end, line: lineOf(starts, fact.start) };
     const section = sectionAt(fact.start);
-    const sentence = sentenceSpan(text, fact.start, fact.end, section?.start ?? 0, section?.end ?? text.length);
+    const sentence = ruleSpan(text, fact.start, fact.end, section?.start ?? 0, section?.end ?? text.length);
     const key = factKey(fact);
     // Figures are facts of their place; a named term or id is one fact wherever it is used.
     const numeric = numericKinds.has(fact.kind) || isClause(fact);
