@@ -52,6 +52,14 @@ describe('conditions are facts', () => {
       .toEqual(['limit: only once per claim', 'finality: at any time', 'prerequisite: only after the goods are returned']);
   });
 
+  it('finds no rule in a title: a heading names a topic, the clause under it says the rule', () => {
+    const statute = '(5) Binding nature of positive determination\n\nIf the contractor makes the determination, such determination shall be binding on the contractor.\n';
+    expect(clauses(statute)).toEqual(['prerequisite: If the contractor makes the determination', 'finality: binding on the contractor']);
+    expect(clauses('## Refunds are final\n\nA refund is final once paid.')).toEqual(['finality: is final once paid']);
+    // A numbered rule on a line of its own is no title: it ends with its full stop.
+    expect(clauses('1.2 An employee must work at least 30 hours a week to remain eligible.\n\n1.3 Next.')).toContain('prerequisite: to remain eligible');
+  });
+
   it('reads a requirement of two verbs joined by "and" or "or" as one, when its first says too little alone', () => {
     expect(clauses('Before acting, you have to list the action detail and obtain explicit user confirmation (yes) to proceed.'))
       .toEqual(['obligation: have to list the action detail and obtain explicit user confirmation']);

@@ -79,6 +79,22 @@ function endsJustBefore(facts: readonly Fact[], at: number): boolean {
   return before !== undefined && (before.kind === 'duration' || before.kind === 'date') && at - before.end >= 0 && at - before.end <= 2;
 }
 
+/**
+ * A title names a topic and states no rule: "(5) Binding nature of positive determination", "## Modify
+ * payment". It is a Markdown heading, or a short line with no closing punctuation standing alone
+ * before a blank line.
+ */
+function isTitleLine(text: string, at: number): boolean {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  let end = text.indexOf('\n', at);
+  if (end === -1) end = text.length;
+  const line = text.slice(start, end).trim();
+  if (/^#{1,6}\s/.test(line)) return true;
+  if (/[.;:!?,]$/.test(line) || line.split(/\s+/).length > TITLE_WORDS) return false;
+  return /^\r?\n[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 40)) && (start === 0 || text[start - 2] === '\n' || /\n[ \t]*$/.test(text.slice(Math.max(0, start - 40), start - 1)));
+}
+const TITLE_WORDS = 10;
+
 /** Whether [start, end) overlaps a fact (facts sorted by start). */
 function overlapsAny(facts: readonly Fact[], start: number, end: number): boolean {
   const i = firstFrom(facts, start);
@@ -152,6 +168,8 @@ export function extractClauses(text: string, allFacts: readonly Fact[]): Fact[] 
   for (const s of spans) {
     // "'no longer needed'" is a value's name, not a prohibition.
     if (insideNamed(s.start)) continue;
+    // A title names a topic ("(5) Binding nature of positive determination"): the rule is in the text under it.
+    if (isTitleLine(text, s.start)) continue;
     // "12 months after the service", "30 days after receipt": the start of a period, part of its figure.
     if (s.type === 'prerequisite' && /^after\b/i.test(text.slice(s.start, s.triggerEnd)) && endsJustBefore(facts, s.start)) continue;
     // Only a window after the trigger is searched (a clause is at most MAX_WORDS words): on text
