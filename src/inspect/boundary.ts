@@ -119,6 +119,20 @@ function completeAnswer(group: AskedFact[], kept: (a: AskedFact) => boolean, dec
 
 const isClause = (f: SurvivalFact) => f.kind === 'condition' && f.unit !== undefined;
 
+/**
+ * A prohibition or a finality of the place that best matches a question a statement decides,
+ * said the other way round ("…which ends the public licence" for "doing so will not terminate this
+ * Public License"): the consumer reads the opposite rule there, so a weaker place kept whole does
+ * not make up for it. Only these flips count: an "if" restated as a plain statement is "changed"
+ * too, but a faithful paraphrase often drops a condition's form while keeping its sense.
+ */
+function flippedAtBest(reachable: AskedFact[], groups: Map<string, AskedFact[]>, bestClause: number): AskedFact | undefined {
+  const top = reachable.find((a) => isClause(a.fact) && a.score === bestClause);
+  if (!top) return undefined;
+  const place = groups.get(`${top.fact.source}|${top.fact.section}|${top.place}`) ?? [];
+  return place.find((a) => isClause(a.fact) && a.fact.status === 'changed' && (a.fact.unit === 'negation' || a.fact.unit === 'finality'));
+}
+
 function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: FactKind[], alsoReceived: string[], strict: boolean, reasons: string[], notes: string[], decision = false): AskedFact | null {
   const reachable = ranked.filter((a) => !alsoReceived.includes(a.fact.source));
   const keptKeys = new Set(result.facts.filter((f) => f.survived).map((f) => `${f.source}|${f.section}|${factKey(f)}`));
@@ -132,11 +146,19 @@ function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: Fac
   }
   // Strict: every candidate counts, a complete answer elsewhere or not.
   const best = reachable[0]?.score ?? 0;
-  const complete = strict ? undefined : [...groups.values()].find((g) => completeAnswer(g, kept, decision, Math.max(0, ...reachable.filter((a) => isClause(a.fact)).map((a) => a.score))));
+  const bestClause = Math.max(0, ...reachable.filter((a) => isClause(a.fact)).map((a) => a.score));
+  const contrary = decision ? flippedAtBest(reachable, groups, bestClause) : undefined;
+  const whole = strict ? undefined : [...groups.values()].find((g) => completeAnswer(g, kept, decision, bestClause));
+  const complete = contrary ? undefined : whole;
   const lost = reachable.filter((a) => !kept(a));
   const line = (a: AskedFact) => `question asks for "${a.fact.text}" (${a.fact.kind}, ${where(a.fact)}; ${a.why}): ${lostAs(a.fact)}`;
   let lead: AskedFact | null = null;
-  if (complete) {
+  if (contrary) {
+    // The handoff says the best-ranked rule the other way round: that is the loss, whatever else it kept.
+    lead = contrary;
+    reasons.push(whole && whole[0] ? `${line(contrary)}; said the other way round at the place that best matches the question, so the facts kept at ${where(whole[0].fact)} do not answer it` : line(contrary));
+    for (const a of lost) if (a !== contrary) notes.push(`${line(a)} (a weaker candidate)`);
+  } else if (complete) {
     for (const a of lost) notes.push(`${line(a)}; the facts asked at ${complete[0] ? where(complete[0].fact) : 'another place'} all survived`);
   } else {
     // The reasons name the likeliest answers lost; the further candidates are notes.

@@ -235,6 +235,21 @@ describe('what a yes/no question asks', () => {
     expect(at('The agent authenticates the user by locating the user id via email, even when the user already gave a user id.').lossy).toBe(false);
   });
 
+  it('a rule said the other way round at the best place is a loss, though a weaker place was kept whole', () => {
+    const licence = [
+      '1. The licensor may offer the material under other terms or stop distributing it at any time; however, doing so will not terminate this licence.',
+      '2. Your rights under this licence terminate automatically if you fail to comply with its conditions.',
+    ].join('\n');
+    const site = [{ name: 'document', text: licence }];
+    const at = (intermediate: string) => inspectBoundary({ ...boundary('The author has stopped distributing the work. Does my licence end?', intermediate), sources: site });
+    const kept = 'Rights under the licence terminate automatically if you fail to comply with its conditions.';
+    const flipped = at(`The licensor may stop distributing the material at any time, which ends the licence. ${kept}`);
+    expect(flipped.lossy).toBe(true);
+    expect(flipped.lead?.fact.text).toBe('will not terminate this licence');
+    expect(flipped.reasons[0]).toMatch(/: changed, to "The licensor may stop distributing the material at any time, which ends the licence"; said the other way round at the place that best matches the question, so the facts kept at [^"]* do not answer it$/);
+    expect(at(`The licensor may stop distributing the material at any time, but that does not end the licence. ${kept}`).lossy).toBe(false);
+  });
+
   it('"the following" wrapped over a line break is no verb "follow" either', () => {
     const text = ['Your use of the site is made subject to the', 'following conditions.', '', 'A visitor who posts a review must follow the rules of the site.'].join('\n');
     const site = [{ name: 'document', text }];

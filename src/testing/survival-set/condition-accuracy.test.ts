@@ -8,8 +8,8 @@ import { loadSurvivalSet } from './set.ts';
 // Nothing here or in src/inspect special-cases the set's strings.
 //
 // Issue 29's targets are condition lossy recall ≥ 0.9 and false alarms on faithful intermediates
-// ≤ 5 % over both kinds. The false alarms are within target (6/132); recall is not yet (0.84 =
-// 115/137 when this was written; the survival set's README has the figures): its floor holds what
+// ≤ 5 % over both kinds. The false alarms are within target (6/132); recall is not yet (0.87 =
+// 119/137 when this was written; the survival set's README has the figures): its floor holds what
 // the rules reach, so a change that loses ground fails, and the target stands as a todo until it passes.
 describe('condition questions on the labelled survival set (#29)', () => {
   const docs = loadSurvivalSet();
@@ -26,13 +26,13 @@ describe('condition questions on the labelled survival set (#29)', () => {
     expect(q.faithful.falseAlarms / q.faithful.total).toBeLessThanOrEqual(0.015);
   });
 
-  it('flags lossy condition handoffs: recall ≥ 0.84 (115 of 137) and precision ≥ 0.95 (target: recall ≥ 0.90)', () => {
-    expect(recall(c.verdict)).toBeGreaterThanOrEqual(115 / 137);
+  it('flags lossy condition handoffs: recall ≥ 0.87 (119 of 137) and precision ≥ 0.95 (target: recall ≥ 0.90)', () => {
+    expect(recall(c.verdict)).toBeGreaterThanOrEqual(119 / 137);
     expect(precision(c.verdict)).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('flags at least 46 of the 59 numbers-only intermediates (every number kept, the condition dropped)', () => {
-    expect(c.byKind['numbers-only'].lossy).toBeGreaterThanOrEqual(46);
+  it('flags at least 48 of the 59 numbers-only intermediates (every number kept, the condition dropped)', () => {
+    expect(c.byKind['numbers-only'].lossy).toBeGreaterThanOrEqual(48);
   });
 
   it('raises false alarms on at most 5 % of the 132 faithful intermediates of both kinds (issue 29\'s target)', () => {
@@ -40,10 +40,10 @@ describe('condition questions on the labelled survival set (#29)', () => {
     expect(faithful.falseAlarms / faithful.total).toBeLessThanOrEqual(0.05);
   });
 
-  it('holds on the held-out contract it was not tuned on: lossy recall ≥ 0.70 (19 of 27), precision ≥ 0.90', () => {
+  it('holds on the held-out contract it was not tuned on: lossy recall ≥ 0.74 (20 of 27), precision ≥ 0.90', () => {
     const held = conditions.find((d) => d.heldOut);
     expect(held?.name).toBe('cuad-neoforma-verticalnet.txt');
-    expect(recall(held!.verdict)).toBeGreaterThanOrEqual(19 / 27);
+    expect(recall(held!.verdict)).toBeGreaterThanOrEqual(20 / 27);
     expect(precision(held!.verdict)).toBeGreaterThanOrEqual(0.9);
   });
 
@@ -59,5 +59,5 @@ describe('condition questions on the labelled survival set (#29)', () => {
     }
   });
 
-  it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.84 now)');
+  it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.87 = 119/137 now)');
 });
