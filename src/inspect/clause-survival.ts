@@ -70,9 +70,22 @@ export function contentWords(text: string): string[] {
   return [...new Set(out)];
 }
 
+/** A passage's content words stemmed but not read by meaning. */
+function literalWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of matchesOf(/[a-z][a-z'’-]*/gi, withPhrasalVerbs(text))) {
+    const w = m[0].toLowerCase().replace(/['’]+$/, '').replace(/['’]s$/, '');
+    if (w.length < 3 || formWords.has(w)) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
+
 interface IndexedSentence {
   text: string;
   words: Set<string>;
+  /** The same words as written (stemmed, not read by meaning): "continue" is not "remain" here. */
+  literal: Set<string>;
 }
 
 /** The intermediate's sentences with their content words, worked out once per intermediate. */
@@ -91,7 +104,7 @@ export function indexClauses(text: string): ClauseIndex {
   for (const m of text.split('\u0000').flatMap((leaf) => [...matchesOf(sentenceRe, leaf)])) {
     const words = new Set(contentWords(m[0]));
     if (words.size === 0) continue;
-    const n = sentences.push({ text: m[0].trim(), words }) - 1;
+    const n = sentences.push({ text: m[0].trim(), words, literal: new Set(literalWords(m[0])) }) - 1;
     for (const w of words) {
       const list = byWord.get(w);
       if (list) list.push(n);
@@ -136,6 +149,9 @@ export function judgeClause(fact: Fact, words: readonly string[], index: ClauseI
   let own = ownWords.get(fact);
   if (!own) ownWords.set(fact, (own = contentWords(fact.text)));
   if (own.length === 1 && words.length > 1 && !best.matched.includes(own[0] as string)) return { status: 'dropped', matched: shown(best.matched) };
+  // A clause of two words kept on one, and that one only by a word of the same meaning ("to remain
+  // eligible" by "coverage can continue"), is not said: the sentence is about something else.
+  if (words.length === 2 && best.matched.length === 1 && (best.matched[0] as string).startsWith('~') && !literalWords(fact.text).some((w) => (index.sentences[best.n] as IndexedSentence).literal.has(w))) return { status: 'dropped', matched: shown(best.matched) };
   const said = (index.sentences[best.n] as IndexedSentence).text;
   const matched = shown(best.matched);
   // Only a sentence that says most of the clause can say it the other way round; a partial match that does not agree is no match.

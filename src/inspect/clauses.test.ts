@@ -146,6 +146,15 @@ describe('survival by meaning, with polarity', () => {
     expect(judged('Basic services such as fillings are paid at 80% once the deductible is met.')).toBe('survived');
   });
 
+  it('a clause of two words is not kept on one of them said only in a word of the same meaning ("to remain eligible" by "continue")', () => {
+    const plan = [{ name: 'document', text: '1.2 An employee must work at least 30 hours a week to remain eligible.' }];
+    const judged = (intermediate: string) => factSurvival(plan, intermediate).facts.find((f) => f.unit === 'prerequisite')?.status;
+    expect(judged('Coverage can sometimes continue after employment ends.')).toBe('dropped');
+    // Said in its own word, or in both words, it is kept.
+    expect(judged('Employees working 30 hours a week remain covered.')).toBe('survived');
+    expect(judged('Employees stay eligible while they work 30 hours a week.')).toBe('survived');
+  });
+
   it('reads a clause across a wrapped line, and British and American spellings as one word', () => {
     expect(clauses('a. Your rights terminate automatically, unless the Licensor\n          expressly agrees otherwise.\nb. Notices\nmust be in writing.'))
       .toEqual(['finality: automatically', 'exception: unless the Licensor\n          expressly agrees otherwise']);
