@@ -120,17 +120,25 @@ function completeAnswer(group: AskedFact[], kept: (a: AskedFact) => boolean, dec
 const isClause = (f: SurvivalFact) => f.kind === 'condition' && f.unit !== undefined;
 
 /**
- * A prohibition or a finality of the place that best matches a question a statement decides,
- * said the other way round ("…which ends the public licence" for "doing so will not terminate this
- * Public License"): the consumer reads the opposite rule there, so a weaker place kept whole does
- * not make up for it. Only these flips count: an "if" restated as a plain statement is "changed"
- * too, but a faithful paraphrase often drops a condition's form while keeping its sense.
+ * What the handoff lost at the place that best matches a question a statement decides, when it
+ * spoke to that place's rule there and got it wrong; a weaker place kept whole does not make up for
+ * it, since the consumer reads the wrong rule where the question points.
+ * - a prohibition or a finality said the other way round ("…which ends the public licence" for
+ *   "doing so will not terminate this Public License");
+ * - the rule restated (one of its clauses said otherwise) without another of its clauses ("The
+ *   payment can be changed to a single different method, gift card included" for "If the user
+ *   wants to change the payment method to gift card, it must have enough balance…").
+ * An "if" restated as a plain statement alone does not count: a faithful paraphrase often drops a
+ * condition's form while keeping its sense.
  */
-function flippedAtBest(reachable: AskedFact[], groups: Map<string, AskedFact[]>, bestClause: number): AskedFact | undefined {
+function wrongAtBest(reachable: AskedFact[], groups: Map<string, AskedFact[]>, bestClause: number): { fact: AskedFact; how: string } | undefined {
   const top = reachable.find((a) => isClause(a.fact) && a.score === bestClause);
   if (!top) return undefined;
-  const place = groups.get(`${top.fact.source}|${top.fact.section}|${top.place}`) ?? [];
-  return place.find((a) => isClause(a.fact) && a.fact.status === 'changed' && (a.fact.unit === 'negation' || a.fact.unit === 'finality'));
+  const place = (groups.get(`${top.fact.source}|${top.fact.section}|${top.place}`) ?? []).filter((a) => isClause(a.fact));
+  const flipped = place.find((a) => a.fact.status === 'changed' && (a.fact.unit === 'negation' || a.fact.unit === 'finality'));
+  if (flipped) return { fact: flipped, how: 'said the other way round' };
+  const dropped = place.find((a) => a.fact.status === 'dropped');
+  return dropped && place.some((a) => a.fact.status === 'changed') ? { fact: dropped, how: 'left out of the rule the handoff restates' } : undefined;
 }
 
 function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: FactKind[], alsoReceived: string[], strict: boolean, reasons: string[], notes: string[], decision = false): AskedFact | null {
@@ -147,17 +155,18 @@ function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: Fac
   // Strict: every candidate counts, a complete answer elsewhere or not.
   const best = reachable[0]?.score ?? 0;
   const bestClause = Math.max(0, ...reachable.filter((a) => isClause(a.fact)).map((a) => a.score));
-  const contrary = decision ? flippedAtBest(reachable, groups, bestClause) : undefined;
   const whole = strict ? undefined : [...groups.values()].find((g) => completeAnswer(g, kept, decision, bestClause));
-  const complete = contrary ? undefined : whole;
+  // Where no place was kept whole the handoff is lossy anyway, and the reasons name the likeliest answers lost.
+  const wrong = decision && whole ? wrongAtBest(reachable, groups, bestClause) : undefined;
+  const complete = wrong ? undefined : whole;
   const lost = reachable.filter((a) => !kept(a));
   const line = (a: AskedFact) => `question asks for "${a.fact.text}" (${a.fact.kind}, ${where(a.fact)}; ${a.why}): ${lostAs(a.fact)}`;
   let lead: AskedFact | null = null;
-  if (contrary) {
-    // The handoff says the best-ranked rule the other way round: that is the loss, whatever else it kept.
-    lead = contrary;
-    reasons.push(whole && whole[0] ? `${line(contrary)}; said the other way round at the place that best matches the question, so the facts kept at ${where(whole[0].fact)} do not answer it` : line(contrary));
-    for (const a of lost) if (a !== contrary) notes.push(`${line(a)} (a weaker candidate)`);
+  if (wrong) {
+    // The handoff got the best-matching rule wrong: that is the loss, whatever else it kept.
+    lead = wrong.fact;
+    reasons.push(`${line(wrong.fact)}; ${wrong.how} at the place that best matches the question, so the facts kept at ${whole?.[0] ? where(whole[0].fact) : 'another place'} do not answer it`);
+    for (const a of lost) if (a !== wrong.fact) notes.push(`${line(a)} (a weaker candidate)`);
   } else if (complete) {
     for (const a of lost) notes.push(`${line(a)}; the facts asked at ${complete[0] ? where(complete[0].fact) : 'another place'} all survived`);
   } else {

@@ -8,8 +8,8 @@ import { loadSurvivalSet } from './set.ts';
 // Nothing here or in src/inspect special-cases the set's strings.
 //
 // Issue 29's targets are condition lossy recall ≥ 0.9 and false alarms on faithful intermediates
-// ≤ 5 % over both kinds. The false alarms are within target (6/132); recall is not yet (0.88 =
-// 121/137 when this was written; the survival set's README has the figures): its floor holds what
+// ≤ 5 % over both kinds. The false alarms are within target (6/132); recall is not yet (0.89 =
+// 122/137 when this was written; the survival set's README has the figures): its floor holds what
 // the rules reach, so a change that loses ground fails, and the target stands as a todo until it passes.
 describe('condition questions on the labelled survival set (#29)', () => {
   const docs = loadSurvivalSet();
@@ -26,13 +26,13 @@ describe('condition questions on the labelled survival set (#29)', () => {
     expect(q.faithful.falseAlarms / q.faithful.total).toBeLessThanOrEqual(0.015);
   });
 
-  it('flags lossy condition handoffs: recall ≥ 0.88 (121 of 137) and precision ≥ 0.95 (target: recall ≥ 0.90)', () => {
-    expect(recall(c.verdict)).toBeGreaterThanOrEqual(121 / 137);
+  it('flags lossy condition handoffs: recall ≥ 0.89 (122 of 137) and precision ≥ 0.95 (target: recall ≥ 0.90)', () => {
+    expect(recall(c.verdict)).toBeGreaterThanOrEqual(122 / 137);
     expect(precision(c.verdict)).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('flags at least 49 of the 59 numbers-only intermediates (every number kept, the condition dropped)', () => {
-    expect(c.byKind['numbers-only'].lossy).toBeGreaterThanOrEqual(49);
+  it('flags at least 50 of the 59 numbers-only intermediates (every number kept, the condition dropped)', () => {
+    expect(c.byKind['numbers-only'].lossy).toBeGreaterThanOrEqual(50);
   });
 
   it('raises false alarms on at most 5 % of the 132 faithful intermediates of both kinds (issue 29\'s target)', () => {
@@ -59,5 +59,5 @@ describe('condition questions on the labelled survival set (#29)', () => {
     }
   });
 
-  it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.88 = 121/137 now)');
+  it.todo('condition lossy recall ≥ 0.90 (issue 29; 0.89 = 122/137 now)');
 });
