@@ -61,21 +61,23 @@ export function logAsSpanEvent(log: IncomingLog): OtlpEvent {
 
 /** The trace as one OTLP/JSON payload, log records joined to their spans. */
 export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedLogs: number } {
-  const resources = new Map<unknown, Map<unknown, OtlpTraceData['resourceSpans'][number]['scopeSpans'][number]>>();
+  type ResourceSpans = OtlpTraceData['resourceSpans'][number];
+  const resources = new Map<unknown, { entry: ResourceSpans; scopes: Map<unknown, ResourceSpans['scopeSpans'][number]> }>();
   const data: OtlpTraceData = { resourceSpans: [] };
   let joinedLogs = 0;
   for (const item of trace.spans) {
-    let scopes = resources.get(item.resource);
-    if (!scopes) {
-      scopes = new Map();
-      resources.set(item.resource, scopes);
-      data.resourceSpans.push({ ...(item.resource ? { resource: item.resource } : {}), scopeSpans: [] });
+    let resource = resources.get(item.resource);
+    if (!resource) {
+      resource = { entry: { ...(item.resource ? { resource: item.resource } : {}), scopeSpans: [] }, scopes: new Map() };
+      resources.set(item.resource, resource);
+      data.resourceSpans.push(resource.entry);
     }
-    let scope = scopes.get(item.scope);
+    let scope = resource.scopes.get(item.scope);
     if (!scope) {
       scope = { ...(item.scope ? { scope: item.scope } : {}), spans: [] };
-      scopes.set(item.scope, scope);
-      (data.resourceSpans.at(-1) as OtlpTraceData['resourceSpans'][number]).scopeSpans.push(scope);
+      resource.scopes.set(item.scope, scope);
+      // Under its own resource: spans of two services may arrive interleaved.
+      resource.entry.scopeSpans.push(scope);
     }
     const logs = trace.logs.get(item.spanId) ?? [];
     joinedLogs += logs.length;
