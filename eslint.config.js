@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 // ── Layers: the one declared list of what may import what ───────────────────────────────────
 // Each src/<area> lists the areas it may import (values and types); `types` lists areas it may
 // import with `import type` only. Read upwards: files, schema ← providers; files, schema ←
-// chain ← trace ← steps ← formats ← collect; steps ← engine ← inspect, export ← eval ← batch ← cli. chain and trace take the step
+// chain ← trace ← steps ← formats ← collect; steps ← engine ← inspect (← collect, for each trace's verdicts), export ← eval ← batch ← cli. chain and trace take the step
 // registry as an argument (they import its interface as a type, never the registry itself).
 // src/testing and every *.test.ts may import any area; nothing in src imports app/; app/
 // imports only the entries in `entries` below. Checked by eslint-plugin-boundaries.
@@ -32,7 +32,7 @@ export const layers = {
   // The BullMQ adapter (Node only: bullmq, ioredis, pg). app/ may not import it (see below).
   batch: { allow: ['eval', 'engine', 'chain', 'files', 'providers', 'steps', 'trace', 'schema', 'inspect'] },
   // `seamscope collect`, the OTLP/HTTP receiver (Node only: node:http, zlib, protobufjs). app/ may not import it (see below).
-  collect: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'formats'] },
+  collect: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'formats', 'inspect'] },
   cli: { allow: ['chain', 'files', 'schema', 'providers', 'steps', 'trace', 'engine', 'inspect', 'export', 'formats', 'eval', 'batch', 'planner', 'collect'] },
   testing: { allow: ['*'] },
 };

@@ -15,7 +15,10 @@
  *
  * --queue is each batch processor's maxQueueSize (the SDK's default, 2,048): a span ended while
  * the queue is full is dropped by the exporter's process, which the collector never sees, so
- * "lost" counts both. CPU seconds of the collector and of the exporters' process are printed
+ * "lost" counts both. Each exporter is wrapped to count the spans its batch processor handed it
+ * and how each export ended (scripts/bench/counting-exporter.ts), so the spans lost are printed
+ * by where they were lost: dropped by an exporter's full queue, in an export that failed, or
+ * exported and not accepted. CPU seconds of the collector and of the exporters' process are printed
  * apart, to tell which side ran out.
  * Prints spans sent, accepted by the collector and lost (sent − accepted), runs written, the
  * collector's answers by status (429s are retried by the exporters), and its RSS: sampled each
@@ -33,6 +36,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { otlpTraceExporter } from '../src/testing/otlp-exporters.ts';
 import { recordBenchTrace } from './bench/collect-trace.ts';
+import { countingExporter } from './bench/counting-exporter.ts';
 import { benchOption } from './bench/options.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -59,9 +63,9 @@ async function rss(pid: number): Promise<{ now: number; peak: number }> {
   return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-/** CPU seconds a process has used (user + system), from /proc/<pid>/stat. */
-async function cpuSeconds(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+/** CPU seconds a process (or with `tid`, one of its threads) has used (user + system), from /proc. */
+async function cpuSeconds(pid: number, tid?: number): Promise<number> {
+  const fields = (await readFile(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
   // utime and stime are fields 14 and 15 of stat; after "pid (comm) " they are the 12th and 13th.
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
@@ -86,13 +90,16 @@ createInterface({ input: collector.stderr }).on('line', (line) => {
 await listening;
 const url = `http://127.0.0.1:${PORT}`;
 
-const providers = Array.from({ length: EXPORTERS }, () => new TracerProvider({
-  spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter({ url, encoding: 'protobuf' }), maxQueueSize: QUEUE, maxExportBatchSize: Math.min(512, QUEUE) })],
+const counted = Array.from({ length: EXPORTERS }, () => countingExporter(otlpTraceExporter({ url, encoding: 'protobuf' })));
+const providers = counted.map(({ exporter }) => new TracerProvider({
+  spanProcessors: [new BatchSpanProcessor({ exporter, maxQueueSize: QUEUE, maxExportBatchSize: Math.min(512, QUEUE) })],
 }));
 const tracers = providers.map((p, i) => p.getTracer(`bench-exporter-${i}`));
 
 process.stderr.write(`bench:collect: ${EXPORTERS} exporters × ${RATE} spans/s for ${SECONDS} s, traces of ${SPANS_PER_TRACE} spans, protobuf, queue ${QUEUE}, collector pid ${collector.pid} (${path.relative(root, CLI)})\n`);
-const cpuBefore = { collector: await cpuSeconds(collector.pid as number), exporters: process.cpuUsage() };
+// The request thread is the process's main thread (its thread id is the pid); the writer thread,
+// GC helpers and libuv's file threads are the others.
+const cpuBefore = { collector: await cpuSeconds(collector.pid as number), requestThread: await cpuSeconds(collector.pid as number, collector.pid as number), exporters: process.cpuUsage() };
 const samples: number[] = [];
 let sent = 0;
 let traces = 0;
@@ -123,6 +130,7 @@ const flushFailures = (await Promise.allSettled(providers.map((p) => p.forceFlus
 await Promise.allSettled(providers.map((p) => p.shutdown()));
 const peakDuring = await rss(collector.pid as number);
 const collectorCpu = (await cpuSeconds(collector.pid as number)) - cpuBefore.collector;
+const requestThreadCpu = (await cpuSeconds(collector.pid as number, collector.pid as number)) - cpuBefore.requestThread;
 const exporterUsage = process.cpuUsage(cpuBefore.exporters);
 const exportersCpu = (exporterUsage.user + exporterUsage.system) / 1e6;
 const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
@@ -134,15 +142,23 @@ await rm(dir, { recursive: true, force: true });
 
 const accepted = Number(/(\d+) spans? accepted/.exec(summary)?.[1] ?? NaN);
 const rejected = Number(/accepted, (\d+) rejected/.exec(summary)?.[1] ?? NaN);
+const handed = counted.reduce((n, c) => n + c.counts.handed, 0);
+const exported = counted.reduce((n, c) => n + c.counts.succeeded, 0);
+const failures = new Map<string, number>();
+for (const c of counted) for (const [why, n] of c.counts.failed) failures.set(why, (failures.get(why) ?? 0) + n);
+const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+const latencies = counted.flatMap((c) => c.counts.latenciesMs).sort((a, b) => a - b);
+const lq = (f: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(f * latencies.length))] ?? NaN);
 const q = (f: number) => samples.length ? Math.round([...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(f * samples.length))] as number) : NaN;
 const quarter = (i: number) => Math.round(samples[Math.floor((samples.length * i) / 4)] ?? NaN);
 process.stdout.write([
   `spans sent:      ${sent} in ${sendSeconds.toFixed(1)} s (${Math.round(sent / sendSeconds)} spans/s, ${traces} traces)`,
   `spans received:  ${accepted} accepted, ${rejected} rejected`,
-  `spans lost:      ${sent - accepted}${flushFailures ? ` (the final flush failed for ${flushFailures} exporter(s))` : ''}`,
+  `spans lost:      ${sent - accepted} end to end (sent − accepted): ${sent - handed} dropped by the exporters' full queues (ended, never exported), ${failed} in exports that failed${failed ? ` (${[...failures].map(([why, n]) => `${n}: ${why}`).join('; ')})` : ''}, ${exported - accepted} exported but not accepted${flushFailures ? `; the final flush failed for ${flushFailures} exporter(s)` : ''}`,
+  `exports:         ${latencies.length} finished, ${exported} spans exported; time from hand-over to result (429 retries included): median ${lq(0.5)} ms, p95 ${lq(0.95)} ms, max ${lq(1)} ms`,
   `runs written:    ${files} files, ${traceLines} trace lines, ${notImported} traces not imported`,
   `collector:       ${summary}`,
-  `CPU:             collector ${collectorCpu.toFixed(1)} s (${((collectorCpu * 1000) / accepted).toFixed(3)} ms per accepted span), exporters' process ${exportersCpu.toFixed(1)} s over ${sendSeconds.toFixed(1)} s; load average ${load} on ${(await import('node:os')).cpus().length} cores`,
+  `CPU:             collector ${collectorCpu.toFixed(1)} s (${((collectorCpu * 1000) / accepted).toFixed(3)} ms per accepted span; request thread ${requestThreadCpu.toFixed(1)} s, other threads ${(collectorCpu - requestThreadCpu).toFixed(1)} s), exporters' process ${exportersCpu.toFixed(1)} s over ${sendSeconds.toFixed(1)} s; load average ${load} on ${(await import('node:os')).cpus().length} cores`,
   `collector RSS:   peak ${Math.round(peakDuring.peak)} MB (VmHWM); sampled each second: median ${q(0.5)} MB, p95 ${q(0.95)} MB; at 25/50/75 % of the run ${quarter(1)}/${quarter(2)}/${quarter(3)} MB`,
-  JSON.stringify({ bench: 'collect', seconds: SECONDS, exporters: EXPORTERS, rate: RATE, spansPerTrace: SPANS_PER_TRACE, queue: QUEUE, sent, accepted, rejected, lost: sent - accepted, runFiles: files, peakRssMb: Math.round(peakDuring.peak), collectorCpuS: Number(collectorCpu.toFixed(1)), exportersCpuS: Number(exportersCpu.toFixed(1)), load }),
+  JSON.stringify({ bench: 'collect', seconds: SECONDS, exporters: EXPORTERS, rate: RATE, spansPerTrace: SPANS_PER_TRACE, queue: QUEUE, sent, accepted, rejected, lost: sent - accepted, droppedByExporters: sent - handed, failedExports: failed, runFiles: files, peakRssMb: Math.round(peakDuring.peak), collectorCpuS: Number(collectorCpu.toFixed(1)), requestThreadCpuS: Number(requestThreadCpu.toFixed(1)), exportersCpuS: Number(exportersCpu.toFixed(1)), load }),
 ].join('\n') + '\n');

@@ -14,6 +14,10 @@
  * never reads. The build fails if the entry's static graph reaches any of it again, or if
  * anything from app/ or scripts/ (the bench hooks live there) got into the bundle.
  *
+ * `seamscope collect` imports and writes traces on a worker thread (src/collect/finish-worker.ts):
+ * it is an entry of its own, dist-cli/collect-worker.mjs, and src/collect/finish-worker-entry.ts
+ * (which starts it through tsx from the sources) is replaced by a module naming that file.
+ *
  * The exporter reads the runtimes through `#runtime-sources` (src/export/runtime-sources.ts).
  * An installed CLI has no sources beside it, so here that import resolves to a module with
  * the files inlined, made now through the Node implementation (the Python runtime's files, and
@@ -28,6 +32,7 @@ import { loadRuntimeSources } from '../src/export/runtime-sources.node.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = path.join(root, 'dist-cli');
 const ENTRY = 'dist-cli/seamscope.mjs';
+const WORKER_FILE = 'collect-worker.mjs';
 
 /** Inputs `validate` must not load: each is a lazy chunk of its own. */
 const LAZY_ONLY = [/(^|\/)node_modules\/gpt-tokenizer\//, /(^|\/)node_modules\/(bullmq|ioredis|pg)\//, /^src\/engine\/run\.ts$/, /^src\/export\/export-chain\.ts$/, /^runtime-sources:inlined$/, /^src\/inspect\/boundary\.ts$/, /^src\/providers\/profiles\.ts$/];
@@ -66,12 +71,30 @@ function inlineRuntimeSources(): Plugin {
   };
 }
 
+/** The collector's worker as the built file beside the CLI, not the sources through tsx. */
+function builtCollectWorker(): Plugin {
+  return {
+    name: 'seamscope-built-collect-worker',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]collect[\\/]finish-worker-entry\.ts$/ }, () => ({
+        loader: 'js',
+        // This module lands in the entry or in chunks/: the worker is in dist-cli/ either way.
+        contents: `export function finishWorkerEntry() {
+  const here = new URL('.', import.meta.url);
+  const base = here.pathname.endsWith('/chunks/') ? new URL('..', here) : here;
+  return { entry: new URL('${WORKER_FILE}', base), eval: false };
+}\n`,
+      }));
+    },
+  };
+}
+
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { seamscope: 'src/cli/bin.ts' },
+  entryPoints: { seamscope: 'src/cli/bin.ts', 'collect-worker': 'src/collect/finish-worker.ts' },
   outdir,
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
@@ -88,7 +111,7 @@ const result = await build({
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __seamscopeCreateRequire } from 'node:module';\nconst require = __seamscopeCreateRequire(import.meta.url);" },
   metafile: true,
   logLevel: 'warning',
-  plugins: [inlineRuntimeSources()],
+  plugins: [inlineRuntimeSources(), builtCollectWorker()],
   // pg's optional native binding, never used (pg falls back to its JavaScript client).
   external: ['pg-native'],
 });
@@ -109,4 +132,8 @@ chmodSync(path.join(root, ENTRY), 0o755);
 const outputs = Object.entries(meta.outputs);
 const total = outputs.reduce((n, [, o]) => n + o.bytes, 0);
 const atStart = outputs.filter(([file]) => eager.files.has(file)).reduce((n, [, o]) => n + o.bytes, 0);
-console.log(`build-cli: ${ENTRY} and ${outputs.length - 1} chunks, ${kib(total)} in all; a cold start reads ${eager.files.size} files, ${kib(atStart)}`);
+if (!meta.outputs[`dist-cli/${WORKER_FILE}`]) {
+  console.error(`build-cli: no dist-cli/${WORKER_FILE} (the collector's worker)`);
+  process.exit(1);
+}
+console.log(`build-cli: ${ENTRY}, dist-cli/${WORKER_FILE} and ${outputs.length - 2} chunks, ${kib(total)} in all; a cold start reads ${eager.files.size} files, ${kib(atStart)}`);

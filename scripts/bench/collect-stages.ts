@@ -2,7 +2,7 @@
  * Where the collector's time goes, stage by stage, in this process (no HTTP, no exporters):
  * requests of 512 spans as the bench's exporters make them, encoded by OpenTelemetry's
  * protobuf serializer, then decoded and checked (readTraceRequest), grouped (TraceAssembler)
- * and finished (import and write, finishTrace). Prints CPU milliseconds per span for each
+ * and finished (import, write and inspect, finishTrace: what the writer threads do). Prints CPU ms per span for each
  * stage; the figures vary with the machine's load, so compare stages of one run.
  *
  *   npx tsx scripts/bench/collect-stages.ts [--requests 40]
@@ -52,4 +52,4 @@ for (const trace of traces) await finishTrace(trace, dir, scrubber, stepRegistry
 const finishMs = cpu() - t;
 await rm(dir, { recursive: true, force: true });
 const per = (ms: number) => (ms / spans).toFixed(4);
-process.stdout.write(`${spans} spans, ${traces.length} traces: read ${per(readMs)} ms/span, group ${per(addMs)}, finish ${per(finishMs)} (import and write); total ${per(readMs + addMs + finishMs)} ms/span\n`);
+process.stdout.write(`${spans} spans, ${traces.length} traces: read ${per(readMs)} ms/span, group ${per(addMs)}, finish ${per(finishMs)} (import, write, inspect: the writer threads); total ${per(readMs + addMs + finishMs)} ms/span\n`);

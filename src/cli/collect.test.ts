@@ -1,10 +1,12 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { recordAgentTrace, TEST_KEY } from '../testing/collect-fixtures.ts';
 import { otlpTraceExporter } from '../testing/otlp-exporters.ts';
+import { startCli } from '../testing/cli-process.ts';
+import { freePort } from '../testing/free-port.ts';
 import { parseArgs } from './args.ts';
 import { collectCommand, collectOptions } from './collect.ts';
 import { main } from './main.ts';
@@ -52,6 +54,27 @@ describe('seamscope collect', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('ends when stopped, its writer thread with it: the process exits on its own after the summary', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'seamscope-collect-exit-'));
+    const port = await freePort();
+    const cli = startCli(['collect', '--port', String(port), '--dir', dir], { OPENAI_API_KEY: TEST_KEY });
+    try {
+      await vi.waitFor(() => expect(cli.out).toMatch(/and token /), { timeout: 30_000, interval: 100 });
+      const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter({ url: `http://127.0.0.1:${port}`, encoding: 'protobuf' }) })] });
+      recordAgentTrace(provider.getTracer('seamscope-test'));
+      await provider.shutdown();
+      await vi.waitFor(() => expect(cli.out).toMatch(/^trace [0-9a-f]{32}: 3 spans → /m), { timeout: 30_000, interval: 100 });
+      cli.child.kill('SIGINT');
+      // A writer thread left running would hold the process open: the exit would never come.
+      expect(await cli.exit).toBe(0);
+      expect(cli.out).toMatch(/\nstopped: 1 trace written, 0 not imported; 3 spans accepted/);
+      expect(cli.out + cli.err).not.toContain(TEST_KEY);
+    } finally {
+      cli.child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('refuses a port that is not one, a file argument, and an app origin that is not an origin', async () => {
     const lines: string[] = [];

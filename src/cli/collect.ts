@@ -1,9 +1,6 @@
 import path from 'node:path';
 import type { FinishedTrace } from '../collect/index.ts';
-import { createScrubber } from '../providers/scrub.ts';
-import { stepRegistry } from '../steps/index.ts';
 import type { OptionTable, ParsedArgs } from './args.ts';
-import { boundaryVerdict } from './inspect.ts';
 import type { Io } from './load-chain.ts';
 import { terminalLine } from './terminal-text.ts';
 import { collectUsage } from './collect-usage.ts';
@@ -20,20 +17,13 @@ const oneLine = (text: string) => terminalLine(String(text).replace(/\s+/g, ' ')
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** One finished trace as one line: where it went and what each boundary's verdict is. */
-export async function traceLine(trace: FinishedTrace, cwd: string): Promise<string> {
+export function traceLine(trace: FinishedTrace, cwd: string): string {
   const head = `trace ${trace.traceId}: ${plural(trace.spans, 'span')}${trace.logs ? `, ${plural(trace.logs, 'log record')}` : ''}`;
   if (!trace.ok) return `${head}, not written: ${oneLine(trace.message)}`;
-  // Fact extraction loads with the first trace, not at start.
-  const { inspectRun } = await import('../inspect/boundary.ts');
-  let verdicts: string;
-  try {
-    const report = inspectRun(trace.run, trace.events);
-    const lossy = report.boundaries.filter((b) => b.lossy).length;
-    const each = report.boundaries.map((b) => `${oneLine(b.producer)} → ${oneLine(b.consumer)}: ${oneLine(boundaryVerdict(b))}`);
-    verdicts = `${plural(report.boundaries.length, 'boundary', 'boundaries')}, ${lossy} likely lossy${each.length ? ` — ${each.join('; ')}` : ''}`;
-  } catch (error) {
-    verdicts = `not inspected (${oneLine((error as Error).message)})`;
-  }
+  const { inspection } = trace;
+  const verdicts = inspection.ok
+    ? `${plural(inspection.boundaries.length, 'boundary', 'boundaries')}, ${inspection.boundaries.filter((b) => b.lossy).length} likely lossy${inspection.boundaries.length ? ` — ${inspection.boundaries.map((b) => `${oneLine(b.producer)} → ${oneLine(b.consumer)}: ${oneLine(b.verdict)}`).join('; ')}` : ''}`
+    : `not inspected (${oneLine(inspection.message)})`;
   return `${head} → ${oneLine(path.relative(cwd, trace.path) || trace.path)} "${oneLine(trace.run.chainName)}" (${oneLine(trace.run.status)}): ${verdicts}`;
 }
 
@@ -57,15 +47,12 @@ export async function collectCommand(args: ParsedArgs, io: Io, stop: AbortSignal
   const badOrigin = appOrigins.find((o) => normalOrigin(o) === null);
   if (badOrigin !== undefined) return io.err(`--app-origin must be an origin such as http://127.0.0.1:5173, not "${terminalLine(badOrigin)}"`), 2;
   // Keys this shell holds are scrubbed literally, and anything shaped like a key (Bearer …, sk-…) too.
-  const scrubber = createScrubber([io.env.SEAMSCOPE_API_KEY, io.env.OPENAI_API_KEY, io.env.ANTHROPIC_API_KEY]);
+  const keys = [io.env.SEAMSCOPE_API_KEY, io.env.OPENAI_API_KEY, io.env.ANTHROPIC_API_KEY];
   const { startCollector } = await import('../collect/index.ts');
-  // Lines are printed in the order traces finish, each after its inspection.
-  let printing = Promise.resolve();
   const collector = await startCollector({
-    host, port, dir, registry: stepRegistry, scrubber, read: { appOrigins },
-    onTrace: (trace) => {
-      printing = printing.then(async () => (trace.ok ? io.out : io.err)(await traceLine(trace, cwd)));
-    },
+    host, port, dir, keys, read: { appOrigins },
+    // Inspected where it was written (the collector's writer thread): only the line is made here.
+    onTrace: (trace) => (trace.ok ? io.out : io.err)(traceLine(trace, cwd)),
   });
   io.out(`seamscope collect: OTLP/HTTP on ${collector.url} (POST /v1/traces, /v1/logs; protobuf or JSON); runs are written to ${terminalLine(path.relative(cwd, dir) || dir)}`);
   // The token is for the person's own app, as a notebook server's is: printed once, never written to a file.
@@ -76,7 +63,6 @@ export async function collectCommand(args: ParsedArgs, io: Io, stop: AbortSignal
     else stop.addEventListener('abort', () => resolve(), { once: true });
   });
   await collector.close();
-  await printing;
   const s = collector.stats();
   const answers = Object.entries(s.responses).map(([status, n]) => `${status} ×${n}`).join(', ');
   io.out(`stopped: ${plural(s.tracesWritten, 'trace')} written, ${s.tracesNotImported} not imported; ${plural(s.spansAccepted, 'span')} accepted, ${s.spansRejected} rejected; ${plural(s.logsAccepted, 'log record')} accepted${answers ? `; answers: ${answers}` : ''}`);

@@ -1,5 +1,6 @@
 import type { BoundaryReport, RunInspection } from '../inspect/boundary.ts';
 import type { BoundarySufficiency } from '../inspect/sufficiency.ts';
+import { boundaryVerdict } from '../inspect/verdict.ts';
 import type { AskedFact } from '../inspect/relevance.ts';
 import type { SurvivalFact } from '../inspect/survival.ts';
 import type { Chain } from '../chain/schema.ts';
@@ -72,16 +73,6 @@ function sufficiencyLine(s: BoundarySufficiency | undefined): string | null {
   const estimate = s.estimate.verdict === 'unknown' ? 'not estimated' : `estimated ${s.estimate.verdict} (${s.estimate.reason})`;
   const label = s.label ? `; labelled ${verdictWords[s.label.verdict]}${s.label.note ? ` ("${s.label.note}")` : ''}` : '';
   return `sufficiency: ${estimate}${label}`;
-}
-
-/** A boundary's verdict in words, as `inspect` prints it after `producer → consumer:` (and `collect` for each trace). */
-export function boundaryVerdict(b: BoundaryReport): string {
-  const { facts, dropped } = b.survival;
-  return b.lossy
-    ? `LIKELY LOSSY (${b.reasons.join('; ')})`
-    : !b.factsNeeded ? `ok (${b.consumer} routes on a label: ${dropped.length} of ${facts.length} source facts not in it, none needed)`
-    : facts.length === 0 ? 'ok (no facts in the sources)'
-      : dropped.length === 0 ? `ok (all ${facts.length} facts survived)` : `ok (${dropped.length} of ${facts.length} facts dropped)`;
 }
 
 function printBoundary(b: BoundaryReport, sufficiency: BoundarySufficiency | undefined, limit: number, io: Io): void {

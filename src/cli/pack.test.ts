@@ -1,7 +1,12 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { recordAgentTrace } from '../testing/collect-fixtures.ts';
+import { freePort } from '../testing/free-port.ts';
+import { otlpTraceExporter } from '../testing/otlp-exporters.ts';
 import { REPO_ROOT, runProcess } from '../testing/conformance-harness.ts';
 import { RUNTIME_DIR } from '../export/export-chain.ts';
 import { loadRuntimeSources } from '../export/runtime-sources.node.ts';
@@ -36,7 +41,8 @@ describe('the packed CLI', () => {
     const [report] = JSON.parse(packed.slice(packed.search(/^\[/m))) as { filename: string; files: { path: string }[] }[];
     const shipped = (report?.files ?? []).map((f) => f.path);
     expect(shipped).toContain('dist-cli/seamscope.mjs');
-    expect(shipped.filter((p) => !/^dist-cli\/(chunks\/[\w-]+|seamscope)\.mjs$/.test(p)).sort()).toEqual(['README.md', 'package.json']);
+    expect(shipped).toContain('dist-cli/collect-worker.mjs');
+    expect(shipped.filter((p) => !/^dist-cli\/(chunks\/[\w-]+|seamscope|collect-worker)\.mjs$/.test(p)).sort()).toEqual(['README.md', 'package.json']);
 
     // Offline: there are no dependencies to fetch, everything the CLI runs is in its bundle.
     await npm(['init', '-y'], home);
@@ -79,5 +85,24 @@ describe('the packed CLI', () => {
 
     const refused = await seamscope('run', 'demo/chain.json', '--bogus');
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('unknown option --bogus for "seamscope run"') });
+
+    // collect writes on its writer thread, the bundle's collect-worker.mjs: a trace sent to it becomes a run file.
+    const port = await freePort();
+    const collect = spawn(process.execPath, [join(home, 'node_modules/seamscope/dist-cli/seamscope.mjs'), 'collect', '--port', String(port), '--dir', 'collected'], { cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    collect.stdout.on('data', (d: Buffer) => void (out += d.toString()));
+    collect.stderr.on('data', (d: Buffer) => void (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => collect.once('exit', resolve));
+    try {
+      await vi.waitFor(() => expect(out).toMatch(/and token /), { timeout: 30_000, interval: 100 });
+      const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter({ url: `http://127.0.0.1:${port}`, encoding: 'protobuf' }) })] });
+      recordAgentTrace(provider.getTracer('seamscope-test'));
+      await provider.shutdown();
+      await vi.waitFor(() => expect(out).toMatch(/^trace [0-9a-f]{32}: 3 spans → collected\/otlp-\w+\.run\.json /m), { timeout: 30_000, interval: 100 });
+    } finally {
+      collect.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    expect((await readdir(join(home, 'collected'))).filter((f) => f.endsWith('.run.json'))).toHaveLength(1);
   }, 300_000);
 });

@@ -40,10 +40,9 @@ export interface PendingTrace {
   part: number;
 }
 
-/** What is remembered of a finished trace: how many parts it has had, and the run its first part was written as. */
+/** What is remembered of a finished trace: how many parts it has had (the writer thread remembers the run its first part was written as). */
 export interface FinishedPart {
   parts: number;
-  run?: { id: string; name: string };
 }
 
 export interface AddResult {
@@ -78,15 +77,6 @@ export class TraceAssembler {
     return this.traces.size;
   }
 
-  /** Why no more should be taken now (the server answers 429), or null. */
-  pressure(): string | null {
-    const l = this.limits;
-    if (this.spanCount >= l.maxPendingSpans) return `${this.spanCount} spans are waiting for their traces to finish (at most ${l.maxPendingSpans})`;
-    if (this.byteCount >= l.maxPendingBytes) return `${(this.byteCount / 1048576).toFixed(1)} MB of spans are waiting (at most ${(l.maxPendingBytes / 1048576).toFixed(0)} MB)`;
-    if (this.traces.size >= l.maxPendingTraces) return `${this.traces.size} traces are open (at most ${l.maxPendingTraces})`;
-    return null;
-  }
-
   private open(traceId: string, now: number): PendingTrace {
     let trace = this.traces.get(traceId);
     if (!trace) {
@@ -98,17 +88,6 @@ export class TraceAssembler {
     // A late part has no root to wait for: it is finished the grace after its last arrival.
     if (trace.part > 1) trace.dueMs = now + this.limits.rootGraceMs;
     return trace;
-  }
-
-  /** The first part's run and the number of parts of a finished trace, or undefined when it is not remembered. */
-  finishedPart(traceId: string): FinishedPart | undefined {
-    return this.finished.get(traceId);
-  }
-
-  /** The run a trace's first part was written as, which its late parts are named after. */
-  recordRun(traceId: string, run: { id: string; name: string }): void {
-    const entry = this.finished.get(traceId);
-    if (entry && !entry.run) entry.run = run;
   }
 
   private finish(trace: PendingTrace): void {

@@ -1,5 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { inspectRun } from '../inspect/boundary.ts';
+import { boundaryVerdict } from '../inspect/verdict.ts';
 import type { Scrubber } from '../providers/scrub.ts';
 import type { StepRegistry } from '../steps/index.ts';
 import type { RunMeta, TraceEvent } from '../trace/index.ts';
@@ -15,8 +17,33 @@ import type { IncomingLog } from './payload.ts';
  * span as a span event, every attribute scrubbed of keys, then imported and written.
  */
 export type FinishedTrace =
-  | { ok: true; traceId: string; spans: number; logs: number; path: string; run: RunMeta; events: TraceEvent[]; warnings: string[] }
+  | { ok: true; traceId: string; spans: number; logs: number; path: string; run: RunMeta; warnings: string[]; inspection: TraceInspection }
   | { ok: false; traceId: string; spans: number; logs: number; message: string };
+
+/** One boundary of a written run as `inspect` judges it: what the collector's line for the trace says of it. */
+export interface BoundaryLine {
+  producer: string;
+  consumer: string;
+  lossy: boolean;
+  /** inspect's words for it (boundaryVerdict). */
+  verdict: string;
+}
+
+/**
+ * The written run's boundaries, inspected where it was written (the writer thread) so only
+ * these few words, not the run's events, go back to the thread that prints them.
+ */
+export type TraceInspection = { ok: true; boundaries: BoundaryLine[] } | { ok: false; message: string };
+
+/** Each boundary's verdict, as `seamscope inspect` gives it; a run the inspector cannot read says why instead. */
+export function inspectWritten(run: RunMeta, events: readonly TraceEvent[]): TraceInspection {
+  try {
+    const report = inspectRun(run, events);
+    return { ok: true, boundaries: report.boundaries.map((b) => ({ producer: b.producer, consumer: b.consumer, lossy: b.lossy, verdict: boundaryVerdict(b) })) };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
 
 /**
  * A log record as a span event. instrumentation-openai (0.22) sends message content this way:
@@ -34,21 +61,23 @@ export function logAsSpanEvent(log: IncomingLog): OtlpEvent {
 
 /** The trace as one OTLP/JSON payload, log records joined to their spans. */
 export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedLogs: number } {
-  const resources = new Map<unknown, Map<unknown, OtlpTraceData['resourceSpans'][number]['scopeSpans'][number]>>();
+  type ResourceSpans = OtlpTraceData['resourceSpans'][number];
+  const resources = new Map<unknown, { entry: ResourceSpans; scopes: Map<unknown, ResourceSpans['scopeSpans'][number]> }>();
   const data: OtlpTraceData = { resourceSpans: [] };
   let joinedLogs = 0;
   for (const item of trace.spans) {
-    let scopes = resources.get(item.resource);
-    if (!scopes) {
-      scopes = new Map();
-      resources.set(item.resource, scopes);
-      data.resourceSpans.push({ ...(item.resource ? { resource: item.resource } : {}), scopeSpans: [] });
+    let resource = resources.get(item.resource);
+    if (!resource) {
+      resource = { entry: { ...(item.resource ? { resource: item.resource } : {}), scopeSpans: [] }, scopes: new Map() };
+      resources.set(item.resource, resource);
+      data.resourceSpans.push(resource.entry);
     }
-    let scope = scopes.get(item.scope);
+    let scope = resource.scopes.get(item.scope);
     if (!scope) {
       scope = { ...(item.scope ? { scope: item.scope } : {}), spans: [] };
-      scopes.set(item.scope, scope);
-      (data.resourceSpans.at(-1) as OtlpTraceData['resourceSpans'][number]).scopeSpans.push(scope);
+      resource.scopes.set(item.scope, scope);
+      // Under its own resource: spans of two services may arrive interleaved.
+      resource.entry.scopeSpans.push(scope);
     }
     const logs = trace.logs.get(item.spanId) ?? [];
     joinedLogs += logs.length;
@@ -57,17 +86,40 @@ export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedL
   return { data, joinedLogs };
 }
 
-/** Imports a finished trace (scrubbed first); null data when it holds no spans (its log records never met them). */
-export function importFinished(trace: PendingTrace, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): ImportOtlpResult & { joinedLogs: number } {
-  if (trace.spans.length === 0) {
-    return { ok: false, message: `${trace.logCount} log record(s) arrived but none of their spans did`, joinedLogs: 0 };
-  }
+/**
+ * A finished trace as the writer thread receives it: its spans as one OTLP/JSON text (log
+ * records joined), made on the request thread. Text, not the span objects: JSON.stringify there
+ * and JSON.parse in the writer cost about half what cloning the objects into a message did,
+ * and the text is what the run id is derived from anyway.
+ */
+export interface FinishJob {
+  traceId: string;
+  /** 1 for a trace's first part, 2, 3… for its late parts (assembler.ts). */
+  part: number;
+  spans: number;
+  logs: number;
+  joinedLogs: number;
+  /** The trace as an OTLP/JSON payload (`{ resourceSpans }`), not yet scrubbed; empty when it holds no spans. */
+  otlp: string;
+}
+
+export function toFinishJob(trace: PendingTrace): FinishJob {
+  const base = { traceId: trace.traceId, part: trace.part, spans: trace.spans.length, logs: trace.logCount };
+  if (trace.spans.length === 0) return { ...base, joinedLogs: 0, otlp: '' };
   const { data, joinedLogs } = traceToOtlp(trace);
+  return { ...base, joinedLogs, otlp: JSON.stringify(data) };
+}
+
+/** Imports a finished trace (scrubbed first); not ok when it holds no spans (its log records never met them). */
+export function importFinished(job: FinishJob, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): ImportOtlpResult {
+  if (job.spans === 0) return { ok: false, message: `${job.logs} log record(s) arrived but none of their spans did` };
+  const data = JSON.parse(job.otlp) as OtlpTraceData;
   // Keys out before anything else sees the trace: the importer, the run file, the printed line.
   const scrubbed = scrubber.value(data);
   // Every span, resource and scope was checked as its request arrived (payload.ts), so the
-  // importer does not read and check the payload again; the text only names the run.
-  return { ...importCheckedOtlpTrace(scrubbed, JSON.stringify(scrubbed), registry, naming), joinedLogs };
+  // importer does not read and check the payload again; the text only names the run (the
+  // same text as the scrubbed payload's, without writing it again when nothing was scrubbed).
+  return importCheckedOtlpTrace(scrubbed, scrubbed === data ? job.otlp : JSON.stringify(scrubbed), registry, naming);
 }
 
 /** Writes the run file beside the others, whole or not at all (written aside, then renamed). */
@@ -93,7 +145,7 @@ export async function writeRunFile(dir: string, run: RunMeta, events: TraceEvent
  * (`otlp-…-late-2.run.json`, "Agent (late spans, part 2)"); after the trace id when the first
  * part was not written or is no longer remembered.
  */
-export function lateNaming(trace: PendingTrace, first: { id: string; name: string } | undefined): RunNaming | undefined {
+export function lateNaming(trace: Pick<FinishJob, 'part' | 'traceId'>, first: { id: string; name: string } | undefined): RunNaming | undefined {
   if (trace.part < 2) return undefined;
   return {
     runId: `${first?.id ?? `otlp-trace-${trace.traceId}`}-late-${trace.part}`,
@@ -102,12 +154,17 @@ export function lateNaming(trace: PendingTrace, first: { id: string; name: strin
 }
 
 /** Import, then write: one finished trace's whole outcome. Never throws for a trace's content. */
-export async function finishTrace(trace: PendingTrace, dir: string, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): Promise<FinishedTrace> {
-  const base = { traceId: trace.traceId, spans: trace.spans.length, logs: trace.logCount };
-  const result = importFinished(trace, scrubber, registry, naming);
+export async function finishJob(job: FinishJob, dir: string, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): Promise<FinishedTrace> {
+  const base = { traceId: job.traceId, spans: job.spans, logs: job.logs };
+  const result = importFinished(job, scrubber, registry, naming);
   if (!result.ok) return { ok: false, ...base, message: result.message };
-  const unjoined = trace.logCount - result.joinedLogs;
+  const unjoined = job.logs - job.joinedLogs;
   const warnings = unjoined > 0 ? [...result.warnings, `${unjoined} log record(s) named a span that is not in the trace`] : result.warnings;
   const file = await writeRunFile(dir, result.run, result.events);
-  return { ok: true, ...base, path: file, run: result.run, events: result.events, warnings };
+  return { ok: true, ...base, path: file, run: result.run, warnings, inspection: inspectWritten(result.run, result.events) };
+}
+
+/** finishJob in one step, for a trace finished on this thread (the stages bench). */
+export function finishTrace(trace: PendingTrace, dir: string, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): Promise<FinishedTrace> {
+  return finishJob(toFinishJob(trace), dir, scrubber, registry, naming);
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAIInstrumentation } from '@arizeai/openinference-instrumentation-openai';
@@ -9,6 +10,7 @@ import { otlpTraceExporter } from '../testing/otlp-exporters.ts';
 import type { OpenAIModule } from '../testing/otel-capture.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { buildRunView } from '../trace/replay.ts';
+import { parseRunFile } from '../trace/run-file.ts';
 
 /**
  * A capture from the real library: Arize's OpenInference instrumentation
@@ -72,8 +74,13 @@ describe('a capture by @arizeai/openinference-instrumentation-openai, sent as OT
   });
 
   // The tool call's reply has no text (content null): its text is empty, as the importer writes it for every convention.
-  it('imports the messages, answers, tool call and tokens it recorded', () => {
-    const records = traces.map((t) => buildRunView(t.run, t.events, stepRegistry).steps[0]?.attempts[0]?.record);
+  it('imports the messages, answers, tool call and tokens it recorded', async () => {
+    const files = await Promise.all(traces.map(async (t) => {
+      const read = parseRunFile(await readFile(t.path, 'utf8'));
+      if (!read.ok) throw new Error(read.message);
+      return read.file;
+    }));
+    const records = files.map((f) => buildRunView(f.run, f.events, stepRegistry).steps[0]?.attempts[0]?.record);
     expect(records.map((r) => r?.messages)).toEqual([
       [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of France?' }],
       [{ role: 'user', content: 'Stream please' }],

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { importTraceText } from '../formats/index.ts';
-import { createScrubber } from '../providers/scrub.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { recordAgentTrace, TEST_KEY } from '../testing/collect-fixtures.ts';
 import { otlpTraceExporter } from '../testing/otlp-exporters.ts';
@@ -34,7 +33,7 @@ async function collector(before?: (dir: string, outside: string) => Promise<void
   await before?.(dir, root);
   const finished: FinishedTrace[] = [];
   const c = await startCollector({
-    port: 0, dir, registry: stepRegistry, scrubber: createScrubber([TEST_KEY]),
+    port: 0, dir, keys: [TEST_KEY],
     limits: { rootGraceMs: 30 }, tickMs: 10, read: { appOrigins: [APP] },
     onTrace: (t) => finished.push(t),
   });

@@ -8,6 +8,7 @@ import { parseRunFile } from '../trace/run-file.ts';
 import { recordAgentTrace, startTestCollector, TEST_KEY, type TestCollector } from '../testing/collect-fixtures.ts';
 import { otlpTraceExporter, type ExportEncoding } from '../testing/otlp-exporters.ts';
 import { decodeExportResponse, decodeStatus } from './otlp-proto.ts';
+import { DEFAULT_LIMITS, pressureOf } from './server.ts';
 
 /**
  * `seamscope collect` as an exporter meets it: OpenTelemetry's own OTLP/HTTP exporters send real
@@ -172,6 +173,14 @@ describe('seamscope collect refuses what it cannot take, and writes nothing', ()
     await t.collector.flush();
     expect(await t.files()).toHaveLength(1);
     expect((await post(t.collector.url, body, PROTOBUF)).status).toBe(200);
+  });
+
+  it('counts traces handed to the writer threads against the same bounds: held there, the next request is answered 429', () => {
+    const limits = { ...DEFAULT_LIMITS, maxPendingSpans: 10, maxPendingBytes: 1000 };
+    // Nothing open on the request thread, everything waiting in the writer threads' queue.
+    expect(pressureOf(limits, { requests: 0, spans: 10, bytes: 0, traces: 0 })).toBe('10 spans are waiting to be written (at most 10)');
+    expect(pressureOf(limits, { requests: 0, spans: 1, bytes: 1000, traces: 0 })).toMatch(/^0\.0 MB of spans are waiting to be written/);
+    expect(pressureOf(limits, { requests: 0, spans: 9, bytes: 999, traces: 0 })).toBeNull();
   });
 
   it('drops a trace flooded past its span limit: 400, and nothing of it is written', async () => {

@@ -1,21 +1,23 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Scrubber } from '../providers/scrub.ts';
-import type { StepRegistry } from '../steps/index.ts';
-import { TraceAssembler, type AssemblerLimits, type PendingTrace } from './assembler.ts';
-import { finishTrace, lateNaming, type FinishedTrace } from './finish.ts';
+import { createScrubber } from '../providers/scrub.ts';
+import { TraceAssembler, type AssemblerLimits } from './assembler.ts';
+import type { FinishedTrace } from './finish.ts';
 import { discardRest, readBody } from './http-body.ts';
 import { createReadApi, type ReadApiOptions } from './read-api.ts';
 import { readLogsRequest, readTraceRequest, type Encoding, type ValueLimits } from './payload.ts';
 import { sendExportResponse, sendStatus } from './respond.ts';
+import { startTraceWriter } from './trace-writer.ts';
 
 /**
  * `seamscope collect`'s receiver: OTLP/HTTP on `/v1/traces` and `/v1/logs` (protobuf or JSON,
- * gzip or not). Spans are grouped by trace; a finished trace is imported and written as a run
- * file in `dir`, one at a time, and handed to `onTrace`. What is held is bounded: requests in
- * flight, pending spans and bytes (including traces waiting to be written) and open traces;
- * past a bound a request is answered 429 with Retry-After before its body is read.
+ * gzip or not). Spans are grouped by trace on the thread that answers requests; a finished trace
+ * is handed to the writer thread (trace-writer.ts), which scrubs, imports and writes it as a run
+ * file in `dir`, one at a time, and its outcome is handed to `onTrace`. What is held is bounded:
+ * requests in flight, pending spans and bytes (including traces handed to the writer and not yet
+ * written) and open traces; past a bound a request is answered 429 with Retry-After before its
+ * body is read, which OTLP exporters retry.
  */
 export interface CollectorLimits extends AssemblerLimits, ValueLimits {
   /** The largest body, on the wire and after gunzip. */
@@ -48,10 +50,18 @@ export interface CollectorOptions {
   host?: string;
   port?: number;
   dir: string;
-  registry: StepRegistry;
-  scrubber: Scrubber;
+  /**
+   * Keys to scrub literally, with every key shape (createScrubber's rules), before anything is
+   * written or read out. Keys, not a scrubber: the writer thread makes its own from them.
+   */
+  keys: readonly (string | null | undefined)[];
   onTrace?: (trace: FinishedTrace) => void;
   limits?: Partial<CollectorLimits>;
+  /**
+   * Threads that import and write finished traces (2 by default). More than one keeps up with
+   * more spans a second where there are cores to spare, or other processes to share them with.
+   */
+  writerThreads?: number;
   /** How often finished traces are looked for. */
   tickMs?: number;
   /** The app's read API (src/collect/read-api.ts): its origins and token. */
@@ -92,64 +102,55 @@ function encodingOf(contentType: string | undefined): Encoding | null {
 /** How long a refused request's unread body is read and thrown away before the connection closes. */
 const LINGER_MS = 5_000;
 
+/** What the collector holds now: requests being read, and spans, bytes and open traces not yet written. */
+export interface Held {
+  requests: number;
+  spans: number;
+  bytes: number;
+  traces: number;
+}
+
+/** Why a request must wait (the collector answers 429), or null when it may be read. */
+export function pressureOf(limits: CollectorLimits, held: Held): string | null {
+  if (held.requests >= limits.maxConcurrentRequests) return `${held.requests} requests are being read (at most ${limits.maxConcurrentRequests})`;
+  if (held.spans >= limits.maxPendingSpans) return `${held.spans} spans are waiting to be written (at most ${limits.maxPendingSpans})`;
+  if (held.bytes >= limits.maxPendingBytes) return `${(held.bytes / 1048576).toFixed(1)} MB of spans are waiting to be written (at most ${(limits.maxPendingBytes / 1048576).toFixed(0)} MB)`;
+  if (held.traces >= limits.maxPendingTraces) return `${held.traces} traces are open (at most ${limits.maxPendingTraces})`;
+  return null;
+}
+
 const ROUTES: Record<string, 'traces' | 'logs'> = { '/v1/traces': 'traces', '/v1/logs': 'logs' };
 
 export async function startCollector(options: CollectorOptions): Promise<Collector> {
   const limits: CollectorLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const assembler = new TraceAssembler(limits);
   await mkdir(options.dir, { recursive: true });
-  const readApi = await createReadApi(options.dir, options.scrubber, options.read);
+  const readApi = await createReadApi(options.dir, createScrubber(options.keys), options.read);
   const stats: CollectorStats = { spansAccepted: 0, spansRejected: 0, logsAccepted: 0, logsRejected: 0, tracesWritten: 0, tracesNotImported: 0, responses: {}, pendingSpans: 0, pendingTraces: 0 };
 
-  // Finished traces wait here to be imported and written, one at a time; they still count against the bounds.
-  const queue: PendingTrace[] = [];
-  const queued = { spans: 0, bytes: 0 };
-  let pumping: Promise<void> | null = null;
-  let inFlight = 0;
-
-  const pump = async () => {
-    for (let trace = queue.shift(); trace !== undefined; trace = queue.shift()) {
-      let result: FinishedTrace;
-      try {
-        const naming = lateNaming(trace, assembler.finishedPart(trace.traceId)?.run);
-        result = await finishTrace(trace, options.dir, options.scrubber, options.registry, naming);
-        if (result.ok && trace.part === 1) assembler.recordRun(trace.traceId, { id: result.run.id, name: result.run.chainName });
-      } catch (error) {
-        // A write that failed (disk full, permissions): said, and the collector goes on.
-        result = { ok: false, traceId: trace.traceId, spans: trace.spans.length, logs: trace.logCount, message: `not written: ${(error as Error).message}` };
-      }
-      queued.spans -= trace.spans.length;
-      queued.bytes -= trace.bytes;
+  const writer = startTraceWriter({
+    dir: options.dir, keys: options.keys, threads: options.writerThreads ?? 2,
+    onResult: (result) => {
       if (result.ok) stats.tracesWritten++;
       else stats.tracesNotImported++;
       if (result.ok) readApi.written(result.path);
       options.onTrace?.(result);
-      // Let requests in between two imports.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    pumping = null;
+    },
+  });
+  let inFlight = 0;
+  const finish = (traces: ReturnType<TraceAssembler['due']>) => {
+    writer.write(traces);
+    return writer.idle();
   };
-  const enqueue = (traces: PendingTrace[]) => {
-    for (const trace of traces) {
-      queue.push(trace);
-      queued.spans += trace.spans.length;
-      queued.bytes += trace.bytes;
-    }
-    if (queue.length > 0 && !pumping) pumping = pump();
-    return pumping ?? Promise.resolve();
-  };
-  const tick = setInterval(() => void enqueue(assembler.due(Date.now())), options.tickMs ?? 250);
+  const tick = setInterval(() => writer.write(assembler.due(Date.now())), options.tickMs ?? 250);
   tick.unref();
 
-  const pressure = (): string | null => {
-    if (inFlight >= limits.maxConcurrentRequests) return `${inFlight} requests are being read (at most ${limits.maxConcurrentRequests})`;
-    const spans = assembler.pendingSpans + queued.spans;
-    if (spans >= limits.maxPendingSpans) return `${spans} spans are waiting to be written (at most ${limits.maxPendingSpans})`;
-    const bytes = assembler.pendingBytes + queued.bytes;
-    if (bytes >= limits.maxPendingBytes) return `${(bytes / 1048576).toFixed(1)} MB of spans are waiting to be written (at most ${(limits.maxPendingBytes / 1048576).toFixed(0)} MB)`;
-    if (assembler.pendingTraces >= limits.maxPendingTraces) return `${assembler.pendingTraces} traces are open (at most ${limits.maxPendingTraces})`;
-    return null;
-  };
+  const pressure = () => pressureOf(limits, {
+    requests: inFlight,
+    spans: assembler.pendingSpans + writer.queued.spans,
+    bytes: assembler.pendingBytes + writer.queued.bytes,
+    traces: assembler.pendingTraces,
+  });
 
   /** Refuses a request whose body was not read to its end: the rest is read first, then the answer closes the connection. */
   const refuse = async (req: IncomingMessage, res: ServerResponse, status: number, encoding: Encoding, message: string, headers?: Record<string, string>) => {
@@ -229,15 +230,16 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     url: `http://${urlHost}:${port}`,
     readToken: readApi.token,
     port,
-    stats: () => ({ ...stats, responses: { ...stats.responses }, pendingSpans: assembler.pendingSpans + queued.spans, pendingTraces: assembler.pendingTraces + queue.length }),
-    flush: () => enqueue(assembler.drain()),
+    stats: () => ({ ...stats, responses: { ...stats.responses }, pendingSpans: assembler.pendingSpans + writer.queued.spans, pendingTraces: assembler.pendingTraces + writer.queued.traces }),
+    flush: () => finish(assembler.drain()),
     async close() {
       clearInterval(tick);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await enqueue(assembler.drain());
+      await finish(assembler.drain());
+      await writer.close();
     },
   };
 }

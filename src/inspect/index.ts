@@ -13,6 +13,7 @@ export { askedFacts, questionForm, type AskedFact, type QuestionForm } from './r
 export { askedKinds } from './question-kinds.ts';
 export { leadFact, questionAsks, type LeadFact } from './headline.ts';
 export { boundarySufficiency, inspectBoundary, inspectRun, runSufficiency, type BoundaryReport, type InspectOptions, type RunInspection } from './boundary.ts';
+export { boundaryVerdict } from './verdict.ts';
 export { estimateSufficiency, goldFactSurvives, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencyEstimate, type SufficiencySummary } from './sufficiency.ts';
 export { containsId, stageRecall, type StageRecall } from './stage-recall.ts';
 export { stepMetrics, percentile, type StepMetrics } from './metrics.ts';

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { context, SpanKind, trace as traceApi, type Tracer } from '@opentelemetry/api';
 import { startCollector, type Collector, type CollectorLimits, type FinishedTrace } from '../collect/index.ts';
-import { createScrubber } from '../providers/scrub.ts';
-import { stepRegistry } from '../steps/index.ts';
 
 /**
  * A collector on a free 127.0.0.1 port writing into a fresh temporary folder, with its finished
@@ -30,7 +28,7 @@ export async function startTestCollector(limits: Partial<CollectorLimits> = {}):
   const waiting: ((t: FinishedTrace) => void)[] = [];
   let taken = 0;
   const collector = await startCollector({
-    port: 0, dir, registry: stepRegistry, scrubber: createScrubber([TEST_KEY]),
+    port: 0, dir, keys: [TEST_KEY],
     // Quick to finish, so a test waits milliseconds, not the 1 s grace of the command.
     limits: { rootGraceMs: 30, idleMs: 2_000, ...limits }, tickMs: 10,
     onTrace: (t) => {
