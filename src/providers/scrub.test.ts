@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError, scrubProviderError } from './errors.ts';
-import { combineScrubbers, createScrubber, KEY_SHAPES, REDACTED, SHAPE_HINT, SHORTEST_SHAPE, shapeScrubber } from './scrub.ts';
+import { ANY_SHAPE, combineScrubbers, createScrubber, KEY_SHAPES, REDACTED, SHAPE_HINT, SHORTEST_SHAPE, shapeScrubber } from './scrub.ts';
 
 const KEY = 'canary-Zq9xK2mW7vLp';
 
@@ -27,14 +27,18 @@ describe('scrubbing keys from what endpoints send back', () => {
     expect(shapeScrubber.text('The bearer of the ticket asked for a sketch of the api')).toBe('The bearer of the ticket asked for a sketch of the api');
   });
 
-  it('the one-scan hint lets through every text a key shape would change', () => {
+  it('the one-scan hint and the any-shape test let through every text a key shape would change', () => {
     const texts = [
       'BEARER abcdefgh', 'basic dXNlcjpwYXNz', 'Token 1234abcd', 'TOKEN\tzzzzzzzz', 'x-goog-api-key: AIzaSyA-123456', 'X-API-KEY = "longvalue"',
       'AUTHORIZATION:whatever', 'apikey=abcd1234', 'API-KEY: 12345678', 'sk-live123456', 'prefix SK-notakey', 'nothing to see here', 'ok',
+      'prompt_tokens', 'completion_tokens', 'a token of thanks', 'the api answered', '{"authorization": "Bearer sk-proj-abcdefgh"}', 'tokens: 12',
     ];
     for (const text of texts) {
       const full = KEY_SHAPES.reduce((out, [re, replacement]) => out.replace(re, replacement), text);
-      if (full !== text) expect(SHAPE_HINT.test(text), text).toBe(true);
+      if (full !== text) {
+        expect(SHAPE_HINT.test(text), text).toBe(true);
+        expect(ANY_SHAPE.test(text), text).toBe(true);
+      }
       expect(shapeScrubber.text(text)).toBe(full);
     }
   });
