@@ -1,12 +1,14 @@
 import { useStore, type ReactFlowState } from '@xyflow/react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Chain, StepDef } from '../../src/chain/index.ts';
 import type { StepMetrics } from '../../src/inspect/index.ts';
 import { buildEdges, buildNodes, type FlowEdge, type FlowNode, type Highlight, type StepRunInfo } from '../canvas/flow-elements.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectLintCounts, selectLintErrorCounts, selectProblemCounts, selectUnansweredEdgeIds, selectUnsavedEdits } from '../stores/selectors.ts';
 import type { UnsavedEdit } from '../stores/view-slice.ts';
+import type { StepRegistry } from '../../src/steps/index.ts';
 import { canvasRegistry } from './canvas-registry.ts';
+import { createLightRegistry } from './light-registry.ts';
 import { keepEdgeIdentity, keepIdentity, presize, withDrag, withMeasured } from './canvas-nodes.ts';
 import { placeEdgeLabels } from './edge-labels.ts';
 import { CULL_MIN_EDGES, cullEdges, cullKey, edgeExtents, windowOf } from './edge-cull.ts';
@@ -29,12 +31,33 @@ export interface CanvasInputs {
 const noDrag: Readonly<Record<string, XY>> = {};
 const noSizes: Readonly<Record<string, { width: number; height: number }>> = {};
 
-function summaryLines(step: StepDef): number {
-  const def = canvasRegistry.get(step.kind);
+/** How many summary lines a step's card shows, as the card's size needs it (7: six and a "more"). */
+const summaryLinesBy = (registry: StepRegistry) => (step: StepDef): number => {
+  const def = registry.get(step.kind);
   const parsed = def?.config.safeParse(step.config);
   if (!def || !parsed?.success) return 1;
   const n = def.summary(parsed.data).length;
   return n > 6 ? 7 : n;
+};
+
+/**
+ * From this many steps, a chain's first paint reads the configs as they are (light-registry.ts):
+ * parsing each one for its edges and card size was the main cost React Flow alone does not have.
+ * Just after that paint every config is parsed and the canvas derived again from the parsed ones.
+ */
+export const LIGHT_FIRST_PAINT_STEPS = 400;
+const lightRegistry = createLightRegistry(canvasRegistry);
+/** Chains (by id) whose configs were parsed after their first paint: edits of them stay exact. */
+const parsedChains = new Set<string>();
+
+/** Runs `task` once the page is idle after the first paint (a timer where requestIdleCallback is missing). */
+function afterPaint(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(task, { timeout: 1000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(task, 200);
+  return () => clearTimeout(handle);
 }
 
 /** Data edges whose boundary leaves a decision open get a warning mark and class. */
@@ -93,19 +116,30 @@ export function useCanvasElements(chain: Chain, o: CanvasInputs): { nodes: FlowN
   const unanswered = useEditorStore(selectUnansweredEdgeIds);
   const { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging } = o;
   const unsaved = useEditorStore(selectUnsavedEdits);
+  const [, setParsed] = useState(0);
+  const light = chain.steps.length >= LIGHT_FIRST_PAINT_STEPS && !parsedChains.has(chain.id);
+  const registry = light ? lightRegistry : canvasRegistry;
+  useEffect(() => {
+    if (!light) return;
+    return afterPaint(() => {
+      for (const step of chain.steps) canvasRegistry.get(step.kind)?.config.safeParse(step.config);
+      parsedChains.add(chain.id);
+      setParsed((n) => n + 1);
+    });
+  }, [chain, light]);
   const base = useMemo(() => {
-    const built = buildNodes(chain, canvasRegistry, {
+    const built = buildNodes(chain, registry, {
       selectedStepId, selectedStepIds: new Set(selectedStepIds), selectedInput, problemCounts: withExtra(problemCounts, lintErrorCounts, unsaved), lintCounts,
       runInfo, measured: noSizes, dragging: noDrag, highlight, metrics,
     });
-    return cache.nodes(presize(built, summaryLines));
-  }, [cache, chain, selectedStepId, selectedStepIds, selectedInput, runInfo, highlight, metrics, problemCounts, lintCounts, lintErrorCounts, unsaved]);
+    return cache.nodes(presize(built, summaryLinesBy(registry)));
+  }, [cache, chain, registry, selectedStepId, selectedStepIds, selectedInput, runInfo, highlight, metrics, problemCounts, lintCounts, lintErrorCounts, unsaved]);
   // Measured sizes and drag positions touch only their nodes; the rest keep their objects.
   const sized = useMemo(() => withMeasured(base, measured), [base, measured]);
   const nodes = useMemo(() => withDrag(sized, dragging), [sized, dragging]);
   const all = useMemo(
-    () => markUnanswered(buildEdges(chain, canvasRegistry, selectedEdgeIds, highlight, lossy), unanswered),
-    [chain, selectedEdgeIds, highlight, lossy, unanswered],
+    () => markUnanswered(buildEdges(chain, registry, selectedEdgeIds, highlight, lossy), unanswered),
+    [chain, registry, selectedEdgeIds, highlight, lossy, unanswered],
   );
   // Large chains: only edges near the view go to React Flow (see edge-cull.ts). The key changes
   // every half screen of panning, not every frame, so this component does not re-render per frame.

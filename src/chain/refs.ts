@@ -40,7 +40,11 @@ export interface RefScope {
 
 /** Resolves a ref against the chain inputs and the outputs of finished steps. */
 export function resolveRef(ref: Ref, scope: RefScope): unknown {
-  const { root, name, path } = parseRef(ref);
+  return resolveParsedRef(parseRef(ref), scope);
+}
+
+/** resolveRef for a ref already parsed (the engine parses each step's refs once per plan). */
+export function resolveParsedRef({ root, name, path }: ParsedRef, scope: RefScope): unknown {
   if (root === 'inputs') return Object.prototype.hasOwnProperty.call(scope.inputs, name) ? getPath(scope.inputs[name], path) : undefined;
   return scope.outputs.has(name) ? getPath(scope.outputs.get(name), path) : undefined;
 }

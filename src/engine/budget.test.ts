@@ -165,6 +165,21 @@ describe('BudgetGuard', () => {
     expect(guard.stopReason).toMatch(/token budget/);
   });
 
+  it('admits a request at once when it may go, says wait when it must, and refuses as beforeRequest does', () => {
+    const guard = new BudgetGuard({ maxTokens: 250, maxRequests: 3 }, () => 0);
+    expect(guard.admitNow()).toBe(true);
+    // One in flight and no request's cost known yet: the next must wait, and is not counted.
+    expect(guard.admitNow()).toBe(false);
+    expect(guard.spent.requests).toBe(1);
+    guard.afterRequest({ inputTokens: 50, outputTokens: 50 });
+    expect(guard.admitNow()).toBe(true);
+    guard.afterRequest({ inputTokens: 100, outputTokens: 100 });
+    expect(() => guard.admitNow()).toThrow(/token budget of 250 reached \(300 used\)/);
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(() => new BudgetGuard({}, () => 0).admitNow(aborted.signal)).toThrow(/cancelled/);
+  });
+
   it('counts steps and refuses the one past the limit', () => {
     const guard = new BudgetGuard({ maxSteps: 2 }, () => 0);
     expect(guard.beforeStep()).toBeNull();

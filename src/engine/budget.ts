@@ -71,6 +71,21 @@ export class BudgetGuard {
     return this.stopReason;
   }
 
+  /**
+   * Before a model request, without waiting: true when it may go now (and it is counted), false
+   * when it must wait for requests in flight (then `beforeRequest`); throws as `beforeRequest` does.
+   * The usual answer costs the caller no await (a promise and a microtask turn per call).
+   */
+  admitNow(signal?: AbortSignal): boolean {
+    if (signal?.aborted) throw new ProviderError('aborted');
+    const reason = this.reached() ?? this.requestsReached();
+    if (reason) throw new ProviderError('budget', this.stop(reason));
+    if (this.inFlight !== 0 && !this.roomFor(this.inFlight + 1)) return false;
+    this.inFlight++;
+    this.spent.requests++;
+    return true;
+  }
+
   /** Before a model request: resolves when it may go, throws a `budget` error when it may not. */
   async beforeRequest(signal?: AbortSignal): Promise<void> {
     for (;;) {

@@ -98,7 +98,7 @@ export async function callModelWithRetries(deps: CallModelDeps, stepId: string, 
     if (deps.signal.aborted) throw new ProviderError('aborted');
     // Every request, retries included, asks the run's budget first (a refusal is not retried).
     // Before the timeout starts: waiting for room in the budget is not the endpoint's delay.
-    await deps.budget?.beforeRequest(deps.signal);
+    if (deps.budget && !deps.budget.admitNow(deps.signal)) await deps.budget.beforeRequest(deps.signal);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

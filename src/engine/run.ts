@@ -1,7 +1,7 @@
 import { hashValue } from '../chain/hash.ts';
 import { namedProfile } from '../steps/model.config.ts';
 import { parseChain, type ParseChainResult } from '../chain/parse.ts';
-import { parseRef, resolveRef } from '../chain/refs.ts';
+import { parseRef, resolveParsedRef, type ParsedRef } from '../chain/refs.ts';
 import type { Chain } from '../chain/schema.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { combineScrubbers, shapeScrubber, type Scrubber } from '../providers/scrub.ts';
@@ -252,6 +252,20 @@ function prepare(chain: Chain, registry: StepRegistry): PreparedChain {
   return prepared;
 }
 
+/**
+ * A step's bindings with their refs parsed, once per planned step (a plan is made once per chain
+ * object and its configs are never changed): a run no longer splits every ref of every step again.
+ */
+const parsedBindings = new WeakMap<PlannedStep, { name: string; ref: string; parsed: ParsedRef }[]>();
+function bindingsOf(planned: PlannedStep): { name: string; ref: string; parsed: ParsedRef }[] {
+  let list = parsedBindings.get(planned);
+  if (!list) {
+    list = Object.entries(planned.def.bindings(planned.config)).map(([name, ref]) => ({ name, ref, parsed: parseRef(ref) }));
+    parsedBindings.set(planned, list);
+  }
+  return list;
+}
+
 /** Compiled validators are cached by schema content; one validator serves every run that brings none. */
 let defaultValidator: SchemaValidator | null = null;
 
@@ -343,6 +357,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const ended: { halt: { status: RunStatus; error: string } | null; terminal: { stepId: string; output: unknown; ending: 'abstain' | 'escalate' } | null } = { halt: null, terminal: null };
   const returned = new Map<string, unknown>();
 
+  const scope = { inputs: opts.inputs, outputs };
   const runOne = async (planned: PlannedStep): Promise<{ outcome: StepOutcome; latencyMs: number }> => {
     const { step, def, config } = planned;
     const started = deps.now();
@@ -351,11 +366,11 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     const untrusted = new Set<string>();
     const missing: string[] = [];
     const optional = def.runsWithout?.(config) ?? [];
-    for (const [name, ref] of Object.entries(def.bindings(config))) {
-      const value = resolveRef(ref, { inputs: opts.inputs, outputs });
+    for (const { name, ref, parsed } of bindingsOf(planned)) {
+      const value = resolveParsedRef(parsed, scope);
       if (value === undefined && !optional.includes(name)) missing.push(`${name} (${ref})`);
       values[name] = value;
-      const { root, name: source } = parseRef(ref);
+      const { root, name: source } = parsed;
       if ((root === 'inputs' && untrustedInputs.has(source)) || (root === 'steps' && tainted.has(source))) untrusted.add(name);
     }
     if (missing.length > 0) {

@@ -1,6 +1,6 @@
 import { ProviderError, type ProviderErrorCode } from './errors.ts';
 import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
-import { createScrubber } from './scrub.ts';
+import { createScrubber, type Scrubber } from './scrub.ts';
 import { readSse } from './sse.ts';
 import { openAIToolCalls, openAITools, ToolCallAssembler } from './tool-calls.ts';
 import type { CallContext, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage, ToolCall } from './types.ts';
@@ -21,10 +21,11 @@ export interface OpenAIProviderOptions {
 
 export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider {
   const url = joinUrl(opts.baseUrl, 'chat/completions');
+  const scrubber = createScrubber([opts.apiKey]);
   return {
     kind: 'openai',
-    scrubber: createScrubber([opts.apiKey]),
-    call: (request, ctx) => callOpenAI(opts, url, request, ctx),
+    scrubber,
+    call: (request, ctx) => callOpenAI(opts, url, request, ctx, scrubber),
   };
 }
 
@@ -51,7 +52,7 @@ export function buildOpenAIBody(request: ModelRequest, opts: Pick<OpenAIProvider
   return body;
 }
 
-async function callOpenAI(opts: OpenAIProviderOptions, url: string, request: ModelRequest, ctx: CallContext): Promise<ModelResponse> {
+async function callOpenAI(opts: OpenAIProviderOptions, url: string, request: ModelRequest, ctx: CallContext, scrubber: Scrubber): Promise<ModelResponse> {
   const body = buildOpenAIBody(request, opts);
   const headers: Record<string, string> = {
     ...opts.extraHeaders,
@@ -65,12 +66,15 @@ async function callOpenAI(opts: OpenAIProviderOptions, url: string, request: Mod
   if (!res.ok) throw openAIHttpError(res, await readText(res, ctx.signal));
   // Some compatible servers ignore `stream: true` and answer one JSON body; that is complete, so accept it.
   if (request.stream && isEventStream(res)) return readOpenAIStream(res, body, request, ctx);
-  return parseOpenAIBody(await readText(res, ctx.signal), res.status, body, request);
+  return parseOpenAIBody(await readText(res, ctx.signal), res.status, body, request, scrubber);
 }
 
-function parseOpenAIBody(text: string, status: number, requestBody: unknown, request: ModelRequest): ModelResponse {
+function parseOpenAIBody(text: string, status: number, requestBody: unknown, request: ModelRequest, scrubber: Scrubber): ModelResponse {
   const json = parseJson(text);
   if (!isRecord(json)) throw new ProviderError('bad_response', `${status}: body is not a JSON object: ${snippet(text, 120)}`, { status, body: text });
+  // The body as text shows whether any string in it can hold the key or a key shape (usually not):
+  // then the answer is recorded without the scrub walking it (see Scrubber.sealJsonText).
+  scrubber.sealJsonText?.(text, json);
   if (isRecord(json.error) && !Array.isArray(json.choices)) throw openAIBodyError(json, status);
   const choice = Array.isArray(json.choices) ? json.choices[0] : undefined;
   if (!isRecord(choice) || !isRecord(choice.message)) {

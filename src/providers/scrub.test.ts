@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError, scrubProviderError } from './errors.ts';
-import { combineScrubbers, createScrubber, KEY_SHAPES, REDACTED, SHAPE_HINT, SHORTEST_SHAPE, shapeScrubber } from './scrub.ts';
+import { ANY_SHAPE, combineScrubbers, createScrubber, jsonTextIsClean, KEY_SHAPES, MAX_DEPTH, REDACTED, SHAPE_HINT, SHORTEST_SHAPE, shapeScrubber } from './scrub.ts';
 
 const KEY = 'canary-Zq9xK2mW7vLp';
 
@@ -27,14 +27,18 @@ describe('scrubbing keys from what endpoints send back', () => {
     expect(shapeScrubber.text('The bearer of the ticket asked for a sketch of the api')).toBe('The bearer of the ticket asked for a sketch of the api');
   });
 
-  it('the one-scan hint lets through every text a key shape would change', () => {
+  it('the one-scan hint and the any-shape test let through every text a key shape would change', () => {
     const texts = [
       'BEARER abcdefgh', 'basic dXNlcjpwYXNz', 'Token 1234abcd', 'TOKEN\tzzzzzzzz', 'x-goog-api-key: AIzaSyA-123456', 'X-API-KEY = "longvalue"',
       'AUTHORIZATION:whatever', 'apikey=abcd1234', 'API-KEY: 12345678', 'sk-live123456', 'prefix SK-notakey', 'nothing to see here', 'ok',
+      'prompt_tokens', 'completion_tokens', 'a token of thanks', 'the api answered', '{"authorization": "Bearer sk-proj-abcdefgh"}', 'tokens: 12',
     ];
     for (const text of texts) {
       const full = KEY_SHAPES.reduce((out, [re, replacement]) => out.replace(re, replacement), text);
-      if (full !== text) expect(SHAPE_HINT.test(text), text).toBe(true);
+      if (full !== text) {
+        expect(SHAPE_HINT.test(text), text).toBe(true);
+        expect(ANY_SHAPE.test(text), text).toBe(true);
+      }
       expect(shapeScrubber.text(text)).toBe(full);
     }
   });
@@ -137,5 +141,53 @@ describe('scrubbing keys from what endpoints send back', () => {
     let deep: unknown = KEY;
     for (let i = 0; i < 10_000; i++) deep = [deep];
     expect(JSON.stringify(createScrubber([KEY]).value(deep))).not.toContain(KEY);
+  });
+
+  it('a JSON text it calls clean parses to a value the walk leaves as it is, whatever the escapes', () => {
+    const keys = [KEY, 'abc-def_ghi'];
+    const scrub = createScrubber(keys);
+    // A key an escape can make (`\/` is `/`) is never looked for in the text: no text is clean then.
+    expect(jsonTextIsClean('{"a":"b"}', ['abc/def+ghi=='], true)).toBe(false);
+    // Pieces a text is made of: key shapes written plainly and through every JSON escape, hint words
+    // that hold no key, the keys themselves (one with a slash, which an escape can make), whitespace of all kinds.
+    const pieces = [
+      'Bearer abcdefgh', 'Bearer\\tabcdefgh', 'Token\\nzzzzzzzz', 'basic\u00a0dXNlcjpwYXNz', 'Token\u2028abcd1234', 'sk-live123456', '\\u0073k-live123456',
+      's\\u006b-live123456', 'x-api-key: abcd1234', 'api\\u005fkey=abcd1234', 'authorization:whatever', 'AUTHOR\\u0049ZATION:whatever',
+      KEY, KEY.replace('q', '\\u0071'), 'abc-def_ghi', 'abc-def\\u005fghi', 'prompt_tokens', 'completion_tokens', 'the api answered', 'a token', 'tokens\\n',
+      'plain words', '\\"quoted\\"', 'line\\nbreak', 'back\\\\slash', 'sk', '-', 'Bearer', '\\t', ' ',
+    ];
+    let seed = 7;
+    const pick = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return pieces[seed % pieces.length] as string;
+    };
+    let clean = 0;
+    for (let i = 0; i < 3000; i++) {
+      const a = Array.from({ length: 1 + (i % 4) }, pick).join('');
+      const b = Array.from({ length: 1 + (i % 3) }, pick).join('');
+      const text = `{"choices":[{"message":{"content":"${a}"}}],"${b}":1,"usage":{"prompt_tokens":3}}`;
+      const value = JSON.parse(text) as object;
+      if (!jsonTextIsClean(text, keys, true)) continue;
+      clean++;
+      expect(scrub.value(value), text).toBe(value);
+    }
+    // Both answers occur: the test would not pass by calling every text unclean.
+    expect(clean).toBeGreaterThan(100);
+    expect(clean).toBeLessThan(3000);
+  });
+
+  it('seals a clean answer body so the walk passes it through, and leaves one it cannot vouch for to the walk', () => {
+    const scrub = createScrubber([KEY]);
+    const clean = '{"id":"x","choices":[{"message":{"content":"fine"}}],"usage":{"prompt_tokens":3,"completion_tokens":1}}';
+    const value = JSON.parse(clean) as object;
+    expect(scrub.sealJsonText?.(clean, value)).toBe(true);
+    expect(scrub.sealed?.(value)).toBe(value);
+    const escaped = `{"content":"${KEY.replace('q', '\\u0071')}"}`;
+    const held = JSON.parse(escaped) as object;
+    expect(scrub.sealJsonText?.(escaped, held)).toBe(false);
+    expect(JSON.stringify(scrub.sealed?.(held))).not.toContain(KEY);
+    // Deeper than the walk goes: not vouched for (the walk replaces what is past MAX_DEPTH).
+    const deep = `${'['.repeat(MAX_DEPTH + 1)}1${']'.repeat(MAX_DEPTH + 1)}`;
+    expect(jsonTextIsClean(deep, [KEY], true)).toBe(false);
   });
 });

@@ -23,6 +23,13 @@ export interface Scrubber {
    * provider's answer as recorded, which every trace event of its attempt carries again.
    */
   sealed?<T>(value: T): T;
+  /**
+   * Seals `value`, the parse of the JSON `text`, without walking it, when the text itself shows
+   * that no string in it (no value, no object key) can hold a key or a key shape; says whether it
+   * did. When it cannot tell, nothing happens and `sealed` walks the value as before. For a
+   * provider's answer body, read once as text anyway: its walk was most of a call's scrub.
+   */
+  sealJsonText?(text: string, value: object): boolean;
 }
 
 // Each is linear: a literal start, then one character class with no nested repetition.
@@ -37,6 +44,50 @@ export const KEY_SHAPES: readonly [RegExp, string][] = [
  * none of them is left as it is after one scan, instead of three replacing ones.
  */
 export const SHAPE_HINT = /bearer|basic|token|sk-|api|authorization/i;
+
+/**
+ * Any key shape at all, in one scan (the shapes' own flags loosened to case-insensitive, so it
+ * may say yes where no shape replaces anything, never no where one would). A text that names a
+ * hint word without holding a key (`prompt_tokens` in every usage object) is then left after this
+ * one test instead of three replacing scans.
+ */
+export const ANY_SHAPE = new RegExp(KEY_SHAPES.map(([re]) => `(?:${re.source})`).join('|'), 'i');
+
+/**
+ * Read off a JSON text, what may become a key shape in a string of its parse. Without a `\u`
+ * escape in the text (checked first), every character of a parsed string is a character of the
+ * text or comes from an escape that yields `"`, `\`, `/` or a control character, none of them a
+ * letter, a digit or `-`: so the letters of a hint word stand together in the text as in the
+ * string, and the whitespace after `Bearer`, `Basic` or `Token` is whitespace or a backslash
+ * there. Looser than ANY_SHAPE (no word boundaries, no key after the word): it may say yes for
+ * nothing, never no for a shape.
+ */
+const JSON_TEXT_SHAPE = /(?:bearer|basic|token)(?:\s|\\)|sk-|api[-_]?key|authorization/i;
+/** Whether a key holds a character an escape in a JSON text can make (`"`, `\\`, `/`, a control character): such keys are not looked for in the text. */
+function escapeMade(key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x2f) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a JSON text proves its parse holds no key (the literals given) and, with `shapes`, no
+ * key shape, nested no deeper than the walk goes (past MAX_DEPTH the walk replaces a value whole).
+ */
+export function jsonTextIsClean(text: string, keys: readonly string[], shapes: boolean): boolean {
+  if (text.includes('\\u')) return false;
+  if (shapes && JSON_TEXT_SHAPE.test(text)) return false;
+  for (const key of keys) if (escapeMade(key) || text.includes(key)) return false;
+  // Every level of nesting opens with a bracket; brackets inside strings only count too many.
+  let open = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 123 || c === 91) && ++open > MAX_DEPTH) return false;
+  }
+  return true;
+}
 
 /** The fewest characters a key shape matches (`sk-` and six more); keep it in step with KEY_SHAPES. */
 export const SHORTEST_SHAPE = 9;
@@ -84,17 +135,15 @@ function walk(value: unknown, text: (s: string) => string, depth: number, sealed
   // once something changes: the entries before the first change are copied then, as they were.
   const record = value as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
-  for (const key in record) {
-    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+  const keys = Object.keys(record);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
     const item = record[key];
     const nextKey = text(key);
     const next = walk(item, text, depth + 1, sealed);
     if (!out && (next !== item || nextKey !== key)) {
       out = {};
-      for (const before in record) {
-        if (before === key) break;
-        if (Object.prototype.hasOwnProperty.call(record, before)) defineOwn(out, before, record[before]);
-      }
+      for (let b = 0; b < k; b++) defineOwn(out, keys[b] as string, record[keys[b] as string]);
     }
     if (out) defineOwn(out, nextKey, next);
   }
@@ -119,7 +168,7 @@ function build(keys: readonly string[], shapes: boolean, seals: WeakSet<object>,
     if (value.length < shortest) return value;
     let out = value;
     for (const key of keys) if (out.includes(key)) out = out.split(key).join(REDACTED);
-    if (shapes && SHAPE_HINT.test(out)) for (const [re, replacement] of KEY_SHAPES) out = out.replace(re, replacement);
+    if (shapes && SHAPE_HINT.test(out) && ANY_SHAPE.test(out)) for (const [re, replacement] of KEY_SHAPES) out = out.replace(re, replacement);
     return out;
   };
   const identity = !shapes && keys.length === 0;
@@ -131,6 +180,11 @@ function build(keys: readonly string[], shapes: boolean, seals: WeakSet<object>,
       const out = value(v);
       if (!identity && typeof out === 'object' && out !== null) seals.add(out);
       return out;
+    },
+    sealJsonText: (text, v) => {
+      if (identity || !jsonTextIsClean(text, keys, shapes)) return false;
+      seals.add(v);
+      return true;
     },
   };
 }

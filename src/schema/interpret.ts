@@ -80,7 +80,11 @@ export function stableKey(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+/** The pointer one step down; most keys hold neither `~` nor `/` and are appended as they are (no two replacing scans per property). */
+const pointer = (path: string, key: string | number) => {
+  if (typeof key === 'number') return `${path}/${key}`;
+  return key.includes('~') || key.includes('/') ? `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` : `${path}/${key}`;
+};
 
 /** ajv's ucs2length: code points, a lone surrogate counting one. */
 function length(s: string): number {
@@ -275,17 +279,24 @@ function validate(root: Schema, schema: unknown, data: unknown, path: string, er
     return;
   }
   const { types, only, singleGroup } = info;
-  const typeError = (): SchemaError => ({ path, keyword: 'type', message: info.typeMessage });
-  if (types.length > 0 && !singleGroup && !types.some((t) => typeOk(t, data))) errors.push(typeError());
+  if (types.length > 0 && !singleGroup && !anyTypeOk(types, data)) errors.push({ path, keyword: 'type', message: info.typeMessage });
   if (info.anyType) anyTypeKeywords(root, schema, data, path, errors);
-  for (const group of info.groups) {
+  const groups = info.groups;
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g] as NodeInfo['groups'][number];
     if (typeOk(group, data)) {
       if (group === 'number') numberKeywords(schema, data as number, path, errors);
       else if (group === 'string') stringKeywords(schema, data as string, path, errors);
       else if (group === 'array') arrayKeywords(root, schema, data as unknown[], path, errors);
       else objectKeywords(root, schema, data as Record<string, unknown>, path, errors);
-    } else if (singleGroup && only === group) errors.push(typeError());
+    } else if (singleGroup && only === group) errors.push({ path, keyword: 'type', message: info.typeMessage });
   }
+}
+
+/** Whether the value has one of the types (a loop: this runs for every value node checked). */
+function anyTypeOk(types: readonly string[], data: unknown): boolean {
+  for (let i = 0; i < types.length; i++) if (typeOk(types[i] as string, data)) return true;
+  return false;
 }
 
 /** Keywords for any type, in ajv's order. */
@@ -333,7 +344,8 @@ function anyTypeKeywords(root: Schema, schema: Record<string, unknown>, data: un
 }
 
 function numberKeywords(schema: Record<string, unknown>, data: number, path: string, errors: SchemaError[]): void {
-  for (const [keyword, op, fails] of LIMITS) {
+  for (let i = 0; i < LIMITS.length; i++) {
+    const [keyword, op, fails] = LIMITS[i] as (typeof LIMITS)[number];
     const limit = schema[keyword];
     if (isNumber(limit) && fails(data, limit)) errors.push({ path, keyword, message: `must be ${op} ${String(limit)}` });
   }
@@ -395,14 +407,20 @@ function arrayKeywords(root: Schema, schema: Record<string, unknown>, data: unkn
   }
 }
 
+/** Stand-ins for an absent keyword's object and its names: nothing allocated per object value checked. */
+const NO_KEYWORDS: Record<string, unknown> = Object.freeze({});
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
 function objectKeywords(root: Schema, schema: Record<string, unknown>, data: Record<string, unknown>, path: string, errors: SchemaError[]): void {
   const keys = Object.keys(data);
   const max = schema.maxProperties;
   if (isNumber(max) && keys.length > max) errors.push({ path, keyword: 'maxProperties', message: `must NOT have more than ${String(max)} properties` });
   const min = schema.minProperties;
   if (isNumber(min) && keys.length < min) errors.push({ path, keyword: 'minProperties', message: `must NOT have fewer than ${String(min)} properties` });
-  for (const name of Array.isArray(schema.required) ? (schema.required as string[]) : []) {
-    if (!has(data, name)) errors.push({ path, keyword: 'required', message: `must have required property '${name}'` });
+  if (Array.isArray(schema.required)) {
+    for (const name of schema.required as string[]) {
+      if (!has(data, name)) errors.push({ path, keyword: 'required', message: `must have required property '${name}'` });
+    }
   }
   if (has(schema, 'propertyNames') && !alwaysValid(schema.propertyNames)) {
     for (const key of keys) {
@@ -414,9 +432,9 @@ function objectKeywords(root: Schema, schema: Record<string, unknown>, data: Rec
       }
     }
   }
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isObject(schema.properties) ? schema.properties : NO_KEYWORDS;
   const { props, known, patterns } = objectInfo(schema);
-  const patternProps = isObject(schema.patternProperties) ? schema.patternProperties : {};
+  const patternProps = isObject(schema.patternProperties) ? schema.patternProperties : NO_KEYWORDS;
   const additional = schema.additionalProperties;
   if (additional !== undefined && !alwaysValid(additional)) {
     for (const key of keys) {
@@ -429,14 +447,14 @@ function objectKeywords(root: Schema, schema: Record<string, unknown>, data: Rec
     const sub = properties[name];
     if (has(data, name) && !alwaysValid(sub)) validate(root, sub, data[name], pointer(path, name), errors);
   }
-  for (const source of Object.keys(patternProps)) {
+  for (const source of patternProps === NO_KEYWORDS ? NO_NAMES : Object.keys(patternProps)) {
     const sub = patternProps[source];
     if (alwaysValid(sub)) continue;
     const p = pattern(source);
     for (const key of keys) if (p.test(key)) validate(root, sub, data[key], pointer(path, key), errors);
   }
-  const dependent = isObject(schema.dependentRequired) ? schema.dependentRequired : {};
-  for (const name of Object.keys(dependent)) {
+  const dependent = isObject(schema.dependentRequired) ? schema.dependentRequired : NO_KEYWORDS;
+  for (const name of dependent === NO_KEYWORDS ? NO_NAMES : Object.keys(dependent)) {
     const needed = dependent[name] as string[];
     if (!has(data, name)) continue;
     for (const n of needed) {
