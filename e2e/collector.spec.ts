@@ -43,8 +43,8 @@ async function startCollect(): Promise<{ address: string; token: string }> {
 }
 
 /** The person's application, run once: one chat call, its spans and log records sent to the collector by examples/collect/otel.mjs. */
-async function applicationCall(collector: string, question = 'How long do I have to appeal?'): Promise<void> {
-  expect(await runOpenAIApp(collector, question)).toContain('Appeals must be filed within 180 calendar days.');
+async function applicationCall(collector: string, question = 'How long do I have to appeal?', app?: 'your-app.mjs' | 'your-app.js'): Promise<void> {
+  expect(await runOpenAIApp(collector, question, app)).toContain('Appeals must be filed within 180 calendar days.');
 }
 
 /** Waits until the collector has printed `count` finished traces. */
@@ -149,8 +149,9 @@ test('connect the collector, and a trace the application sends appears in the ru
 test('traces the collector already held are imported only when the person says so, and the choice is kept for that collector', async ({ app, page }) => {
   const { address, token } = await startCollect();
   // The application ran before anyone connected: two traces wait in the collector's folder.
-  await applicationCall(address, 'Sent before connecting, one?');
-  await applicationCall(address, 'Sent before connecting, two?');
+  // These calls come from the CommonJS form of the app (your-app.js); the first test's from the ES module.
+  await applicationCall(address, 'Sent before connecting, one?', 'your-app.js');
+  await applicationCall(address, 'Sent before connecting, two?', 'your-app.js');
   await collected(2);
   await app.open();
   const collectedChains = page.locator('.library-row', { hasText: 'chat mock-model' });
@@ -179,7 +180,7 @@ test('traces the collector already held are imported only when the person says s
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('collector.dialog')).toBeHidden();
   await expect(state).toContainText('Collector connected · 0 traces');
-  await applicationCall(address, 'Sent after connecting?');
+  await applicationCall(address, 'Sent after connecting?', 'your-app.js');
   await expect(state).toContainText('Collector connected · 1 trace', { timeout: 30_000 });
   await expect(collectedChains).toHaveCount(1);
 
@@ -187,7 +188,7 @@ test('traces the collector already held are imported only when the person says s
   // nothing, brings what arrived meanwhile, and still not the two from before.
   await clickCentre(app, 'collector.disconnect');
   await expect(state).toBeHidden();
-  await applicationCall(address, 'Sent while disconnected?');
+  await applicationCall(address, 'Sent while disconnected?', 'your-app.js');
   await collected(4);
   await connect(app, address, token);
   await expect(page.getByTestId('collector.dialog')).toBeHidden();
