@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Chain } from '../../src/chain/index.ts';
 import { useEgressStore } from '../stores/egress-store.ts';
+import { COLLECTOR_ADDRESS_KEY, collectorConsent, separateCollectorConsent } from './collector-consent.ts';
 import { confirmEgress, loadEgressAnswers, saveEgressAnswer, unconfirmedTargets } from './consent.ts';
 
 /** localStorage as the browser has it, for Node. */
@@ -71,5 +72,50 @@ describe('webhook consent on this device', () => {
     const asked = answering([]);
     expect(await confirmEgress({ ...chain, steps: [] })).toEqual({ origins: [] });
     expect(asked).toEqual([]);
+  });
+});
+
+describe('collector consent is not webhook consent', () => {
+  const collector = 'http://127.0.0.1:9911';
+  beforeEach(() => {
+    Object.defineProperty(globalThis, 'localStorage', { value: fakeStorage(), configurable: true });
+    loadEgressAnswers();
+  });
+
+  it('a connected collector does not let a chain webhook post to its address: the run asks first', async () => {
+    collectorConsent.save(collector, 'allowed');
+    const asked = answering(['refused']);
+    const hookToCollector = { ...chain, steps: [hook('c', `${collector}/hook`)] } as unknown as Chain;
+    expect(await confirmEgress(hookToCollector)).toMatchObject({ refused: expect.stringContaining(collector) });
+    expect(asked).toEqual([`${collector} Two hooks Send c`]);
+    // Refusing the webhook leaves the collector allowed.
+    expect(collectorConsent.answerFor(collector)).toBe('allowed');
+  });
+
+  it('a webhook allowed to an address does not let the app read a collector there, and forgetting one leaves the other', async () => {
+    answering(['allowed']);
+    expect(await confirmEgress({ ...chain, steps: [hook('c', `${collector}/hook`)] } as unknown as Chain)).toEqual({ origins: [collector] });
+    expect(collectorConsent.answerFor(collector)).toBeUndefined();
+    collectorConsent.save(collector, 'allowed');
+    collectorConsent.save(collector, null);
+    expect(useEgressStore.getState().answers).toEqual({ [collector]: 'allowed' });
+    saveEgressAnswer(collector, null);
+    collectorConsent.save(collector, 'allowed');
+    saveEgressAnswer(collector, 'allowed');
+    saveEgressAnswer(collector, null);
+    expect(collectorConsent.answerFor(collector)).toBe('allowed');
+  });
+
+  it('takes back, once, the webhook answer an earlier version stored when a collector was connected', () => {
+    localStorage.setItem('seamscope.webhook-consent.v1', JSON.stringify({ [collector]: 'allowed', 'https://hooks.example.com': 'allowed' }));
+    localStorage.setItem(COLLECTOR_ADDRESS_KEY, collector);
+    separateCollectorConsent();
+    loadEgressAnswers();
+    expect(useEgressStore.getState().answers).toEqual({ 'https://hooks.example.com': 'allowed' });
+    // Once: a webhook the person allows there afterwards is theirs, and stays.
+    saveEgressAnswer(collector, 'allowed');
+    separateCollectorConsent();
+    loadEgressAnswers();
+    expect(useEgressStore.getState().answers).toEqual({ 'https://hooks.example.com': 'allowed', [collector]: 'allowed' });
   });
 });

@@ -2,46 +2,28 @@ import type { Chain } from '../../src/chain/index.ts';
 import { chainEgress, type EgressTarget } from '../../src/steps/egress.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import { useEgressStore, type EgressAnswer } from '../stores/egress-store.ts';
+import { createConsentBook } from './consent-book.ts';
 
 /**
  * A webhook is egress, like a model endpoint: before the first call to a webhook origin the
  * person is asked, once per origin per device (a dialog naming the origin and the chain), and
  * the answer is kept in localStorage. A refusal stops the run before anything is sent.
+ * These are webhook answers only: a collector's consent is kept apart (collector-consent.ts).
  */
-const STORAGE_KEY = 'seamscope.webhook-consent.v1';
-
-function readStored(): Record<string, EgressAnswer> {
-  try {
-    const parsed = JSON.parse(globalThis.localStorage?.getItem(STORAGE_KEY) ?? '{}') as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const out: Record<string, EgressAnswer> = {};
-    for (const [origin, answer] of Object.entries(parsed)) if (answer === 'allowed' || answer === 'refused') out[origin] = answer;
-    return out;
-  } catch {
-    return {};
-  }
-}
+export const webhookConsent = createConsentBook('seamscope.webhook-consent.v1');
 
 /** Loads the stored answers into the store (at start, and when another tab changed them). */
 export function loadEgressAnswers(): void {
-  useEgressStore.getState().setAnswers(readStored());
+  useEgressStore.getState().setAnswers(webhookConsent.read());
 }
 
 /** The stored answer for one origin (another tab may have changed it). */
 export function egressAnswerFor(origin: string): EgressAnswer | undefined {
-  return readStored()[origin];
+  return webhookConsent.answerFor(origin);
 }
 
 export function saveEgressAnswer(origin: string, answer: EgressAnswer | null): void {
-  const answers = readStored();
-  if (answer) answers[origin] = answer;
-  else delete answers[origin];
-  try {
-    globalThis.localStorage?.setItem(STORAGE_KEY, JSON.stringify(answers));
-  } catch {
-    // Storage full or blocked: the answer still holds for this tab.
-  }
-  useEgressStore.getState().setAnswers(answers);
+  useEgressStore.getState().setAnswers(webhookConsent.save(origin, answer));
 }
 
 /** The chain's webhook targets whose origin was not allowed on this device (for Problems). */
@@ -71,7 +53,7 @@ export async function confirmEgress(chain: Chain): Promise<{ origins: string[] }
   for (const t of chainEgress(chain, stepRegistry)) byOrigin.set(t.origin, [...(byOrigin.get(t.origin) ?? []), t.stepName]);
   const origins: string[] = [];
   for (const [origin, steps] of byOrigin) {
-    const known = readStored()[origin];
+    const known = webhookConsent.answerFor(origin);
     const answer = known ?? (await ask(origin, chain.name, steps));
     if (answer !== 'allowed') {
       const why = answer === 'refused' ? 'webhook calls to it are not allowed on this device' : 'it was not confirmed';

@@ -1,3 +1,4 @@
+import { separateCollectorConsent } from '../egress/collector-consent.ts';
 import { loadEgressAnswers } from '../egress/consent.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { markClean, startAutosave, type Autosave } from './autosave.ts';
@@ -38,6 +39,7 @@ export async function bootstrap(): Promise<void> {
   await db.runs.where('status').equals('running').filter((run) => !live?.has(run.id)).modify({ status: 'interrupted' });
   autosave ??= startAutosave(store, db);
   // Webhook consent is per device: another tab's answer holds here too.
+  separateCollectorConsent();
   loadEgressAnswers();
   window.addEventListener('storage', (e: StorageEvent) => {
     if (e.key === null || e.key.startsWith('seamscope.webhook-consent')) loadEgressAnswers();

@@ -58,7 +58,7 @@ function send(url: string, rawPath: string, { method = 'GET', headers = {} }: { 
 }
 
 const auth = (c: Collector, origin = APP) => ({ Authorization: `Bearer ${c.readToken}`, Origin: origin });
-type Listing = { collector: string; runs: { cursor: number; name: string; text: string }[]; next: number; more: boolean };
+type Listing = { collector: string; runs: { cursor: number; name: string; text: string }[]; next: number; more: boolean; total: number };
 const listing = (a: Answer) => JSON.parse(a.body) as Listing;
 
 async function sendTrace(c: Collector): Promise<void> {
@@ -123,13 +123,13 @@ describe('the read API: the cursor', () => {
   it('lists each finished trace once, oldest first, as text the app imports as it would a file', async () => {
     const { collector: c, finished } = await collector();
     const empty = listing(await send(c.url, '/v1/seamscope/runs?after=0', { headers: auth(c) }));
-    expect(empty).toMatchObject({ runs: [], next: 0, more: false });
+    expect(empty).toMatchObject({ runs: [], next: 0, more: false, total: 0 });
     await sendTrace(c);
     const first = await until(() => finished[0]);
     if (!first.ok) throw new Error(first.message);
     const one = listing(await send(c.url, '/v1/seamscope/runs?after=0', { headers: auth(c) }));
     expect(one.runs.map((r) => [r.cursor, r.name])).toEqual([[1, path.basename(first.path)]]);
-    expect([one.next, one.more, one.collector]).toEqual([1, false, empty.collector]);
+    expect([one.next, one.more, one.total, one.collector]).toEqual([1, false, 1, empty.collector]);
     const imported = importTraceText(one.runs[0]?.text ?? '', stepRegistry);
     if (!imported.ok) throw new Error(imported.message);
     expect([imported.format, imported.run.id, imported.run.status]).toEqual(['seamscope-run', first.run.id, 'succeeded']);
@@ -141,8 +141,19 @@ describe('the read API: the cursor', () => {
     if (!second.ok) throw new Error(second.message);
     const next = listing(await send(c.url, '/v1/seamscope/runs?after=1', { headers: auth(c) }));
     expect(next.runs.map((r) => [r.cursor, r.name])).toEqual([[2, path.basename(second.path)]]);
+    expect(next.total).toBe(2);
     // A cursor from another collector (past the end) reads nothing twice and nothing wrong.
     expect(listing(await send(c.url, '/v1/seamscope/runs?after=99', { headers: auth(c) }))).toMatchObject({ runs: [], next: 2 });
+  });
+
+  it('counts every file it lists (total), also those past the page it answers with', async () => {
+    const { collector: c } = await collector(async (dir) => {
+      for (let i = 0; i < 23; i++) await writeFile(path.join(dir, `earlier-${String(i).padStart(2, '0')}.run.json`), `{"n": ${i}}`);
+    });
+    const page = listing(await send(c.url, '/v1/seamscope/runs?after=0', { headers: auth(c) }));
+    expect([page.runs.length, page.next, page.more, page.total]).toEqual([20, 20, true, 23]);
+    const rest = listing(await send(c.url, '/v1/seamscope/runs?after=20', { headers: auth(c) }));
+    expect([rest.runs.length, rest.next, rest.more, rest.total]).toEqual([3, 23, false, 23]);
   });
 
   it('lists the run files the folder held at start before the new ones, and refuses a cursor that is not one', async () => {

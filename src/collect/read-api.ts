@@ -9,7 +9,7 @@ import { MAX_TRACE_BYTES } from '../trace/otlp/index.ts';
 /**
  * The collector's read API, for the app: `GET /v1/seamscope/runs?after=<cursor>` lists the run
  * files the collector holds, oldest first, each with its text, so the app imports them through
- * the same importer as a file it was given. A browser page may read it only from the app's
+ * the same importer as a file it was given, and how many it lists in all. A browser page may read it only from the app's
  * origins (CORS), and every request must carry the token the collector made at start: any other
  * page the person has open could otherwise read their traces from 127.0.0.1.
  *
@@ -170,7 +170,9 @@ export async function createReadApi(dir: string, scrubber: Scrubber, options: Re
         // Written scrubbed; scrubbed again on the way out, for a file the collector did not write.
         runs.push({ cursor: cursor + 1, name, text: scrubber.text(text) });
       }
-      sendJson(res, 200, { collector: instance, runs, next: cursor, more: cursor < files.length }, { ...cors, ...close });
+      // total: how many files it has listed (the last one's cursor), so the app can say how many
+      // traces a collector already holds before it imports any of them.
+      sendJson(res, 200, { collector: instance, runs, next: cursor, more: cursor < files.length, total: files.length }, { ...cors, ...close });
     },
   };
 }

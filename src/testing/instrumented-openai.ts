@@ -16,7 +16,7 @@ export interface InstrumentedOpenAI {
 }
 
 /**
- * A person's OpenAI application as the README sets one up for `seamscope collect`: the official
+ * An OpenAI application set up as examples/collect/otel.mjs sets one up for `seamscope collect`, in this process: the official
  * client instrumented by @opentelemetry/instrumentation-openai with message content captured
  * (0.22 puts it in log records), spans and log records sent by OpenTelemetry's OTLP/HTTP
  * exporters. The client is patched through the instrumentation's own entry point, as

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useCollectorStore } from '../../stores/collector-store.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { connectCollector, disconnectCollector, lastAddress } from './collector-connection.ts';
+import { answerBacklog, connectCollector, disconnectByPerson, lastAddress } from './collector-connection.ts';
 import { DEFAULT_COLLECTOR } from './collector-page.ts';
 
 /**
@@ -13,15 +13,24 @@ function ConnectDialog({ onDone }: { onDone(connected: boolean): void }) {
   const [token, setToken] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [backlog, setBacklog] = useState<{ waiting: number; restarted: boolean; origin: string } | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setProblem(null);
-    const failed = await connectCollector(address, token);
+    const outcome = await connectCollector(address, token);
     setBusy(false);
-    if (failed) setProblem(failed);
+    if ('problem' in outcome) setProblem(outcome.problem);
+    else if ('waiting' in outcome) setBacklog(outcome);
     else onDone(true);
   };
+  if (backlog) {
+    const answer = (choice: 'all' | 'new' | null) => {
+      answerBacklog(choice);
+      onDone(choice !== null);
+    };
+    return <BacklogQuestion {...backlog} onAnswer={answer} />;
+  }
   return (
     <Dialog
       title="Connect collector"
@@ -61,6 +70,46 @@ function ConnectDialog({ onDone }: { onDone(connected: boolean): void }) {
   );
 }
 
+/**
+ * The collector already holds traces (sent before the person connected): which to import is
+ * theirs to say, never assumed. Closing the dialog imports nothing and disconnects.
+ */
+function BacklogQuestion({ waiting, restarted, origin, onAnswer }: { waiting: number; restarted: boolean; origin: string; onAnswer(choice: 'all' | 'new' | null): void }) {
+  const traces = `${waiting} trace${waiting === 1 ? '' : 's'}`;
+  const first = useRef<HTMLButtonElement>(null);
+  // After the dialog's showModal (a parent's effect runs after its children's), which would
+  // otherwise focus the Close button: Enter answers, Shift+Tab reaches Only new ones.
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <Dialog
+      title="Connect collector"
+      testId="collector.dialog"
+      onClose={() => onAnswer(null)}
+      footer={
+        <>
+          <button type="button" className="button" onClick={() => onAnswer(null)}>
+            Cancel
+          </button>
+          <button type="button" className="button" data-testid="collector.backlog.new" onClick={() => onAnswer('new')}>
+            Only new ones
+          </button>
+          <button type="button" className="button primary" data-testid="collector.backlog.all" ref={first} onClick={() => onAnswer('all')}>
+            Import {waiting === 1 ? 'it' : `all ${waiting}`}
+          </button>
+        </>
+      }
+    >
+      <p data-testid="collector.backlog">
+        <strong>{traces} already collected</strong> at <code className="mono">{origin.replace(/^https?:\/\//, '')}</code>
+        {restarted ? ', and the collector has restarted since you chose to import only new ones, so the app cannot tell which of them you skipped.' : ', sent before you connected.'}
+      </p>
+      <p className="field-note">
+        Import {waiting === 1 ? 'it' : 'them'} into this browser, or only the traces your application sends from now on? The choice is kept for this collector on this device. A trace imported before is never imported twice.
+      </p>
+    </Dialog>
+  );
+}
+
 const STATUS_WORDS = { off: 'not connected', connecting: 'connecting…', connected: 'connected', retrying: 'retrying' } as const;
 
 /** The connection's state (or why it stopped), and the dialog while `asking`. */
@@ -81,7 +130,7 @@ export default function CollectorPanel({ asking, onAsked }: { asking: boolean; o
           </span>
           <span className="collector-line">
             <span className="collector-text collector-where mono">{host}</span>
-            <button type="button" className="button small" data-testid="collector.disconnect" onClick={() => disconnectCollector()}>
+            <button type="button" className="button small" data-testid="collector.disconnect" onClick={() => disconnectByPerson()}>
               Disconnect
             </button>
           </span>

@@ -24,9 +24,9 @@ describe('the collector address and token', () => {
 
 describe('a page from the collector', () => {
   it('is taken only in its shape', () => {
-    const good = { collector: 'c', runs: [{ cursor: 1, name: 'a.run.json', text: '{}' }], next: 1, more: false };
+    const good = { collector: 'c', runs: [{ cursor: 1, name: 'a.run.json', text: '{}' }], next: 1, more: false, total: 3 };
     expect(asPage({ ...good, extra: 'dropped' })).toEqual(good);
-    for (const bad of [null, [], 'text', { ...good, runs: {} }, { ...good, next: -1 }, { ...good, next: 1.5 }, { ...good, more: 'no' }, { ...good, collector: 1 }, { ...good, runs: [{ cursor: 1, name: 'a', text: {} }] }, { ...good, runs: Array(101).fill(good.runs[0]) }]) {
+    for (const bad of [null, [], 'text', { ...good, runs: {} }, { ...good, next: -1 }, { ...good, next: 1.5 }, { ...good, more: 'no' }, { ...good, total: undefined }, { ...good, total: 0 }, { ...good, collector: 1 }, { ...good, runs: [{ cursor: 1, name: 'a', text: {} }] }, { ...good, runs: Array(101).fill(good.runs[0]) }]) {
       expect(asPage(bad)).toBeNull();
     }
   });

@@ -18,6 +18,8 @@ export interface CollectorPage {
   runs: CollectorRun[];
   next: number;
   more: boolean;
+  /** How many run files the collector lists in all (the last one's cursor). */
+  total: number;
 }
 
 export type PageRead = { ok: true; page: CollectorPage } | { ok: false; status: number | null; message: string };
@@ -53,7 +55,8 @@ export function asPage(body: unknown): CollectorPage | null {
   if (typeof v !== 'object' || v === null || typeof v.collector !== 'string' || v.collector.length > 100) return null;
   if (!Array.isArray(v.runs) || v.runs.length > 100 || !v.runs.every(isRun)) return null;
   if (!Number.isSafeInteger(v.next) || v.next < 0 || typeof v.more !== 'boolean') return null;
-  return { collector: v.collector, runs: v.runs.map((r) => ({ cursor: r.cursor, name: r.name, text: r.text })), next: v.next, more: v.more };
+  if (!Number.isSafeInteger(v.total) || v.total < v.next) return null;
+  return { collector: v.collector, runs: v.runs.map((r) => ({ cursor: r.cursor, name: r.name, text: r.text })), next: v.next, more: v.more, total: v.total };
 }
 
 /** Reads the runs after `after`. Never throws: a network failure, a refusal and a bad body are each said in words. */
