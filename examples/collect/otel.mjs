@@ -6,7 +6,7 @@
 // Packages (all from the OpenTelemetry project):
 //   npm install @opentelemetry/api @opentelemetry/instrumentation @opentelemetry/instrumentation-openai \
 //     @opentelemetry/sdk-trace @opentelemetry/sdk-logs @opentelemetry/exporter-trace-otlp-http \
-//     @opentelemetry/otlp-exporter-base @opentelemetry/otlp-transformer
+//     @opentelemetry/exporter-logs-otlp-http
 //
 // Seamscope's e2e (e2e/collector.spec.ts) runs an application with this very file against the
 // collector, so what is written here is what is tested.
@@ -15,9 +15,7 @@ import { logs, trace } from '@opentelemetry/api';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import { JsonLogsSerializer, LogsExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
+import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 
@@ -34,15 +32,10 @@ const tracerProvider = new TracerProvider({
 
 // The messages: instrumentation-openai (0.22) sends the prompt and the reply as log records tied
 // to the call's span, not as span attributes, so without a logger provider a trace arrives with
-// no content. This is @opentelemetry/exporter-logs-otlp-http's OTLPLogExporter put together from
-// its two parts (with that package installed, write `new OTLPLogExporter()` instead): it reads
-// OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_LOGS_ENDPOINT) and posts to <endpoint>/v1/logs.
-const logExporter = new OTLPExporterBase(createOtlpHttpExportDelegate(
-  convertLegacyHttpOptions({}, 'LOGS', 'v1/logs', { 'Content-Type': 'application/json' }),
-  JsonLogsSerializer, 'otlp_http_log_exporter', LogsExporterMetricsHelper, undefined,
-));
+// no content. The exporter reads OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_LOGS_ENDPOINT)
+// and posts OTLP/JSON to <endpoint>/v1/logs.
 const loggerProvider = new LoggerProvider({
-  processors: [new BatchLogRecordProcessor({ exporter: logExporter })],
+  processors: [new BatchLogRecordProcessor({ exporter: new OTLPLogExporter() })],
 });
 
 // Also the global providers, so the app's own `trace.getTracer(...)` spans go the same way.
