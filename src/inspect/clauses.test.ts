@@ -301,6 +301,18 @@ describe('what a yes/no question asks', () => {
     expect(at('Only pending orders can be cancelled, so not shipped ones; the user confirms the order id and a reason.').lossy).toBe(false);
   });
 
+  it('a lost clause that points elsewhere for what it says ("only if the individual described in subparagraph") outranks no sentence', () => {
+    const statute = [
+      '(i) Reconsiderations',
+      '',
+      'Reconsideration of a denied claim shall be available only if the individual described in subparagraph (A) files notice for reconsideration by the end of the 180-day period. The Secretary may allow additional time to file for reconsideration on a showing of good cause.',
+    ].join('\n');
+    const site = [{ name: 'document', text: statute }];
+    const report = inspectBoundary({ ...boundary('I missed the 180-day deadline for a reconsideration. Is there any way to still file?', 'The Secretary may allow additional time to file for reconsideration on a showing of good cause.'), sources: site });
+    expect(report.askedFacts.find((a) => a.fact.text === 'only if the individual described in subparagraph')?.status).toBe('dropped');
+    expect(report.lossy).toBe(false);
+  });
+
   it('a clause with "either" runs on through its "or": the choice is between both', () => {
     expect(clauses('The refund must either go to the original payment method, or an existing gift card.'))
       .toEqual(['obligation: must either go to the original payment method, or an existing gift card']);
