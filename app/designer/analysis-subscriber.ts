@@ -1,5 +1,6 @@
 import type { StoreApi } from 'zustand';
 import type { Chain, LintFinding } from '../../src/chain/index.ts';
+import { datasetIn, useChainDatasets } from '../persistence/chain-datasets.ts';
 import { noAnalysis, type ChainAnalysis } from '../stores/analysis-slice.ts';
 import type { EditorState } from '../stores/editor-store.ts';
 import { selectChain, stepIdForPath } from '../stores/selectors.ts';
@@ -138,7 +139,7 @@ export function startAnalysis(store: StoreApi<EditorState>, { createWorker = cre
       const analysis = toChainAnalysis(chain, complete ?? result, false);
       // Shown now without the documents' lint, which follows once they are loaded (the next show finds them).
       if (complete) done.set(chain, analysis);
-      else void loadConditionNeeds().then((m) => m.documentsOf(chain)).then(() => {
+      else void loadConditionNeeds().then((m) => m.prepare(chain)).then(() => {
         if (open() === chain && !done.has(chain)) show(chain);
       }).catch(() => undefined);
       return publish(analysis);
@@ -155,9 +156,18 @@ export function startAnalysis(store: StoreApi<EditorState>, { createWorker = cre
     const chain = selectChain(state);
     if (chain !== selectChain(prev)) show(chain);
   });
+  // Linking the open chain to another dataset (in the Evaluate view) changes the questions its
+  // documents' lint reads: checked again, though the chain did not change.
+  const unlink = useChainDatasets.subscribe((state, prev) => {
+    const chain = open();
+    if (!chain || datasetIn(state.links, chain.id) === datasetIn(prev.links, chain.id)) return;
+    done.delete(chain);
+    show(chain);
+  });
   show(open());
   return () => {
     unsubscribe();
+    unlink();
     if (timer) clearTimeout(timer);
   };
 }

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { useChainDatasets } from '../persistence/chain-datasets.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { formatCost, formatTokens } from '../ui/format.ts';
 import { BaselinePrompt } from './BaselinePrompt.tsx';
@@ -36,6 +37,11 @@ export function EvalSetup() {
   useEffect(() => {
     void estimate(datasetId, ticked, controls);
   }, [datasetId, ticked, controls]);
+  // The chains ticked are evaluated on this dataset: the designer reads its questions for the
+  // conditions each handoff must carry (the contract card, the lint of a summarising step).
+  useEffect(() => {
+    if (datasetId) useChainDatasets.getState().link(ticked, datasetId);
+  }, [datasetId, ticked]);
 
   const resumable = evals.find((e) => e.status !== 'finished' && e.id !== runningId);
   const totals = useMemo(() => (bill ? bill.reduce((t, e) => ({ calls: t.calls + e.calls, input: t.input + e.inputTokens, output: t.output + e.outputTokensAtMost, cost: e.costUsdAtMost === null || t.cost === null ? null : t.cost + e.costUsdAtMost }), { calls: 0, input: 0, output: 0, cost: 0 as number | null }) : null), [bill]);

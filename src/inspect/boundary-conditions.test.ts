@@ -37,6 +37,19 @@ describe('boundaryConditions', () => {
     const [edge] = boundaryConditions(load('summarise-then-answer.chain.json'), stepRegistry, { document: handbook }, { questions: { question: ['Do I have to pay the deductible before my cleaning is covered?'] } });
     expect(edge?.conditions.map((c) => c.text)).toEqual(expect.arrayContaining([expect.stringContaining('no deductible'), expect.stringMatching(clause)]));
   });
+
+  it('says which dataset the further questions came from and how many they are (the example and repeats not counted)', () => {
+    const chain = load('summarise-then-answer.chain.json');
+    const dataset = { question: ['Do I have to pay the deductible before my cleaning is covered?', question, '  ', 'Do I have to pay the deductible before my cleaning is covered?', 'Can a claim filed 14 months late still be paid?'] };
+    const [edge] = boundaryConditions(chain, stepRegistry, { document: handbook }, { questions: dataset, datasetName: 'Handbook questions' });
+    expect(edge?.questions).toEqual([question, 'Do I have to pay the deductible before my cleaning is covered?', 'Can a claim filed 14 months late still be paid?']);
+    expect(edge?.fromDataset).toEqual({ name: 'Handbook questions', questions: 2 });
+    expect(boundaryConditions(chain, stepRegistry, { document: handbook })[0]?.fromDataset).toBeNull();
+    // Questions for an input the consumer does not read are not its questions.
+    expect(boundaryConditions(chain, stepRegistry, { document: handbook }, { questions: { other: ['Is it final?'] }, datasetName: 'x' })[0]?.fromDataset).toBeNull();
+    const [finding] = conditionLint(chain, stepRegistry, { document: handbook }, { questions: dataset, datasetName: 'Handbook questions' });
+    expect(finding?.message).toContain('Step "answer" is asked 3 questions (2 from dataset “Handbook questions”), which turn on');
+  });
 });
 
 describe('conditionLint', () => {

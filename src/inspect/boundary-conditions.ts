@@ -17,6 +17,12 @@ export interface BoundaryConditions {
   consumer: string;
   /** The consumer's questions: the examples of the inputs it reads that are not documents (plus any given). */
   questions: string[];
+  /**
+   * The dataset the questions beyond the inputs' examples came from, and how many they are (the
+   * dataset the chain is evaluated on: "from dataset “Handbook questions”, 12 questions"); null
+   * when there are none.
+   */
+  fromDataset: { name: string; questions: number } | null;
   conditions: NeededCondition[];
   /** The consumer reads the document itself, so a condition the handoff drops is still within its reach. */
   consumerHoldsSource: boolean;
@@ -29,6 +35,8 @@ export interface BoundaryConditions {
 export interface ConditionOptions {
   /** More questions per input name (a dataset's), beside each input's example. */
   questions?: Readonly<Record<string, readonly string[]>>;
+  /** The dataset `questions` came from, by its name (the card and the lint say where the questions came from). */
+  datasetName?: string;
 }
 
 /** A prompt that asks for a shorter text than it was given. */
@@ -75,11 +83,11 @@ export function boundaryConditions(chain: Chain, registry: StepRegistry, documen
     if (p) parsed.set(step.id, p);
   }
   const isDocument = (name: string) => Object.hasOwn(documents, name) && typeof documents[name] === 'string';
-  const questionsOf = (name: string): string[] => {
+  const exampleOf = (name: string): string[] => {
     const input = chain.inputs.find((i) => i.name === name);
-    const example = typeof input?.example === 'string' && input.example.trim() ? [input.example] : [];
-    return [...example, ...(opts.questions && Object.hasOwn(opts.questions, name) ? (opts.questions[name] ?? []) : [])];
+    return typeof input?.example === 'string' && input.example.trim() ? [input.example] : [];
   };
+  const givenFor = (name: string): readonly string[] => (opts.questions && Object.hasOwn(opts.questions, name) ? (opts.questions[name] ?? []) : []).filter((q) => typeof q === 'string' && q.trim() !== '');
   // A step that passes a value through (a gate checking the summary) is no producer of its own:
   // what its consumer reads is what the step before it wrote. Followed back to that step.
   const writer = (id: string): string => {
@@ -103,12 +111,16 @@ export function boundaryConditions(chain: Chain, registry: StepRegistry, documen
     const sources = inputsRead(producer).filter(isDocument);
     if (sources.length === 0) continue;
     const consumerInputs = inputsRead(consumer);
-    const questions = [...new Set(consumerInputs.filter((n) => !isDocument(n)).flatMap(questionsOf))];
+    const asked = consumerInputs.filter((n) => !isDocument(n));
+    const examples = new Set(asked.flatMap(exampleOf));
+    const given = [...new Set(asked.flatMap(givenFor))].filter((q) => !examples.has(q));
+    const questions = [...examples, ...given];
     if (questions.length === 0) continue;
     const conditions = conditionsNeeded(sources.map((name) => ({ name, text: documents[name] as string })), questions);
     const instructions = modelInstructions(producer);
     out.push({
       edgeId: edge.id, producer: producerId, consumer: edge.target, questions, conditions,
+      fromDataset: given.length > 0 ? { name: opts.datasetName ?? 'unnamed', questions: given.length } : null,
       consumerHoldsSource: consumerInputs.some((n) => sources.includes(n)),
       summarises: instructions !== null && summarises(producer, instructions),
       asksToKeepConditions: instructions !== null && asksToKeepConditions(instructions),
@@ -130,11 +142,12 @@ export function conditionLint(chain: Chain, registry: StepRegistry, documents: R
     .map((b) => {
       const named = b.conditions.slice(0, MAX_NAMED).map(describeCondition).join('; ');
       const more = b.conditions.length > MAX_NAMED ? ` and ${b.conditions.length - MAX_NAMED} more` : '';
-      const asked = b.questions.length === 1 ? `is asked “${b.questions[0]}”` : `is asked ${b.questions.length} questions`;
+      const from = b.fromDataset ? ` (${b.fromDataset.questions === b.questions.length ? 'all' : b.fromDataset.questions} from dataset “${b.fromDataset.name}”)` : '';
+      const asked = b.questions.length === 1 ? `is asked “${b.questions[0]}”${from}` : `is asked ${b.questions.length} questions${from}`;
       const count = b.conditions.length === 1 ? 'a condition' : `${b.conditions.length} conditions`;
       return {
         code: 'summary-drops-conditions', severity: 'warning', stepId: b.producer,
-        message: `Step "${b.consumer}" ${asked}, which turns on ${count} in the document: ${named}${more}. ` +
+        message: `Step "${b.consumer}" ${asked}, which turn${b.questions.length === 1 ? 's' : ''} on ${count} in the document: ${named}${more}. ` +
           `This summary is not told to keep conditions, and "${b.consumer}" never sees the document: a summary that drops one still reads well, and the answer comes out wrong. ` +
           'Ask it to keep every exception, condition and definition in its own words.',
       };

@@ -8,6 +8,7 @@ import { askedFacts, questionForm, type AskedFact } from './relevance.ts';
 import { factSurvival, type SurvivalFact, type SurvivalReport } from './survival.ts';
 import { estimateSufficiency, goldFor, goldSufficiency, summarizeSufficiency, type BoundarySufficiency, type GoldFacts, type SufficiencySummary } from './sufficiency.ts';
 import { labelOf } from '../trace/labels.ts';
+import { ownContentWords } from './clauses.ts';
 import { leadFact, type LeadFact } from './headline.ts';
 
 /**
@@ -141,6 +142,28 @@ function wrongAtBest(reachable: AskedFact[], groups: Map<string, AskedFact[]>, b
   return dropped && place.some((a) => a.fact.status === 'changed') ? { fact: dropped, how: 'left out of the rule the handoff restates' } : undefined;
 }
 
+/** Below this share of a stronger sentence's score in its own section, a sentence kept whole is not the answer (chosen on the tuned documents, 0.6–1.0 tried). */
+const OUTRANKED = 0.7;
+
+/**
+ * Whether a sentence's rule is clearly outranked within its own section by a sentence whose clause
+ * the handoff lost. The question points at that section, and there the best-matching sentence is
+ * the rule; a neighbouring sentence kept whole ("The user needs to confirm the order id and the
+ * reason" beside "An order can only be cancelled if its status is 'pending'") is the procedure
+ * around it, not the answer. A lost clause that says one thing of its own and points elsewhere for
+ * the rest ("only if the individual described in subparagraph (A)") outranks nothing.
+ */
+function outrankedInSection(group: AskedFact[], groups: Map<string, AskedFact[]>, kept: (a: AskedFact) => boolean): boolean {
+  const first = group[0];
+  if (!first) return false;
+  const top = Math.max(...group.map((a) => a.score));
+  for (const other of groups.values()) {
+    if (other === group || other[0]?.fact.source !== first.fact.source || other[0]?.fact.section !== first.fact.section) continue;
+    if (other.some((a) => isClause(a.fact) && !kept(a) && top < a.score * OUTRANKED && ownContentWords(a.fact.text).length >= 2)) return true;
+  }
+  return false;
+}
+
 function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: FactKind[], alsoReceived: string[], strict: boolean, reasons: string[], notes: string[], decision = false): AskedFact | null {
   const reachable = ranked.filter((a) => !alsoReceived.includes(a.fact.source));
   const keptKeys = new Set(result.facts.filter((f) => f.survived).map((f) => `${f.source}|${f.section}|${factKey(f)}`));
@@ -155,10 +178,11 @@ function judgeAskedFacts(ranked: AskedFact[], result: SurvivalReport, asked: Fac
   // Strict: every candidate counts, a complete answer elsewhere or not.
   const best = reachable[0]?.score ?? 0;
   const bestClause = Math.max(0, ...reachable.filter((a) => isClause(a.fact)).map((a) => a.score));
-  const whole = strict ? undefined : [...groups.values()].find((g) => completeAnswer(g, kept, decision, bestClause));
+  const wholes = strict ? [] : [...groups.values()].filter((g) => completeAnswer(g, kept, decision, bestClause));
+  const whole = wholes[0];
   // Where no place was kept whole the handoff is lossy anyway, and the reasons name the likeliest answers lost.
   const wrong = decision && whole ? wrongAtBest(reachable, groups, bestClause) : undefined;
-  const complete = wrong ? undefined : whole;
+  const complete = wrong ? undefined : wholes.find((g) => !decision || !outrankedInSection(g, groups, kept));
   const lost = reachable.filter((a) => !kept(a));
   const line = (a: AskedFact) => `question asks for "${a.fact.text}" (${a.fact.kind}, ${where(a.fact)}; ${a.why}): ${lostAs(a.fact)}`;
   let lead: AskedFact | null = null;

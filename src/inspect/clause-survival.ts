@@ -34,7 +34,7 @@ const negationsRe = /\b(?:not|no|never|none|nor|neither|cannot|without)\b|n't\b/
 /** The opposite of a negation, said outright ("always paid"). */
 const affirmRe = /\b(?:always|every time|in all cases|automatically)\b/i;
 /** A sentence that limits what it says: an exception or a prerequisite. */
-const limitingRe = /\b(?:unless|except|excepting|excluding|other than|only|if|provided|subject to|but|when|whenever|where|as long as|without|until|once|first|after|before|in case)\b/i;
+const limitingRe = /\b(?:unless|except|excepting|excluding|other than|only|exactly|if|provided|subject to|but|when|whenever|where|as long as|without|until|once|first|after|before|in case)\b/i;
 /** An exception or prerequisite whose trigger restricts when the rule holds ("unless", "only if"); "by paying…", "even when" do not. */
 const conditionalRe = /^(?:unless|except|other than|excluding|with the exception|only|if|provided|subject to|on condition|as long|so long|conditional|(?:can|may|must|will|shall|could) only)\b/i;
 const onlyRe = /\bonly\b/i;

@@ -284,4 +284,47 @@ describe('what a yes/no question asks', () => {
     expect(at('The licensee must remove the required information as far as is reasonably practicable.').lossy).toBe(true);
     expect(at('Only when the licensor requests it must the licensee remove the required information, and then as far as is reasonably practicable.').lossy).toBe(false);
   });
+
+  it('a neighbouring sentence kept whole does not answer where the section\'s best-matching rule was lost', () => {
+    const policy = [
+      '## Cancel order',
+      '- An order can only be cancelled if its status is pending: an order that has shipped is no longer pending.',
+      '- To cancel, the user needs to confirm the order id and a reason.',
+      '## Returns',
+      '- A return can only be made for a delivered order.',
+    ].join('\n');
+    const site = [{ name: 'document', text: policy }];
+    const at = (intermediate: string) => inspectBoundary({ ...boundary('My order has already shipped. Can I still cancel it?', intermediate), sources: site });
+    const lost = at('To cancel, the user confirms the order id and a reason.');
+    expect(lost.lossy).toBe(true);
+    expect(lost.lead?.fact.text).toBe('can only be cancelled if its status is pending');
+    expect(at('Only pending orders can be cancelled, so not shipped ones; the user confirms the order id and a reason.').lossy).toBe(false);
+  });
+
+  it('a lost clause that points elsewhere for what it says ("only if the individual described in subparagraph") outranks no sentence', () => {
+    const statute = [
+      '(i) Reconsiderations',
+      '',
+      'Reconsideration of a denied claim shall be available only if the individual described in subparagraph (A) files notice for reconsideration by the end of the 180-day period. The Secretary may allow additional time to file for reconsideration on a showing of good cause.',
+    ].join('\n');
+    const site = [{ name: 'document', text: statute }];
+    const report = inspectBoundary({ ...boundary('I missed the 180-day deadline for a reconsideration. Is there any way to still file?', 'The Secretary may allow additional time to file for reconsideration on a showing of good cause.'), sources: site });
+    expect(report.askedFacts.find((a) => a.fact.text === 'only if the individual described in subparagraph')?.status).toBe('dropped');
+    expect(report.lossy).toBe(false);
+  });
+
+  it('a clause with "either" runs on through its "or": the choice is between both', () => {
+    expect(clauses('The refund must either go to the original payment method, or an existing gift card.'))
+      .toEqual(['obligation: must either go to the original payment method, or an existing gift card']);
+    // Without "either", "or" ends the clause as before.
+    expect(clauses('The refund must go to the original payment method of the order, or to a new gift card.'))
+      .toEqual(['obligation: must go to the original payment method of the order']);
+  });
+
+  it('"exactly one" keeps a limit\'s "only": a limit said with "exactly" is not widened', () => {
+    const policy = [{ name: 'document', text: '- The user can only choose a single payment method different from the original payment method.' }];
+    const judged = (intermediate: string) => factSurvival(policy, intermediate).facts.find((f) => f.unit === 'prerequisite')?.status;
+    expect(judged('The new payment must be exactly one payment method, different from the original one.')).toBe('survived');
+    expect(judged('The user can choose any payment methods, different from the original one.')).toBe('changed');
+  });
 });

@@ -47,6 +47,9 @@ const MIN_MODAL_WORDS = 4;
 const structuralRe = /^(?:sub)?(?:section|paragraph|clause|subclause|title|chapter|part|article|schedule|exhibit|annex|appendix|item|provid|describ|set|forth|above|below|follow|herein|hereof|hereunder|thereof|act)$/;
 const WINDOW = 240;
 
+/** What a clause says of its own: its content words without those of cross-references ("only if the individual described in subparagraph" says one thing). */
+export const ownContentWords = (clause: string): string[] => contentWords(clause).filter((w) => !structuralRe.test(w));
+
 /** The index of the first fact starting at or after `at` (facts sorted by start). */
 function firstFrom(facts: readonly Fact[], at: number): number {
   let lo = 0;
@@ -186,6 +189,15 @@ export function extractClauses(text: string, allFacts: readonly Fact[]): Fact[] 
       clauseEndRe.lastIndex = from;
       const further = clauseEndRe.exec(window);
       end = cutWords(text, s.start, s.triggerEnd + (further ? further.index : window.length));
+    }
+    // "must either go to the original payment method, or an existing gift card": "either" says the
+    // clause is the choice between both alternatives, so it runs on through its "or" to the next break.
+    const or = close && /\beither\b/i.test(text.slice(s.triggerEnd, end)) ? /^,?\s+or\s/.exec(text.slice(end, end + 8))?.[0].length : undefined;
+    if (or !== undefined) {
+      const from = end - s.triggerEnd + or;
+      clauseEndRe.lastIndex = from;
+      const further = clauseEndRe.exec(window);
+      end = cutWords(text, end + or, s.triggerEnd + (further ? further.index : window.length));
     }
     // A modal is the rule's verb: the condition written after it ("may request a review only once
     // per claim") is a clause of its own, not part of the permission.
