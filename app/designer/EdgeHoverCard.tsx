@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { Chain } from '../../src/chain/index.ts';
 import { useEditorStore } from '../stores/editor-store.ts';
 import { selectHoveredEdge } from '../stores/selectors.ts';
@@ -27,7 +28,9 @@ export function EdgeHoverCard({ chain }: { chain: Chain }) {
   const left = hovered.x + 340 > window.innerWidth ? hovered.x - 336 : hovered.x + 14;
   const below = hovered.y + 14;
   const top = below + height + 8 <= window.innerHeight ? below : Math.max(8, Math.min(hovered.y - height - 10, window.innerHeight - height - 8));
-  return (
+  // In document.body: inside the canvas pane the card shares the pane's stacking order, and the
+  // pane separators (z-index 5, later in the page) were drawn across it.
+  return createPortal(
     <div className="edge-hover" style={{ left, top }} role="tooltip" ref={measure}>
       {info.kind === 'card' ? (
         <ContractCardView card={info.card} testId="contract.card.hover" conditions={conditions} />
@@ -37,6 +40,7 @@ export function EdgeHoverCard({ chain }: { chain: Chain }) {
           <p className="small">{info.text}</p>
         </div>
       )}
-    </div>
+    </div>,
+    document.body,
   );
 }
