@@ -146,7 +146,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const prepared = prepare(opts.chain, registry);
   const budget = new BudgetGuard(tighterBudget(prepared.parsed.ok ? prepared.parsed.chain.budget : undefined, opts.budget), now);
-  budget.restore(spendOf(opts.resume?.events ?? []));
+  if (opts.resume) budget.restore(spendOf(opts.resume.events));
   // The time budget cancels what is still in flight at its deadline, as the person's Cancel does.
   // With a time budget, one controller for both: the person's cancel is linked into it by a
   // listener removed when the run ends (AbortSignal.any would keep a weak reference per run on a
