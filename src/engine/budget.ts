@@ -6,6 +6,8 @@ export type { RunBudget };
 
 /** The tighter of two budgets, limit by limit (a chain's own and the caller's). */
 export function tighterBudget(a: RunBudget | undefined, b: RunBudget | undefined): RunBudget {
+  // Most runs have neither: no walk over the budget schema's keys.
+  if (!a && !b) return {};
   const out: RunBudget = {};
   for (const key of Object.keys(runBudgetSchema.shape) as (keyof RunBudget)[]) {
     const values = [a?.[key], b?.[key]].filter((v): v is number => typeof v === 'number');

@@ -150,6 +150,60 @@ describe('runChain', () => {
   });
 });
 
+describe('what a run reuses from the runs of the same chain object', () => {
+  it('an edited chain is planned again: a changed binding, a new read, an input made untrusted, a webhook added', async () => {
+    const chain = twoStepChain();
+    const first = createScriptedProvider([{ facts: ['a'] }, { answer: 'x' }]);
+    await runChain({ chain, inputs, provider: first, model, repo: createMemoryRunRepository(), countTokens });
+    expect(first.requests[0]?.messages.at(-1)?.content).toContain('Appeals must be filed');
+
+    // The same object again reuses its plan and gives the same prompts.
+    const again = createScriptedProvider([{ facts: ['a'] }, { answer: 'x' }]);
+    await runChain({ chain, inputs, provider: again, model, repo: createMemoryRunRepository(), countTokens });
+    expect(again.requests.map((r) => r.messages)).toEqual(first.requests.map((r) => r.messages));
+
+    // Extract now reads the question: a new binding, and the untrusted question is framed as data.
+    const rebound = updateStepConfig(updateStepConfig(chain, 'extract', 'bindings', { document: 'inputs.question' }), 'extract', 'prompt', 'Facts in {document}');
+    const second = createScriptedProvider([{ facts: ['a'] }, { answer: 'x' }]);
+    await runChain({ chain: rebound, inputs, provider: second, model, repo: createMemoryRunRepository(), countTokens });
+    expect(second.requests[0]?.messages.at(-1)?.content).toBe(`Facts in <data name="document">\n${inputs.question}\n</data>`);
+
+    // The document made untrusted: the first step's prompt is framed, where it was plain before.
+    const untrusted = { ...chain, inputs: chain.inputs.map((i) => (i.name === 'document' ? { ...i, trust: 'untrusted' as const } : i)) };
+    const third = createScriptedProvider([{ facts: ['a'] }, { answer: 'x' }]);
+    await runChain({ chain: untrusted, inputs, provider: third, model, repo: createMemoryRunRepository(), countTokens });
+    expect(third.requests[0]?.messages.at(-1)?.content).toContain('<data name="document">');
+
+    // A webhook added after the answer: refused before any call, where the chain ran before.
+    const hooked = {
+      ...chain,
+      steps: [...chain.steps, { id: 'hook', kind: 'webhook', name: 'Hook', position: { x: 0, y: 0 }, config: { bindings: { value: 'steps.answer' }, url: 'http://127.0.0.1:9/hook' } }],
+    };
+    const fourth = createScriptedProvider([{ facts: ['a'] }, { answer: 'x' }]);
+    const refused = await runChain({ chain: hooked, inputs, provider: fourth, model, repo: createMemoryRunRepository(), countTokens });
+    expect(refused.status).toBe('failed');
+    expect(refused.error).toContain('http://127.0.0.1:9');
+    expect(fourth.requests).toHaveLength(0);
+  });
+
+  it('a step added in an edit is scheduled after the step it reads (its read of an answer to untrusted input framed), and a step removed is not run', async () => {
+    const chain = twoStepChain();
+    await runChain({ chain, inputs, provider: createScriptedProvider([{ facts: [] }, { answer: 'x' }]), model, repo: createMemoryRunRepository(), countTokens });
+    const longer = {
+      ...chain,
+      steps: [
+        ...chain.steps.filter((s) => s.id !== 'final'),
+        { id: 'check', kind: 'model', name: 'Check', position: { x: 0, y: 0 }, config: { bindings: { answer: 'steps.answer.answer' }, prompt: 'Check {answer}', outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } } },
+      ],
+    };
+    const provider = createScriptedProvider([{ facts: [] }, { answer: 'x' }, { ok: true }]);
+    const meta = await runChain({ chain: longer, inputs, provider, model, repo: createMemoryRunRepository(), countTokens });
+    expect(meta.status).toBe('succeeded');
+    expect(meta.output).toEqual({ ok: true });
+    expect(provider.requests.map((r) => r.messages.at(-1)?.content)).toEqual([expect.stringContaining('List the facts'), expect.stringContaining('Facts: '), 'Check <data name="answer">\nx\n</data>']);
+  });
+});
+
 describe('fallback', () => {
   it('runs the fallback step in place of a failed one; downstream reads either id', async () => {
     const chain = twoStepChain({ retries: 0, onFail: 'fallback:single' });

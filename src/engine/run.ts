@@ -8,7 +8,7 @@ import { combineScrubbers, shapeScrubber, type Scrubber } from '../providers/scr
 import { loadTokenCounter, type TokenCounter } from '../providers/tokenizer.ts';
 import type { ModelProvider, TokenUsage } from '../providers/types.ts';
 import { fallbackTarget } from '../steps/common.ts';
-import { egressRefusal, unconfirmedEgress } from '../steps/egress.ts';
+import { chainEgress, egressRefusal, unconfirmedTargets, type EgressTarget } from '../steps/egress.ts';
 import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
 import type { StepFailure, StepOutcome } from '../steps/types.ts';
@@ -146,7 +146,7 @@ export async function runChain(opts: RunOptions): Promise<RunMeta> {
   const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const prepared = prepare(opts.chain, registry);
   const budget = new BudgetGuard(tighterBudget(prepared.parsed.ok ? prepared.parsed.chain.budget : undefined, opts.budget), now);
-  budget.restore(spendOf(opts.resume?.events ?? []));
+  if (opts.resume) budget.restore(spendOf(opts.resume.events));
   // The time budget cancels what is still in flight at its deadline, as the person's Cancel does.
   // With a time budget, one controller for both: the person's cancel is linked into it by a
   // listener removed when the run ends (AbortSignal.any would keep a weak reference per run on a
@@ -228,6 +228,42 @@ interface PreparedChain {
   unbound?: string[];
   /** Each step as runEnd reads it: whether it is an output (a terminal that sends nothing out). */
   ends?: { id: string; name: string; output: boolean }[];
+  /** The scheduler's tables, which depend only on the plan (see Schedule). */
+  schedule?: Schedule;
+  /** Every origin a step of the chain would send data to (webhooks), before the run's allowances. */
+  egress?: EgressTarget[];
+}
+
+/**
+ * What the scheduler reads about the chain's shape, made once per chain object (they were made
+ * again by every run): step ids in plan order and their index, each step's readers, each step's
+ * predecessors (data and route, in one list) and the inputs marked untrusted.
+ */
+interface Schedule {
+  ids: string[];
+  index: Map<string, number>;
+  readers: Map<string, string[]>;
+  preds: Map<string, string[]>;
+  untrustedInputs: Set<string>;
+}
+
+function scheduleOf(chain: Chain, plan: Map<string, PlannedStep>): Schedule {
+  const ids = [...plan.keys()];
+  const readers = new Map<string, string[]>();
+  const preds = new Map<string, string[]>();
+  for (const p of plan.values()) {
+    const all = [...p.dataPreds, ...p.routePreds];
+    preds.set(p.step.id, all);
+    for (const pred of all) {
+      const list = readers.get(pred);
+      if (list) list.push(p.step.id);
+      else readers.set(pred, [p.step.id]);
+    }
+  }
+  return {
+    ids, index: new Map(ids.map((id, i) => [id, i])), readers, preds,
+    untrustedInputs: new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name)),
+  };
 }
 const preparedChains = new WeakMap<StepRegistry, WeakMap<Chain, PreparedChain>>();
 
@@ -246,6 +282,8 @@ function prepare(chain: Chain, registry: StepRegistry): PreparedChain {
         const def = registry.get(s.kind);
         return { id: s.id, name: s.name, output: Boolean(def?.terminal && !def.egress) };
       });
+      prepared.schedule = scheduleOf(parsed.chain, prepared.plan);
+      prepared.egress = chainEgress(parsed.chain, registry);
     }
     byChain.set(chain, prepared);
   }
@@ -285,7 +323,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   if (!parsed.ok) return { status: 'failed', error: `The chain is not valid: ${parsed.problems.map((p) => `${p.path} ${p.message}`).join('; ')}` };
   const chain = parsed.chain;
   // Egress is checked before anything is called, so a refused webhook costs no model call.
-  const refused = unconfirmedEgress(chain, deps.registry, opts.allowEgress ?? []);
+  const refused = unconfirmedTargets(prepared.egress ?? [], opts.allowEgress ?? []);
   if (refused.length > 0) return { status: 'failed', error: egressRefusal(refused, opts.egressHint ?? 'the caller did not allow it') };
   // A read nothing is bound to (an Output placed after a branch with no value) would run and
   // return nothing: refused before anything is called.
@@ -299,21 +337,12 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const countTokens = opts.countTokens ?? (await loadTokenCounter());
   const plan = prepared.plan as Map<string, PlannedStep>;
   const restored = restoreFromEvents(opts.resume?.events ?? opts.fork?.events ?? []);
-  const untrustedInputs = new Set(chain.inputs.filter((i) => i.trust === 'untrusted').map((i) => i.name));
+  const { untrustedInputs, readers, preds: predsOf } = prepared.schedule as Schedule;
   // Which steps may be decidable now: every step at first, then the readers of each step that
   // settles. The scheduler looks only at these, in plan order, not at the whole chain after every
   // step (which made a long sequential chain quadratic).
-  const planIndex = new Map([...plan.keys()].map((id, i) => [id, i]));
-  const candidates = new ReadyQueue([...plan.keys()], planIndex);
+  const candidates = new ReadyQueue((prepared.schedule as Schedule).ids, (prepared.schedule as Schedule).index);
   for (const id of plan.keys()) candidates.add(id);
-  const readers = new Map<string, string[]>();
-  for (const p of plan.values()) {
-    for (const pred of [...p.dataPreds, ...p.routePreds]) {
-      const list = readers.get(pred);
-      if (list) list.push(p.step.id);
-      else readers.set(pred, [p.step.id]);
-    }
-  }
   let settledCount = 0;
   const state = new StepStates(plan.keys(), (id) => {
     settledCount++;
@@ -322,12 +351,9 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const outputs = new Map<string, unknown>();
   const tainted = new Set<string>();
   const chosen = new Map<string, Set<string>>(restored.chosen);
-  const taint = (planned: PlannedStep) => Object.values(planned.def.bindings(planned.config)).some((ref) => {
-    const { root, name } = parseRef(ref);
-    return (root === 'inputs' && untrustedInputs.has(name)) || (root === 'steps' && tainted.has(name));
-  });
+  const taint = (planned: PlannedStep) => bindingsOf(planned).some(({ parsed: { root, name } }) => (root === 'inputs' && untrustedInputs.has(name)) || (root === 'steps' && tainted.has(name)));
   // Restore in dependency order so taint flows through restored steps as it did the first time.
-  for (const id of prepared.order as string[]) {
+  for (const id of restored.finished.size > 0 ? prepared.order as string[] : []) {
     const done = restored.finished.get(id);
     const planned = plan.get(id) as PlannedStep;
     if (done?.status === 'succeeded') {
@@ -346,9 +372,10 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   };
   // Per-profile call deps, made once: a step naming a profile calls that endpoint.
   const endpoints = new Map(Object.entries(opts.profiles ?? {}).map(([name, p]) => [name, { deps: { ...callDeps, provider: p.provider, prices: p.model.prices }, model: p.model }]));
+  const runEndpoint = { deps: callDeps, model: opts.model };
   const endpointFor = (config: unknown) => {
-    const name = namedProfile(config);
-    return (name ? endpoints.get(name) : undefined) ?? { deps: callDeps, model: opts.model };
+    const name = endpoints.size > 0 ? namedProfile(config) : undefined;
+    return (name ? endpoints.get(name) : undefined) ?? runEndpoint;
   };
   // Set from inside the step callbacks; a holder object, so TypeScript does not narrow them to
   // their initial null at the end of the loop.
@@ -461,8 +488,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
           state.set(id, 'skipped');
           continue;
         }
-        const preds = [...planned.dataPreds, ...planned.routePreds];
-        if (!preds.every(isSettled)) {
+        if (!(predsOf.get(id) as string[]).every(isSettled)) {
           candidates.pop(); // back when its last predecessor settles
           continue;
         }
@@ -491,8 +517,7 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
     if (running.size === 0) {
       // Skips can unlock further skips; loop until nothing pending can be decided.
       const pendingDecidable = !ended.halt && !ended.terminal && [...candidates.values()].some((id) => {
-        const p = plan.get(id) as PlannedStep;
-        return state.get(id) === 'pending' && [...p.dataPreds, ...p.routePreds].every(isSettled);
+        return state.get(id) === 'pending' && (predsOf.get(id) as string[]).every(isSettled);
       });
       if (pendingDecidable) continue;
       break;

@@ -295,6 +295,13 @@ describe('createDemoProvider', () => {
     await expect(pending).rejects.toBeInstanceOf(ProviderError);
     expect(Date.now() - started).toBeLessThan(2_000);
 
+    // The instant model still yields a turn: an abort issued right after the call lands.
+    const right = new AbortController();
+    const instant = createDemoProvider().call(request(), { ...ctx, signal: right.signal });
+    right.abort();
+    await expect(instant).rejects.toMatchObject({ code: 'aborted' });
+    await expect(createDemoProvider().call(request(), ctx)).resolves.toMatchObject({ finishReason: 'stop' });
+
     const mid = new AbortController();
     const deltas: string[] = [];
     const streaming = createDemoProvider({ streamIntervalMs: 2 }).call(request({ stream: true }), {

@@ -37,17 +37,29 @@ function hashId(text: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
+/**
+ * A wait of zero still yields a macrotask, so an abort issued right after the call lands. In Node
+ * that is setImmediate: setTimeout(0) waits at least a millisecond, which on the instant demo
+ * model was most of a model step's wall time (a 5,000-step line waited five seconds on timers).
+ */
+const nextTurn = typeof globalThis.setImmediate === 'function'
+  ? { set: (fn: () => void) => globalThis.setImmediate(fn), clear: (t: unknown) => globalThis.clearImmediate(t as ReturnType<typeof setImmediate>) }
+  : null;
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new ProviderError('aborted'));
     const onAbort = () => {
-      clearTimeout(timer);
+      if (immediate) nextTurn?.clear(timer);
+      else clearTimeout(timer as ReturnType<typeof setTimeout>);
       reject(new ProviderError('aborted'));
     };
-    const timer = setTimeout(() => {
+    const done = () => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    };
+    const immediate = ms <= 0 && nextTurn !== null;
+    const timer: unknown = immediate ? nextTurn.set(done) : setTimeout(done, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

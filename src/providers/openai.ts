@@ -22,11 +22,24 @@ export interface OpenAIProviderOptions {
 export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider {
   const url = joinUrl(opts.baseUrl, 'chat/completions');
   const scrubber = createScrubber([opts.apiKey]);
+  // The headers depend only on the options and on streaming: made once per provider, not per call.
+  const headers = { json: requestHeaders(opts, false), stream: requestHeaders(opts, true) };
   return {
     kind: 'openai',
     scrubber,
-    call: (request, ctx) => callOpenAI(opts, url, request, ctx, scrubber),
+    call: (request, ctx) => callOpenAI(opts, url, request, ctx, scrubber, request.stream ? headers.stream : headers.json),
   };
+}
+
+function requestHeaders(opts: OpenAIProviderOptions, stream: boolean): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {
+    ...opts.extraHeaders,
+    'content-type': 'application/json',
+    accept: stream ? 'text/event-stream' : 'application/json',
+  };
+  // The key travels only in this header: never in the body, the URL or the trace.
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  return Object.freeze(headers);
 }
 
 /** The exact request body; exported so the trace and tests can show what will be sent. */
@@ -52,16 +65,8 @@ export function buildOpenAIBody(request: ModelRequest, opts: Pick<OpenAIProvider
   return body;
 }
 
-async function callOpenAI(opts: OpenAIProviderOptions, url: string, request: ModelRequest, ctx: CallContext, scrubber: Scrubber): Promise<ModelResponse> {
+async function callOpenAI(opts: OpenAIProviderOptions, url: string, request: ModelRequest, ctx: CallContext, scrubber: Scrubber, headers: Readonly<Record<string, string>>): Promise<ModelResponse> {
   const body = buildOpenAIBody(request, opts);
-  const headers: Record<string, string> = {
-    ...opts.extraHeaders,
-    'content-type': 'application/json',
-    accept: request.stream ? 'text/event-stream' : 'application/json',
-  };
-  // The key travels only in this header: never in the body, the URL or the trace.
-  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
-
   const res = await postJson(ctx, url, headers, body);
   if (!res.ok) throw openAIHttpError(res, await readText(res, ctx.signal));
   // Some compatible servers ignore `stream: true` and answer one JSON body; that is complete, so accept it.

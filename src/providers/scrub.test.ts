@@ -189,5 +189,10 @@ describe('scrubbing keys from what endpoints send back', () => {
     // Deeper than the walk goes: not vouched for (the walk replaces what is past MAX_DEPTH).
     const deep = `${'['.repeat(MAX_DEPTH + 1)}1${']'.repeat(MAX_DEPTH + 1)}`;
     expect(jsonTextIsClean(deep, [KEY], true)).toBe(false);
+    // Brackets of both kinds count together, wherever they stand: one over the depth is refused, at it vouched for.
+    const half = MAX_DEPTH / 2;
+    const mixed = (braces: number) => `${'{"a":'.repeat(braces)}${'['.repeat(MAX_DEPTH - half)}1${']'.repeat(MAX_DEPTH - half)}${'}'.repeat(braces)}`;
+    expect(jsonTextIsClean(mixed(half), [KEY], true)).toBe(true);
+    expect(jsonTextIsClean(mixed(half + 1), [KEY], true)).toBe(false);
   });
 });

@@ -42,8 +42,14 @@ export function chainEgress(chain: Chain, registry: StepRegistry): EgressTarget[
 
 /** The targets whose origin is not in `allowed` (origins compare exactly, after URL normalisation). */
 export function unconfirmedEgress(chain: Chain, registry: StepRegistry, allowed: Iterable<string>): EgressTarget[] {
+  return unconfirmedTargets(chainEgress(chain, registry), allowed);
+}
+
+/** As unconfirmedEgress, over targets already listed (the engine lists a chain's once). */
+export function unconfirmedTargets(targets: readonly EgressTarget[], allowed: Iterable<string>): EgressTarget[] {
+  if (targets.length === 0) return [];
   const ok = new Set([...allowed].map((o) => egressOrigin(o) ?? o));
-  return chainEgress(chain, registry).filter((t) => !ok.has(t.origin));
+  return targets.filter((t) => !ok.has(t.origin));
 }
 
 /** One sentence for a refused run: which steps would post where, and how to allow it. */

@@ -8,14 +8,22 @@
  * const modelCall = lazyModule(() => import('./model-call.ts'));
  * const { runContractCall } = await modelCall();
  */
-export function lazyModule<M>(load: () => Promise<M>): () => Promise<M> {
+export interface LazyModule<M> {
+  (): Promise<M>;
+  /** The module once its import has resolved, else undefined: a step's run can call it without an await. */
+  readonly ready: () => M | undefined;
+}
+
+export function lazyModule<M>(load: () => Promise<M>): LazyModule<M> {
   let loaded: Promise<M> | undefined;
-  return () => {
-    loaded ??= load().catch((error: unknown) => {
+  let module: M | undefined;
+  const get = () => {
+    loaded ??= load().then((m) => (module = m)).catch((error: unknown) => {
       // A failed load (a chunk the network dropped) is tried again next time, not kept.
       loaded = undefined;
       throw error;
     });
     return loaded;
   };
+  return Object.assign(get, { ready: () => module });
 }

@@ -81,8 +81,10 @@ export const modelStep = defineStep<'model', ModelConfig>({
     ...(cfg.outputSchema ? [{ path: ['outputSchema'], schema: cfg.outputSchema }] : []),
     ...(cfg.tools ?? []).map((t, i) => ({ path: ['tools', i, 'parameters'], schema: t.parameters })),
   ],
-  async run(ctx) {
-    const { runContractCall } = await modelCall();
-    return runContractCall(ctx, { config: ctx.config, values: ctx.values, untrusted: ctx.untrusted });
+  // Not async: once the module is loaded (every step after the first), no await of its promise per step.
+  run(ctx) {
+    const input = { config: ctx.config, values: ctx.values, untrusted: ctx.untrusted };
+    const loaded = modelCall.ready();
+    return loaded ? loaded.runContractCall(ctx, input) : modelCall().then(({ runContractCall }) => runContractCall(ctx, input));
   },
 });
