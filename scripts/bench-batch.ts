@@ -26,6 +26,10 @@
  * - --worker-cpu-prof DIR: the batch workers run under node --cpu-prof and write their profiles to
  *   DIR when they stop (not the one the kill round kills); the bench prints each round's span on
  *   the profiles' clock, to cut them to it.
+ * - CPU: each round prints the CPU ms per item of each of its processes (the workers' kernel
+ *   share apart), and of all of them together with the ceiling it puts on throughput on this
+ *   machine's cores: the steadiest figure on a shared machine, where the throughput itself moves
+ *   with everyone else's load (cpuMsPerItem and bareCpuMsPerJob in the JSON lines).
  * Ends with JSON lines: {"bench":"batch",…} and {"bench":"batch-postgres",…}
  *
  * The mock runs in a process of its own, as an endpoint would (`--mock-in-process` puts it in the
@@ -220,9 +224,11 @@ async function bench() {
       await mock.faulty();
       const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(redis.url, mock.url)));
       const backend = await openBackend(parsed.target);
-      const batchRate = await batchRound(backend, 'redis', 'bench-batch', workers.map((w) => w.pid ?? 0), redis.pid);
-      const bareRedis = await bareRound(backend, redis.url, 'redis', redis.pid);
-      console.log(`redis: batch ÷ bare BullMQ = ${(batchRate / bareRedis).toFixed(2)} (bare ${(bareRedis / ideal).toFixed(2)} of the ideal, in the same run)`);
+      const batchRedis = await batchRound(backend, 'redis', 'bench-batch', workers.map((w) => w.pid ?? 0), redis.pid);
+      const bareRedisRound = await bareRound(backend, redis.url, 'redis', redis.pid);
+      const batchRate = batchRedis.rate;
+      const bareRedis = bareRedisRound.rate;
+      console.log(`redis: batch ÷ bare BullMQ = ${(batchRate / bareRedis).toFixed(2)} (bare ${(bareRedis / ideal).toFixed(2)} of the ideal, in the same run); CPU per item ${batchRedis.cpuMs.toFixed(1)} ms against bare's ${bareRedisRound.cpuMs.toFixed(1)}`);
 
       console.log(`in-process eval, concurrency ${WORKERS * CONCURRENCY}: ${local.rate.toFixed(0)} items/s = ${(local.rate / ideal).toFixed(2)} of the ideal; ${local.failed} failed; batch ÷ in-process = ${(batchRate / local.rate).toFixed(2)}`);
 
@@ -253,6 +259,7 @@ async function bench() {
         batchPerS: Number(batchRate.toFixed(1)), batchFraction: Number((batchRate / ideal).toFixed(3)),
         bareFraction: Number((bareRedis / ideal).toFixed(3)), batchOverBare: Number((batchRate / bareRedis).toFixed(3)),
         inProcessPerS: Number(local.rate.toFixed(1)), inProcessFraction: Number((local.rate / ideal).toFixed(3)),
+        cpuMsPerItem: Number(batchRedis.cpuMs.toFixed(2)), bareCpuMsPerJob: Number(bareRedisRound.cpuMs.toFixed(2)),
         kill: { items: KILL_ITEMS, lost, ranTwice: twice },
       }));
       for (const w of workers.slice(1)) w.kill('SIGTERM');
@@ -275,17 +282,20 @@ async function bench() {
         await mock.faulty();
         const pgWorkers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(pg.url, mock.url)));
         await stats?.reset();
-        const pgRate = await batchRound(pgBackend, 'postgres', 'bench-pg', pgWorkers.map((w) => w.pid ?? 0), pg.pid);
+        const pgRound = await batchRound(pgBackend, 'postgres', 'bench-pg', pgWorkers.map((w) => w.pid ?? 0), pg.pid);
+        const pgRate = pgRound.rate;
         for (const line of (await stats?.report(ITEMS)) ?? []) console.log(line);
         for (const w of pgWorkers) w.kill('SIGTERM');
         await Promise.all(pgWorkers.map(exited));
         await stats?.reset();
-        const barePg = await bareRound(pgBackend, pg.url, 'postgres', pg.pid);
+        const barePgRound = await bareRound(pgBackend, pg.url, 'postgres', pg.pid);
+        const barePg = barePgRound.rate;
         for (const line of (await stats?.report(ITEMS)) ?? []) console.log(line);
-        console.log(`postgres: batch ÷ bare BullMQ = ${(pgRate / barePg).toFixed(2)} (bare ${(barePg / ideal).toFixed(2)} of the ideal, in the same run)`);
+        console.log(`postgres: batch ÷ bare BullMQ = ${(pgRate / barePg).toFixed(2)} (bare ${(barePg / ideal).toFixed(2)} of the ideal, in the same run); CPU per item ${pgRound.cpuMs.toFixed(1)} ms against bare's ${barePgRound.cpuMs.toFixed(1)}`);
         console.log(JSON.stringify({
           bench: 'batch-postgres', items: ITEMS, durable, perS: Number(pgRate.toFixed(1)), fraction: Number((pgRate / ideal).toFixed(3)),
           bareFraction: Number((barePg / ideal).toFixed(3)), batchOverBare: Number((pgRate / barePg).toFixed(3)),
+          cpuMsPerItem: Number(pgRound.cpuMs.toFixed(2)), bareCpuMsPerJob: Number(barePgRound.cpuMs.toFixed(2)),
         }));
         await pgBackend.close();
       } finally {
@@ -310,7 +320,7 @@ function exited(child: ChildProcess): Promise<unknown> {
  * the queue's counts say all are done. No results are read back. What the queue alone reaches
  * on this machine now, beside the batch's figure.
  */
-async function bareRound(backend: QueueBackend, url: string, label: string, serverPid: number): Promise<number> {
+async function bareRound(backend: QueueBackend, url: string, label: string, serverPid: number): Promise<Round> {
   const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(url, '', '--bare-worker')));
   const pids = workers.map((w) => w.pid ?? 0);
   const queue = backend.queue(BARE_QUEUE, { eventsMaxLen: 2_000 });
@@ -331,13 +341,20 @@ async function bareRound(backend: QueueBackend, url: string, label: string, serv
     const serverMs = perJob(treeCpuSeconds(serverPid) - cpu0.server);
     const ideal = (WORKERS * CONCURRENCY * 1000) / CALL_MS;
     console.log(`bare BullMQ on ${label}: ${ITEMS} jobs of ${CALL_MS} ms on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} jobs/s = ${(rate / ideal).toFixed(2)} of the ideal; CPU ms per job: workers ${workerCpu.text}, producer ${producerMs.toFixed(1)}, ${label} ${serverMs.toFixed(1)}`);
-    console.log(`  bare BullMQ on ${label}: ${cpuCeiling(workerCpu.ms + producerMs + serverMs, ideal)}`);
-    return rate;
+    const cpuMs = workerCpu.ms + producerMs + serverMs;
+    console.log(`  bare BullMQ on ${label}: ${cpuCeiling(cpuMs, ideal)}`);
+    return { rate, cpuMs };
   } finally {
     for (const w of workers) w.kill('SIGTERM');
     await Promise.all(workers.map(exited));
     await queue.close();
   }
+}
+
+/** A round's throughput (items or jobs per second) and the CPU ms per item of all its processes together. */
+interface Round {
+  rate: number;
+  cpuMs: number;
 }
 
 /** CPU seconds a process has used so far (Linux /proc; 0 elsewhere). */
@@ -403,7 +420,7 @@ function treeCpuSeconds(pid: number): number {
 }
 
 /** One full batch on `backend` with the faulty mock; items/s, printed, with where the CPU went. */
-async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string, workerPids: readonly number[] = [], serverPid = 0): Promise<number> {
+async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string, workerPids: readonly number[] = [], serverPid = 0): Promise<Round> {
   const cpu0 = { coordinator: cpuSeconds(process.pid), workers: workerPids.map(cpuSplit), server: serverPid ? treeCpuSeconds(serverPid) : 0, mock: MOCK.pid ? cpuSeconds(MOCK.pid) : 0 };
   const profile = mockProfile(MOCK.url);
   const variant: EvalVariant = { name: 'bench', kind: 'chain', chain: answerChain() };
@@ -441,8 +458,9 @@ async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, labe
   const mockMs = MOCK.pid ? perItem(cpuSeconds(MOCK.pid) - cpu0.mock) : 0;
   const serverMs = serverPid ? perItem(treeCpuSeconds(serverPid) - cpu0.server) : 0;
   console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted, ${summary.unheard} found by a sweep (completed event unheard); CPU ms per item: workers ${workerCpu.text}, ${MOCK.pid ? 'coordinator' : 'coordinator + mock'} ${coordinatorMs.toFixed(1)}${MOCK.pid ? `, mock ${mockMs.toFixed(1)}` : ''}${serverPid ? `, ${label} ${serverMs.toFixed(1)}` : ''}; coordinator event-loop delay p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`);
-  console.log(`  batch on ${label}: ${cpuCeiling(workerCpu.ms + coordinatorMs + mockMs + serverMs, ideal)}`);
-  return rate;
+  const cpuMs = workerCpu.ms + coordinatorMs + mockMs + serverMs;
+  console.log(`  batch on ${label}: ${cpuCeiling(cpuMs, ideal)}`);
+  return { rate, cpuMs };
 }
 
 async function inProcess(url: string, n: number): Promise<{ rate: number; failed: number }> {
