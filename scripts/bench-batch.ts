@@ -23,6 +23,13 @@
  *   fraction, with the CPU of every PostgreSQL process. The server is the tests' throwaway one
  *   (fsync, synchronous_commit and full_page_writes off); --pg-durable turns those on.
  *   --pg-statements adds pg_stat_statements: statements per job and where the server's time goes.
+ * - --worker-cpu-prof DIR: the batch workers run under node --cpu-prof and write their profiles to
+ *   DIR when they stop (not the one the kill round kills); the bench prints each round's span on
+ *   the profiles' clock, to cut them to it.
+ * - CPU: each round prints the CPU ms per item of each of its processes (the workers' kernel
+ *   share apart), and of all of them together with the ceiling it puts on throughput on this
+ *   machine's cores: the steadiest figure on a shared machine, where the throughput itself moves
+ *   with everyone else's load (cpuMsPerItem and bareCpuMsPerJob in the JSON lines).
  * Ends with JSON lines: {"bench":"batch",…} and {"bench":"batch-postgres",…}
  *
  * The mock runs in a process of its own, as an endpoint would (`--mock-in-process` puts it in the
@@ -34,6 +41,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { forkMockProcess } from './bench/mock-process.ts';
@@ -179,7 +187,9 @@ function faultyResponder(server: MockModelServer) {
 }
 
 function startWorkerProcess(queue: string, mock: string, kind: '--worker' | '--bare-worker' = '--worker'): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), kind, '--queue', queue, '--mock', mock, '--concurrency', String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // --worker-cpu-prof DIR: each batch worker writes a V8 CPU profile there when it exits (SIGTERM).
+  const profile = kind === '--worker' && argv.includes('--worker-cpu-prof') ? ['--cpu-prof', '--cpu-prof-dir', arg('worker-cpu-prof')] : [];
+  const child = spawn(process.execPath, [...profile, fileURLToPath(import.meta.url), kind, '--queue', queue, '--mock', mock, '--concurrency', String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
@@ -214,9 +224,11 @@ async function bench() {
       await mock.faulty();
       const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(redis.url, mock.url)));
       const backend = await openBackend(parsed.target);
-      const batchRate = await batchRound(backend, 'redis', 'bench-batch', workers.map((w) => w.pid ?? 0), redis.pid);
-      const bareRedis = await bareRound(backend, redis.url, 'redis', redis.pid);
-      console.log(`redis: batch ÷ bare BullMQ = ${(batchRate / bareRedis).toFixed(2)} (bare ${(bareRedis / ideal).toFixed(2)} of the ideal, in the same run)`);
+      const batchRedis = await batchRound(backend, 'redis', 'bench-batch', workers.map((w) => w.pid ?? 0), redis.pid);
+      const bareRedisRound = await bareRound(backend, redis.url, 'redis', redis.pid);
+      const batchRate = batchRedis.rate;
+      const bareRedis = bareRedisRound.rate;
+      console.log(`redis: batch ÷ bare BullMQ = ${(batchRate / bareRedis).toFixed(2)} (bare ${(bareRedis / ideal).toFixed(2)} of the ideal, in the same run); CPU per item ${batchRedis.cpuMs.toFixed(1)} ms against bare's ${bareRedisRound.cpuMs.toFixed(1)}`);
 
       console.log(`in-process eval, concurrency ${WORKERS * CONCURRENCY}: ${local.rate.toFixed(0)} items/s = ${(local.rate / ideal).toFixed(2)} of the ideal; ${local.failed} failed; batch ÷ in-process = ${(batchRate / local.rate).toFixed(2)}`);
 
@@ -247,6 +259,7 @@ async function bench() {
         batchPerS: Number(batchRate.toFixed(1)), batchFraction: Number((batchRate / ideal).toFixed(3)),
         bareFraction: Number((bareRedis / ideal).toFixed(3)), batchOverBare: Number((batchRate / bareRedis).toFixed(3)),
         inProcessPerS: Number(local.rate.toFixed(1)), inProcessFraction: Number((local.rate / ideal).toFixed(3)),
+        cpuMsPerItem: Number(batchRedis.cpuMs.toFixed(2)), bareCpuMsPerJob: Number(bareRedisRound.cpuMs.toFixed(2)),
         kill: { items: KILL_ITEMS, lost, ranTwice: twice },
       }));
       for (const w of workers.slice(1)) w.kill('SIGTERM');
@@ -269,17 +282,20 @@ async function bench() {
         await mock.faulty();
         const pgWorkers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(pg.url, mock.url)));
         await stats?.reset();
-        const pgRate = await batchRound(pgBackend, 'postgres', 'bench-pg', pgWorkers.map((w) => w.pid ?? 0), pg.pid);
+        const pgRound = await batchRound(pgBackend, 'postgres', 'bench-pg', pgWorkers.map((w) => w.pid ?? 0), pg.pid);
+        const pgRate = pgRound.rate;
         for (const line of (await stats?.report(ITEMS)) ?? []) console.log(line);
         for (const w of pgWorkers) w.kill('SIGTERM');
         await Promise.all(pgWorkers.map(exited));
         await stats?.reset();
-        const barePg = await bareRound(pgBackend, pg.url, 'postgres', pg.pid);
+        const barePgRound = await bareRound(pgBackend, pg.url, 'postgres', pg.pid);
+        const barePg = barePgRound.rate;
         for (const line of (await stats?.report(ITEMS)) ?? []) console.log(line);
-        console.log(`postgres: batch ÷ bare BullMQ = ${(pgRate / barePg).toFixed(2)} (bare ${(barePg / ideal).toFixed(2)} of the ideal, in the same run)`);
+        console.log(`postgres: batch ÷ bare BullMQ = ${(pgRate / barePg).toFixed(2)} (bare ${(barePg / ideal).toFixed(2)} of the ideal, in the same run); CPU per item ${pgRound.cpuMs.toFixed(1)} ms against bare's ${barePgRound.cpuMs.toFixed(1)}`);
         console.log(JSON.stringify({
           bench: 'batch-postgres', items: ITEMS, durable, perS: Number(pgRate.toFixed(1)), fraction: Number((pgRate / ideal).toFixed(3)),
           bareFraction: Number((barePg / ideal).toFixed(3)), batchOverBare: Number((pgRate / barePg).toFixed(3)),
+          cpuMsPerItem: Number(pgRound.cpuMs.toFixed(2)), bareCpuMsPerJob: Number(barePgRound.cpuMs.toFixed(2)),
         }));
         await pgBackend.close();
       } finally {
@@ -304,12 +320,12 @@ function exited(child: ChildProcess): Promise<unknown> {
  * the queue's counts say all are done. No results are read back. What the queue alone reaches
  * on this machine now, beside the batch's figure.
  */
-async function bareRound(backend: QueueBackend, url: string, label: string, serverPid: number): Promise<number> {
+async function bareRound(backend: QueueBackend, url: string, label: string, serverPid: number): Promise<Round> {
   const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess(url, '', '--bare-worker')));
   const pids = workers.map((w) => w.pid ?? 0);
   const queue = backend.queue(BARE_QUEUE, { eventsMaxLen: 2_000 });
   try {
-    const cpu0 = { producer: cpuSeconds(process.pid), workers: pids.map(cpuSeconds), server: treeCpuSeconds(serverPid) };
+    const cpu0 = { producer: cpuSeconds(process.pid), workers: pids.map(cpuSplit), server: treeCpuSeconds(serverPid) };
     const t0 = Date.now();
     for (let i = 0; i < ITEMS; i += 500) {
       const chunk = Array.from({ length: Math.min(500, ITEMS - i) }, (_, k) => ({ name: 'bare', data: { item: i + k }, opts: batchJobOptions(`bare-${label}-${i + k}`) }));
@@ -319,10 +335,15 @@ async function bareRound(backend: QueueBackend, url: string, label: string, serv
     while ((await queue.getCompletedCount()) < ITEMS) await new Promise((resolve) => setTimeout(resolve, 100));
     const [last] = await queue.getJobs(['completed'], 0, 0, false);
     const rate = ITEMS / (((last?.finishedOn ?? Date.now()) - t0) / 1000);
-    const workerCpu = pids.reduce((n, pid, i) => n + cpuSeconds(pid) - (cpu0.workers[i] ?? 0), 0);
-    const ms = (seconds: number) => ((seconds * 1000) / ITEMS).toFixed(1);
-    console.log(`bare BullMQ on ${label}: ${ITEMS} jobs of ${CALL_MS} ms on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} jobs/s = ${(rate / ((WORKERS * CONCURRENCY * 1000) / CALL_MS)).toFixed(2)} of the ideal; CPU ms per job: workers ${ms(workerCpu)}, producer ${ms(cpuSeconds(process.pid) - cpu0.producer)}, ${label} ${ms(treeCpuSeconds(serverPid) - cpu0.server)}`);
-    return rate;
+    const workerCpu = workersCpu(pids, cpu0.workers, ITEMS);
+    const perJob = (seconds: number) => (seconds * 1000) / ITEMS;
+    const producerMs = perJob(cpuSeconds(process.pid) - cpu0.producer);
+    const serverMs = perJob(treeCpuSeconds(serverPid) - cpu0.server);
+    const ideal = (WORKERS * CONCURRENCY * 1000) / CALL_MS;
+    console.log(`bare BullMQ on ${label}: ${ITEMS} jobs of ${CALL_MS} ms on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} jobs/s = ${(rate / ideal).toFixed(2)} of the ideal; CPU ms per job: workers ${workerCpu.text}, producer ${producerMs.toFixed(1)}, ${label} ${serverMs.toFixed(1)}`);
+    const cpuMs = workerCpu.ms + producerMs + serverMs;
+    console.log(`  bare BullMQ on ${label}: ${cpuCeiling(cpuMs, ideal)}`);
+    return { rate, cpuMs };
   } finally {
     for (const w of workers) w.kill('SIGTERM');
     await Promise.all(workers.map(exited));
@@ -330,14 +351,51 @@ async function bareRound(backend: QueueBackend, url: string, label: string, serv
   }
 }
 
+/** A round's throughput (items or jobs per second) and the CPU ms per item of all its processes together. */
+interface Round {
+  rate: number;
+  cpuMs: number;
+}
+
 /** CPU seconds a process has used so far (Linux /proc; 0 elsewhere). */
 function cpuSeconds(pid: number): number {
+  const { user, system } = cpuSplit(pid);
+  return user + system;
+}
+
+/** A process's CPU seconds so far, in user space and in the kernel (its socket writes and reads). */
+function cpuSplit(pid: number): { user: number; system: number } {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
+}
+
+/** Workers' CPU ms per item since `before` (cpuSplit of each), with the kernel's share. */
+function workersCpu(pids: readonly number[], before: readonly { user: number; system: number }[], items: number): { ms: number; text: string } {
+  let user = 0;
+  let system = 0;
+  pids.forEach((pid, i) => {
+    const now = cpuSplit(pid);
+    user += now.user - (before[i]?.user ?? 0);
+    system += now.system - (before[i]?.system ?? 0);
+  });
+  const ms = (s: number) => ((s * 1000) / items).toFixed(1);
+  return { ms: ((user + system) * 1000) / items, text: `${ms(user + system)} (kernel ${ms(system)})` };
+}
+
+/**
+ * The throughput this machine's cores allow a round that needs `msPerItem` of CPU per item in
+ * all its processes together (workers, coordinator or producer, mock, queue server), as a
+ * fraction of the ideal: above it no scheduling could go. Other engineers' processes take their
+ * share too, so a round nearer to it than this is CPU-bound.
+ */
+function cpuCeiling(msPerItem: number, ideal: number): string {
+  const cores = availableParallelism();
+  const perS = (cores * 1000) / msPerItem;
+  return `all its processes ${msPerItem.toFixed(1)} ms CPU per item: ${cores} cores allow at most ${perS.toFixed(0)}/s = ${(perS / ideal).toFixed(2)} of the ideal`;
 }
 
 /**
@@ -362,8 +420,8 @@ function treeCpuSeconds(pid: number): number {
 }
 
 /** One full batch on `backend` with the faulty mock; items/s, printed, with where the CPU went. */
-async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string, workerPids: readonly number[] = [], serverPid = 0): Promise<number> {
-  const cpu0 = { coordinator: cpuSeconds(process.pid), workers: workerPids.map(cpuSeconds), server: serverPid ? treeCpuSeconds(serverPid) : 0, mock: MOCK.pid ? cpuSeconds(MOCK.pid) : 0 };
+async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, label: string, batchId: string, workerPids: readonly number[] = [], serverPid = 0): Promise<Round> {
+  const cpu0 = { coordinator: cpuSeconds(process.pid), workers: workerPids.map(cpuSplit), server: serverPid ? treeCpuSeconds(serverPid) : 0, mock: MOCK.pid ? cpuSeconds(MOCK.pid) : 0 };
   const profile = mockProfile(MOCK.url);
   const variant: EvalVariant = { name: 'bench', kind: 'chain', chain: answerChain() };
   const dataset = answerDataset(ITEMS);
@@ -372,19 +430,37 @@ async function batchRound(backend: Awaited<ReturnType<typeof openBackend>>, labe
   // With --mock-in-process the mock's 50 ms timers run on this event loop: its delay is added to every call.
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
+  // The batch's own start and end: to its first result (queues, listener, first chunk, first runs) and after its last.
+  let firstAt: number | undefined;
+  let lastAt = 0;
   const t0 = performance.now();
+  const window0 = process.hrtime.bigint() / 1000n;
   const summary = await runBatch({
     backend, batchId, profileKey: profileKey(profile), variants: [variant], itemsFor: () => dataset.items, done: new Set(),
-    runIdFor: (_v, item) => `${batchId}-${item.id}`, onResult: async (r) => void results.push(r),
+    runIdFor: (_v, item) => `${batchId}-${item.id}`,
+    onResult: async (r) => {
+      firstAt ??= performance.now();
+      lastAt = performance.now();
+      results.push(r);
+    },
   });
-  const rate = ITEMS / ((performance.now() - t0) / 1000);
+  const end = performance.now();
+  const rate = ITEMS / ((end - t0) / 1000);
+  // The round's span on the monotonic clock V8's profiles use, to cut the workers' profiles to it.
+  if (argv.includes('--worker-cpu-prof')) console.log(`profile window of batch on ${label}: ${window0}–${process.hrtime.bigint() / 1000n} µs`);
   lag.disable();
   const lat = results.map((r) => r.latencyMs).sort((a, b) => a - b);
-  console.log(`run latency in the worker: p50 ${lat[Math.floor(lat.length / 2)]} ms, p95 ${lat[Math.floor(lat.length * 0.95)]} ms, mean ${(lat.reduce((a, b) => a + b, 0) / lat.length).toFixed(1)} ms`);
+  console.log(`run latency in the worker: p50 ${lat[Math.floor(lat.length / 2)]} ms, p95 ${lat[Math.floor(lat.length * 0.95)]} ms, mean ${(lat.reduce((a, b) => a + b, 0) / lat.length).toFixed(1)} ms; first result ${((firstAt ?? end) - t0).toFixed(0)} ms after the start, the last ${(end - lastAt).toFixed(0)} ms before the end`);
   const failed = results.filter((r) => r.status === 'failed').length;
-  const workerCpu = workerPids.reduce((n, pid, i) => n + cpuSeconds(pid) - (cpu0.workers[i] ?? 0), 0);
-  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted, ${summary.unheard} found by a sweep (completed event unheard); CPU ms per item: workers ${((workerCpu * 1000) / ITEMS).toFixed(1)}, ${MOCK.pid ? 'coordinator' : 'coordinator + mock'} ${(((cpuSeconds(process.pid) - cpu0.coordinator) * 1000) / ITEMS).toFixed(1)}${MOCK.pid ? `, mock ${(((cpuSeconds(MOCK.pid) - cpu0.mock) * 1000) / ITEMS).toFixed(1)}` : ''}${serverPid ? `, ${label} ${(((treeCpuSeconds(serverPid) - cpu0.server) * 1000) / ITEMS).toFixed(1)}` : ''}; coordinator event-loop delay p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`);
-  return rate;
+  const workerCpu = workersCpu(workerPids, cpu0.workers, ITEMS);
+  const perItem = (seconds: number) => (seconds * 1000) / ITEMS;
+  const coordinatorMs = perItem(cpuSeconds(process.pid) - cpu0.coordinator);
+  const mockMs = MOCK.pid ? perItem(cpuSeconds(MOCK.pid) - cpu0.mock) : 0;
+  const serverMs = serverPid ? perItem(treeCpuSeconds(serverPid) - cpu0.server) : 0;
+  console.log(`batch on ${label}: ${ITEMS} items on ${WORKERS} workers × ${CONCURRENCY}: ${rate.toFixed(0)} items/s = ${(rate / ideal).toFixed(2)} of the ideal ${ideal}/s (target ≥ 0.8); ${failed} failed (permanent), ${summary.restarts} restarted, ${summary.unheard} found by a sweep (completed event unheard); CPU ms per item: workers ${workerCpu.text}, ${MOCK.pid ? 'coordinator' : 'coordinator + mock'} ${coordinatorMs.toFixed(1)}${MOCK.pid ? `, mock ${mockMs.toFixed(1)}` : ''}${serverPid ? `, ${label} ${serverMs.toFixed(1)}` : ''}; coordinator event-loop delay p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`);
+  const cpuMs = workerCpu.ms + coordinatorMs + mockMs + serverMs;
+  console.log(`  batch on ${label}: ${cpuCeiling(cpuMs, ideal)}`);
+  return { rate, cpuMs };
 }
 
 async function inProcess(url: string, n: number): Promise<{ rate: number; failed: number }> {
