@@ -175,7 +175,7 @@ describe('the collector\'s writer threads', () => {
     const [trace] = finishedCaptures() as [PendingTrace];
     const results: FinishedTrace[] = [];
     const w = writer(dir, 2, (t) => results.push(t), DYING);
-    // Lane 0 dies writing its first; the trace queued behind it dies with it; lane 1 writes its own.
+    // Lane 0 dies as it takes its two; lane 1 writes its own.
     const dying = withTraceId(trace, idOn(0, 1, 'dead'));
     const queuedBehind = withTraceId(trace, idOn(0, 2));
     const other = withTraceId(trace, idOn(1, 3));
@@ -193,7 +193,7 @@ describe('the collector\'s writer threads', () => {
     expect(w.threads()).toBe(2);
     await w.idle();
     expect(results[3]).toMatchObject({ ok: true, traceId: next.traceId });
-    // Only the two written traces have run files (the dead thread's half-written file was never renamed into place).
+    // Only the two written traces have run files.
     expect((await readdir(dir)).filter((f) => f.endsWith('.run.json')).sort()).toEqual(results.filter((r) => r.ok).map((r) => path.basename(r.ok ? r.path : '')).sort());
   });
 
