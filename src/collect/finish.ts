@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inspectRun } from '../inspect/boundary.ts';
 import { boundaryVerdict } from '../inspect/verdict.ts';
@@ -147,25 +147,20 @@ export function importFinished(job: FinishJob, scrubber: Scrubber, registry: Ste
   return { ...importCheckedOtlpTrace(scrubbed, scrubbed === data ? job.otlp : JSON.stringify(scrubbed), registry, naming), joinedLogs: job.joinedLogs };
 }
 
-/**
- * Writes the run file beside the others, whole or not at all (written aside, then renamed). The
- * calls are synchronous: this runs on a writer thread that does one trace at a time and has
- * nothing else to do meanwhile, and each asynchronous call was a round trip through libuv's
- * thread pool (open, write, close, rename: four hand-overs and wake-ups a file, on 2 cores).
- */
+/** Writes the run file beside the others, whole or not at all (written aside, then renamed). */
 export async function writeRunFile(dir: string, run: RunMeta, events: TraceEvent[]): Promise<string> {
   const file = path.join(dir, `${run.id}.run.json`);
   const aside = `${file}.${process.pid}.partial`;
   const text = `${JSON.stringify(toRunFile(run, events), null, 2)}\n`;
   try {
-    writeFileSync(aside, text);
+    await writeFile(aside, text);
   } catch (error) {
     // The directory is made when it is missing, not before every file (hundreds a second under load).
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(aside, text);
+    await mkdir(dir, { recursive: true });
+    await writeFile(aside, text);
   }
-  renameSync(aside, file);
+  await rename(aside, file);
   return file;
 }
 
