@@ -12,8 +12,9 @@ import type { IncomingLog, IncomingSpan } from './payload.ts';
  * A trace's spans that arrive after it was finished (its root ended and the grace passed, or the
  * idle timeout did) are not merged into what was written: they make a part of their own, part 2,
  * 3…, finished the grace after the last of them arrives, which the server writes as a second
- * run file beside the first. Finished trace ids are remembered (bounded) to tell a late span
- * from a new trace.
+ * run file beside the first. Log records that come late make a late part the same way; the
+ * writer thread joins them to their spans from the parts it wrote (late-logs.ts). Finished
+ * trace ids are remembered (bounded) to tell a late span or record from a new trace.
  */
 export interface AssemblerLimits {
   maxSpansPerTrace: number;

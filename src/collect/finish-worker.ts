@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createScrubber } from '../providers/scrub.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { finishJob, lateNaming, type FinishedTrace, type FinishJob } from './finish.ts';
+import { joinEarlierLogs, WrittenParts } from './late-logs.ts';
 
 /**
  * The collector's writer thread (started by trace-writer.ts): finished traces come in as
@@ -11,7 +12,8 @@ import { finishJob, lateNaming, type FinishedTrace, type FinishJob } from './fin
  *
  * It holds the scrubber's keys (from workerData, never from a message) and remembers the run
  * each trace's first part was written as, so a late part is named after it even when the late
- * part was handed over before the first part was written.
+ * part was handed over before the first part was written, and the text of the parts it wrote
+ * (bounded), where late log records find their spans.
  */
 export interface FinishWorkerData {
   dir: string;
@@ -29,16 +31,26 @@ export interface FinishReply {
 
 /** How many first runs are remembered for naming late parts (as many as the assembler remembers finished traces). */
 const REMEMBERED_RUNS = 16_384;
+/**
+ * How much of the written parts' text is kept for late log records to find their spans in
+ * (late-logs.ts): 16 M characters a thread, seconds of traces under bench:collect's load, and a
+ * late batch of log records comes a few seconds after its spans.
+ */
+const REMEMBERED_CHARS = 16 * 1024 * 1024;
 
 const { dir, keys } = workerData as FinishWorkerData;
 const scrubber = createScrubber(keys);
 const firstRuns = new Map<string, { id: string; name: string }>();
+const written = new WrittenParts(REMEMBERED_CHARS);
 const queue: FinishJob[] = [];
 let pumping = false;
 
 async function finishOne(job: FinishJob): Promise<FinishedTrace> {
   try {
-    const result = await finishJob(job, dir, scrubber, stepRegistry, lateNaming(job, firstRuns.get(job.traceId)));
+    const parts = written.partsOf(job.traceId);
+    const result = await finishJob(job, dir, scrubber, stepRegistry, lateNaming(job, firstRuns.get(job.traceId)), parts);
+    // A part that joined records to earlier spans is remembered with them, so later records join after those.
+    if (result.ok) written.remember(job.traceId, job.earlier ? JSON.stringify(joinEarlierLogs(job.otlp, job.earlier, parts).data) : job.otlp);
     if (result.ok && job.part === 1) {
       firstRuns.set(job.traceId, { id: result.run.id, name: result.run.chainName });
       // A Map iterates in insertion order: the oldest is forgotten first.

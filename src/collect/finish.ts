@@ -9,6 +9,7 @@ import { importCheckedOtlpTrace, type ImportOtlpResult, type RunNaming } from '.
 import type { OtlpEvent, OtlpKeyValue, OtlpTraceData } from '../trace/otlp/otlp-json.ts';
 import { toRunFile } from '../trace/run-file.ts';
 import type { PendingTrace } from './assembler.ts';
+import { joinEarlierLogs, type EarlierSpanLogs } from './late-logs.ts';
 import type { IncomingLog } from './payload.ts';
 
 /**
@@ -59,8 +60,11 @@ export function logAsSpanEvent(log: IncomingLog): OtlpEvent {
   return { timeUnixNano: log.timeUnixNano, name: log.eventName, attributes };
 }
 
-/** The trace as one OTLP/JSON payload, log records joined to their spans. */
-export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedLogs: number } {
+/**
+ * The trace as one OTLP/JSON payload, log records joined to their spans; `unjoined` holds the
+ * records whose span is not among these spans (for a late part, it may be in an earlier one).
+ */
+export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedLogs: number; unjoined: Map<string, IncomingLog[]> } {
   type ResourceSpans = OtlpTraceData['resourceSpans'][number];
   const resources = new Map<unknown, { entry: ResourceSpans; scopes: Map<unknown, ResourceSpans['scopeSpans'][number]> }>();
   const data: OtlpTraceData = { resourceSpans: [] };
@@ -83,7 +87,12 @@ export function traceToOtlp(trace: PendingTrace): { data: OtlpTraceData; joinedL
     joinedLogs += logs.length;
     scope.spans.push(logs.length ? { ...item.span, events: [...(item.span.events ?? []), ...logs.map(logAsSpanEvent)] } : item.span);
   }
-  return { data, joinedLogs };
+  const unjoined = new Map<string, IncomingLog[]>();
+  if (joinedLogs < trace.logCount) {
+    const ids = new Set(trace.spans.map((s) => s.spanId));
+    for (const [spanId, logs] of trace.logs) if (!ids.has(spanId)) unjoined.set(spanId, logs);
+  }
+  return { data, joinedLogs, unjoined };
 }
 
 /**
@@ -101,25 +110,41 @@ export interface FinishJob {
   joinedLogs: number;
   /** The trace as an OTLP/JSON payload (`{ resourceSpans }`), not yet scrubbed; empty when it holds no spans. */
   otlp: string;
+  /** A late part's log records whose spans came in an earlier part (late-logs.ts), joined to them by the writer thread. */
+  earlier?: EarlierSpanLogs;
 }
 
 export function toFinishJob(trace: PendingTrace): FinishJob {
   const base = { traceId: trace.traceId, part: trace.part, spans: trace.spans.length, logs: trace.logCount };
-  if (trace.spans.length === 0) return { ...base, joinedLogs: 0, otlp: '' };
-  const { data, joinedLogs } = traceToOtlp(trace);
-  return { ...base, joinedLogs, otlp: JSON.stringify(data) };
+  const { data, joinedLogs, unjoined } = traceToOtlp(trace);
+  // A first part's records with no span stay unjoined (said in a warning): no earlier part holds their spans.
+  const earlier: EarlierSpanLogs | undefined = trace.part > 1 && unjoined.size > 0 ? [...unjoined].map(([id, logs]) => [id, logs.map(logAsSpanEvent)]) : undefined;
+  return { ...base, joinedLogs, otlp: trace.spans.length === 0 ? '' : JSON.stringify(data), ...(earlier ? { earlier } : {}) };
 }
 
-/** Imports a finished trace (scrubbed first); not ok when it holds no spans (its log records never met them). */
-export function importFinished(job: FinishJob, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): ImportOtlpResult {
-  if (job.spans === 0) return { ok: false, message: `${job.logs} log record(s) arrived but none of their spans did` };
+/** A finished trace imported, and how many of its log records found their span. */
+export type ImportedJob = ImportOtlpResult & { joinedLogs: number };
+
+/**
+ * Imports a finished trace (scrubbed first). `parts`: the OTLP/JSON texts of the trace's parts
+ * already written (late-logs.ts), where a late part's log records find their spans. Not ok when
+ * no span is there to import (the records never met their spans).
+ */
+export function importFinished(job: FinishJob, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming, parts: readonly string[] = []): ImportedJob {
+  if (job.earlier?.length) {
+    const { data, joined } = joinEarlierLogs(job.otlp, job.earlier, parts);
+    if (data.resourceSpans.length === 0) return { ok: false, joinedLogs: 0, message: `${job.logs} log record(s) arrived after trace ${job.traceId} was written, and its spans are no longer held to join them to` };
+    const scrubbed = scrubber.value(data);
+    return { ...importCheckedOtlpTrace(scrubbed, JSON.stringify(scrubbed), registry, naming), joinedLogs: job.joinedLogs + joined };
+  }
+  if (job.spans === 0) return { ok: false, joinedLogs: 0, message: `${job.logs} log record(s) arrived but none of their spans did` };
   const data = JSON.parse(job.otlp) as OtlpTraceData;
   // Keys out before anything else sees the trace: the importer, the run file, the printed line.
   const scrubbed = scrubber.value(data);
   // Every span, resource and scope was checked as its request arrived (payload.ts), so the
   // importer does not read and check the payload again; the text only names the run (the
   // same text as the scrubbed payload's, without writing it again when nothing was scrubbed).
-  return importCheckedOtlpTrace(scrubbed, scrubbed === data ? job.otlp : JSON.stringify(scrubbed), registry, naming);
+  return { ...importCheckedOtlpTrace(scrubbed, scrubbed === data ? job.otlp : JSON.stringify(scrubbed), registry, naming), joinedLogs: job.joinedLogs };
 }
 
 /** Writes the run file beside the others, whole or not at all (written aside, then renamed). */
@@ -153,12 +178,12 @@ export function lateNaming(trace: Pick<FinishJob, 'part' | 'traceId'>, first: { 
   };
 }
 
-/** Import, then write: one finished trace's whole outcome. Never throws for a trace's content. */
-export async function finishJob(job: FinishJob, dir: string, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming): Promise<FinishedTrace> {
+/** Import, then write: one finished trace's whole outcome. Never throws for a trace's content. `parts` as importFinished takes them. */
+export async function finishJob(job: FinishJob, dir: string, scrubber: Scrubber, registry: StepRegistry, naming?: RunNaming, parts?: readonly string[]): Promise<FinishedTrace> {
   const base = { traceId: job.traceId, spans: job.spans, logs: job.logs };
-  const result = importFinished(job, scrubber, registry, naming);
+  const result = importFinished(job, scrubber, registry, naming, parts);
   if (!result.ok) return { ok: false, ...base, message: result.message };
-  const unjoined = job.logs - job.joinedLogs;
+  const unjoined = job.logs - result.joinedLogs;
   const warnings = unjoined > 0 ? [...result.warnings, `${unjoined} log record(s) named a span that is not in the trace`] : result.warnings;
   const file = await writeRunFile(dir, result.run, result.events);
   return { ok: true, ...base, path: file, run: result.run, warnings, inspection: inspectWritten(result.run, result.events) };

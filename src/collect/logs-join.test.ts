@@ -1,4 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { metrics } from '@opentelemetry/api';
+import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';
+import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stepRegistry } from '../steps/index.ts';
 import { buildRunView } from '../trace/replay.ts';
@@ -6,7 +11,8 @@ import { parseRunFile } from '../trace/run-file.ts';
 import { startTestCollector, type TestCollector } from '../testing/collect-fixtures.ts';
 import { createMockModelServer } from '../testing/mock-server.ts';
 import { withInstrumentedOpenAI } from '../testing/instrumented-openai.ts';
-import type { ExportEncoding } from '../testing/otlp-exporters.ts';
+import { otlpLogExporter, otlpTraceExporter, type ExportEncoding, type ExporterSetup } from '../testing/otlp-exporters.ts';
+import type { OpenAIModule } from '../testing/otel-capture.ts';
 
 /**
  * @opentelemetry/instrumentation-openai 0.22 puts message content in log records, not on the
@@ -15,6 +21,7 @@ import type { ExportEncoding } from '../testing/otlp-exporters.ts';
  * span id and the run has its messages and its reply. The client is openai 6.49 (the
  * instrumentation supports <7) calling the mock model server, as src/testing/otel-capture.ts does.
  */
+const require = createRequire(import.meta.url);
 let open: TestCollector | null = null;
 afterEach(async () => {
   await open?.stop();
@@ -38,7 +45,70 @@ async function captureThroughCollector(encoding: ExportEncoding) {
   }
 }
 
+/**
+ * instrumentation-openai wired as withInstrumentedOpenAI wires it, with its two providers in
+ * the test's hands, so its spans and its log records can be sent apart, the records later.
+ */
+function instrumentedApart(setup: ExporterSetup) {
+  const openai = require('openai-v6') as OpenAIModule;
+  const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter(setup) })] });
+  const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: otlpLogExporter(setup) })] });
+  const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
+  instrumentation.setTracerProvider(tracerProvider);
+  instrumentation.setLoggerProvider(loggerProvider);
+  instrumentation.setMeterProvider(metrics.getMeterProvider());
+  const definitions = instrumentation.getModuleDefinitions();
+  for (const d of definitions) d.patch?.(openai, openai.VERSION);
+  return {
+    openai, tracerProvider, loggerProvider,
+    async stop() {
+      for (const d of definitions) d.unpatch?.(openai, openai.VERSION);
+      instrumentation.disable();
+      await Promise.all([tracerProvider.shutdown(), loggerProvider.shutdown()]);
+    },
+  };
+}
+
+/** The first model call's messages and reply in a written run file. */
+async function recordOf(file: string) {
+  const parsed = parseRunFile(await readFile(file, 'utf8'));
+  if (!parsed.ok) throw new Error(parsed.message);
+  return buildRunView(parsed.file.run, parsed.file.events, stepRegistry).steps[0]?.attempts[0]?.record;
+}
+
 describe('log records joined to their spans', () => {
+  it('joins records that come after their span was written to it, as a late part of the trace named after the first', async () => {
+    const c = (open = await startTestCollector());
+    const mock = await createMockModelServer();
+    const app = instrumentedApart({ url: c.collector.url, encoding: 'protobuf' });
+    try {
+      mock.enqueue({ content: 'Paris is the capital of France.', usage: { inputTokens: 21, outputTokens: 7 } });
+      const client = new app.openai.OpenAI({ baseURL: `${mock.url}/v1`, apiKey: 'test-key', maxRetries: 0 });
+      await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of France?' }] });
+      // The spans alone, and their trace written (the grace passed) before any record is sent.
+      await app.tracerProvider.forceFlush();
+      const first = await c.next();
+      if (!first.ok) throw new Error(first.message);
+      expect([first.spans, first.logs]).toEqual([1, 0]);
+      expect((await recordOf(first.path))?.messages ?? []).toEqual([]);
+
+      await app.loggerProvider.forceFlush();
+      const late = await c.next();
+      if (!late.ok) throw new Error(late.message);
+      expect([late.traceId, late.spans, late.logs]).toEqual([first.traceId, 0, 3]);
+      expect(late.run.id).toBe(`${first.run.id}-late-2`);
+      expect(late.run.chainName).toBe(`${first.run.chainName} (late spans, part 2)`);
+      expect(late.warnings.join('\n')).not.toMatch(/named a span that is not in the trace/);
+      const record = await recordOf(late.path);
+      expect(record?.messages).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of France?' }]);
+      expect([record?.text, record?.params.model]).toEqual(['Paris is the capital of France.', 'mock-model']);
+    } finally {
+      await app.stop();
+      await mock.close();
+    }
+    expect(c.collector.stats()).toMatchObject({ spansAccepted: 1, logsAccepted: 3, tracesWritten: 2, tracesNotImported: 0 });
+  });
+
   for (const encoding of ['protobuf', 'json'] as const) {
     it(`gives instrumentation-openai's call its messages and reply (${encoding})`, async () => {
       const finished = await captureThroughCollector(encoding);

@@ -11,6 +11,7 @@ import { TraceAssembler, type PendingTrace } from './assembler.ts';
 import { inspectWritten, traceToOtlp, writeRunFile, type FinishedTrace } from './finish.ts';
 import { readTraceRequest } from './payload.ts';
 import { DEFAULT_LIMITS } from './server.ts';
+import type { WorkerEntry } from './finish-worker-entry.ts';
 import { startTraceWriter, type TraceWriter } from './trace-writer.ts';
 
 /**
@@ -65,11 +66,37 @@ async function writtenAsBefore(trace: PendingTrace, dir: string): Promise<string
   return result.ok ? writeRunFile(dir, result.run, result.events) : null;
 }
 
-function writer(dir: string, threads: number, onResult: (t: FinishedTrace) => void): TraceWriter {
-  const w = startTraceWriter({ dir, keys: [KEY], threads, onResult });
+function writer(dir: string, threads: number, onResult: (t: FinishedTrace) => void, workerEntry?: WorkerEntry): TraceWriter {
+  const w = startTraceWriter({ dir, keys: [KEY], threads, onResult, ...(workerEntry ? { workerEntry } : {}) });
   writers.push(w);
   return w;
 }
+
+/**
+ * A trace id on the given lane of two (trace-writer.ts: the last six hex digits, mod the lanes),
+ * `n` telling traces apart; `dead…` ids end dying-finish-worker.ts's thread.
+ */
+const idOn = (lane: 0 | 1, n: number, prefix = 'ab') => `${prefix}${'0'.repeat(30 - prefix.length)}${(n * 2 + lane).toString(16).padStart(2, '0')}`;
+
+/** A finished trace under another trace id (its spans' too). */
+function withTraceId(trace: PendingTrace, traceId: string): PendingTrace {
+  return { ...trace, traceId, spans: trace.spans.map((s) => ({ ...s, traceId, span: { ...s.span, traceId } })) };
+}
+
+/** A corpus capture as one finished trace of `copies` times its spans (new span ids), to keep a thread busy. */
+function heavy(trace: PendingTrace, traceId: string, copies: number): PendingTrace {
+  const spans = Array.from({ length: copies }, (_, i) => trace.spans.map((s) => {
+    const spanId = `${i.toString(16).padStart(4, '0')}${s.spanId.slice(4)}`;
+    return { ...s, traceId, spanId, span: { ...s.span, traceId, spanId, ...(s.span.parentSpanId ? { parentSpanId: `${i.toString(16).padStart(4, '0')}${s.span.parentSpanId.slice(4)}` } : {}) } };
+  })).flat();
+  return { ...trace, traceId, spans, bytes: trace.bytes * copies };
+}
+
+/** The writer thread that ends itself mid-trace (dying-finish-worker.ts), started the way finish-worker-entry.ts starts the real one from the sources. */
+const DYING: WorkerEntry = {
+  eval: true,
+  entry: `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((api) => { api.register(); return import(${JSON.stringify(new URL('./dying-finish-worker.ts', import.meta.url).href)}); });`,
+};
 
 async function filesOf(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -130,6 +157,44 @@ describe('the collector\'s writer threads', () => {
     await w.idle();
     expect(results).toEqual([expect.objectContaining({ ok: false, message: expect.stringMatching(/^not written: .*(ENOTDIR|EEXIST)/) })]);
     expect(w.queued.traces).toBe(0);
+  });
+
+  it('gives outcomes in the order the traces were handed over, though a thread with less to do writes its traces first', async () => {
+    const [big, small] = finishedCaptures() as [PendingTrace, PendingTrace];
+    // Lane 0 has a long trace to write first; lane 1's short ones are written meanwhile.
+    const traces = [heavy(big, idOn(0, 1), 200), withTraceId(small, idOn(1, 2)), withTraceId(small, idOn(1, 3)), withTraceId(small, idOn(0, 4))];
+    const results: FinishedTrace[] = [];
+    const w = writer(await tempDir(), 2, (t) => results.push(t));
+    w.write(traces);
+    await w.idle();
+    expect(results.map((r) => [r.traceId, r.ok])).toEqual(traces.map((t) => [t.traceId, true]));
+  });
+
+  it('says the traces a thread held when it died were not written, and starts another for the next', async () => {
+    const dir = await tempDir();
+    const [trace] = finishedCaptures() as [PendingTrace];
+    const results: FinishedTrace[] = [];
+    const w = writer(dir, 2, (t) => results.push(t), DYING);
+    // Lane 0 dies as it takes its two; lane 1 writes its own.
+    const dying = withTraceId(trace, idOn(0, 1, 'dead'));
+    const queuedBehind = withTraceId(trace, idOn(0, 2));
+    const other = withTraceId(trace, idOn(1, 3));
+    w.write([dying, other, queuedBehind]);
+    await w.idle();
+    expect(results.map((r) => [r.traceId, r.ok])).toEqual([[dying.traceId, false], [other.traceId, true], [queuedBehind.traceId, false]]);
+    for (const r of [results[0], results[2]]) {
+      expect(r).toMatchObject({ ok: false, spans: trace.spans.length, message: 'not written: the writer thread ended before writing it (it stopped with exit code 70)' });
+    }
+    expect(w.threads()).toBe(1);
+    expect(w.queued).toEqual({ traces: 0, spans: 0, bytes: 0 });
+
+    const next = withTraceId(trace, idOn(0, 4));
+    w.write([next]);
+    expect(w.threads()).toBe(2);
+    await w.idle();
+    expect(results[3]).toMatchObject({ ok: true, traceId: next.traceId });
+    // Only the two written traces have run files.
+    expect((await readdir(dir)).filter((f) => f.endsWith('.run.json')).sort()).toEqual(results.filter((r) => r.ok).map((r) => path.basename(r.ok ? r.path : '')).sort());
   });
 
   it('ends its threads when closed, after writing what it holds', async () => {

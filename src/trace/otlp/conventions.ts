@@ -197,9 +197,10 @@ export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: rea
     const system = systemMessageFrom(json('gen_ai.system_instructions'), notes);
     if (system) messages.unshift(system);
   }
-  const oiInput = indexed(attrs, 'llm.input_messages.');
+  // The indexed keys are looked for only when no newer form held the messages (each look walks every attribute).
+  const oiInput = messages ? [] : indexed(attrs, 'llm.input_messages.');
   if (!messages && oiInput.length > 0) { used.add('openinference'); messages = chatMessagesFrom(oiInput.map(openInferenceMessage), notes); }
-  const promptN = indexed(attrs, 'gen_ai.prompt.');
+  const promptN = messages ? [] : indexed(attrs, 'gen_ai.prompt.');
   if (!messages && promptN.length > 0) { used.add('otel-genai-deprecated'); messages = chatMessagesFrom(promptN.map(indexedGenAiMessage), notes); }
   // Message events (span events, or pydantic-ai's `events` attribute), conventions up to 1.36.
   const messageEvents = messages ? null : eventMessages(attrs.events, events);

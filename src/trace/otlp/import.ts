@@ -1,6 +1,7 @@
 import { hashString, hashValue } from '../../chain/hash.ts';
 import type { StepRegistry } from '../../steps/index.ts';
 import type { RunMeta, RunStatus, TraceEvent } from '../events.ts';
+import { chainHashes } from './chain-hash.ts';
 import { assembleRun, recordFromCall, spanError, type ImportedRun, type ImportedStep } from './assemble.ts';
 import { mapLlmAttributes, type LlmCall } from './conventions.ts';
 import { readOtlpJson } from './guard.ts';
@@ -133,14 +134,15 @@ export function importGeneric(spans: readonly FlatSpan[], calls: readonly FoundC
   // Named as the tracing tools name it: the root span, else the service (the app keeps names unique).
   const chainName = name ?? traceNameOf(spans, serviceName(spans)) ?? calls[0]?.span.name ?? 'LLM calls';
   const chain = buildSyntheticChain(stepCalls, registry, { id: runId, name: chainName, importedFrom: labelsOf(calls), ...(source ? { source } : {}) });
-  const configHashes = new Map(chain.steps.map((s) => [s.id, hashValue(s.config)]));
+  const hashes = chainHashes(chain);
+  const configHashes = hashes.configs;
   const steps = genericSteps(calls, configHashes, ids);
   const failed = steps.find((s) => s.status === 'failed');
   const first = calls[0]?.call;
   const tree = buildSpanTree(spans, new Map(calls.map((c, i) => [c.span.key, ids[i] as string])));
   const nodes = withPromptTemplates(tree.nodes, calls);
   const run: ImportedRun = {
-    id: runId, chain, chainId: runId, chainName: chain.name, chainRevision: hashValue(chain), inputs: {},
+    id: runId, chain, chainId: runId, chainName: chain.name, chainRevision: hashes.revision, inputs: {},
     provider: first?.provider ?? 'unknown', model: first?.model ?? first?.responseModel ?? 'unknown', status: failed ? 'failed' : 'succeeded',
     // reduce, not Math.min(...spans): a spread of 100k+ values overflows the argument stack.
     startedAt: spans.reduce((min, s) => Math.min(min, s.startMs), Infinity),
