@@ -4,7 +4,7 @@
  * (large ÷ small) next to the ratio of the sizes. It asserts nothing: the targets from
  * issue #11 are printed beside the figures.
  *
- *   npx tsx scripts/bench-scale.ts [--quick]
+ *   npx tsx scripts/bench-scale.ts [--quick]     (builds the CLI first: npm run build:cli)
  *
  * - run: a chain of N model steps in sequence on the demo model (1,000 and 5,000 steps), by the engine.
  * - `seamscope run` (in this process, the CLI's per-event work included) of four shapes at
@@ -15,6 +15,7 @@
  * - facts: fact extraction over text with no newlines (1 MB and 5 MB).
  * - tokens: counting one letter repeated (40,000 and 200,000 characters).
  */
+import { spawnSync } from 'node:child_process';
 import { runChain } from '../src/engine/run.ts';
 import { inspectRun } from '../src/inspect/boundary.ts';
 import { extractFacts } from '../src/inspect/facts.ts';
@@ -87,6 +88,10 @@ async function main(): Promise<void> {
   // measure, ≤ 3×: Node's start and the bundle's load are part of what a command costs), then the
   // same in this process after a warm-up, where linear work grows with the size itself (≤ 1.25×
   // the size ratio: linear, with room for the collector).
+  // Built here, from the source as it is: a dist-cli/ left from an earlier build measured old code
+  // (it once kept a fixed per-call wait the source had lost, and read 3.2× for a linear model line).
+  const built = spawnSync('npm', ['run', '--silent', 'build:cli'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error(`npm run build:cli exited ${built.status}`);
   const cliTarget = TARGETS.scaleCliGrowth;
   const linear = (nLarge / nSmall) * 1.25;
   for (const shape of SCALE_SHAPES) {
