@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { metrics } from '@opentelemetry/api';
-import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';
-import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stepRegistry } from '../steps/index.ts';
 import { buildRunView } from '../trace/replay.ts';
 import { parseRunFile } from '../trace/run-file.ts';
 import { startTestCollector, type TestCollector } from '../testing/collect-fixtures.ts';
 import { createMockModelServer } from '../testing/mock-server.ts';
-import { withInstrumentedOpenAI } from '../testing/instrumented-openai.ts';
-import { otlpLogExporter, otlpTraceExporter, type ExportEncoding, type ExporterSetup } from '../testing/otlp-exporters.ts';
-import type { OpenAIModule } from '../testing/otel-capture.ts';
+import { instrumentOpenAI, withInstrumentedOpenAI } from '../testing/instrumented-openai.ts';
+import type { ExportEncoding } from '../testing/otlp-exporters.ts';
 
 /**
  * @opentelemetry/instrumentation-openai 0.22 puts message content in log records, not on the
@@ -21,7 +15,6 @@ import type { OpenAIModule } from '../testing/otel-capture.ts';
  * span id and the run has its messages and its reply. The client is openai 6.49 (the
  * instrumentation supports <7) calling the mock model server, as src/testing/otel-capture.ts does.
  */
-const require = createRequire(import.meta.url);
 let open: TestCollector | null = null;
 afterEach(async () => {
   await open?.stop();
@@ -45,30 +38,6 @@ async function captureThroughCollector(encoding: ExportEncoding) {
   }
 }
 
-/**
- * instrumentation-openai wired as withInstrumentedOpenAI wires it, with its two providers in
- * the test's hands, so its spans and its log records can be sent apart, the records later.
- */
-function instrumentedApart(setup: ExporterSetup) {
-  const openai = require('openai-v6') as OpenAIModule;
-  const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter(setup) })] });
-  const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: otlpLogExporter(setup) })] });
-  const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
-  instrumentation.setTracerProvider(tracerProvider);
-  instrumentation.setLoggerProvider(loggerProvider);
-  instrumentation.setMeterProvider(metrics.getMeterProvider());
-  const definitions = instrumentation.getModuleDefinitions();
-  for (const d of definitions) d.patch?.(openai, openai.VERSION);
-  return {
-    openai, tracerProvider, loggerProvider,
-    async stop() {
-      for (const d of definitions) d.unpatch?.(openai, openai.VERSION);
-      instrumentation.disable();
-      await Promise.all([tracerProvider.shutdown(), loggerProvider.shutdown()]);
-    },
-  };
-}
-
 /** The first model call's messages and reply in a written run file. */
 async function recordOf(file: string) {
   const parsed = parseRunFile(await readFile(file, 'utf8'));
@@ -80,7 +49,7 @@ describe('log records joined to their spans', () => {
   it('joins records that come after their span was written to it, as a late part of the trace named after the first', async () => {
     const c = (open = await startTestCollector());
     const mock = await createMockModelServer();
-    const app = instrumentedApart({ url: c.collector.url, encoding: 'protobuf' });
+    const app = instrumentOpenAI({ url: c.collector.url, encoding: 'protobuf' });
     try {
       mock.enqueue({ content: 'Paris is the capital of France.', usage: { inputTokens: 21, outputTokens: 7 } });
       const client = new app.openai.OpenAI({ baseURL: `${mock.url}/v1`, apiKey: 'test-key', maxRetries: 0 });

@@ -23,6 +23,24 @@ export interface InstrumentedOpenAI {
  * otel-capture.ts does, and unpatched when `use` ends.
  */
 export async function withInstrumentedOpenAI<T>(setup: ExporterSetup, use: (app: InstrumentedOpenAI) => Promise<T>): Promise<T> {
+  const app = instrumentOpenAI(setup);
+  const flush = async (first: 'logs' | 'spans') => {
+    const [a, b] = first === 'logs' ? [app.loggerProvider, app.tracerProvider] : [app.tracerProvider, app.loggerProvider];
+    await a.forceFlush();
+    await b.forceFlush();
+  };
+  try {
+    return await use({ openai: app.openai, flush });
+  } finally {
+    await app.stop();
+  }
+}
+
+/**
+ * The instrumented client with its two providers in the caller's hands (so spans and log
+ * records can be sent apart); `stop` unpatches the client and shuts both providers down.
+ */
+export function instrumentOpenAI(setup: ExporterSetup) {
   const openai = require('openai-v6') as OpenAIModule;
   const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: otlpTraceExporter(setup) })] });
   const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: otlpLogExporter(setup) })] });
@@ -33,16 +51,12 @@ export async function withInstrumentedOpenAI<T>(setup: ExporterSetup, use: (app:
   instrumentation.setMeterProvider(metrics.getMeterProvider());
   const definitions = instrumentation.getModuleDefinitions();
   for (const d of definitions) d.patch?.(openai, openai.VERSION);
-  const flush = async (first: 'logs' | 'spans') => {
-    const [a, b] = first === 'logs' ? [loggerProvider, tracerProvider] : [tracerProvider, loggerProvider];
-    await a.forceFlush();
-    await b.forceFlush();
+  return {
+    openai, tracerProvider, loggerProvider,
+    async stop() {
+      for (const d of definitions) d.unpatch?.(openai, openai.VERSION);
+      instrumentation.disable();
+      await Promise.all([tracerProvider.shutdown(), loggerProvider.shutdown()]);
+    },
   };
-  try {
-    return await use({ openai, flush });
-  } finally {
-    for (const d of definitions) d.unpatch?.(openai, openai.VERSION);
-    instrumentation.disable();
-    await Promise.all([tracerProvider.shutdown(), loggerProvider.shutdown()]);
-  }
 }
