@@ -112,8 +112,13 @@ export class BudgetGuard {
       const costUsd = prices ? (usage.inputTokens * prices.input + usage.outputTokens * prices.output) / 1_000_000 : 0;
       this.spent.tokens += tokens;
       this.spent.costUsd += costUsd;
-      this.largest = { tokens: Math.max(this.largest.tokens, tokens), costUsd: Math.max(this.largest.costUsd, costUsd) };
+      // Replaced only when it grows, and the waiters only when there are any: this runs after
+      // every model call, and most runs have no budget and nobody waiting.
+      if (tokens > this.largest.tokens || costUsd > this.largest.costUsd) {
+        this.largest = { tokens: Math.max(this.largest.tokens, tokens), costUsd: Math.max(this.largest.costUsd, costUsd) };
+      }
     }
+    if (this.waiters.length === 0) return;
     const waiting = this.waiters;
     this.waiters = [];
     for (const wake of waiting) wake();

@@ -1,6 +1,6 @@
 import { ProviderError, type ProviderErrorCode } from './errors.ts';
 import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
-import { createScrubber } from './scrub.ts';
+import { createScrubber, type Scrubber } from './scrub.ts';
 import { readSse } from './sse.ts';
 import { anthropicToolCall, anthropicTools, ToolCallAssembler } from './tool-calls.ts';
 import type { CallContext, ChatMessage, FinishReason, ModelProvider, ModelRequest, ModelResponse, TokenUsage, ToolCall } from './types.ts';
@@ -30,10 +30,11 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelPr
   // Users paste either `https://api.anthropic.com` or `.../v1`; both mean the same endpoint.
   const base = opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   const url = joinUrl(base, 'v1/messages');
+  const scrubber = createScrubber([opts.apiKey]);
   return {
     kind: 'anthropic',
-    scrubber: createScrubber([opts.apiKey]),
-    call: (request, ctx) => callAnthropic(opts, url, request, ctx),
+    scrubber,
+    call: (request, ctx) => callAnthropic(opts, url, request, ctx, scrubber),
   };
 }
 
@@ -75,7 +76,7 @@ function samplingAllowed(version: AnthropicVersion | undefined): boolean {
 /** Anthropic's temperature range is 0–1 (OpenAI's is 0–2); the API answers 400 outside it. */
 export const ANTHROPIC_MAX_TEMPERATURE = 1;
 
-async function callAnthropic(opts: AnthropicProviderOptions, url: string, request: ModelRequest, ctx: CallContext): Promise<ModelResponse> {
+async function callAnthropic(opts: AnthropicProviderOptions, url: string, request: ModelRequest, ctx: CallContext, scrubber: Scrubber): Promise<ModelResponse> {
   // Said here, before anything is sent or spent, in words that name the fix.
   if (samplingAllowed(opts.apiVersion) && request.temperature !== undefined && (request.temperature < 0 || request.temperature > ANTHROPIC_MAX_TEMPERATURE)) {
     throw new ProviderError('bad_request', `temperature ${request.temperature} is outside Anthropic's range 0–${ANTHROPIC_MAX_TEMPERATURE}; lower the step's temperature`);
@@ -90,15 +91,17 @@ async function callAnthropic(opts: AnthropicProviderOptions, url: string, reques
   if (opts.apiKey) headers['x-api-key'] = opts.apiKey;
   if (opts.browser) headers['anthropic-dangerous-direct-browser-access'] = 'true';
 
-  const res = await postJson(ctx, url, headers, body);
+  const res = await postJson(ctx, url, headers, body, scrubber);
   if (!res.ok) throw anthropicHttpError(res, await readText(res, ctx.signal));
   if (request.stream && isEventStream(res)) return readAnthropicStream(res, body, request, ctx);
-  return parseAnthropicBody(await readText(res, ctx.signal), res.status, body, request);
+  return parseAnthropicBody(await readText(res, ctx.signal), res.status, body, request, scrubber);
 }
 
-function parseAnthropicBody(text: string, status: number, requestBody: unknown, request: ModelRequest): ModelResponse {
+function parseAnthropicBody(text: string, status: number, requestBody: unknown, request: ModelRequest, scrubber: Scrubber): ModelResponse {
   const json = parseJson(text);
   if (!isRecord(json)) throw new ProviderError('bad_response', `${status}: body is not a JSON object: ${snippet(text, 120)}`, { status, body: text });
+  // As in openai.ts: a body whose text holds no key and no key shape is recorded without a walk.
+  scrubber.sealJsonText?.(text, json);
   if (json.type === 'error') throw anthropicBodyError(json, status);
   if (!Array.isArray(json.content)) throw new ProviderError('bad_response', `${status}: the message has no content array`, { status, body: json });
   const blocks = json.content.filter(isRecord);

@@ -1,5 +1,6 @@
 import { isRecord } from '../files/json-value.ts';
 import { ProviderError, parseRetryAfter } from './errors.ts';
+import type { Scrubber } from './scrub.ts';
 import type { CallContext } from './types.ts';
 
 /**
@@ -50,16 +51,23 @@ function describe(err: unknown): string {
   return String(err);
 }
 
-/** POSTs a JSON body. Fetch rejections become ProviderErrors; HTTP statuses are left to the caller. */
-export async function postJson(ctx: CallContext, url: string, headers: Record<string, string>, body: unknown): Promise<Response> {
+/**
+ * POSTs a JSON body. Fetch rejections become ProviderErrors; HTTP statuses are left to the caller.
+ * With the provider's scrubber, the body (recorded later as the request as sent, scrubbed of the
+ * configured keys only) is sealed from the text just serialised when that text shows no key in
+ * it: the record then keeps it without walking every message and schema keyword again.
+ */
+export async function postJson(ctx: CallContext, url: string, headers: Record<string, string>, body: object, scrubber?: Scrubber): Promise<Response> {
   // Called without a receiver on purpose: `ctx.fetch(...)` would bind `this` to ctx and
   // browsers throw "Illegal invocation" when window.fetch runs with a foreign `this`.
   const doFetch = ctx.fetch;
+  const text = JSON.stringify(body);
+  scrubber?.keysOnly.sealJsonText?.(text, body);
   try {
     // A redirect is not followed: it would carry the key's header (x-api-key is not dropped
     // across origins) to wherever the endpoint points. Not following also spares fetch the
     // copy of the request (and its body) it keeps to replay on a redirect.
-    return await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: ctx.signal, redirect: 'error' });
+    return await doFetch(url, { method: 'POST', headers, body: text, signal: ctx.signal, redirect: 'error' });
   } catch (err) {
     if (!ctx.signal?.aborted && /redirect/i.test(describe(err))) {
       throw new ProviderError('bad_response', 'it answered with a redirect, which is not followed (the request carries the API key): set the endpoint to the address it redirects to');

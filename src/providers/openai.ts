@@ -67,7 +67,7 @@ export function buildOpenAIBody(request: ModelRequest, opts: Pick<OpenAIProvider
 
 async function callOpenAI(opts: OpenAIProviderOptions, url: string, request: ModelRequest, ctx: CallContext, scrubber: Scrubber, headers: Readonly<Record<string, string>>): Promise<ModelResponse> {
   const body = buildOpenAIBody(request, opts);
-  const res = await postJson(ctx, url, headers, body);
+  const res = await postJson(ctx, url, headers, body, scrubber);
   if (!res.ok) throw openAIHttpError(res, await readText(res, ctx.signal));
   // Some compatible servers ignore `stream: true` and answer one JSON body; that is complete, so accept it.
   if (request.stream && isEventStream(res)) return readOpenAIStream(res, body, request, ctx);
