@@ -3,7 +3,7 @@
  * and Rivet) on the peer harness's workloads, in the same harness run, so every ratio is
  * taken against the floor measured in the same repeat. Prints figures; it asserts nothing.
  *
- *   npx tsx scripts/bench-engine.ts [--quick] [--all] [--repeats N] [--workloads W4,W1,W1s,W2,W3]
+ *   npx tsx scripts/bench-engine.ts [--quick] [--all] [--repeats N] [--w1-repeats N] [--workloads W4,W1,W1s,W2,W3]
  *                                   [--no-check] [--no-heap] [--no-cpu] [--with name=path/to/adapter.ts ...]
  *
  * What it does:
@@ -14,6 +14,9 @@
  *     esbuild into the scratch copy's src/contestants/, because the harness runs plain Node 20.
  *  3. runs the harness's retry-with-feedback check with our contestant (`--check`).
  *  4. runs the benchmark: `node src/run.mjs --contestant seamscope=… --only fetch,seamscope[,…]`.
+ *  4b. runs W1 and W1s alone for --w1-repeats more repeats (default 8) and pools them with step 4's as
+ *     further repeats: one repeat's ratio moves by ±20 % on a 2-core machine, 4 of them leave the
+ *     median to chance.
  *  5. runs the harness's retained-heap check (`src/heap-growth.mjs`) for fetch and us.
  *  6. runs W1 once more by CPU time, the floor and us in one process, interleaved
  *     (scripts/bench/w1-cpu.ts): the figure that holds on a machine others are loading.
@@ -258,6 +261,22 @@ async function main(): Promise<void> {
   if (bench.code !== 0 || !rawRel) throw new Error(`the harness run failed (exit ${bench.code}); no raw results`);
   const rawPath = path.join(SCRATCH, rawRel);
   const { records } = JSON.parse(readFileSync(rawPath, 'utf8')) as { records: HarnessRecord[] };
+
+  // W1 and W1s take a few seconds a repeat, and one repeat's ratio moves by ±20 % with whatever
+  // else the machine does in those seconds: the harness's 4 repeats leave the median of W1 to
+  // chance. More repeats of those two workloads only (same harness, same rotation of who goes
+  // first), pooled with the first run's as further repeats, give the median something to stand on.
+  const extraRepeats = Number(opt('w1-repeats') ?? (QUICK ? 0 : 8));
+  const streamed = (opt('workloads') ?? 'W1,W1s').split(',').filter((w) => w === 'W1' || w === 'W1s');
+  if (extraRepeats > 0 && streamed.length > 0) {
+    log(`\n== ${extraRepeats} more repeats of ${streamed.join(' and ')} (pooled with the run above as further repeats)`);
+    const more = await runHarness(['src/run.mjs', '--only', ['fetch', ...ours].join(','), ...contestantArgs, '--workloads', streamed.join(','), '--repeats', String(extraRepeats)]);
+    const moreRel = /^raw: (\S+)$/m.exec(more.out)?.[1];
+    if (more.code !== 0 || !moreRel) throw new Error(`the extra W1 repeats failed (exit ${more.code}); no raw results`);
+    const offset = Math.max(0, ...records.map((r) => r.repeat));
+    const extra = (JSON.parse(readFileSync(path.join(SCRATCH, moreRel), 'utf8')) as { records: HarnessRecord[] }).records;
+    for (const r of extra) records.push({ ...r, repeat: r.repeat + offset });
+  }
 
   let heapRows: ReturnType<typeof parseHeap> = [];
   if (!flag('no-heap')) {
