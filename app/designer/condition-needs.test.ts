@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseChain } from '../../src/chain/parse.ts';
 import { stepRegistry } from '../../src/steps/index.ts';
 import { useChainDatasets } from '../persistence/chain-datasets.ts';
-import { addItemToDataset, storeDataset } from '../persistence/datasets.ts';
+import { addItemToDataset, deleteDataset, storeDataset } from '../persistence/datasets.ts';
 import { db } from '../persistence/db.ts';
 import { conditionFindingsNow, conditionsNow, edgeConditions, questionsOf } from './condition-needs.ts';
 
@@ -58,5 +58,16 @@ describe('the conditions a chain\'s handoff needs, for the dataset it is evaluat
     const grown = await edgeConditions(chain, EDGE);
     expect(grown?.fromDataset).toEqual({ name: 'Other questions', questions: 2 });
     expect(grown?.conditions.map((c) => c.text)).toContain('no deductible');
+  });
+
+  it('a dataset deleted and another imported under the same name and size is read anew, not taken for the old one', async () => {
+    const first = await storeDataset(db, 'same.jsonl', { name: 'Same name', items: [item('q1', 'Do I have to pay the deductible before my cleaning is covered?')] }, 1_000);
+    useChainDatasets.getState().link([chain.id], first.id);
+    expect((await edgeConditions(chain, EDGE))?.conditions.map((c) => c.text)).toContain('no deductible');
+    await deleteDataset(db, first.id);
+    // The same name gives the same id, and one item again: only the import tells them apart.
+    const second = await storeDataset(db, 'same.jsonl', { name: 'Same name', items: [item('q1', 'Does filing a grievance give me more time to appeal?')] }, 2_000);
+    expect(second.id).toBe(first.id);
+    expect((await edgeConditions(chain, EDGE))?.conditions.map((c) => c.text)).not.toContain('no deductible');
   });
 });

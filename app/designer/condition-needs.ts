@@ -13,7 +13,7 @@ import { canvasRegistry } from './canvas-registry.ts';
  * are fetched, and the questions of the dataset the chain is evaluated on (linked in the Evaluate
  * view, chain-datasets.ts), read from the database; so this module loads with import() when a
  * chain names documents: never on first paint. Documents are kept per file list (editing a
- * prompt does not fetch them again), datasets per id and size; results per chain revision and dataset.
+ * prompt does not fetch them again), datasets per id, import and size; results per chain revision and dataset.
  */
 const documents = new Map<string, Record<string, string>>();
 const loading = new Map<string, Promise<Record<string, string>>>();
@@ -58,7 +58,8 @@ export function questionsOf(dataset: Pick<Dataset, 'items'>): Record<string, str
 }
 
 /**
- * The linked dataset's questions, read again when its size changed (a run's item added to it);
+ * The linked dataset's questions, read again when its size changed (a run's item added to it) or
+ * it was imported again;
  * null when the chain has none linked or it was deleted.
  */
 async function datasetOf(chain: Chain): Promise<DatasetQuestions | null> {
@@ -69,7 +70,9 @@ async function datasetOf(chain: Chain): Promise<DatasetQuestions | null> {
     datasets.set(id, null);
     return null;
   }
-  const key = `${id}:${record.items}`;
+  // Items are only ever appended, so the count tells a grown dataset; the import time tells a
+  // dataset deleted and imported again under the same name (the same id) with as many items.
+  const key = `${id}:${record.importedAt}:${record.items}`;
   const known = datasets.get(id);
   if (known?.key === key) return known;
   const dataset = await loadDataset(db, id).catch(() => null);
