@@ -1,5 +1,6 @@
 // Seamscope: one schema validator with a cache. Shared by the engine and the exported TypeScript
 // runtime (each export writes it into its runtime folder: src/export/runtime-sources.ts).
+import { compileValidity, type Validity } from './compile.ts';
 import { formatSchemaError, interpret, stableKey } from './interpret.ts';
 import { schemaProblems } from './schema-problems.ts';
 
@@ -19,11 +20,7 @@ export const schemaPointer = (path: readonly (string | number)[]) => path.map((p
  */
 export function createSchemaChecker(): SchemaChecker {
   const broken = new Map<string, string | null>();
-  // Most calls pass the same schema object again (a step's parsed config): skip re-keying it.
-  const byObject = new WeakMap<object, string | null>();
   const problemOf = (schema: Record<string, unknown> | boolean): string | null => {
-    const known = typeof schema === 'object' ? byObject.get(schema) : undefined;
-    if (known !== undefined) return known;
     const key = stableKey(schema);
     let problem = broken.get(key);
     if (problem === undefined) {
@@ -32,23 +29,42 @@ export function createSchemaChecker(): SchemaChecker {
       if (broken.size >= 1024) broken.delete(broken.keys().next().value as string);
       broken.set(key, problem);
     }
-    if (typeof schema === 'object') byObject.set(schema, problem);
     return problem;
   };
-  // Schemas from files may carry a draft-07 `$schema`; the keywords read are the same. The copy
-  // without it is made once per schema object: a new root on every call would also defeat the
-  // interpreter's per-node cache for the root.
-  const roots = new WeakMap<object, Record<string, unknown>>();
-  const rootOf = (schema: Record<string, unknown>) => {
-    if (!Object.prototype.hasOwnProperty.call(schema, '$schema')) return schema;
-    let root = roots.get(schema);
-    if (!root) roots.set(schema, (root = (({ $schema: _ignored, ...rest }) => rest)(schema)));
-    return root;
+  // Most calls pass the same schema object again (a step's parsed config): what the checker
+  // works out from it is kept by object, one lookup per call.
+  const byObject = new WeakMap<object, Prepared>();
+  const prepare = (schema: Record<string, unknown>): Prepared => {
+    const problem = problemOf(schema);
+    if (problem !== null) return { problem, root: schema, valid: null };
+    // Schemas from files may carry a draft-07 `$schema`; the keywords read are the same. The
+    // copy without it is made once per schema object: a new root on every call would also
+    // defeat the interpreter's per-node cache for the root.
+    const root = Object.prototype.hasOwnProperty.call(schema, '$schema') ? (({ $schema: _ignored, ...rest }) => rest)(schema) : schema;
+    return { problem, root, valid: compileValidity(root) };
   };
   return (schema, value) => {
-    const problem = problemOf(schema);
-    if (problem !== null) return [problem];
-    const errors = interpret(typeof schema === 'object' && schema !== null ? rootOf(schema) : schema, value);
+    let prepared: Prepared;
+    if (typeof schema === 'object' && schema !== null) {
+      const known = byObject.get(schema);
+      if (known) prepared = known;
+      else byObject.set(schema, (prepared = prepare(schema)));
+    } else {
+      const problem = problemOf(schema);
+      prepared = { problem, root: schema, valid: problem === null ? compileValidity(schema) : null };
+    }
+    if (prepared.problem !== null) return [prepared.problem];
+    // A conforming value (most model answers) is answered by the compiled closures; the
+    // interpreter words the problems of the rest, exactly as before.
+    if (prepared.valid !== null && prepared.valid(value)) return [];
+    const errors = interpret(prepared.root, value);
     return errors.length === 0 ? [] : errors.map(formatSchemaError);
   };
+}
+
+/** What the checker keeps per schema object: its problem if broken, the root it interprets, its compiled verdict (null: not compiled). */
+interface Prepared {
+  problem: string | null;
+  root: Record<string, unknown> | boolean;
+  valid: Validity | null;
 }

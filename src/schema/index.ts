@@ -12,3 +12,4 @@ export { ENFORCED_FORMATS, isEnforcedFormat, matchesFormat } from './formats.ts'
 export { schemaProblems, type SchemaProblem } from './schema-problems.ts';
 export { interpret, formatSchemaError, deepEqual, type SchemaError } from './interpret.ts';
 export { createSchemaChecker, schemaPointer, type SchemaChecker } from './checker.ts';
+export { compileValidity, type Validity } from './compile.ts';

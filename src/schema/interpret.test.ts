@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { createSchemaChecker } from './checker.ts';
+import { ORACLE_SCHEMAS as schemas, ORACLE_VALUES as values } from '../testing/schema-fixtures.ts';
 
 // ajv 8 is the oracle the interpreter's words, pointers and order were taken from.
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
@@ -17,30 +18,6 @@ function ajvMessages(schema: Record<string, unknown> | boolean, value: unknown):
     return `${e.instancePath || '(root)'}: ${e.message ?? ''}${extra}`;
   });
 }
-
-const schemas: (Record<string, unknown> | boolean)[] = [
-  { type: 'object', properties: { answer: { type: 'string' }, section_ids: { type: 'array', items: { type: 'string' }, maxItems: 4, minItems: 1 } }, required: ['answer', 'section_ids'], additionalProperties: false },
-  { type: 'string', minLength: 3, maxLength: 5 }, { type: 'string', minLength: 4, maxLength: 4 }, { type: 'string', enum: ['a', 'b'] }, { enum: [1, 'x', null, { a: 1 }] }, { const: 'fixed' },
-  { type: 'integer', minimum: 1, maximum: 10 }, { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 }, { type: ['string', 'null'] },
-  { type: 'array', uniqueItems: true }, { type: 'array', items: { type: 'integer' }, uniqueItems: true },
-  { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false }, { type: 'array', contains: { type: 'string' } },
-  { type: 'array', contains: { const: 1 }, minContains: 2, maxContains: 3 }, { type: 'object', minProperties: 1, maxProperties: 2 },
-  { type: 'object', patternProperties: { '^x_\\d+$': { type: 'number' } }, additionalProperties: false }, { type: 'object', propertyNames: { maxLength: 3 } },
-  { type: 'object', dependentRequired: { a: ['b', 'c'] } }, { anyOf: [{ type: 'string' }, { type: 'number', minimum: 5 }] },
-  { oneOf: [{ type: 'string' }, { type: 'string', minLength: 2 }] }, { not: { type: 'null' } }, { allOf: [{ minLength: 2 }, { maxLength: 4 }], type: 'string' },
-  { if: { type: 'string' }, then: { minLength: 3 }, else: { type: 'number' } }, { type: 'string', pattern: '^[A-Z]{2}\\d+$' },
-  { type: 'string', pattern: '^\\s*\\S+\\s*$' }, { type: 'string', pattern: '^.{2}$' }, { type: 'string', pattern: '(?<n>\\d)x|^\\w\\b' },
-  { $defs: { id: { type: 'string', pattern: '^p\\d+$' } }, type: 'object', properties: { id: { $ref: '#/$defs/id' } }, required: ['id'] },
-  { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { q: { type: 'string', minLength: 20 } }, required: ['q'], additionalProperties: false } } } },
-  { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' }, v: { type: 'integer' } } } }, $ref: '#/$defs/node' },
-  { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { 'a/b~c': { type: 'boolean' } } }, true, false,
-];
-const values: unknown[] = [null, true, false, 0, 1, 2.5, 7, -3, 1e21, 'a', 'abc', 'abcdef', 'AB12', 'p1', 'x', '', ' ab ', 'a b', '\u00a0z\u00a0', 'é😀', '\n\n', '9x', [], [1], [1, 1], ['a', 1], ['a', 1, 2], [1, 1, 1], ['a', 'a'],
-  [{ a: 1 }, { a: 1 }], {}, { a: 1 }, { a: 1, b: 2 }, { a: 1, b: 2, c: 3 }, { answer: 'x', section_ids: [] }, { answer: 1, section_ids: ['a', 'b', 'c', 'd', 'e'], extra: true },
-  { x_1: 1, x_a: 2, 'a/b~c': 'no' }, { id: 'q1' }, { items: [{ q: 'short' }, { q: 'long enough to pass the check', z: 1 }, 'x'] }, { longname: 1, ab: 2 },
-  { v: 1, next: { v: 'two', next: { v: 3.5 } } },
-  // Code points against UTF-16 length: the length limits decide most strings without counting.
-  '😀😀😀', '😀😀😀😀', '😀😀😀😀😀😀', '😀a', 'ab😀', '\ud800\ud800\ud800', '\ud800😀\udc00a'];
 
 describe('the interpreting validator', () => {
   it('words, points at and orders every problem as ajv 8 does', () => {

@@ -40,26 +40,38 @@ const GROUPS: Record<string, readonly string[]> = {
   array: ['maxItems', 'minItems', 'uniqueItems', 'prefixItems', 'items', 'contains'],
   object: ['maxProperties', 'minProperties', 'required', 'propertyNames', 'additionalProperties', 'properties', 'patternProperties', 'dependentRequired'],
 };
-const LIMITS: readonly [string, string, (d: number, s: number) => boolean][] = [
+/** The number limits: keyword, the relation a value must have to the limit, and when it fails. */
+export const LIMITS: readonly [string, string, (d: number, s: number) => boolean][] = [
   ['maximum', '<=', (d, s) => d > s], ['minimum', '>=', (d, s) => d < s],
   ['exclusiveMaximum', '<', (d, s) => d >= s], ['exclusiveMinimum', '>', (d, s) => d <= s],
 ];
 
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// The helpers below are exported for compile.ts, whose closures must decide exactly as this does.
+export const has = (o: object, k: string) => Object.hasOwn(o, k);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isNull = (v: unknown) => v === null;
+const isBoolean = (v: unknown) => typeof v === 'boolean';
+const isString = (v: unknown) => typeof v === 'string';
+const isInteger = (v: unknown) => isNumber(v) && Number.isInteger(v);
+
+/** The test a JSON Schema type name stands for (undefined: not a type name). */
+export function typeTest(t: string): ((v: unknown) => boolean) | undefined {
+  switch (t) {
+    case 'null': return isNull;
+    case 'boolean': return isBoolean;
+    case 'string': return isString;
+    case 'number': return isNumber;
+    case 'integer': return isInteger;
+    case 'array': return Array.isArray;
+    case 'object': return isObject;
+    default: return undefined;
+  }
+}
 
 function typeOk(t: string, v: unknown): boolean {
-  switch (t) {
-    case 'null': return v === null;
-    case 'boolean': return typeof v === 'boolean';
-    case 'string': return typeof v === 'string';
-    case 'number': return isNumber(v);
-    case 'integer': return isNumber(v) && Number.isInteger(v);
-    case 'array': return Array.isArray(v);
-    case 'object': return isObject(v);
-    default: return false;
-  }
+  const test = typeTest(t);
+  return test !== undefined && test(v);
 }
 
 /** fast-deep-equal, what ajv's enum, const and uniqueItems use. */
@@ -85,6 +97,20 @@ const pointer = (path: string, key: string | number) => {
   if (typeof key === 'number') return `${path}/${key}`;
   return key.includes('~') || key.includes('/') ? `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` : `${path}/${key}`;
 };
+
+/**
+ * Whether a string breaks maxLength / minLength, in ajv's ucs2length (code points, a lone
+ * surrogate counting one). A string's code points number between half its UTF-16 length
+ * (rounded up) and that length: a limit outside that range is decided without counting them.
+ */
+export const tooLong = (s: string, max: number) => s.length > max && (Math.ceil(s.length / 2) > max || length(s) > max);
+export const tooShort = (s: string, min: number) => Math.ceil(s.length / 2) < min && (s.length < min || length(s) < min);
+
+/** ajv tests `res !== parseInt(res)`, and parseInt reads 1e+21 as 1: such quotients fail. */
+export function notMultipleOf(data: number, divisor: number): boolean {
+  const q = data / divisor;
+  return divisor === 0 || q !== parseInt(String(q), 10);
+}
 
 /** ajv's ucs2length: code points, a lone surrogate counting one. */
 function length(s: string): number {
@@ -153,13 +179,14 @@ function nodeInfo(schema: Record<string, unknown>): NodeInfo {
 function objectInfo(schema: Record<string, unknown>): NonNullable<NodeInfo['object']> {
   const info = nodeInfo(schema);
   if (info.object) return info.object;
-  const properties = isObject(schema.properties) ? schema.properties : {};
-  // ajv leaves a `__proto__` property out of its list of known properties.
-  const props = Object.keys(properties).filter((p) => p !== '__proto__');
+  const props = knownProperties(isObject(schema.properties) ? schema.properties : {});
   const patternProps = isObject(schema.patternProperties) ? schema.patternProperties : {};
   info.object = { props, known: new Set(props), patterns: Object.keys(patternProps).map(pattern) };
   return info.object;
 }
+
+/** The names of `properties` a value's properties are checked against: ajv leaves out `__proto__`. */
+export const knownProperties = (properties: Record<string, unknown>) => Object.keys(properties).filter((p) => p !== '__proto__');
 
 function resolve(root: Schema, ref: string): Schema {
   let node: unknown = root;
@@ -174,7 +201,8 @@ function resolve(root: Schema, ref: string): Schema {
 
 const typeText = (raw: unknown) => (Array.isArray(raw) ? raw.join(',') : String(raw));
 
-function duplicate(data: unknown[], items: unknown): [number, number] | null {
+/** The pair of equal items uniqueItems reports (ajv's), or null when the items are unique. */
+export function duplicate(data: unknown[], items: unknown): [number, number] | null {
   const raw = isObject(items) ? items.type : undefined;
   const itemTypes = raw === undefined ? [] : Array.isArray(raw) ? (raw as string[]) : [raw as string];
   if (itemTypes.length > 0 && !itemTypes.some((t) => t === 'object' || t === 'array')) {
@@ -351,21 +379,15 @@ function numberKeywords(schema: Record<string, unknown>, data: number, path: str
   }
   const divisor = schema.multipleOf;
   if (isNumber(divisor)) {
-    const q = data / divisor;
-    // ajv tests `res !== parseInt(res)`, and parseInt reads 1e+21 as 1: such quotients fail.
-    if (divisor === 0 || q !== parseInt(String(q), 10)) errors.push({ path, keyword: 'multipleOf', message: `must be multiple of ${String(divisor)}` });
+    if (notMultipleOf(data, divisor)) errors.push({ path, keyword: 'multipleOf', message: `must be multiple of ${String(divisor)}` });
   }
 }
 
 function stringKeywords(schema: Record<string, unknown>, data: string, path: string, errors: SchemaError[]): void {
-  // A string's code points number between half its UTF-16 length (rounded up) and that length:
-  // a limit outside that range is decided without counting them.
-  const most = data.length;
-  const least = Math.ceil(most / 2);
   const max = schema.maxLength;
-  if (isNumber(max) && most > max && (least > max || length(data) > max)) errors.push({ path, keyword: 'maxLength', message: `must NOT have more than ${String(max)} characters` });
+  if (isNumber(max) && tooLong(data, max)) errors.push({ path, keyword: 'maxLength', message: `must NOT have more than ${String(max)} characters` });
   const min = schema.minLength;
-  if (isNumber(min) && least < min && (most < min || length(data) < min)) errors.push({ path, keyword: 'minLength', message: `must NOT have fewer than ${String(min)} characters` });
+  if (isNumber(min) && tooShort(data, min)) errors.push({ path, keyword: 'minLength', message: `must NOT have fewer than ${String(min)} characters` });
   if (typeof schema.pattern === 'string' && !pattern(schema.pattern).test(data)) {
     errors.push({ path, keyword: 'pattern', message: `must match pattern "${schema.pattern}"` });
   }
