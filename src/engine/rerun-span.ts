@@ -4,6 +4,7 @@ import { ProviderError } from '../providers/errors.ts';
 import { shapeScrubber } from '../providers/scrub.ts';
 import type { ChatMessage, ModelProvider, ModelRequest } from '../providers/types.ts';
 import { TRACE_VERSION, type AttemptRecord, type RunMeta, type RunStatus, type TraceEvent } from '../trace/events.ts';
+import { toolCallOutput } from '../trace/otlp/messages.ts';
 import { rerunRequestOf } from '../trace/recorded-request.ts';
 import { createTraceRecorder } from '../trace/recorder.ts';
 import type { RunRepository } from '../trace/repository.ts';
@@ -127,7 +128,8 @@ export async function rerunSpan(opts: SpanRerunOptions): Promise<RunMeta> {
         end = { status: 'failed', error: `${step.stepId}: ${result.error}` };
         break;
       }
-      const output = outputOf(call, result.text);
+      // A tool-only reply's output is its calls, as the import records one (the replay shows what the model did).
+      const output = result.text === '' && result.record.toolCalls?.length ? result.record.toolCalls.map(toolCallOutput) : outputOf(call, result.text);
       outputs.set(step.stepId, { text: result.text, output });
       emit({ type: 'step.finished', at: now(), stepId: step.stepId, status: 'succeeded', latencyMs: result.record.latencyMs, output });
       last = output;

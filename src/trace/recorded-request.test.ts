@@ -5,7 +5,7 @@ import { describeFidelity, rerunRequestOf } from './recorded-request.ts';
 const endpoint = { maxOutputTokens: 512, structuredOutput: true };
 const answerSchema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
 
-function record(over: Partial<AttemptRecord> & { params?: Partial<AttemptRecord['params']> } = {}): AttemptRecord {
+function record(over: Omit<Partial<AttemptRecord>, 'params'> & { params?: Partial<AttemptRecord['params']> } = {}): AttemptRecord {
   const { params, ...rest } = over;
   return { messages: [{ role: 'user', content: 'Hi' }], segments: [], params: { model: 'gpt-4o', maxTokens: 0, structured: false, stream: false, ...params }, errors: [], latencyMs: 1, configHash: '', ...rest };
 }
