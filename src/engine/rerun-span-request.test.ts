@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../providers/anthropic.ts';
+import { createDemoProvider } from '../providers/demo-model.ts';
 import { createOpenAIProvider } from '../providers/openai.ts';
+import { demoProfile, runModelSettings } from '../providers/profiles.ts';
 import { stepRegistry } from '../steps/index.ts';
 import { createMockModelServer, type MockModelServer } from '../testing/mock-server.ts';
 import type { AttemptRecord, RunMeta, TraceEvent } from '../trace/events.ts';
@@ -125,6 +127,23 @@ describe('rerunning a span of an OpenAI-shaped trace', () => {
     const record = attemptsOf(await repo.getEvents(fork.id))[0];
     expect(record?.params.structured).toBe(false);
     expect(record?.asRecorded?.notSent[0]).toBe('response_format json_schema "answer" (strict) (the endpoint profile has structured output off)');
+  });
+});
+
+describe('the fork says what the provider actually sent', () => {
+  it('on the offline demo model, which sends no tools, the tools and tool choice are named as not sent', async () => {
+    const { meta, events } = openAITrace();
+    const repo = createMemoryRunRepository();
+    const fork = await rerunSpan({
+      parent: meta, parentEvents: events, fromStep: 'ChatCompletion', repo, provider: createDemoProvider(), model: runModelSettings(demoProfile),
+      messages: [{ role: 'user', content: 'Capital of Italy?' }],
+    });
+    const record = attemptsOf(await repo.getEvents(fork.id))[0];
+    expect(record?.requestBody).not.toHaveProperty('tools');
+    expect(record?.asRecorded).toMatchObject({
+      sent: ['max_tokens 200', 'response_format json_schema "answer" (strict)', 'stream'],
+      notSent: ["tools: lookup (the endpoint's provider left it out)", "tool_choice required (the endpoint's provider left it out)", 'top_p 0.9', 'seed 7'],
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import { shapeScrubber } from '../providers/scrub.ts';
 import type { ChatMessage, ModelProvider, ModelRequest } from '../providers/types.ts';
 import { TRACE_VERSION, type AttemptRecord, type RunMeta, type RunStatus, type TraceEvent } from '../trace/events.ts';
 import { toolCallOutput } from '../trace/otlp/messages.ts';
-import { rerunRequestOf } from '../trace/recorded-request.ts';
+import { confirmSent, rerunRequestOf } from '../trace/recorded-request.ts';
 import { createTraceRecorder } from '../trace/recorder.ts';
 import type { RunRepository } from '../trace/repository.ts';
 import { planSpanRerun, recordedCalls, substituteReads, type NewOutput, type RecordedCall } from '../trace/rerun-span.ts';
@@ -165,7 +165,7 @@ async function callStep(deps: CallDeps, stepId: string, call: RecordedCall, mess
     const { response, latencyMs } = await callModelWithRetries(deps, stepId, request, opts.onDelta ? (text) => opts.onDelta?.(stepId, text) : undefined);
     const prices = opts.model.prices;
     const record: AttemptRecord = {
-      ...base, requestBody: response.requestBody, rawResponse: response.rawResponse, text: response.text,
+      ...base, asRecorded: confirmSent(again, response.requestBody), requestBody: response.requestBody, rawResponse: response.rawResponse, text: response.text,
       finishReason: response.finishReason, rawFinishReason: response.rawFinishReason, errors: [], latencyMs, usage: response.usage,
       ...(response.toolCalls?.length ? { toolCalls: response.toolCalls } : {}),
       ...(prices ? { costUsd: (response.usage.inputTokens * prices.input + response.usage.outputTokens * prices.output) / 1_000_000 } : {}),

@@ -1,7 +1,6 @@
 import { isRecord } from '../files/json-value.ts';
 import type { OutputContract, ToolChoice, ToolSpec } from '../providers/types.ts';
 import type { AttemptRecord, RerunFidelity } from './events.ts';
-import { isSet } from './otlp/request-settings.ts';
 
 /**
  * What a rerun of a recorded call sends besides its messages, worked out from what the trace
@@ -22,6 +21,16 @@ export interface RerunRequest {
   toolChoice?: ToolChoice;
   stream: boolean;
   fidelity: RerunFidelity;
+  /** How to find each `sent` setting in the body the provider built (see confirmSent). */
+  checks: ReadonlyMap<string, (body: Record<string, unknown>) => boolean>;
+}
+
+/** A value that sets something: not null, not an empty string, list or object. */
+export function isSet(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isRecord(value)) return Object.keys(value).length > 0;
+  return true;
 }
 
 /** What of the chosen endpoint profile shapes the request. */
@@ -135,10 +144,15 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
   const notSent: string[] = [];
   const added: string[] = [];
   const maxTokens = recorded.maxTokens > 0 ? recorded.maxTokens : fallbackMaxTokens;
-  if (recorded.maxTokens > 0) sent.push(`max_tokens ${recorded.maxTokens}`);
+  const checks = new Map<string, (body: Record<string, unknown>) => boolean>();
+  const send = (label: string, present: (body: Record<string, unknown>) => boolean) => {
+    sent.push(label);
+    checks.set(label, present);
+  };
+  if (recorded.maxTokens > 0) send(`max_tokens ${recorded.maxTokens}`, (b) => [b.max_tokens, b.max_completion_tokens].includes(recorded.maxTokens));
   else added.push(`max_tokens ${fallbackMaxTokens} (the endpoint profile's: the trace recorded none)`);
-  if (recorded.temperature !== undefined) sent.push(`temperature ${recorded.temperature}`);
-  const out: Omit<RerunRequest, 'fidelity'> = { maxTokens, ...(recorded.temperature !== undefined ? { temperature: recorded.temperature } : {}), stream: false };
+  if (recorded.temperature !== undefined) send(`temperature ${recorded.temperature}`, (b) => b.temperature === recorded.temperature);
+  const out: Omit<RerunRequest, 'fidelity' | 'checks'> = { maxTokens, ...(recorded.temperature !== undefined ? { temperature: recorded.temperature } : {}), stream: false };
 
   const entries = Object.entries(body ?? {}).filter(([, v]) => isSet(v));
   const get = (keys: readonly string[]) => entries.find(([k]) => keys.includes(k));
@@ -149,7 +163,7 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
   if (formatResult && 'contract' in formatResult && !endpoint.structuredOutput) notSent.push(`${formatResult.label} (the endpoint profile has structured output off)`);
   else if (formatResult && 'contract' in formatResult) {
     out.contract = formatResult.contract;
-    sent.push(formatResult.label);
+    send(formatResult.label, (b) => isRecord(b.response_format) || isRecord(b.output_config));
   } else if (formatResult) notSent.push(formatResult.notSent);
   // Settings that ride inside the format's object (the Responses API's text.verbosity) are named too.
   if (format && isRecord(format[1]) && (format[0] === 'text' || format[0] === 'output_config')) {
@@ -175,7 +189,7 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
   }
   if (tools.length) {
     out.tools = tools;
-    sent.push(`tools: ${tools.map((t) => t.name).join(', ')}`);
+    send(`tools: ${tools.map((t) => t.name).join(', ')}`, (b) => Array.isArray(b.tools) && b.tools.length === tools.length);
   }
   const choiceEntry = get(TOOL_CHOICE_KEYS);
   if (choiceEntry) {
@@ -183,7 +197,8 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
     if (!tools.length) notSent.push(`${setting(choiceEntry[0], choiceEntry[1])} (${toolsEntry ? 'no tool could be sent' : 'the trace did not record the tools it chose among'})`);
     else if ('choice' in choice) {
       out.toolChoice = choice.choice;
-      sent.push(choice.label);
+      // auto is what an endpoint does with tools and no choice: the providers leave it out.
+      send(choice.label, (b) => choice.choice === 'auto' || isSet(b.tool_choice));
       if (choice.extra) notSent.push(choice.extra);
     } else notSent.push(choice.notSent);
   }
@@ -191,19 +206,23 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
   // Streaming: the body's flag, else the trace's.
   const streamEntry = get(['stream']);
   out.stream = streamEntry ? streamEntry[1] === true || streamEntry[1] === 'true' : recorded.stream;
-  if (out.stream) sent.push('stream');
+  if (out.stream) send('stream', (b) => b.stream === true);
 
   // Everything else the recorded request set is named.
   const known = new Set([...HANDLED, ...STREAM_KEYS, ...FORMAT_KEYS, ...TOOL_CHOICE_KEYS, 'tools']);
   for (const [key, value] of entries) if (!known.has(key)) notSent.push(setting(key, value));
-  return { ...out, fidelity: { sent, notSent, added, settingsRecorded: body !== undefined } };
+  return { ...out, fidelity: { sent, notSent, added, settingsRecorded: body !== undefined }, checks };
 }
 
-/** The comparison in one line, for the rerun dialog and the replay. */
-export function describeFidelity(f: RerunFidelity): string {
-  const parts = [`Sent as recorded: ${f.sent.length ? f.sent.join(', ') : 'nothing beyond the messages'}`];
-  parts.push(`not sent: ${f.notSent.length ? f.notSent.join(', ') : 'nothing the trace recorded'}`);
-  if (f.added.length) parts.push(`also sent: ${f.added.join(', ')}`);
-  const line = `${parts.join('; ')}.`;
-  return f.settingsRecorded ? line : `${line} The trace recorded no other request settings, so it cannot show whether the call set more.`;
+/**
+ * The fidelity as checked against the body the provider actually built: a setting the rerun
+ * asked for but the provider left out (the offline demo model sends no tools) is moved to
+ * `notSent`, so the fork never claims what did not happen. Unchecked when there is no body.
+ */
+export function confirmSent(request: RerunRequest, requestBody: unknown): RerunFidelity {
+  const f = request.fidelity;
+  if (!isRecord(requestBody)) return f;
+  const body = requestBody;
+  const missing = f.sent.filter((label) => !(request.checks.get(label)?.(body) ?? true));
+  return { ...f, sent: f.sent.filter((l) => !missing.includes(l)), notSent: [...missing.map((l) => `${l} (the endpoint's provider left it out)`), ...f.notSent] };
 }

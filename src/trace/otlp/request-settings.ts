@@ -1,4 +1,5 @@
 import { isRecord, prototypeFreeRecord } from '../../files/json-value.ts';
+import { isSet } from '../recorded-request.ts';
 import { parseJsonValue } from './guard.ts';
 import { indexed } from './indexed.ts';
 
@@ -27,14 +28,6 @@ const ATTRIBUTE_KEYS: readonly [string, string][] = [
   ['gen_ai.request.user', 'user'], ['llm.user', 'user'],
   ['gen_ai.request.reasoning_effort', 'reasoning_effort'], ['gen_ai.openai.request.reasoning_effort', 'reasoning_effort'],
 ];
-
-/** A value that sets something: not null, not an empty string, list or object. */
-export function isSet(value: unknown): boolean {
-  if (value === null || value === undefined || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isRecord(value)) return Object.keys(value).length > 0;
-  return true;
-}
 
 const parsed = (value: unknown): unknown => (typeof value === 'string' ? parseJsonValue(value) ?? value : value);
 
