@@ -197,8 +197,8 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
     if (!tools.length) notSent.push(`${setting(choiceEntry[0], choiceEntry[1])} (${toolsEntry ? 'no tool could be sent' : 'the trace did not record the tools it chose among'})`);
     else if ('choice' in choice) {
       out.toolChoice = choice.choice;
-      // auto is what an endpoint does with tools and no choice: the providers leave it out.
-      send(choice.label, (b) => choice.choice === 'auto' || isSet(b.tool_choice));
+      // auto is what an endpoint does with tools and no choice (the providers leave it out); without the tools no choice was made.
+      send(choice.label, (b) => Array.isArray(b.tools) && b.tools.length > 0 && (choice.choice === 'auto' || isSet(b.tool_choice)));
       if (choice.extra) notSent.push(choice.extra);
     } else notSent.push(choice.notSent);
   }
