@@ -50,6 +50,11 @@ describe('request settings as the conventions record them', () => {
     expect(requestSettingsOf({ 'gen_ai.request.model': 'gpt-4o' })).toBeUndefined();
   });
 
+  it('keeps no client setting that can carry a credential', () => {
+    expect(requestSettingsOf({ 'llm.invocation_parameters': JSON.stringify({ api_key: 'sk-live-0123456789abcdef', http_options: { headers: { authorization: 'Bearer x' } }, top_p: 0.5 }) })).toEqual({ top_p: 0.5 });
+    expect(langfuseSettingsOf({ apiKey: 'sk-live-0123456789abcdef', seed: 1 })).toEqual({ seed: 1 });
+  });
+
   it('Langfuse modelParameters: JSON texts read, nulls dropped', () => {
     expect(langfuseSettingsOf({ toolChoice: '{"type":"auto"}', maxTokens: null, top_p: 1, parallel_tool_calls: 'true' })).toEqual({ toolChoice: { type: 'auto' }, top_p: 1, parallel_tool_calls: true });
     expect(langfuseSettingsOf({ maxTokens: null })).toBeUndefined();

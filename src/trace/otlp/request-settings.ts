@@ -29,6 +29,9 @@ const ATTRIBUTE_KEYS: readonly [string, string][] = [
   ['gen_ai.request.reasoning_effort', 'reasoning_effort'], ['gen_ai.openai.request.reasoning_effort', 'reasoning_effort'],
 ];
 
+/** Client settings that can carry a credential (http_options holds headers): never kept, whatever the recorder wrote. */
+const CREDENTIALS = new Set(['api_key', 'apiKey', 'authorization', 'headers', 'extra_headers', 'default_headers', 'http_options', 'httpOptions']);
+
 const parsed = (value: unknown): unknown => (typeof value === 'string' ? parseJsonValue(value) ?? value : value);
 
 /** A request body the trace kept whole: the object `input.value` holds when it has `messages`. */
@@ -75,7 +78,7 @@ function recordedFormat(attrs: Record<string, unknown>, wrapper: Record<string, 
  */
 export function requestSettingsOf(attrs: Record<string, unknown>, wrapper: Record<string, unknown> = {}): Record<string, unknown> | undefined {
   const out = prototypeFreeRecord();
-  const put = (key: string, value: unknown) => { if (isSet(value) && !(key in out)) out[key] = value; };
+  const put = (key: string, value: unknown) => { if (isSet(value) && !(key in out) && !CREDENTIALS.has(key)) out[key] = value; };
   // The body as recorded first: its keys are the request's own.
   const body = recordedBody(attrs);
   for (const [key, value] of Object.entries(body ?? {})) if (key !== 'messages') put(key, value);
@@ -93,7 +96,7 @@ export function langfuseSettingsOf(params: Record<string, unknown>): Record<stri
   const out = prototypeFreeRecord();
   for (const [key, value] of Object.entries(params)) {
     const v = parsed(value);
-    if (isSet(v)) out[key] = v;
+    if (isSet(v) && !CREDENTIALS.has(key)) out[key] = v;
   }
   return Object.keys(out).length ? out : undefined;
 }
