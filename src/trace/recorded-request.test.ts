@@ -92,6 +92,14 @@ describe('what a rerun sends again of an Anthropic-shaped recorded request', () 
   });
 });
 
+describe('the cap and temperature', () => {
+  it('are read from the recorded body when the record’s params lack them (a trace that kept them only there)', () => {
+    const r = rerunRequestOf(record({ recordedRequest: { max_completion_tokens: 200, temperature: 0.5 } }), endpoint);
+    expect(r).toMatchObject({ maxTokens: 200, temperature: 0.5 });
+    expect(r.fidelity).toMatchObject({ sent: ['max_tokens 200', 'temperature 0.5'], notSent: [], added: [] });
+  });
+});
+
 describe('a recorded call whose trace kept no request settings', () => {
   it('sends its stream flag, names its JSON flag as not sent, says the profile’s cap was added, and never claims more', () => {
     const r = rerunRequestOf(record({ params: { structured: true, stream: true } }), endpoint);

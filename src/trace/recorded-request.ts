@@ -40,13 +40,15 @@ export interface RerunEndpoint {
   structuredOutput: boolean;
 }
 
+const CAP_KEYS = ['max_tokens', 'max_completion_tokens', 'max_output_tokens', 'maxTokens', 'maxOutputTokens'];
+
 /** Keys the rerun sends from elsewhere (messages, model, cap, temperature) or that set nothing on the endpoint. */
 const HANDLED = new Set([
   'model', 'messages', 'input', 'system', 'instructions', 'system_instruction', 'prompt',
-  'max_tokens', 'max_completion_tokens', 'max_output_tokens', 'maxTokens', 'maxOutputTokens', 'temperature',
+  ...CAP_KEYS, 'temperature',
   // Client settings and response fields some recorders keep beside the request (Langfuse, the Agents SDK).
   'maxRetries', 'max_retries', 'timeout', 'http_options', 'headers', 'extra_headers', 'api_base', 'api_key', 'apiKey',
-  'id', 'object', 'created_at', 'status', 'output', 'usage', 'error', 'incomplete_details', 'billing', 'finishReason', 'mode', 'maxSteps',
+  'id', 'object', 'created_at', 'status', 'output', 'usage', 'error', 'incomplete_details', 'billing', 'finishReason', 'maxSteps',
 ]);
 const STREAM_KEYS = new Set(['stream', 'stream_options']);
 const FORMAT_KEYS = ['response_format', 'responseFormat', 'output_config', 'text', 'output_format'];
@@ -137,22 +139,25 @@ function toolChoiceOf(raw: unknown): { choice: ToolChoice; label: string; extra?
  * r.fidelity.notSent;  // ['top_p 0.9', 'seed 7']
  */
 export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): RerunRequest {
-  const fallbackMaxTokens = endpoint.maxOutputTokens;
   const recorded = record.params;
   const body = recordedBody(record);
   const sent: string[] = [];
   const notSent: string[] = [];
   const added: string[] = [];
-  const maxTokens = recorded.maxTokens > 0 ? recorded.maxTokens : fallbackMaxTokens;
   const checks = new Map<string, (body: Record<string, unknown>) => boolean>();
   const send = (label: string, present: (body: Record<string, unknown>) => boolean) => {
     sent.push(label);
     checks.set(label, present);
   };
-  if (recorded.maxTokens > 0) send(`max_tokens ${recorded.maxTokens}`, (b) => [b.max_tokens, b.max_completion_tokens].includes(recorded.maxTokens));
-  else added.push(`max_tokens ${fallbackMaxTokens} (the endpoint profile's: the trace recorded none)`);
-  if (recorded.temperature !== undefined) send(`temperature ${recorded.temperature}`, (b) => b.temperature === recorded.temperature);
-  const out: Omit<RerunRequest, 'fidelity' | 'checks'> = { maxTokens, ...(recorded.temperature !== undefined ? { temperature: recorded.temperature } : {}), stream: false };
+  // The cap and temperature from the record's params, else from the recorded body (a trace may keep them only there).
+  const numberIn = (keys: readonly string[]) => keys.map((k) => body?.[k]).find((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const recordedCap = recorded.maxTokens > 0 ? recorded.maxTokens : numberIn(CAP_KEYS);
+  const cap = recordedCap !== undefined && Number.isInteger(recordedCap) && recordedCap > 0 ? recordedCap : undefined;
+  const temperature = recorded.temperature ?? numberIn(['temperature']);
+  if (cap !== undefined) send(`max_tokens ${cap}`, (b) => CAP_KEYS.some((k) => b[k] === cap));
+  else added.push(`max_tokens ${endpoint.maxOutputTokens} (the endpoint profile's: the trace recorded none)`);
+  if (temperature !== undefined) send(`temperature ${temperature}`, (b) => b.temperature === temperature);
+  const out: Omit<RerunRequest, 'fidelity' | 'checks'> = { maxTokens: cap ?? endpoint.maxOutputTokens, ...(temperature !== undefined ? { temperature } : {}), stream: false };
 
   const entries = Object.entries(body ?? {}).filter(([, v]) => isSet(v));
   const get = (keys: readonly string[]) => entries.find(([k]) => keys.includes(k));
