@@ -89,3 +89,30 @@ test('with no recorded template the messages are edited; a call the trace does n
   await expect(page.getByTestId('diff.step.chat_mock_model')).toHaveClass(/is-changed/);
   await expect(page.getByTestId('diff.step.chat_mock_model_3')).not.toHaveClass(/is-changed/);
 });
+
+test('the rerun says what of the recorded request it sends, and the replay what the endpoint’s provider actually sent', async ({ app, page }) => {
+  // OpenInference around the OpenAI Agents SDK (corpus capture): the call offered get_weather with tool_choice auto, top_p 1 and more.
+  const agents = new URL('../src/testing/corpus/traces/otlp/openinference-openai-agents-2025-09-30.otlp.json', import.meta.url).pathname;
+  await app.open();
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByText('Import trace', { exact: true }).click();
+  await (await chooser).setFiles(agents);
+  await app.expectStoredReplay();
+  await page.getByTestId('replay.span.rerun.response').click();
+  const planned = page.getByTestId('traceRerun.request.response');
+  await expect(planned).toContainText('Sends as recorded: temperature 1, tools: get_weather, tool_choice auto');
+  await expect(page.getByTestId('traceRerun.request.response.notSent')).toContainText('parallel_tool_calls true, top_p 1');
+  await app.typeInto(page.getByTestId('traceRerun.message.1'), 'What is the weather in Osaka?');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await planned.scrollIntoViewIfNeeded();
+  await app.screenshot('trace-rerun-request-1280');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('traceRerun.start').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Run succeeded' })).toBeVisible({ timeout: 30_000 });
+  await app.expectStoredReplay();
+  // The offline demo model takes no tools: the replay names them as left out instead of claiming them sent.
+  await expect(page.getByTestId('replay.attempt.response.1.asRecorded.notSent')).toContainText("tools: get_weather (the endpoint's provider left it out), tool_choice auto (the endpoint's provider left it out)");
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByTestId('replay.attempt.response.1.asRecorded').scrollIntoViewIfNeeded();
+  await app.screenshot('trace-rerun-request-replay-1280');
+});

@@ -1,6 +1,7 @@
 import type { StepView } from '../../src/trace/index.ts';
 import { formatCost, formatMs } from '../ui/format.ts';
 import { AttemptToolCalls } from './AttemptToolCalls.tsx';
+import { RerunFidelityLine } from './RerunFidelityLine.tsx';
 import { failureLabel, MALFORMED } from './run-figures.ts';
 
 const checkLabels: Record<string, string> = {
@@ -19,7 +20,8 @@ function pillClass(failure: string | undefined): string {
  */
 export function AttemptList({ step }: { step: StepView }) {
   // Tool calls and reasoning are only ever shown here, so an attempt that has them is shown.
-  const interesting = step.attempts.length > 1 || step.attempts.some((a) => a.record.failure || a.record.toolCalls?.length || a.record.reasoning) || step.failure || step.checks.length > 0 || step.transportRetries.length > 0;
+  // A rerun of a recorded call always says what of the recorded request it sent.
+  const interesting = step.attempts.length > 1 || step.attempts.some((a) => a.record.failure || a.record.toolCalls?.length || a.record.reasoning || a.record.asRecorded) || step.failure || step.checks.length > 0 || step.transportRetries.length > 0;
   if (!interesting) return null;
   return (
     <div className="attempts" data-testid={`replay.attempts.${step.stepId}`}>
@@ -41,6 +43,7 @@ export function AttemptList({ step }: { step: StepView }) {
               )}
               {record.costUsd !== undefined && <span className="muted small">{formatCost(record.costUsd)}</span>}
             </div>
+            {record.asRecorded && <RerunFidelityLine fidelity={record.asRecorded} testId={`replay.attempt.${step.stepId}.${i + 1}.asRecorded`} />}
             {record.errors.length > 0 && (
               <ul className="attempt-errors">
                 {record.errors.map((e, j) => (

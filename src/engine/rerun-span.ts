@@ -2,8 +2,10 @@ import { hashValue } from '../chain/hash.ts';
 import type { Chain } from '../chain/schema.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { shapeScrubber } from '../providers/scrub.ts';
-import type { ChatMessage, ModelProvider } from '../providers/types.ts';
+import type { ChatMessage, ModelProvider, ModelRequest } from '../providers/types.ts';
 import { TRACE_VERSION, type AttemptRecord, type RunMeta, type RunStatus, type TraceEvent } from '../trace/events.ts';
+import { toolCallOutput } from '../trace/otlp/messages.ts';
+import { confirmSent, rerunRequestOf } from '../trace/recorded-request.ts';
 import { createTraceRecorder } from '../trace/recorder.ts';
 import type { RunRepository } from '../trace/repository.ts';
 import { planSpanRerun, recordedCalls, substituteReads, type NewOutput, type RecordedCall } from '../trace/rerun-span.ts';
@@ -126,7 +128,8 @@ export async function rerunSpan(opts: SpanRerunOptions): Promise<RunMeta> {
         end = { status: 'failed', error: `${step.stepId}: ${result.error}` };
         break;
       }
-      const output = outputOf(call, result.text);
+      // A tool-only reply's output is its calls, as the import records one (the replay shows what the model did).
+      const output = result.text === '' && result.record.toolCalls?.length ? result.record.toolCalls.map(toolCallOutput) : outputOf(call, result.text);
       outputs.set(step.stepId, { text: result.text, output });
       emit({ type: 'step.finished', at: now(), stepId: step.stepId, status: 'succeeded', latencyMs: result.record.latencyMs, output });
       last = output;
@@ -144,16 +147,25 @@ export async function rerunSpan(opts: SpanRerunOptions): Promise<RunMeta> {
 
 type CallDeps = Parameters<typeof callModelWithRetries>[0];
 
-/** One call sent again as the trace recorded it (its cap and temperature), to the chosen model. */
+/**
+ * One call sent again as the trace recorded it, to the chosen model: its cap and temperature,
+ * and its output format, tools, tool choice and streaming where the trace recorded them; the
+ * attempt record names what of the recorded request was not sent (`asRecorded`).
+ */
 async function callStep(deps: CallDeps, stepId: string, call: RecordedCall, messages: ChatMessage[], opts: SpanRerunOptions): Promise<{ record: AttemptRecord; text: string; error?: string }> {
-  const recorded = call.record.params;
-  const params = { model: opts.model.name, maxTokens: recorded.maxTokens > 0 ? recorded.maxTokens : opts.model.maxOutputTokens, ...(recorded.temperature !== undefined ? { temperature: recorded.temperature } : {}), structured: false, stream: false };
-  const base = { messages, segments: [], params, configHash: hashValue({ messages, params }) };
+  const again = rerunRequestOf(call.record, opts.model);
+  const params = { model: opts.model.name, maxTokens: again.maxTokens, ...(again.temperature !== undefined ? { temperature: again.temperature } : {}), structured: again.contract !== undefined, stream: again.stream };
+  const request: ModelRequest = {
+    model: params.model, messages, maxTokens: params.maxTokens, ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+    ...(again.contract ? { contract: again.contract } : {}), ...(again.tools ? { tools: again.tools } : {}), ...(again.toolChoice ? { toolChoice: again.toolChoice } : {}),
+    ...(again.stream ? { stream: true } : {}),
+  };
+  const base = { messages, segments: [], params, configHash: hashValue({ messages, params, contract: again.contract, tools: again.tools, toolChoice: again.toolChoice }), asRecorded: again.fidelity };
   try {
-    const { response, latencyMs } = await callModelWithRetries(deps, stepId, { model: params.model, messages, maxTokens: params.maxTokens, ...(params.temperature !== undefined ? { temperature: params.temperature } : {}) }, opts.onDelta ? (text) => opts.onDelta?.(stepId, text) : undefined);
+    const { response, latencyMs } = await callModelWithRetries(deps, stepId, request, opts.onDelta ? (text) => opts.onDelta?.(stepId, text) : undefined);
     const prices = opts.model.prices;
     const record: AttemptRecord = {
-      ...base, requestBody: response.requestBody, rawResponse: response.rawResponse, text: response.text,
+      ...base, asRecorded: confirmSent(again, response.requestBody), requestBody: response.requestBody, rawResponse: response.rawResponse, text: response.text,
       finishReason: response.finishReason, rawFinishReason: response.rawFinishReason, errors: [], latencyMs, usage: response.usage,
       ...(response.toolCalls?.length ? { toolCalls: response.toolCalls } : {}),
       ...(prices ? { costUsd: (response.usage.inputTokens * prices.input + response.usage.outputTokens * prices.output) / 1_000_000 } : {}),

@@ -32,6 +32,8 @@ export const attemptRecordSchema = z.object({
   segments: z.array(segment),
   params: z.object({ model: z.string(), maxTokens: z.number(), temperature: z.number().optional(), structured: z.boolean(), stream: z.boolean() }).loose(),
   requestBody: z.unknown().optional(),
+  recordedRequest: z.record(z.string(), z.unknown()).optional(),
+  asRecorded: z.object({ sent: z.array(z.string()), notSent: z.array(z.string()), added: z.array(z.string()), settingsRecorded: z.boolean() }).loose().optional(),
   rawResponse: z.unknown().optional(),
   text: z.string().optional(),
   finishReason: z.enum(['stop', 'length', 'refusal', 'content_filter', 'tool_calls', 'other']).optional(),

@@ -32,12 +32,35 @@ export interface TruncationRecord {
   cutText: string;
 }
 
+/**
+ * How a rerun call compares with the recorded call it repeats (src/trace/recorded-request.ts).
+ * Each entry names a request setting with its value, e.g. `top_p 0.9`.
+ */
+export interface RerunFidelity {
+  /** Recorded settings sent again as recorded. */
+  sent: string[];
+  /** Recorded settings the rerun did not send, each with why when it is not plain. */
+  notSent: string[];
+  /** Settings the rerun sent that the trace did not record (e.g. the profile's max tokens). */
+  added: string[];
+  /** False when the trace kept no request settings beyond model, cap, temperature and its JSON/stream flags: nothing else could be checked. */
+  settingsRecorded: boolean;
+}
+
 export interface AttemptRecord {
   messages: ChatMessage[];
   segments: PromptSegment[];
   params: { model: string; maxTokens: number; temperature?: number; structured: boolean; stream: boolean };
   /** The exact JSON body sent to the endpoint; keys are never in it. */
   requestBody?: unknown;
+  /**
+   * An imported call's request settings as the trace recorded them besides the messages (top_p,
+   * response_format, tools, tool_choice, stream…; src/trace/otlp/request-settings.ts). Not an
+   * exact body: only what the recording tool kept. Absent from Seamscope's own calls.
+   */
+  recordedRequest?: Record<string, unknown>;
+  /** On a rerun of a recorded call: what of the recorded request it sent again and what it did not. */
+  asRecorded?: RerunFidelity;
   rawResponse?: unknown;
   text?: string;
   finishReason?: FinishReason;

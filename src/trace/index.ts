@@ -10,7 +10,7 @@
  * const view = buildRunView(meta, events, stepRegistry);
  * for (const boundary of view.boundaries) console.log(boundaryLabel(view, boundary));
  */
-export { TRACE_VERSION, type AttemptRecord, type BoundaryLabel, type PromptSegment, type RunMeta, type SufficiencyVerdict, type RunStatus, type StepStatus, type TraceEvent, type TruncationRecord } from './events.ts';
+export { TRACE_VERSION, type AttemptRecord, type BoundaryLabel, type PromptSegment, type RunMeta, type RerunFidelity, type SufficiencyVerdict, type RunStatus, type StepStatus, type TraceEvent, type TruncationRecord } from './events.ts';
 export { boundaryLabel, buildRunView, checksOnBoundary, createRunViewBuilder, stepLabel, type Boundary, type RunView, type StepView } from './replay.ts';
 export { createMemoryRunRepository, type RunRepository } from './repository.ts';
 export { parseRunFile, toRunFile, type RunFile } from './run-file.ts';
@@ -18,3 +18,4 @@ export { clearBoundaryLabel, labelOf, setBoundaryLabel, type LabelResult } from 
 export { upToDateEvents, upToDateRunMeta } from './restore.ts';
 export type { PromptTemplate, SpanKind, SpanNode } from './span-tree.ts';
 export { applyTemplateEdit, planSpanRerun, recordedCalls, renderPromptTemplate, spanOfStep, type PlannedStep, type SpanRerunPlan } from './rerun-span.ts';
+export { rerunRequestOf, type RerunRequest } from './recorded-request.ts';

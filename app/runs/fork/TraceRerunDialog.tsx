@@ -1,7 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { ChatMessage } from '../../../src/providers/index.ts';
-import { applyTemplateEdit, planSpanRerun, recordedCalls, spanOfStep, stepLabel, type PlannedStep } from '../../../src/trace/index.ts';
+import type { EndpointProfile } from '../../../src/providers/profiles.ts';
+import { applyTemplateEdit, planSpanRerun, recordedCalls, rerunRequestOf, spanOfStep, stepLabel, type AttemptRecord, type PlannedStep } from '../../../src/trace/index.ts';
 import { profileLabel } from '../../profiles/profile-label.ts';
+import { RerunFidelityLine } from '../RerunFidelityLine.tsx';
 import { useEditorStore } from '../../stores/editor-store.ts';
 import type { ReplayState } from '../../stores/run-store.ts';
 import { selectProfiles } from '../../stores/selectors.ts';
@@ -28,7 +30,8 @@ export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplaySt
   const profile = profiles.find((p) => p.id === profileId) ?? profiles.find((p) => p.kind === 'demo') ?? profiles[0] ?? null;
   const [typedModel, setModel] = useState<string | null>(null);
   const model = typedModel ?? profile?.model ?? '';
-  const recorded = useMemo(() => recordedCalls(meta, events).find((c) => c.stepId === stepId), [meta, events, stepId]);
+  const calls = useMemo(() => recordedCalls(meta, events), [meta, events]);
+  const recorded = calls.find((c) => c.stepId === stepId);
   const template = spanOfStep(meta, stepId)?.promptTemplate;
   const recordedMessages = useMemo(() => recorded?.record.messages ?? [], [recorded]);
   // The template is offered only where its recorded rendering can be found in the messages.
@@ -149,13 +152,21 @@ export function TraceRerunDialog({ replay, stepId, onClose }: { replay: ReplaySt
                       : s.stepId === stepId ? '— sent again with your edit'
                         : `— reads ${[...new Set(s.reads.map((r) => name(r.producer)))].join(', ')} (its output is verbatim in this call’s input), sent again with the new output there`}
                 </span>
+                {s.action === 'rerun' && profile && <PlannedFidelity record={calls.find((c) => c.stepId === s.stepId)?.record} profile={profile} stepId={s.stepId} />}
               </li>
             ))}
           </ul>
         ) : (
           <p className="field-error">{plan.message}</p>
         )}
+        {plan.ok && <p className="muted small trace-rerun-note">Read from the trace; each rerun call in the replay says what its endpoint’s provider actually sent.</p>}
       </div>
     </Dialog>
   );
+}
+
+/** What the rerun of one planned call sends of its recorded request, read from the trace before anything is sent. */
+function PlannedFidelity({ record, profile, stepId }: { record: AttemptRecord | undefined; profile: EndpointProfile; stepId: string }) {
+  if (!record) return null;
+  return <RerunFidelityLine fidelity={rerunRequestOf(record, profile).fidelity} planned testId={`traceRerun.request.${stepId}`} />;
 }

@@ -67,6 +67,7 @@ export function recordFromCall(call: LlmCall, span: FlatSpan, configHash: string
     messages: call.messages,
     segments: [],
     params: { model: call.model ?? call.responseModel ?? '', maxTokens: call.maxTokens ?? 0, ...(call.temperature !== undefined ? { temperature: call.temperature } : {}), structured: call.structured, stream: call.stream },
+    ...(call.request ? { recordedRequest: call.request } : {}),
     ...(call.text !== undefined ? { text: call.text } : {}),
     ...(call.toolCalls?.length ? { toolCalls: call.toolCalls } : {}),
     ...(call.reasoning ? { reasoning: call.reasoning } : {}),

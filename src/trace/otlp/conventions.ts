@@ -1,6 +1,8 @@
 import type { ChatMessage, FinishReason, TokenUsage, ToolCall } from '../../providers/types.ts';
 import { isRecord, propertyOf, prototypeFreeRecord } from '../../files/json-value.ts';
 import { parseJsonValue } from './guard.ts';
+import { indexed } from './indexed.ts';
+import { requestSettingsOf } from './request-settings.ts';
 import { eventChoices, eventMessages } from './genai-events.ts';
 import { chatMessagesFrom, toolCallFrom, toolCallOutput, finishFromRecorded, hasContent, messagesFromRoleText, outputFrom, outputMessage, systemMessageFrom, type GenAiMessage, type GenAiPart, type RecordedOutput } from './messages.ts';
 
@@ -10,6 +12,8 @@ import { chatMessagesFrom, toolCallFrom, toolCallOutput, finishFromRecorded, has
  * maps in the corpus test it directly. Each read notes which convention the key belongs to,
  * so the import can say what it found.
  */
+export { indexed } from './indexed.ts';
+
 export type Convention = 'otel-genai' | 'otel-genai-deprecated' | 'openlit' | 'openllmetry' | 'openinference' | 'vercel-ai-sdk' | 'langfuse';
 
 export interface LlmCall {
@@ -34,6 +38,8 @@ export interface LlmCall {
   costUsd?: number;
   stream: boolean;
   outputSchema?: Record<string, unknown>;
+  /** The request settings the trace recorded besides messages, model, cap and temperature (request-settings.ts). */
+  request?: Record<string, unknown>;
   /** What could not be kept exactly (tool calls rendered as text, extra choices dropped). */
   notes: string[];
 }
@@ -56,21 +62,6 @@ function conventionOf(key: string): Convention {
   if (key.startsWith('llm.')) return 'openllmetry';
   if (DEPRECATED.has(key) || /^gen_ai\.(prompt|completion)\.\d/.test(key)) return 'otel-genai-deprecated';
   return 'otel-genai';
-}
-
-/** `prefix.N.rest` keys grouped by N in index order: one record of `rest` keys per N. */
-export function indexed(attrs: Record<string, unknown>, prefix: string): Record<string, unknown>[] {
-  const groups = new Map<number, Record<string, unknown>>();
-  for (const [key, value] of Object.entries(attrs)) {
-    if (!key.startsWith(prefix)) continue;
-    const match = /^(\d{1,6})\.(.+)$/.exec(key.slice(prefix.length));
-    if (!match) continue;
-    const n = Number(match[1]);
-    const group = groups.get(n) ?? prototypeFreeRecord();
-    group[match[2] as string] = value;
-    groups.set(n, group);
-  }
-  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g);
 }
 
 /** OpenInference `message.*` keys (contents, tool calls, tool results) → a GenAI-shaped message. */
@@ -263,6 +254,7 @@ export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: rea
   const model = str('gen_ai.request.model', 'ai.model.id') ?? (typeof invocation.model === 'string' ? invocation.model : undefined) ?? str('llm.model_name', 'gen_ai.response.model');
   const responseModel = str('gen_ai.response.model', 'ai.response.model', 'llm.model_name');
   const stream = get('gen_ai.request.stream', 'gen_ai.request.is_stream', 'llm.is_streaming') === true || /doStream$/.test(String(vercelOp));
+  const request = requestSettingsOf(attrs, wrapper);
   return {
     // Computed last: every read above has recorded its convention by now.
     conventions: [...used].sort(),
@@ -285,6 +277,7 @@ export function mapLlmAttributes(spanAttrs: Record<string, unknown>, events: rea
     ...(Number.isFinite(temperature) ? { temperature } : {}),
     stream,
     ...(isRecord(schema) ? { outputSchema: schema } : {}),
+    ...(request ? { request } : {}),
     notes: [...notes],
   };
 }

@@ -59,6 +59,9 @@ function overlay(record: AttemptRecord, a: Record<string, unknown>): AttemptReco
   const rest = { ...record };
   delete rest.output;
   delete rest.failure;
+  // Seamscope's own record has no recorded-request settings: the few its export writes
+  // (gen_ai.output.type for a JSON step) stand for `params`, already restored here.
+  delete rest.recordedRequest;
   return {
     ...rest,
     ...(output !== undefined ? { output } : {}),

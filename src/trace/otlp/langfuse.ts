@@ -7,6 +7,7 @@ import { importGeneric, listNames, silentOutputWarning, type FoundCall, type Imp
 import { readLangfuseExport, type LangfuseObservation } from './langfuse-read.ts';
 import { finishFromRecorded, hasContent, toolCallOutput } from './messages.ts';
 import type { FlatSpan } from './spans.ts';
+import { langfuseSettingsOf } from './request-settings.ts';
 import { vendorMessages, vendorOutput } from './vendor-shapes.ts';
 
 /**
@@ -70,6 +71,7 @@ function callOf(o: LangfuseObservation): LlmCall {
   const model = o.model ?? (typeof params.model === 'string' ? params.model : undefined);
   // The original span attributes survive, when at all, inside `metadata.attributes`.
   const attributes = propertyOf(bodyOf(o.metadata), 'attributes');
+  const request = langfuseSettingsOf(params);
   const provider = [params.system, propertyOf(attributes, 'gen_ai.provider.name'), propertyOf(attributes, 'gen_ai.system')].find((v): v is string => typeof v === 'string' && v !== '');
   return {
     conventions: ['langfuse'],
@@ -86,6 +88,7 @@ function callOf(o: LangfuseObservation): LlmCall {
     ...(temperature !== undefined ? { temperature } : {}),
     ...(cost !== undefined && cost > 0 ? { costUsd: cost } : {}),
     stream: false,
+    ...(request ? { request } : {}),
     notes: [...notes],
   };
 }
