@@ -267,10 +267,10 @@ async function main(): Promise<void> {
   // chance. More repeats of those two workloads only (same harness, same rotation of who goes
   // first), pooled with the first run's as further repeats, give the median something to stand on.
   const extraRepeats = Number(opt('w1-repeats') ?? (QUICK ? 0 : 8));
-  const streamed = (opt('workloads') ?? 'W1,W1s').split(',').filter((w) => w === 'W1' || w === 'W1s');
-  if (extraRepeats > 0 && streamed.length > 0) {
-    log(`\n== ${extraRepeats} more repeats of ${streamed.join(' and ')} (pooled with the run above as further repeats)`);
-    const more = await runHarness(['src/run.mjs', '--only', ['fetch', ...ours].join(','), ...contestantArgs, '--workloads', streamed.join(','), '--repeats', String(extraRepeats)]);
+  const w1Workloads = (opt('workloads') ?? 'W1,W1s').split(',').filter((w) => w === 'W1' || w === 'W1s');
+  if (extraRepeats > 0 && w1Workloads.length > 0) {
+    log(`\n== ${extraRepeats} more repeats of ${w1Workloads.join(' and ')} (pooled with the run above as further repeats)`);
+    const more = await runHarness(['src/run.mjs', '--only', ['fetch', ...ours].join(','), ...contestantArgs, '--workloads', w1Workloads.join(','), '--repeats', String(extraRepeats)]);
     const moreRel = /^raw: (\S+)$/m.exec(more.out)?.[1];
     if (more.code !== 0 || !moreRel) throw new Error(`the extra W1 repeats failed (exit ${more.code}); no raw results`);
     const offset = Math.max(0, ...records.map((r) => r.repeat));

@@ -1,6 +1,7 @@
 import { isRecord } from '../files/json-value.ts';
 import type { OutputContract, ToolChoice, ToolSpec } from '../providers/types.ts';
 import type { AttemptRecord, RerunFidelity } from './events.ts';
+import { parseJsonValue } from './otlp/guard.ts';
 
 /**
  * What a rerun of a recorded call sends besides its messages, worked out from what the trace
@@ -92,7 +93,7 @@ function contractOf(key: string, value: unknown): { contract: OutputContract; la
 
 /** One recorded tool as a function tool, or null when it is another kind (web search, code interpreter…). */
 function toolOf(raw: unknown): { tool: ToolSpec; note?: string } | null {
-  const t = typeof raw === 'string' ? safeParse(raw) : raw;
+  const t = typeof raw === 'string' ? parseJsonValue(raw) : raw;
   if (!isRecord(t)) return null;
   // OpenAI chat: {type:'function', function:{…}}; Anthropic: {name, input_schema}; GenAI/Vercel/Responses: {type:'function', name, parameters|inputSchema}.
   const fn = isRecord(t.function) ? t.function : t;
@@ -107,17 +108,9 @@ function toolOf(raw: unknown): { tool: ToolSpec; note?: string } | null {
   return parameters ? { tool } : { tool, note: `${fn.name}'s parameters were not recorded: sent with none` };
 }
 
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A recorded tool choice, in OpenAI, Anthropic or Vercel shape. */
 function toolChoiceOf(raw: unknown): { choice: ToolChoice; label: string; extra?: string } | { notSent: string } {
-  const value = typeof raw === 'string' && raw.startsWith('{') ? safeParse(raw) ?? raw : raw;
+  const value = typeof raw === 'string' && raw.startsWith('{') ? parseJsonValue(raw) ?? raw : raw;
   const type = isRecord(value) ? value.type : value;
   const name = isRecord(value) ? (isRecord(value.function) ? value.function.name : value.name ?? value.toolName) : undefined;
   // Anthropic's parallel switch rides on the choice; the providers have no place for it.
@@ -178,7 +171,7 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
 
   // Tools and the tool choice.
   const toolsEntry = get(['tools']);
-  const rawTools = toolsEntry ? (typeof toolsEntry[1] === 'string' ? safeParse(toolsEntry[1]) : toolsEntry[1]) : undefined;
+  const rawTools = toolsEntry ? (typeof toolsEntry[1] === 'string' ? parseJsonValue(toolsEntry[1]) : toolsEntry[1]) : undefined;
   const tools: ToolSpec[] = [];
   if (toolsEntry) {
     // Gemini groups its functions: { function_declarations: [...] }.
