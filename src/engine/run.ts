@@ -11,7 +11,7 @@ import { fallbackTarget } from '../steps/common.ts';
 import { chainEgress, egressRefusal, unconfirmedTargets, type EgressTarget } from '../steps/egress.ts';
 import { stepRegistry } from '../steps/index.ts';
 import type { StepRegistry } from '../steps/registry.ts';
-import type { StepFailure, StepOutcome } from '../steps/types.ts';
+import type { StepFailure, StepOutcome, StepRunContext } from '../steps/types.ts';
 import { TRACE_VERSION, type RunMeta, type RunStatus, type TraceEvent } from '../trace/events.ts';
 import { createTraceRecorder } from '../trace/recorder.ts';
 import type { RunRepository } from '../trace/repository.ts';
@@ -385,9 +385,14 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const returned = new Map<string, unknown>();
 
   const scope = { inputs: opts.inputs, outputs };
-  const runOne = async (planned: PlannedStep): Promise<{ outcome: StepOutcome; latencyMs: number }> => {
+  /**
+   * Starts a step: its `step.started` event, its bound values (and their taint), and the context
+   * it runs with; or, when a value it needs is missing, the failure it ends with. Not async: the
+   * step's own promise is awaited once, in settle (each async layer per step was a promise and a
+   * resumption more on every step of every run).
+   */
+  const begin = (planned: PlannedStep, started: number): { ctx: StepRunContext<unknown> } | { missing: StepOutcome } => {
     const { step, def, config } = planned;
-    const started = deps.now();
     deps.emit({ type: 'step.started', at: started, stepId: step.id });
     const values: Record<string, unknown> = {};
     const untrusted = new Set<string>();
@@ -401,23 +406,27 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
       if ((root === 'inputs' && untrustedInputs.has(source)) || (root === 'steps' && tainted.has(source))) untrusted.add(name);
     }
     if (missing.length > 0) {
-      return { outcome: { status: 'failed', failure: { code: 'missing_input', message: `no value for ${missing.join(', ')}` } }, latencyMs: deps.now() - started };
+      return { missing: { status: 'failed', failure: { code: 'missing_input', message: `no value for ${missing.join(', ')}` } } };
     }
     if (untrusted.size > 0) tainted.add(step.id);
     const endpoint = endpointFor(config);
-    const outcome = await def.run({
-      runId: deps.runId, stepId: planned.id, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: endpoint.model,
-      callModel: (request, onDelta) => callModelWithRetries(endpoint.deps, step.id, request, onDelta),
-      onDelta: opts.onDelta ? (text, unit) => opts.onDelta?.(step.id, text, unit) : undefined,
-      validate: (schema, value) => validator.validate(schema, value),
-      emit: deps.emit, checkpoint: deps.flush, countTokens, now: deps.now, completedUnits: restored.units.get(step.id),
-    });
-    return { outcome, latencyMs: deps.now() - started };
+    return {
+      ctx: {
+        runId: deps.runId, stepId: planned.id, fetch: callDeps.fetch, chain, step, config, values, untrusted, signal: deps.signal, model: endpoint.model,
+        callModel: (request, onDelta) => callModelWithRetries(endpoint.deps, step.id, request, onDelta),
+        onDelta: opts.onDelta ? (text, unit) => opts.onDelta?.(step.id, text, unit) : undefined,
+        validate: (schema, value) => validator.validate(schema, value),
+        emit: deps.emit, checkpoint: deps.flush, countTokens, now: deps.now, completedUnits: restored.units.get(step.id),
+      },
+    };
   };
 
   /** Runs a step and, when it fails, its fallback chain; returns the failure that stands, if any. */
   const settle = async (planned: PlannedStep, depth = 0): Promise<{ output?: unknown; failure?: StepFailure; onFail?: string }> => {
-    const { outcome, latencyMs } = await runOne(planned);
+    const started = deps.now();
+    const begun = begin(planned, started);
+    const outcome = 'ctx' in begun ? await planned.def.run(begun.ctx) : begun.missing;
+    const latencyMs = deps.now() - started;
     const id = planned.step.id;
     if (outcome.status === 'succeeded') {
       deps.emit({ type: 'step.finished', at: deps.now(), stepId: id, status: 'succeeded', output: outcome.output, latencyMs });
@@ -452,19 +461,25 @@ async function execute(opts: RunOptions, deps: ExecDeps): Promise<{ status: RunS
   const launch = (planned: PlannedStep) => {
     const id = planned.step.id;
     state.set(id, 'running');
-    const task = settle(planned).then(async (result) => {
-      // A spent budget ends the run even when the step got by (a map whose later units were refused).
-      if (deps.budget.stopReason) ended.halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
-      if (result.failure) {
-        state.set(id, 'failed');
-        ended.halt ??= { status: HALT_STATUS[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
-      } else {
-        state.set(id, 'done');
-        outputs.set(id, result.output);
+    // One async function per step, not settle().then(async …).finally(…): three promises fewer.
+    const task = (async () => {
+      try {
+        const result = await settle(planned);
+        // A spent budget ends the run even when the step got by (a map whose later units were refused).
+        if (deps.budget.stopReason) ended.halt ??= { status: 'failed', error: budgetError(deps.budget.stopReason) };
+        if (result.failure) {
+          state.set(id, 'failed');
+          ended.halt ??= { status: HALT_STATUS[result.onFail ?? 'abort'] ?? 'failed', error: `Step "${planned.step.name || id}" failed (${result.failure.code}): ${result.failure.message}` };
+        } else {
+          state.set(id, 'done');
+          outputs.set(id, result.output);
+        }
+        // Durable before anything downstream starts.
+        await deps.flush();
+      } finally {
+        running.delete(id);
       }
-      // Durable before anything downstream starts.
-      await deps.flush();
-    }).finally(() => running.delete(id));
+    })();
     running.set(id, task);
   };
 
