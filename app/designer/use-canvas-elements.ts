@@ -9,6 +9,7 @@ import type { UnsavedEdit } from '../stores/view-slice.ts';
 import type { StepRegistry } from '../../src/steps/index.ts';
 import { canvasRegistry } from './canvas-registry.ts';
 import { createLightRegistry } from './light-registry.ts';
+import { parseAfterPaint } from './parse-after-paint.ts';
 import { keepEdgeIdentity, keepIdentity, presize, withDrag, withMeasured } from './canvas-nodes.ts';
 import { placeEdgeLabels } from './edge-labels.ts';
 import { CULL_MIN_EDGES, cullEdges, cullKey, edgeExtents, windowOf } from './edge-cull.ts';
@@ -49,16 +50,8 @@ export const LIGHT_FIRST_PAINT_STEPS = 400;
 const lightRegistry = createLightRegistry(canvasRegistry);
 /** Chains (by id) whose configs were parsed after their first paint: edits of them stay exact. */
 const parsedChains = new Set<string>();
-
-/** Runs `task` once the page is idle after the first paint (a timer where requestIdleCallback is missing). */
-function afterPaint(task: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(task, { timeout: 1000 });
-    return () => cancelIdleCallback(handle);
-  }
-  const handle = setTimeout(task, 200);
-  return () => clearTimeout(handle);
-}
+/** Chain objects the light registry was found to draw exactly as the parsed configs (parse-after-paint.ts). */
+const drawnAlike = new WeakSet<Chain>();
 
 /** Data edges whose boundary leaves a decision open get a warning mark and class. */
 function markUnanswered(edges: FlowEdge[], unanswered: ReadonlySet<string>): FlowEdge[] {
@@ -117,14 +110,16 @@ export function useCanvasElements(chain: Chain, o: CanvasInputs): { nodes: FlowN
   const { selectedStepId, selectedStepIds, selectedInput, selectedEdgeIds, runInfo, highlight, lossy, metrics, measured, dragging } = o;
   const unsaved = useEditorStore(selectUnsavedEdits);
   const [, setParsed] = useState(0);
-  const light = chain.steps.length >= LIGHT_FIRST_PAINT_STEPS && !parsedChains.has(chain.id);
+  const light = chain.steps.length >= LIGHT_FIRST_PAINT_STEPS && (!parsedChains.has(chain.id) || drawnAlike.has(chain));
   const registry = light ? lightRegistry : canvasRegistry;
   useEffect(() => {
-    if (!light) return;
-    return afterPaint(() => {
-      for (const step of chain.steps) canvasRegistry.get(step.kind)?.config.safeParse(step.config);
+    if (!light || parsedChains.has(chain.id)) return;
+    return parseAfterPaint(chain, lightRegistry, canvasRegistry, (alike) => {
       parsedChains.add(chain.id);
-      setParsed((n) => n + 1);
+      // Alike: what is on the canvas is what the parsed configs draw; the registry stays as it is
+      // for this chain object (an edit makes a new one, which is derived from parsed configs).
+      if (alike) drawnAlike.add(chain);
+      else setParsed((n) => n + 1);
     });
   }, [chain, light]);
   const base = useMemo(() => {
