@@ -2,7 +2,7 @@
  * Canvas benchmark: the product's own build against the shared harness's bare React Flow page,
  * in the same run, on this machine. Prints figures and a verdict per target; asserts nothing.
  *
- *   npx tsx scripts/bench-canvas.ts [--runs 3] [--ns 1000,3000] [--skip-build]
+ *   npx tsx scripts/bench-canvas.ts [--runs 5] [--ns 1000,3000] [--skip-build]
  *
  * What it does:
  *  1. builds the app with its bench hooks (`vite build --mode bench --manifest`) into
@@ -29,7 +29,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBarePage, freePort, prepareHarness, run, startPreview } from './bench/canvas-harness.ts';
-import { fmt, summarise, table, type FlowRun } from './bench/canvas-report.ts';
+import { fmt, median, pairedReadyRatios, summarise, table, type FlowRun } from './bench/canvas-report.ts';
 import { benchOption } from './bench/options.ts';
 import { FIRST_PAINT_GZIP_KIB } from './first-paint-budget.ts';
 
@@ -44,7 +44,8 @@ const OUT = path.join(SCRATCH, 'results/product');
 
 const argv = process.argv.slice(2);
 const opt = (name: string) => benchOption(argv, name);
-const RUNS = Number(opt('runs') ?? 3);
+// Five repeats: the ready ratio is taken per repeat (pairedReadyRatios), and three left its median to one draw.
+const RUNS = Number(opt('runs') ?? 5);
 const NS = (opt('ns') ?? '1000,3000').split(',').map(Number);
 const FRAME_TARGET = 33.4;
 const READY_RATIO = 1.25;
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
         console.log(`• repeat ${rep + 1}/${RUNS}: ${config.name}`);
         run(process.execPath, ['scripts/bench-flow.mjs', `--ns=${NS.join(',')}`, '--visible=1', '--runs=1', `--out=${out}`, ...config.args(preview.url)], { cwd: SCRATCH });
         const data = JSON.parse(readFileSync(out, 'utf8')) as { runs: FlowRun[] };
-        results.get(config.name)?.push(...data.runs);
+        results.get(config.name)?.push(...data.runs.map((r) => ({ ...r, rep })));
       }
     }
   } finally {
@@ -109,14 +110,16 @@ async function main(): Promise<void> {
     const plain = summarise(results.get('bare-default') ?? [], n);
     const busy = summarise(results.get('seamscope-eval') ?? [], n);
     const evalPanRatio = busy.panP95 / ours.panP95;
-    const ratio = ours.readyMs / matched.readyMs;
+    // Median of the per-repeat ratios, each against the bare page loaded in the same repeat.
+    const readyRatios = pairedReadyRatios(results.get('seamscope') ?? [], results.get('bare-matched') ?? [], n);
+    const ratio = median(readyRatios);
     // rAF timestamps put two 60 Hz frames at 33.3–33.4 ms: compare at the harness's 0.1 ms resolution.
     const within = (ms: number) => Math.round(ms * 10) / 10 <= FRAME_TARGET;
     const met = { ready: ratio <= READY_RATIO, pan: within(ours.panP95), drag: within(ours.dragP95), evalPan: evalPanRatio <= EVAL_PAN_RATIO };
     allMet &&= met.ready && met.pan && met.drag && met.evalPan;
     const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     rows.push(
-      [n, 'time to ready ms', fmt(ours.readyMs, 0), `${fmt(matched.readyMs, 0)} / ${fmt(plain.readyMs, 0)}`, `${fmt(ratio, 2)}×`, `≤ ${READY_RATIO}×`, mark(met.ready)],
+      [n, 'time to ready ms', fmt(ours.readyMs, 0), `${fmt(matched.readyMs, 0)} / ${fmt(plain.readyMs, 0)}`, `${fmt(ratio, 2)}× (per repeat ${readyRatios.map((r) => r.toFixed(2)).join(', ')})`, `≤ ${READY_RATIO}×`, mark(met.ready)],
       [n, 'pan/zoom p95 frame ms', fmt(ours.panP95), `${fmt(matched.panP95)} / ${fmt(plain.panP95)}`, '', `≤ ${FRAME_TARGET}`, mark(met.pan)],
       [n, 'pan/zoom p95 during an eval ms', fmt(busy.panP95), '', `${fmt(evalPanRatio, 2)}× idle`, `≤ ${EVAL_PAN_RATIO}× idle`, mark(met.evalPan)],
       [n, 'drag input→frame p95 ms', fmt(ours.dragP95), `${fmt(matched.dragP95)} / ${fmt(plain.dragP95)}`, '', `≤ ${FRAME_TARGET}`, mark(met.drag)],
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
       [n, 'cards in DOM', fmt(ours.rfNodes, 0), `${fmt(matched.rfNodes, 0)} / ${fmt(plain.rfNodes, 0)}`, '', '', ''],
     );
     json[`n${n}`] = {
-      readyMs: Math.round(ours.readyMs), bareReadyMs: Math.round(matched.readyMs), bareDefaultReadyMs: Math.round(plain.readyMs), readyRatio: Number(ratio.toFixed(3)),
+      readyMs: Math.round(ours.readyMs), bareReadyMs: Math.round(matched.readyMs), bareDefaultReadyMs: Math.round(plain.readyMs), readyRatio: Number(ratio.toFixed(3)), readyRatios: readyRatios.map((r) => Number(r.toFixed(3))),
       panP95: Number(ours.panP95.toFixed(1)), panP95DuringEval: Number(busy.panP95.toFixed(1)), evalPanRatio: Number(evalPanRatio.toFixed(3)), dragP95: Number(ours.dragP95.toFixed(1)), bareMatchedPanP95: Number(matched.panP95.toFixed(1)), bareMatchedDragP95: Number(matched.dragP95.toFixed(1)), heapMB: Number(ours.heapMB.toFixed(1)),
     };
   }
@@ -132,7 +135,7 @@ async function main(): Promise<void> {
   json.initialJsGzipKiB = Number(initialGzipKiB.toFixed(1));
   json.targetsMet = allMet;
 
-  console.log(`\nCanvas bench: median of ${RUNS} runs per cell; "bare" = the harness's flow.html with the same features (sized=1&minimap=1) / its default (visible=1).\n`);
+  console.log(`\nCanvas bench: median of ${RUNS} runs per cell (the ready ratio: median of the per-repeat ratios); "bare" = the harness's flow.html with the same features (sized=1&minimap=1) / its default (visible=1).\n`);
   console.log(table(['N', 'figure', 'Seamscope', 'bare matched / default', 'ratio', 'target', ''], rows));
   console.log(`\nPer-run JSON: ${OUT}`);
   console.log(JSON.stringify(json));

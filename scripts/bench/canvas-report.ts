@@ -1,6 +1,8 @@
 /** Figures from the harness's per-run JSON (bench-flow.mjs) and the table bench-canvas prints. */
 export interface FlowRun {
   n: number;
+  /** Which repeat of bench-canvas it came from (set by bench-canvas; the harness runs one per call). */
+  rep?: number;
   error?: string;
   load: { readyMs: number };
   panzoom: { p95: number; p50: number; fps: number };
@@ -15,6 +17,23 @@ export const median = (xs: readonly number[]): number => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
+
+/**
+ * Time to ready, ours ÷ the bare page's, per repeat (the two ran minutes apart at most, in the same
+ * repeat), in repeat order: a repeat where either run failed is left out. The bare page's own load
+ * time moves by a third between repeats (516–1016 ms at 1,000 steps on one machine in one day),
+ * so a ratio of medians taken over different repeats says more about which repeats were quick
+ * than about the page.
+ */
+export function pairedReadyRatios(ours: readonly FlowRun[], bare: readonly FlowRun[], n: number): number[] {
+  const ratios: number[] = [];
+  for (const o of ours) {
+    if (o.n !== n || o.error || o.rep === undefined) continue;
+    const b = bare.find((r) => r.n === n && r.rep === o.rep && !r.error);
+    if (b && b.load.readyMs > 0) ratios.push(o.load.readyMs / b.load.readyMs);
+  }
+  return ratios;
+}
 
 export interface Row {
   n: number;
