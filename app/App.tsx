@@ -1,10 +1,11 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { lazy, Suspense } from 'react';
-import { afterCanvasPaint, canvasModule } from './canvas/canvas-paint.ts';
+import { createElement, lazy, Suspense, useEffect, useState } from 'react';
+import { afterCanvasPaint, canvasModule, loadedCanvasModule } from './canvas/canvas-paint.ts';
 import { Palette } from './canvas/Palette.tsx';
 import { selectEvalViewOpen, useEvalStore } from './evaluate/eval-store.ts';
 import { Inspector } from './inspector/Inspector.tsx';
 import { selectEgressQuestion, useEgressStore } from './stores/egress-store.ts';
+import { useEditorStore } from './stores/editor-store.ts';
 import { useRunStore } from './stores/run-store.ts';
 import { selectReplayOpen } from './stores/selectors.ts';
 import { TopBar } from './TopBar.tsx';
@@ -18,13 +19,32 @@ const ReplayView = lazy(() => import('./runs/ReplayView.tsx').then((m) => ({ def
 // The canvas, the chain library and the run list show what storage holds, which arrives after
 // first paint (persistence/bootstrap.ts, itself loaded with import()). The canvas chunk is
 // already loading (canvas-paint.ts); the library and the run list load once it has painted.
-const Canvas = lazy(() => canvasModule.then((m) => ({ default: m.Canvas })));
 const Library = lazy(() => afterCanvasPaint().then(() => import('./library/Library.tsx')).then((m) => ({ default: m.Library })));
 const RunList = lazy(() => afterCanvasPaint().then(() => import('./runs/RunList.tsx')).then((m) => ({ default: m.RunList })));
 // Evaluate brings the eval core, the engine and the tokenizer: loaded when the view is first shown.
 const EvaluateView = lazy(() => import('./evaluate/EvaluateView.tsx'));
 // The webhook question is asked only during a run: its dialog loads when it is asked.
 const WebhookConsent = lazy(() => import('./egress/WebhookConsent.tsx').then((m) => ({ default: m.WebhookConsent })));
+
+/**
+ * The canvas, rendered once its module is in, by an ordinary state update rather than through
+ * React.lazy and Suspense. A Suspense boundary's content, when its chunk arrives, comes in a
+ * "retry" render, and React holds a retry back for up to 300 ms after the last fallback it
+ * showed whenever anything else in it is still suspended (the inspector's and the library's
+ * chunks, at start-up): the cards waited ~220 ms on that timer with nothing to do.
+ */
+function CanvasWhenLoaded() {
+  const [module, setModule] = useState(loadedCanvasModule);
+  useEffect(() => {
+    if (module) return;
+    let live = true;
+    canvasModule.then((m) => live && setModule(m), (error: Error) => useEditorStore.getState().pushToast('error', `The canvas could not load: ${error.message}`));
+    return () => void (live = false);
+  }, [module]);
+  // One component for the page's life (the module's export), so nothing remounts: createElement,
+  // as JSX on a value from state reads to the linter as a component made during render.
+  return module ? createElement(module.Canvas) : <div className="canvas" aria-busy="true" />;
+}
 
 function WebhookConsentWhenAsked() {
   const asking = useEgressStore(selectEgressQuestion) !== null;
@@ -63,8 +83,9 @@ export function App() {
               <PaneSeparator id="sidebar" />
               <div className="pane-fill pane-canvas" id="pane.canvas" data-testid="pane.canvas">
                 <main className="canvas-pane">
+                  {/* The canvas's own lazy parts suspend here, never the canvas itself. */}
                   <Suspense fallback={<div className="canvas" aria-busy="true" />}>
-                    <Canvas />
+                    <CanvasWhenLoaded />
                   </Suspense>
                   <Toasts />
                   <WebhookConsentWhenAsked />

@@ -2,7 +2,7 @@ import {
   Background, Controls, ReactFlow,
   type Connection, type EdgeChange, type NodeChange, type OnBeforeDelete, type OnDelete, type OnNodeDrag, useNodesInitialized, useReactFlow, useStoreApi,
 } from '@xyflow/react';
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
+import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import type { Chain } from '../../src/chain/index.ts';
 import { branchesInto, connectBranch, drawsLabelledBranches } from '../../src/chain/branch-edit.ts';
 import type { BranchChoice } from '../../src/steps/index.ts';
@@ -35,8 +35,29 @@ import { useOverviewScale } from './overview-scale.ts';
 type XY = { x: number; y: number };
 
 
-// Toolbar, shortcuts, contract-card tooltip and the compounding panel load after the canvas paints.
-const DesignerLayer = lazy(() => afterCanvasPaint().then(() => import('../designer/DesignerLayer.tsx')));
+/**
+ * The designer's layer (toolbar, shortcuts, contract-card tooltip, the compounding panel) loads once
+ * the canvas has painted.
+ * It is held in state, not rendered through React.lazy: a lazy component suspends on its first
+ * render, and a render in which anything newly suspends is one React holds back for up to 300 ms
+ * after the last fallback it showed (so content does not pop in piecemeal). When the canvas's own
+ * chunk arrived, its first render suspended on this layer, and the cards waited ~220 ms for that
+ * timer with nothing to do.
+ */
+type DesignerLayerComponent = typeof import('../designer/DesignerLayer.tsx').default;
+let designerLayer: DesignerLayerComponent | null = null;
+const loadDesignerLayer = () => afterCanvasPaint().then(() => import('../designer/DesignerLayer.tsx')).then((m) => (designerLayer = m.default));
+
+function useDesignerLayer(): DesignerLayerComponent | null {
+  const [layer, setLayer] = useState<DesignerLayerComponent | null>(() => designerLayer);
+  useEffect(() => {
+    if (layer) return;
+    let live = true;
+    loadDesignerLayer().then((loaded) => live && setLayer(() => loaded), () => undefined);
+    return () => void (live = false);
+  }, [layer]);
+  return layer;
+}
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
 const selectPanButtons = [1, 2];
 const proOptions = { hideAttribution: true };
@@ -60,6 +81,7 @@ function EmptyChainHint({ hasInputs }: { hasInputs: boolean }) {
 
 /** The React Flow canvas for one chain; remounted per chain so view and measurements reset. */
 function ChainCanvas({ chain, box }: { chain: Chain; box: HTMLDivElement }) {
+  const DesignerLayer = useDesignerLayer();
   const s = useEditorStore.getState;
   const selectedStepId = useEditorStore(selectSelectedStepId);
   const selectedStepIds = useEditorStore(selectSelectedStepIds);
@@ -273,9 +295,8 @@ function ChainCanvas({ chain, box }: { chain: Chain; box: HTMLDivElement }) {
         {chain.steps.length === 0 && <EmptyChainHint hasInputs={chain.inputs.length > 0} />}
         <Controls showInteractive={false} />
         <CanvasMiniMap nodes={nodes} />
-        <Suspense fallback={null}>
-          <DesignerLayer chain={chain} />
-        </Suspense>
+        {/* One component for the page's life (the module's default export), so no remount: createElement, as JSX on a value from state reads to the linter as a component made during render. */}
+        {DesignerLayer && createElement(DesignerLayer, { chain })}
         {pendingBranch && <BranchLabelPrompt key={`${pendingBranch.source}->${pendingBranch.target}`} chain={chain} pending={pendingBranch} onChoose={onChooseBranch} onCancel={onCancelBranch} />}
       </ReactFlow>
       {branchLoss && (

@@ -8,6 +8,11 @@
  */
 export const canvasModule = import('./Canvas.tsx');
 
+/** The canvas module once it has loaded, else null (App.tsx renders it without suspending). */
+let loaded: Awaited<typeof canvasModule> | null = null;
+canvasModule.then((m) => void (loaded = m), () => undefined);
+export const loadedCanvasModule = () => loaded;
+
 // A canvas that never paints (its chunk failed, or a background tab produces no frames) must
 // not hold the rest of the app back for ever.
 const FALLBACK_MS = 4000;
