@@ -2,7 +2,7 @@ import {
   Background, Controls, ReactFlow,
   type Connection, type EdgeChange, type NodeChange, type OnBeforeDelete, type OnDelete, type OnNodeDrag, useNodesInitialized, useReactFlow, useStoreApi,
 } from '@xyflow/react';
-import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
+import { createElement, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import type { Chain } from '../../src/chain/index.ts';
 import { branchesInto, connectBranch, drawsLabelledBranches } from '../../src/chain/branch-edit.ts';
 import type { BranchChoice } from '../../src/steps/index.ts';
@@ -296,7 +296,8 @@ function ChainCanvas({ chain, box }: { chain: Chain; box: HTMLDivElement }) {
         <Controls showInteractive={false} />
         <CanvasMiniMap nodes={nodes} />
         {/* One component for the page's life (the module's default export), so no remount: createElement, as JSX on a value from state reads to the linter as a component made during render. */}
-        {DesignerLayer && createElement(DesignerLayer, { chain })}
+        {/* Its own boundary still: what the layer loads lazily (its dialogs) suspends the layer, never the cards. */}
+        {DesignerLayer && <Suspense fallback={null}>{createElement(DesignerLayer, { chain })}</Suspense>}
         {pendingBranch && <BranchLabelPrompt key={`${pendingBranch.source}->${pendingBranch.target}`} chain={chain} pending={pendingBranch} onChoose={onChooseBranch} onCancel={onCancelBranch} />}
       </ReactFlow>
       {branchLoss && (
