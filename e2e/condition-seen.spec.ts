@@ -12,6 +12,9 @@ const CONDITION = /seriously harm the member.s health/;
 
 /** Moves the pointer onto an edge's label, as a person hovers it. */
 async function hoverEdge(page: Page, label: Locator): Promise<void> {
+  // A person waits to see the label: React Flow keeps it hidden until it is measured, and a
+  // bounding box read before that is null.
+  await expect(label).toBeVisible();
   const box = await label.boundingBox();
   if (!box) throw new Error('the edge label is not on screen');
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
