@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { createElement, lazy, Suspense, useEffect, useState } from 'react';
+import { createElement, lazy, Suspense } from 'react';
 import { afterCanvasPaint, canvasModule, loadedCanvasModule } from './canvas/canvas-paint.ts';
 import { Palette } from './canvas/Palette.tsx';
 import { selectEvalViewOpen, useEvalStore } from './evaluate/eval-store.ts';
@@ -10,6 +10,7 @@ import { useRunStore } from './stores/run-store.ts';
 import { selectReplayOpen } from './stores/selectors.ts';
 import { TopBar } from './TopBar.tsx';
 import { PaneLayoutContext } from './ui/layout-context.ts';
+import { useLoaded } from './ui/use-loaded.ts';
 import { Toasts } from './ui/Toasts.tsx';
 import { Pane, PaneSeparator } from './ui/panes/AppPanes.tsx';
 import { usePaneLayoutState } from './ui/use-pane-layout.ts';
@@ -33,14 +34,11 @@ const WebhookConsent = lazy(() => import('./egress/WebhookConsent.tsx').then((m)
  * showed whenever anything else in it is still suspended (the inspector's and the library's
  * chunks, at start-up): the cards waited ~220 ms on that timer with nothing to do.
  */
+const loadCanvas = () => canvasModule;
+const canvasLoadFailed = (error: Error) => useEditorStore.getState().pushToast('error', `The canvas could not load: ${error.message}`);
+
 function CanvasWhenLoaded() {
-  const [module, setModule] = useState(loadedCanvasModule);
-  useEffect(() => {
-    if (module) return;
-    let live = true;
-    canvasModule.then((m) => live && setModule(m), (error: Error) => useEditorStore.getState().pushToast('error', `The canvas could not load: ${error.message}`));
-    return () => void (live = false);
-  }, [module]);
+  const module = useLoaded(loadedCanvasModule, loadCanvas, canvasLoadFailed);
   // One component for the page's life (the module's export), so nothing remounts: createElement,
   // as JSX on a value from state reads to the linter as a component made during render.
   return module ? createElement(module.Canvas) : <div className="canvas" aria-busy="true" />;

@@ -3,6 +3,7 @@ import {
   type Connection, type EdgeChange, type NodeChange, type OnBeforeDelete, type OnDelete, type OnNodeDrag, useNodesInitialized, useReactFlow, useStoreApi,
 } from '@xyflow/react';
 import { createElement, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent } from 'react';
+import { useLoaded } from '../ui/use-loaded.ts';
 import type { Chain } from '../../src/chain/index.ts';
 import { branchesInto, connectBranch, drawsLabelledBranches } from '../../src/chain/branch-edit.ts';
 import type { BranchChoice } from '../../src/steps/index.ts';
@@ -46,18 +47,9 @@ type XY = { x: number; y: number };
  */
 type DesignerLayerComponent = typeof import('../designer/DesignerLayer.tsx').default;
 let designerLayer: DesignerLayerComponent | null = null;
+const currentDesignerLayer = () => designerLayer;
 const loadDesignerLayer = () => afterCanvasPaint().then(() => import('../designer/DesignerLayer.tsx')).then((m) => (designerLayer = m.default));
 
-function useDesignerLayer(): DesignerLayerComponent | null {
-  const [layer, setLayer] = useState<DesignerLayerComponent | null>(() => designerLayer);
-  useEffect(() => {
-    if (layer) return;
-    let live = true;
-    loadDesignerLayer().then((loaded) => live && setLayer(() => loaded), () => undefined);
-    return () => void (live = false);
-  }, [layer]);
-  return layer;
-}
 const multiSelectKeys = ['Shift', 'Meta', 'Control'];
 const selectPanButtons = [1, 2];
 const proOptions = { hideAttribution: true };
@@ -81,7 +73,7 @@ function EmptyChainHint({ hasInputs }: { hasInputs: boolean }) {
 
 /** The React Flow canvas for one chain; remounted per chain so view and measurements reset. */
 function ChainCanvas({ chain, box }: { chain: Chain; box: HTMLDivElement }) {
-  const DesignerLayer = useDesignerLayer();
+  const DesignerLayer = useLoaded(currentDesignerLayer, loadDesignerLayer);
   const s = useEditorStore.getState;
   const selectedStepId = useEditorStore(selectSelectedStepId);
   const selectedStepIds = useEditorStore(selectSelectedStepIds);
