@@ -2,6 +2,7 @@ import { ProviderError, scrubProviderError } from '../providers/errors.ts';
 import { shapeScrubber, type Scrubber } from '../providers/scrub.ts';
 import type { ModelProvider, ModelRequest, ModelResponse } from '../providers/types.ts';
 import type { BudgetGuard } from './budget.ts';
+import { callDeadlines } from './deadlines.ts';
 import type { ModelCallResult } from '../steps/types.ts';
 import type { TraceEvent } from '../trace/events.ts';
 
@@ -101,10 +102,10 @@ export async function callModelWithRetries(deps: CallModelDeps, stepId: string, 
     if (deps.budget && !deps.budget.admitNow(deps.signal)) await deps.budget.beforeRequest(deps.signal);
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const deadline = callDeadlines.add(deps.policy.timeoutMs, () => {
       timedOut = true;
       controller.abort();
-    }, deps.policy.timeoutMs);
+    });
     const calls = trackCall(deps.signal, controller);
     const started = deps.now();
     let usage: ModelCallResult['response']['usage'] | undefined;
@@ -122,7 +123,7 @@ export async function callModelWithRetries(deps: CallModelDeps, stepId: string, 
       deps.emit({ type: 'step.transport_retry', at: deps.now(), stepId, attempt, error: error.message, status: error.status, waitMs });
       await sleep(waitMs, deps.signal);
     } finally {
-      clearTimeout(timer);
+      callDeadlines.clear(deadline);
       calls.delete(controller);
       deps.budget?.afterRequest(usage, deps.prices);
     }
