@@ -56,6 +56,28 @@ describe('callModelWithRetries: cancel and timeout', () => {
     expect(signals[1]?.aborted).toBe(true);
   });
 
+  it('every call, one after another or side by side, gets a signal of its own that no call had before', async () => {
+    const { provider, signals, release } = hangingProvider();
+    const run = new AbortController();
+    for (let i = 0; i < 4; i++) {
+      const call = callModelWithRetries(deps(provider, run.signal), 's', request);
+      // The next call's controller is made while this one waits: let that turn pass.
+      await new Promise((r) => setTimeout(r, 2));
+      release();
+      await call;
+    }
+    const together = [0, 1, 2].map(() => callModelWithRetries(deps(provider, run.signal), 's', request));
+    await new Promise((r) => setTimeout(r, 2));
+    release();
+    await Promise.all(together);
+    expect(signals).toHaveLength(7);
+    expect(new Set(signals).size).toBe(7);
+    expect(signals.some((s) => s.aborted)).toBe(false);
+    // A cancel now reaches no finished call's signal.
+    run.abort();
+    expect(signals.some((s) => s.aborted)).toBe(false);
+  });
+
   it('a call under an already cancelled signal ends as aborted without calling', async () => {
     const { provider, signals } = hangingProvider();
     const run = new AbortController();
