@@ -1,3 +1,4 @@
+import { afterSend } from '../providers/after-send.ts';
 import { ProviderError, scrubProviderError } from '../providers/errors.ts';
 import { shapeScrubber, type Scrubber } from '../providers/scrub.ts';
 import type { ModelProvider, ModelRequest, ModelResponse } from '../providers/types.ts';
@@ -78,13 +79,11 @@ function trackCall(signal: AbortSignal, controller: AbortController): Set<AbortC
  * Each call gets a controller of its own, never used before. Its signal is what costs: Node
  * builds an AbortSignal lazily, on first read, and that was about a tenth of the engine's own
  * time per call in `bench:engine` W1. So the next call's controller is made, signal and all,
- * while this call waits for its endpoint (on the next turn of the event loop, after the request
- * went out), not between the answer and the next request. Where there is no setImmediate (a
- * tab), each call makes its own when it starts, as before.
+ * while this call waits for its endpoint (see afterSend), not between the answer and the next
+ * request.
  */
 let spareController: AbortController | null = null;
 let spareComing = false;
-const nextTurn = typeof globalThis.setImmediate === 'function' ? globalThis.setImmediate : null;
 
 function freshController(): AbortController {
   const controller = spareController ?? new AbortController();
@@ -93,9 +92,9 @@ function freshController(): AbortController {
 }
 
 function prepareSpareController(): void {
-  if (!nextTurn || spareController || spareComing) return;
+  if (spareController || spareComing) return;
   spareComing = true;
-  nextTurn(() => {
+  afterSend(() => {
     spareComing = false;
     const controller = new AbortController();
     void controller.signal;

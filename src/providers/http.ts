@@ -1,4 +1,5 @@
 import { isRecord } from '../files/json-value.ts';
+import { afterSend } from './after-send.ts';
 import { ProviderError, parseRetryAfter } from './errors.ts';
 import type { Scrubber } from './scrub.ts';
 import type { CallContext } from './types.ts';
@@ -62,12 +63,15 @@ export async function postJson(ctx: CallContext, url: string, headers: Record<st
   // browsers throw "Illegal invocation" when window.fetch runs with a foreign `this`.
   const doFetch = ctx.fetch;
   const text = JSON.stringify(body);
-  scrubber?.keysOnly.sealJsonText?.(text, body);
   try {
     // A redirect is not followed: it would carry the key's header (x-api-key is not dropped
     // across origins) to wherever the endpoint points. Not following also spares fetch the
     // copy of the request (and its body) it keeps to replay on a redirect.
-    return await doFetch(url, { method: 'POST', headers, body: text, signal: ctx.signal, redirect: 'error' });
+    const answer = doFetch(url, { method: 'POST', headers, body: text, signal: ctx.signal, redirect: 'error' });
+    // The body is sealed while the endpoint answers, not before the request leaves. An answer
+    // handled first finds it unsealed, and the record's scrub walks it instead: slower, as safe.
+    if (scrubber?.keysOnly.sealJsonText) afterSend(() => scrubber.keysOnly.sealJsonText?.(text, body));
+    return await answer;
   } catch (err) {
     if (!ctx.signal?.aborted && /redirect/i.test(describe(err))) {
       throw new ProviderError('bad_response', 'it answered with a redirect, which is not followed (the request carries the API key): set the endpoint to the address it redirects to');

@@ -58,4 +58,23 @@ describe.each(providers)('$name: the request as recorded', ({ make, reply }) => 
     const { recorded, sent } = await record(make(), ask('Send "Authorization: Bearer abcdefgh" with sk-not-ours-123456 please.'));
     expect(JSON.parse(recorded)).toEqual(JSON.parse(sent));
   });
+
+  it('an answer handled before the body is sealed (it is sealed once the request went out) is recorded alike', async () => {
+    // A fetch that answers at once: the call's record is built before the deferred seal runs.
+    let sent = '';
+    const instant = (async (_url: string | URL | Request, init?: RequestInit) => {
+      sent = String(init?.body);
+      return new Response(reply, { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const call = (content: string) => callModelWithRetries({
+      provider: make(), fetch: instant, signal: new AbortController().signal, now: Date.now, emit: () => undefined,
+      policy: { ...defaultTransportPolicy, maxAttempts: 1 },
+    }, 's', ask(content));
+    const named = JSON.stringify((await call(`My key is ${KEY}.`)).response.requestBody);
+    expect(sent).toContain(KEY);
+    expect(named).not.toContain(KEY);
+    expect(named).toContain(`My key is ${REDACTED}.`);
+    const clean = (await call('Nothing secret here.')).response.requestBody;
+    expect(clean).toEqual(JSON.parse(sent));
+  });
 });
