@@ -10,7 +10,7 @@
  * - `seamscope run` (in this process, the CLI's per-event work included) of four shapes at
  *   1,000 and 5,000: a model line, a gate line (one model step, then gates each reading the one
  *   before), a fan-out (one step read by N gates at once) and a map over N units; target ≤ 3×.
- * - a 20,000-step gate line: it finishes, and its peak heap against the 5,000-step one's.
+ * - a 20,000-step gate line: it finishes, and its peak live heap (after full collections) against the 5,000-step one's.
  * - inspect: `inspectRun` over those runs' traces (every boundary's fact survival).
  * - facts: fact extraction over text with no newlines (1 MB and 5 MB).
  * - tokens: counting one letter repeated (40,000 and 200,000 characters).
@@ -52,7 +52,7 @@ interface Row {
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  let heap: { small: number; large: number; nSmall: number; nLarge: number } | null = null;
+  let heap: { small: number; large: number; nSmall: number; nLarge: number; sampledSmall: number; sampledLarge: number } | null = null;
   const countTokens = await loadTokenCounter();
   const [nSmall, nLarge] = quick ? [200, 1000] : [1000, 5000];
 
@@ -118,7 +118,12 @@ async function main(): Promise<void> {
     const small = await runShapeThroughCli(gateLine, mSmall);
     const large = await runShapeThroughCli(gateLine, mLarge);
     if (large.status !== 0) throw new Error(`the ${mLarge}-step gate line exited ${large.status}`);
-    heap = { small: small.peakHeapMb, large: large.peakHeapMb, nSmall: mSmall, nLarge: mLarge };
+    // The memory figure is the live heap (each sample after a full collection), from runs of
+    // their own: the peak as sampled includes garbage, so it read how often the collector ran
+    // (the same 5,000-step run peaked at 37 MB one day and 57 the next). Printed beside it.
+    const liveSmall = await runShapeThroughCli(gateLine, mSmall, { liveHeap: true });
+    const liveLarge = await runShapeThroughCli(gateLine, mLarge, { liveHeap: true });
+    heap = { small: liveSmall.peakHeapMb, large: liveLarge.peakHeapMb, nSmall: mSmall, nLarge: mLarge, sampledSmall: small.peakHeapMb, sampledLarge: large.peakHeapMb };
     push(`seamscope run in process, gate line 20,000 (steps)`, `${mSmall}`, `${mLarge}`, small.ms, large.ms, mLarge / mSmall, `ratio ≤ ${mLarge / mSmall * 1.5}×`, large.ms / small.ms <= (mLarge / mSmall) * 1.5);
   }
 
@@ -142,7 +147,8 @@ async function main(): Promise<void> {
   }
   if (heap) {
     const ratio = heap.large / Math.max(heap.small, 0.01);
-    console.log(`\nPeak heap of the gate line: ${heap.small.toFixed(1)} MB at ${heap.nSmall} steps, ${heap.large.toFixed(1)} MB at ${heap.nLarge} (${ratio.toFixed(2)}× for ${heap.nLarge / heap.nSmall}× the steps; linear ≤ ${(heap.nLarge / heap.nSmall) * 1.5}×: ${ratio <= (heap.nLarge / heap.nSmall) * 1.5 ? 'ok' : 'MISSED'})`);
+    console.log(`\nPeak live heap of the gate line (after a full collection, every 50 ms): ${heap.small.toFixed(1)} MB at ${heap.nSmall} steps, ${heap.large.toFixed(1)} MB at ${heap.nLarge} (${ratio.toFixed(2)}× for ${heap.nLarge / heap.nSmall}× the steps; linear ≤ ${(heap.nLarge / heap.nSmall) * 1.5}×: ${ratio <= (heap.nLarge / heap.nSmall) * 1.5 ? 'ok' : 'MISSED'})`);
+    console.log(`Peak heap as sampled, garbage included: ${heap.sampledSmall.toFixed(1)} MB and ${heap.sampledLarge.toFixed(1)} MB (${(heap.sampledLarge / Math.max(heap.sampledSmall, 0.01)).toFixed(2)}×; moves with when the collector runs)`);
   }
   console.log(JSON.stringify({ bench: 'scale', quick, heap, rows: rows.map((r) => ({ case: r.name, smallMs: Math.round(r.smallMs), largeMs: Math.round(r.largeMs), growth: Number((r.largeMs / Math.max(r.smallMs, 0.01)).toFixed(2)), sizeRatio: r.sizeRatio, met: r.met })) }));
 }

@@ -20,7 +20,7 @@ describe('bench headlines', () => {
     expect(met(byFigure.get('seamscope run in process, map (units) growth')!)).toBe(true);
     // Only the step and unit growth rows are headlines; byte and character cases have absolute limits.
     expect(rows.some((r) => r.figure.startsWith('facts'))).toBe(false);
-    expect(byFigure.get('peak heap 20000 ÷ 5000 steps')?.value).toBeCloseTo(3.8);
+    expect(byFigure.get('peak live heap 20000 ÷ 5000 steps')?.value).toBeCloseTo(3.8);
   });
 
   it('calls a figure the bench did not print missing, not met', () => {

@@ -77,7 +77,7 @@ const EXTRACTORS: Record<string, Extractor> = {
       }));
     const heap = l.heap as { small?: number; large?: number; nSmall?: number; nLarge?: number } | null | undefined;
     if (heap && num(heap.small) && num(heap.large) && num(heap.nSmall) && num(heap.nLarge)) {
-      out.push({ figure: `peak heap ${heap.nLarge} ÷ ${heap.nSmall} steps`, value: (heap.large as number) / (heap.small as number), target: { max: ((heap.nLarge as number) / (heap.nSmall as number)) * 1.5 }, unit: '×' });
+      out.push({ figure: `peak live heap ${heap.nLarge} ÷ ${heap.nSmall} steps`, value: (heap.large as number) / (heap.small as number), target: { max: ((heap.nLarge as number) / (heap.nSmall as number)) * 1.5 }, unit: '×' });
     }
     return out;
   },
