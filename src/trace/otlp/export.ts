@@ -2,6 +2,7 @@ import type { Chain } from '../../chain/schema.ts';
 import { TRACE_VERSION, type AttemptRecord, type RunMeta, type RunStatus, type StepStatus, type TraceEvent } from '../events.ts';
 import { spanIdFor, traceIdFor } from './ids.ts';
 import { toGenAiFinish, toGenAiInput } from './messages.ts';
+import { GENAI_SETTING_ATTRIBUTES, settingsForExport } from './request-settings.ts';
 import { attributes, msToNanos, SPAN_KIND, STATUS, type AttrValue, type OtlpEvent, type OtlpSpan, type OtlpStatus, type OtlpTraceData } from './otlp-json.ts';
 
 /**
@@ -19,7 +20,7 @@ type StepEvent = Extract<TraceEvent, { stepId: string }>;
 type AttemptEvent = Extract<TraceEvent, { type: 'step.attempt' }>;
 type FinishedEvent = Extract<TraceEvent, { type: 'step.finished' }>;
 
-const DOUBLES = new Set(['gen_ai.request.temperature', 'seamscope.cost_usd', 'seamscope.step.latency_ms']);
+const DOUBLES = new Set(['gen_ai.request.temperature', 'gen_ai.request.top_p', 'gen_ai.request.frequency_penalty', 'gen_ai.request.presence_penalty', 'seamscope.cost_usd', 'seamscope.step.latency_ms']);
 
 /** JSON text of a value, or undefined when there is none (or it cannot be serialised). */
 function json(value: unknown): string | undefined {
@@ -83,6 +84,10 @@ function attemptSpan(meta: RunMeta, e: AttemptEvent, ids: { traceId: string; spa
     ...(r.toolCalls ?? []).map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.arguments })),
   ];
   const output = parts.length > 0 ? [{ role: 'assistant', parts, finish_reason: finish ?? 'other' }] : undefined;
+  // What the call set besides its messages (output format, tools, sampling): whole for a
+  // re-import, whose rerun then sends it again or names it; one setting per GenAI attribute for
+  // other viewers, where the convention has one.
+  const settings = settingsForExport(r);
   const events: OtlpEvent[] = [];
   if (r.failure === 'provider_error') events.push(event(e.at, 'gen_ai.client.operation.exception', { 'exception.type': r.failure, 'exception.message': r.errors.join('; ') }));
   if (r.feedback) events.push(event(e.at, 'seamscope.retry_with_feedback', { 'seamscope.next_attempt': e.attempt + 1 }));
@@ -123,10 +128,28 @@ function attemptSpan(meta: RunMeta, e: AttemptEvent, ids: { traceId: string; spa
       'seamscope.structured': r.params.structured,
       'seamscope.truncation': json(r.truncation),
       'seamscope.segments': json(r.segments),
+      'seamscope.request.settings': json(settings),
+      'seamscope.rerun_fidelity': json(r.asRecorded),
+      ...genAiSettings(settings),
     }, DOUBLES),
     events,
     status: r.failure ? errorStatus(`${r.failure}: ${r.errors.join('; ')}`) : okStatus,
   };
+}
+
+/** The recorded settings the GenAI convention has an attribute for, where the value has the attribute's type. */
+function genAiSettings(settings: Record<string, unknown> | undefined): Record<string, AttrValue> {
+  const out: Record<string, AttrValue> = {};
+  if (!settings) return out;
+  for (const [key, attr] of GENAI_SETTING_ATTRIBUTES) {
+    const value = settings[key];
+    if (key === 'stop') {
+      const stops = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value as string[] : undefined;
+      if (stops?.length) out[attr] = stops;
+    } else if (typeof value === 'number' && Number.isFinite(value)) out[attr] = value;
+  }
+  if (Array.isArray(settings.tools) && settings.tools.length) out['gen_ai.tool.definitions'] = json(settings.tools);
+  return out;
 }
 
 interface StepGroup {

@@ -6,6 +6,7 @@ import type { AttemptRecord, BoundaryLabel, RunStatus, TraceEvent } from '../eve
 import { mapLlmAttributes, type LlmCall } from './conventions.ts';
 import { parseJsonValue } from './guard.ts';
 import { recordFromCall, type ImportedAttempt, type ImportedStep } from './assemble.ts';
+import { keptSettings } from './request-settings.ts';
 import type { FlatSpan } from './spans.ts';
 import type { StepRegistry } from '../../steps/index.ts';
 import { isRecord } from '../../files/json-value.ts';
@@ -24,6 +25,7 @@ const truncationSchema = z.object({
 const stepStatus = z.enum(['succeeded', 'failed', 'skipped', 'abstained', 'escalated', 'running']);
 const runStatus = z.enum(['running', 'succeeded', 'failed', 'abstained', 'escalated', 'interrupted', 'cancelled']);
 const stringList = z.array(z.string());
+const fidelitySchema = z.object({ sent: stringList, notSent: stringList, added: stringList, settingsRecorded: z.boolean() });
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -59,11 +61,15 @@ function overlay(record: AttemptRecord, a: Record<string, unknown>): AttemptReco
   const rest = { ...record };
   delete rest.output;
   delete rest.failure;
-  // Seamscope's own record has no recorded-request settings: the few its export writes
-  // (gen_ai.output.type for a JSON step) stand for `params`, already restored here.
+  // The settings the call was made with, as exported whole; an export from before they were
+  // (or of a call with none) has only the GenAI ones, which stand for `params`, restored here.
   delete rest.recordedRequest;
+  const settings = keptSettings(jsonOf(a['seamscope.request.settings']));
+  const fidelity = parsed(fidelitySchema, a['seamscope.rerun_fidelity']);
   return {
     ...rest,
+    ...(settings ? { recordedRequest: settings } : {}),
+    ...(fidelity ? { asRecorded: fidelity } : {}),
     ...(output !== undefined ? { output } : {}),
     errors: errors ?? (str(a['seamscope.failure']) ? record.errors : []),
     ...(str(a['seamscope.failure']) ? { failure: str(a['seamscope.failure']) } : {}),

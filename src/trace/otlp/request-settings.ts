@@ -100,3 +100,31 @@ export function langfuseSettingsOf(params: Record<string, unknown>): Record<stri
   }
   return Object.keys(out).length ? out : undefined;
 }
+
+/**
+ * The settings of one call as Seamscope exports them (`seamscope.request.settings`): the body it
+ * sent without the messages (the GenAI messages carry those), else what an importer kept. Read
+ * back with `keptSettings`, so a rerun of the re-imported call sends them again or names them.
+ */
+export function settingsForExport(record: { requestBody?: unknown; recordedRequest?: Record<string, unknown> }): Record<string, unknown> | undefined {
+  const source = isRecord(record.requestBody) ? record.requestBody : record.recordedRequest;
+  if (!source) return undefined;
+  const out = prototypeFreeRecord();
+  for (const [key, value] of Object.entries(source)) if (key !== 'messages' && isSet(value) && !CREDENTIALS.has(key)) out[key] = value;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Recorded settings from an untrusted file, as kept: no credential-bearing keys, no unset values, no prototype. */
+export function keptSettings(value: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out = prototypeFreeRecord();
+  for (const [key, v] of Object.entries(value)) if (isSet(v) && !CREDENTIALS.has(key)) out[key] = v;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** The GenAI attribute for each body key an OTel viewer reads one setting per attribute (written beside the whole settings). */
+export const GENAI_SETTING_ATTRIBUTES: readonly [string, string][] = [
+  ['top_p', 'gen_ai.request.top_p'], ['top_k', 'gen_ai.request.top_k'], ['seed', 'gen_ai.request.seed'],
+  ['stop', 'gen_ai.request.stop_sequences'], ['frequency_penalty', 'gen_ai.request.frequency_penalty'],
+  ['presence_penalty', 'gen_ai.request.presence_penalty'], ['n', 'gen_ai.request.choice.count'],
+];

@@ -4,19 +4,26 @@ import { routedChain, twoStepChain } from '../../testing/chain-fixtures.ts';
 import type { RunMeta, TraceEvent } from '../events.ts';
 import { buildRunView } from '../replay.ts';
 import { exportRunToOtlp } from './export.ts';
+import { settingsForExport } from './request-settings.ts';
 import { importOtlpTrace } from './import.ts';
 import type { OtlpTraceData } from './otlp-json.ts';
 import { engineRun } from '../../testing/otlp-runs.ts';
 import { stepRegistry } from '../../steps/index.ts';
+import { rerunRequestOf } from '../recorded-request.ts';
+import { attributeRecord } from './otlp-json.ts';
 
-/** What survives export by design: everything but the raw request and response bodies. */
+/**
+ * What survives export by design: everything but the raw request and response bodies. Of the
+ * request, the settings besides the messages come back as recorded settings.
+ */
 function withoutBodies(events: readonly TraceEvent[]): TraceEvent[] {
   return events.map((e) => {
     if (e.type !== 'step.attempt') return e;
     const record = { ...e.record };
+    const settings = settingsForExport(record);
     delete record.requestBody;
     delete record.rawResponse;
-    return { ...e, record };
+    return { ...e, record: { ...record, ...(settings ? { recordedRequest: { ...settings } } : {}) } };
   });
 }
 
@@ -114,5 +121,80 @@ describe('export → import round trip', () => {
     expect(result.run.chain).toMatchObject({ meta: { importedFrom: ['OpenTelemetry GenAI'] } });
     const chain = parseChain(result.run.chain, stepRegistry);
     expect(chain.ok ? chain.chain.steps[2]?.config.prompt : chain.problems).toContain('{chat_test_model_2_facts}');
+  });
+
+  describe('the settings a call was made with', () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
+    const body = {
+      model: 'test-model', messages: [{ role: 'user', content: 'When can I appeal?' }], temperature: 0, max_tokens: 100,
+      top_p: 0.9, seed: 7, stop: ['END'], frequency_penalty: 1, n: 1,
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } },
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
+      tool_choice: 'auto',
+    };
+    const answerAttempt = (events: TraceEvent[]) => {
+      const a = events.find((e): e is Extract<TraceEvent, { type: 'step.attempt' }> => e.type === 'step.attempt' && e.stepId === 'answer');
+      if (!a) throw new Error('no answer attempt');
+      return a;
+    };
+    const endpoint = { maxOutputTokens: 512, structuredOutput: true };
+
+    it('a request body comes back as recorded settings (messages aside), and a rerun of the re-imported call sends and names the same', async () => {
+      const { meta, events } = await retried();
+      const attempt = answerAttempt(events);
+      attempt.record.requestBody = body;
+      attempt.record.asRecorded = { sent: ['top_p 0.9'], notSent: ['seed 7'], added: [], settingsRecorded: true };
+      const exported = exportRunToOtlp(meta, events);
+      const span = exported.resourceSpans[0]?.scopeSpans[0]?.spans.find((sp) => sp.name === 'chat test-model' && attributeRecord(sp.attributes)['seamscope.step.id'] === 'answer');
+      const attrs = attributeRecord(span?.attributes ?? []);
+      // One setting per GenAI attribute for other viewers, of the convention's types.
+      expect(attrs).toMatchObject({ 'gen_ai.request.top_p': 0.9, 'gen_ai.request.seed': 7, 'gen_ai.request.stop_sequences': ['END'], 'gen_ai.request.frequency_penalty': 1, 'gen_ai.request.choice.count': 1 });
+      expect(span?.attributes?.find((kv) => kv.key === 'gen_ai.request.frequency_penalty')?.value).toEqual({ doubleValue: 1 });
+      expect(JSON.parse(attrs['gen_ai.tool.definitions'] as string)).toEqual(body.tools);
+      expect(JSON.parse(attrs['seamscope.request.settings'] as string)).not.toHaveProperty('messages');
+
+      const back = reimport(meta, events);
+      const record = answerAttempt(back.events).record;
+      const { messages: _messages, ...settings } = body;
+      expect({ ...record.recordedRequest }).toEqual(settings);
+      expect(record.asRecorded).toEqual(attempt.record.asRecorded);
+      const before = rerunRequestOf(attempt.record, endpoint);
+      const after = rerunRequestOf(record, endpoint);
+      expect(after.fidelity).toEqual(before.fidelity);
+      expect(after.fidelity.notSent.length + after.fidelity.sent.length).toBeGreaterThan(3);
+      expect(after.contract).toEqual(before.contract);
+      expect(after.tools).toEqual(before.tools);
+    });
+
+    it('an imported call\'s recorded settings survive a second export and import', async () => {
+      const { meta, events } = await retried();
+      const attempt = answerAttempt(events);
+      delete attempt.record.requestBody;
+      attempt.record.recordedRequest = { top_p: 0.5, response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } }, user: 'analyst-7' };
+      const once = reimport(meta, events);
+      const twice = reimport(once.run, once.events);
+      expect({ ...answerAttempt(twice.events).record.recordedRequest }).toEqual(attempt.record.recordedRequest);
+    });
+
+    it('settings in a file keep no credential-bearing key, and a damaged value is left out', async () => {
+      const { meta, events } = await retried();
+      const data = exportRunToOtlp(meta, events);
+      const spans = data.resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
+      const chat = spans.filter((sp) => sp.name.startsWith('chat '));
+      const put = (span: (typeof chat)[number] | undefined, key: string, stringValue: string) => {
+        if (!span) throw new Error('no chat span');
+        span.attributes = [...(span.attributes ?? []).filter((kv) => kv.key !== key), { key, value: { stringValue } }];
+      };
+      put(chat[0], 'seamscope.request.settings', JSON.stringify({ top_p: 0.2, api_key: 'sk-planted-0123456789', headers: { authorization: 'Bearer x' }, extra_headers: {} }));
+      put(chat[1], 'seamscope.request.settings', '{"top_p": 0.2');
+      put(chat[1], 'seamscope.rerun_fidelity', JSON.stringify({ sent: 'all of it' }));
+      const result = importOtlpTrace(JSON.stringify(data), stepRegistry);
+      if (!result.ok) throw new Error(result.message);
+      const records = result.events.filter((e): e is Extract<TraceEvent, { type: 'step.attempt' }> => e.type === 'step.attempt').map((e) => e.record);
+      expect({ ...records[0]?.recordedRequest }).toEqual({ top_p: 0.2 });
+      expect(JSON.stringify(result.events)).not.toContain('sk-planted');
+      expect(records[1]?.recordedRequest).toBeUndefined();
+      expect(records[1]?.asRecorded).toBeUndefined();
+    });
   });
 });
