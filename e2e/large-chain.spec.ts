@@ -36,7 +36,13 @@ test('a 450-step chain from a file opens, its settings are checked after the fir
   // The binding is named after the step it reads, so it follows the rename too.
   await expect(app.edge('data:first->s1:first')).toHaveCount(1);
   await expect(app.edge('data:s0->s1:s0')).toHaveCount(0);
+  // While the background check of the edited chain runs, the pane does not say "No problems"
+  // (read in one go, as a person sees the pane at one moment); once it has run, it does.
+  const pane = await page.evaluate(() => ({ checking: document.querySelector('[data-testid="problems.checking"]') !== null, text: document.querySelector('[data-testid="problems"]')?.textContent ?? '' }));
+  if (pane.checking) expect(pane.text).not.toContain('No problems.');
   await app.screenshot('large-chain-after-edit');
+  await expect(page.getByTestId('problems.checking')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByTestId('problems')).toContainText('No problems.');
 
   // Undo brings back the chain as it was, drawn as before.
   await page.keyboard.press('Escape');

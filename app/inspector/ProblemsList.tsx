@@ -75,7 +75,8 @@ export function ProblemsList() {
             </button>
           </li>
         ))}
-        {count === 0 && <li className="muted small problems-none">No problems.</li>}
+        {/* While the background check runs, no problems found yet is not "No problems". */}
+        {count === 0 && !checking && <li className="muted small problems-none">No problems.</li>}
       </ul>
       {findings.length > 0 && (
         <ul data-testid="lint" className="problems-list">
