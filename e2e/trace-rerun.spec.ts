@@ -100,8 +100,8 @@ test('the rerun says what of the recorded request it sends, and the replay what 
   await app.expectStoredReplay();
   await page.getByTestId('replay.span.rerun.response').click();
   const planned = page.getByTestId('traceRerun.request.response');
-  await expect(planned).toContainText('Sends as recorded: temperature 1, tools: get_weather, tool_choice auto');
-  await expect(page.getByTestId('traceRerun.request.response.notSent')).toContainText('parallel_tool_calls true, top_p 1');
+  await expect(planned).toContainText('Sends as recorded: temperature 1, tools: get_weather, tool_choice auto, top_p 1');
+  await expect(page.getByTestId('traceRerun.request.response.notSent')).toContainText('text.verbosity medium, parallel_tool_calls true');
   await app.typeInto(page.getByTestId('traceRerun.message.1'), 'What is the weather in Osaka?');
   await page.setViewportSize({ width: 1280, height: 720 });
   await planned.scrollIntoViewIfNeeded();
@@ -110,8 +110,8 @@ test('the rerun says what of the recorded request it sends, and the replay what 
   await page.getByTestId('traceRerun.start').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Run succeeded' })).toBeVisible({ timeout: 30_000 });
   await app.expectStoredReplay();
-  // The offline demo model takes no tools: the replay names them as left out instead of claiming them sent.
-  await expect(page.getByTestId('replay.attempt.response.1.asRecorded.notSent')).toContainText("tools: get_weather (the endpoint's provider left it out), tool_choice auto (the endpoint's provider left it out)");
+  // The offline demo model takes no tools or sampling settings: the replay names them as left out instead of claiming them sent.
+  await expect(page.getByTestId('replay.attempt.response.1.asRecorded.notSent')).toContainText("tools: get_weather (the endpoint's provider left it out), tool_choice auto (the endpoint's provider left it out), top_p 1 (the endpoint's provider left it out)");
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByTestId('replay.attempt.response.1.asRecorded').scrollIntoViewIfNeeded();
   await app.screenshot('trace-rerun-request-replay-1280');

@@ -62,7 +62,7 @@ const attemptsOf = (events: readonly TraceEvent[]) => events.flatMap((e) => (e.t
 type Body = Record<string, unknown>;
 
 describe('rerunning a span of an OpenAI-shaped trace', () => {
-  it('sends the recorded response_format, tools, tool_choice and stream, and names top_p and seed as not sent', async () => {
+  it('sends the recorded response_format, tools, tool_choice, stream, top_p and seed', async () => {
     const { meta, events } = openAITrace();
     const repo = createMemoryRunRepository();
     mock.enqueue({ content: '', toolCalls: [{ name: 'lookup', arguments: { city: 'Rome' } }] }, { content: 'The capital is Rome.' });
@@ -78,24 +78,23 @@ describe('rerunning a span of an OpenAI-shaped trace', () => {
       response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: answerSchema, strict: true } },
       tools: [lookup], tool_choice: 'required',
     });
-    expect(first).not.toHaveProperty('top_p');
-    expect(first).not.toHaveProperty('seed');
+    expect(first).toMatchObject({ top_p: 0.9, seed: 7 });
     const stored = await repo.getEvents(fork.id);
     const [a, b] = attemptsOf(stored) as [AttemptRecord, AttemptRecord];
     expect(a.params).toMatchObject({ structured: true, stream: true, maxTokens: 200 });
     expect(a.asRecorded).toEqual({
-      sent: ['max_tokens 200', 'response_format json_schema "answer" (strict)', 'tools: lookup', 'tool_choice required', 'stream'],
-      notSent: ['top_p 0.9', 'seed 7'], added: [], settingsRecorded: true,
+      sent: ['max_tokens 200', 'response_format json_schema "answer" (strict)', 'tools: lookup', 'tool_choice required', 'top_p 0.9', 'seed 7', 'stream'],
+      notSent: [], added: [], settingsRecorded: true,
     });
     // The tool-only reply's output is its call, as the import records one.
     expect(stored.find((e) => e.type === 'step.finished' && e.stepId === 'ChatCompletion')).toMatchObject({ output: [{ name: 'lookup', arguments: { city: 'Rome' } }] });
 
     // The later call, rerun because it read the first one's answer, is sent as its own record says.
-    expect(second).toMatchObject({ temperature: 0.3, max_tokens: 512 });
-    for (const key of ['response_format', 'tools', 'stream', 'presence_penalty', 'stop']) expect(second).not.toHaveProperty(key);
+    expect(second).toMatchObject({ temperature: 0.3, max_tokens: 512, presence_penalty: 0.5, stop: ['END'] });
+    for (const key of ['response_format', 'tools', 'stream']) expect(second).not.toHaveProperty(key);
     expect(b.params).toMatchObject({ structured: false, stream: false });
     expect(b.asRecorded).toEqual({
-      sent: ['temperature 0.3'], notSent: ['presence_penalty 0.5', 'stop ["END"]'],
+      sent: ['temperature 0.3', 'stop ["END"]', 'presence_penalty 0.5'], notSent: [],
       added: ["max_tokens 512 (the endpoint profile's: the trace recorded none)"], settingsRecorded: true,
     });
   });
@@ -142,13 +141,13 @@ describe('the fork says what the provider actually sent', () => {
     expect(record?.requestBody).not.toHaveProperty('tools');
     expect(record?.asRecorded).toMatchObject({
       sent: ['max_tokens 200', 'response_format json_schema "answer" (strict)', 'stream'],
-      notSent: ["tools: lookup (the endpoint's provider left it out)", "tool_choice required (the endpoint's provider left it out)", 'top_p 0.9', 'seed 7'],
+      notSent: ["tools: lookup (the endpoint's provider left it out)", "tool_choice required (the endpoint's provider left it out)", "top_p 0.9 (the endpoint's provider left it out)", "seed 7 (the endpoint's provider left it out)"],
     });
   });
 });
 
 describe('rerunning a span of an Anthropic-shaped trace (tool-forced JSON)', () => {
-  it('sends the tool with its input schema and the forced tool_choice; names top_k and stop_sequences', async () => {
+  it('sends the tool with its input schema, the forced tool_choice and stop_sequences; top_k, which the current API version refuses, is named', async () => {
     const tool = { name: 'record_answer', description: 'Record the answer', input_schema: answerSchema };
     const { meta, events } = trace([{
       'llm.system': 'anthropic', 'llm.model_name': 'claude-sonnet-4-5',
@@ -168,10 +167,58 @@ describe('rerunning a span of an Anthropic-shaped trace (tool-forced JSON)', () 
     expect(fork.status).toBe('succeeded');
     const body = mock.requests[0]?.body as Body;
     expect(body).toMatchObject({ max_tokens: 256, tools: [tool], tool_choice: { type: 'tool', name: 'record_answer' } });
+    expect(body).toMatchObject({ stop_sequences: ['###'] });
     expect(body).not.toHaveProperty('top_k');
-    expect(body).not.toHaveProperty('stop_sequences');
     expect(attemptsOf(await repo.getEvents(fork.id))[0]?.asRecorded).toEqual({
-      sent: ['max_tokens 256', 'tools: record_answer', 'tool_choice record_answer'], notSent: ['top_k 5', 'stop_sequences ["###"]'], added: [], settingsRecorded: true,
+      sent: ['max_tokens 256', 'tools: record_answer', 'tool_choice record_answer', 'stop_sequences ["###"]'], notSent: ["top_k 5 (the endpoint's provider left it out)"], added: [], settingsRecorded: true,
     });
+  });
+});
+
+describe('JSON mode, tool_choice none and sampling, over the wire', () => {
+  const recorded = (body: Record<string, unknown>) => trace([{
+    'llm.model_name': 'gpt-4o', 'input.value': JSON.stringify(body), 'input.mime_type': 'application/json', 'output.value': completion('{"answer":"Paris"}'), 'output.mime_type': 'application/json',
+  }]);
+  const body = {
+    model: 'gpt-4o', messages: [{ role: 'user', content: 'Capital of France? Answer in JSON.' }], max_tokens: 100,
+    response_format: { type: 'json_object' }, tools: [lookup], tool_choice: 'none', top_p: 0.5, seed: 11, frequency_penalty: 0.2, stop: 'END',
+  };
+
+  it('OpenAI: all of it is sent, and the mock (which checks the body as the API does) accepts it', async () => {
+    const { meta, events } = recorded(body);
+    const repo = createMemoryRunRepository();
+    mock.enqueue({ content: '{"answer":"Rome"}' });
+    const fork = await rerunSpan({
+      parent: meta, parentEvents: events, fromStep: 'ChatCompletion', repo,
+      provider: createOpenAIProvider({ baseUrl: `${mock.url}/v1`, apiKey: KEY }), model: { name: 'mock-model', maxOutputTokens: 512, structuredOutput: true },
+      messages: [{ role: 'user', content: 'Capital of Italy? Answer in JSON.' }],
+    });
+    expect(fork.status).toBe('succeeded');
+    expect(mock.requests[0]?.body).toMatchObject({ response_format: { type: 'json_object' }, tool_choice: 'none', top_p: 0.5, seed: 11, frequency_penalty: 0.2, stop: ['END'] });
+    expect(attemptsOf(await repo.getEvents(fork.id))[0]?.asRecorded).toEqual({
+      sent: ['max_tokens 100', 'response_format json_object', 'tools: lookup', 'tool_choice none', 'top_p 0.5', 'seed 11', 'stop END', 'frequency_penalty 0.2'],
+      notSent: [], added: [], settingsRecorded: true,
+    });
+  });
+
+  it('Anthropic: tool_choice none and the stops are sent; JSON mode, the seed and the penalty have no place there and are named', async () => {
+    const { meta, events } = recorded(body);
+    const repo = createMemoryRunRepository();
+    mock.enqueue({ content: '{"answer":"Rome"}' });
+    const fork = await rerunSpan({
+      parent: meta, parentEvents: events, fromStep: 'ChatCompletion', repo,
+      provider: createAnthropicProvider({ baseUrl: mock.url, apiKey: KEY }), model: { name: 'claude-mock', maxOutputTokens: 512, structuredOutput: true },
+      messages: [{ role: 'user', content: 'Capital of Italy? Answer in JSON.' }],
+    });
+    expect(fork.status).toBe('succeeded');
+    const sent = mock.requests[0]?.body as Body;
+    expect(sent).toMatchObject({ tool_choice: { type: 'none' }, stop_sequences: ['END'] });
+    for (const key of ['response_format', 'seed', 'frequency_penalty', 'top_p']) expect(sent).not.toHaveProperty(key);
+    const fidelity = attemptsOf(await repo.getEvents(fork.id))[0]?.asRecorded;
+    expect(fidelity?.sent).toEqual(['max_tokens 100', 'tools: lookup', 'tool_choice none', 'stop END']);
+    expect(fidelity?.notSent).toEqual([
+      "response_format json_object (the endpoint's provider left it out)", "top_p 0.5 (the endpoint's provider left it out)",
+      "seed 11 (the endpoint's provider left it out)", "frequency_penalty 0.2 (the endpoint's provider left it out)",
+    ]);
   });
 });

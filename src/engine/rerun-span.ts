@@ -158,9 +158,13 @@ async function callStep(deps: CallDeps, stepId: string, call: RecordedCall, mess
   const request: ModelRequest = {
     model: params.model, messages, maxTokens: params.maxTokens, ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
     ...(again.contract ? { contract: again.contract } : {}), ...(again.tools ? { tools: again.tools } : {}), ...(again.toolChoice ? { toolChoice: again.toolChoice } : {}),
+    ...(again.sampling ? { sampling: again.sampling } : {}), ...(again.jsonMode ? { jsonMode: true } : {}),
     ...(again.stream ? { stream: true } : {}),
   };
-  const base = { messages, segments: [], params, configHash: hashValue({ messages, params, contract: again.contract, tools: again.tools, toolChoice: again.toolChoice }), asRecorded: again.fidelity };
+  const base = {
+    messages, segments: [], params, asRecorded: again.fidelity,
+    configHash: hashValue({ messages, params, contract: again.contract, tools: again.tools, toolChoice: again.toolChoice, ...(again.sampling ? { sampling: again.sampling } : {}), ...(again.jsonMode ? { jsonMode: true } : {}) }),
+  };
   try {
     const { response, latencyMs } = await callModelWithRetries(deps, stepId, request, opts.onDelta ? (text) => opts.onDelta?.(stepId, text) : undefined);
     const prices = opts.model.prices;

@@ -1,5 +1,5 @@
 import { ProviderError, type ProviderErrorCode } from './errors.ts';
-import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
+import { definedOnly, isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 import { readSse } from './sse.ts';
 import { anthropicToolCall, anthropicTools, ToolCallAssembler } from './tool-calls.ts';
@@ -50,6 +50,9 @@ export function buildAnthropicBody(request: ModelRequest, opts: Pick<AnthropicPr
     body.output_config = { format: { type: 'json_schema', schema: request.contract.schema } };
   }
   if (request.tools && request.tools.length > 0) Object.assign(body, anthropicTools(request.tools, request.toolChoice));
+  const s = request.sampling;
+  // Messages has no seed, penalties or JSON mode: left out (a rerun names them).
+  if (s) Object.assign(body, definedOnly({ ...(samplingAllowed(opts.apiVersion) ? { top_p: s.topP, top_k: s.topK } : {}), stop_sequences: s.stop }));
   if (request.stream) body.stream = true;
   return body;
 }

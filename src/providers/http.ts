@@ -16,6 +16,13 @@ export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
+/** The entries whose value is set (for request bodies: an unset setting is not sent at all). */
+export function definedOnly(entries: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entries)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
 /** JSON.parse that answers undefined instead of throwing: endpoints do send garbage. */
 export function parseJson(text: string): unknown {
   try {

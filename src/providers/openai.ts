@@ -1,5 +1,5 @@
 import { ProviderError, type ProviderErrorCode } from './errors.ts';
-import { isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
+import { definedOnly, isEventStream, isRecord, joinUrl, parseJson, postJson, readText, retryAfterFromHeaders, snippet } from './http.ts';
 import { createScrubber, type Scrubber } from './scrub.ts';
 import { readSse } from './sse.ts';
 import { openAIToolCalls, openAITools, ToolCallAssembler } from './tool-calls.ts';
@@ -55,7 +55,10 @@ export function buildOpenAIBody(request: ModelRequest, opts: Pick<OpenAIProvider
       type: 'json_schema',
       json_schema: { name: request.contract.name, schema: request.contract.schema, strict: request.contract.strict },
     };
-  }
+  } else if (request.jsonMode && opts.structuredOutput !== false) body.response_format = { type: 'json_object' };
+  const s = request.sampling;
+  // top_k has no place in Chat Completions: left out (a rerun names it).
+  if (s) Object.assign(body, definedOnly({ top_p: s.topP, seed: s.seed, stop: s.stop, frequency_penalty: s.frequencyPenalty, presence_penalty: s.presencePenalty }));
   if (request.tools && request.tools.length > 0) Object.assign(body, openAITools(request.tools, request.toolChoice));
   if (request.stream) {
     body.stream = true;

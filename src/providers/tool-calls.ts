@@ -57,7 +57,7 @@ export function openAITools(tools: ToolSpec[], choice: ToolChoice | undefined): 
       function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, ...(t.strict !== undefined ? { strict: t.strict } : {}) },
     })),
   };
-  if (choice === 'required') out.tool_choice = 'required';
+  if (choice === 'required' || choice === 'none') out.tool_choice = choice;
   else if (choice && choice !== 'auto') out.tool_choice = { type: 'function', function: { name: choice.name } };
   return out;
 }
@@ -68,6 +68,7 @@ export function anthropicTools(tools: ToolSpec[], choice: ToolChoice | undefined
     tools: tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.parameters })),
   };
   if (choice === 'required') out.tool_choice = { type: 'any' };
+  else if (choice === 'none') out.tool_choice = { type: 'none' };
   else if (choice && choice !== 'auto') out.tool_choice = { type: 'tool', name: choice.name };
   return out;
 }

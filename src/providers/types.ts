@@ -33,9 +33,24 @@ export interface ToolSpec {
 
 /**
  * Whether the model must call a tool: `auto` lets it answer in text, `required` makes it call
- * one of the tools (Anthropic `any`), `{name}` makes it call that tool.
+ * one of the tools (Anthropic `any`), `{name}` makes it call that tool, `none` lets it call none
+ * of the tools it is shown (a rerun of a recorded call that chose so).
  */
-export type ToolChoice = 'auto' | 'required' | { name: string };
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+/**
+ * Sampling settings beyond the temperature, as a recorded call set them (a rerun sends them
+ * again). Each provider sends those its protocol has and leaves the rest out; a rerun checks
+ * the body it built and names what was left out.
+ */
+export interface Sampling {
+  topP?: number;
+  topK?: number;
+  seed?: number;
+  stop?: string[];
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+}
 
 export interface ModelRequest {
   model: string;
@@ -46,6 +61,9 @@ export interface ModelRequest {
   stream?: boolean;
   tools?: ToolSpec[];
   toolChoice?: ToolChoice;
+  sampling?: Sampling;
+  /** JSON without a schema (OpenAI's `json_object`), for a rerun of a call that asked for it; ignored beside a contract. */
+  jsonMode?: boolean;
 }
 
 /** Why the model stopped, normalised across protocols. */

@@ -20,16 +20,16 @@ describe('what a rerun sends again of an OpenAI-shaped recorded request', () => 
     top_p: 0.9, seed: 7, logit_bias: { 50256: -100 }, n: 2, user: '',
   };
 
-  it('sends the output contract, the tools, the tool choice and streaming; names every other setting with its value', () => {
+  it('sends the output contract, the tools, the tool choice, streaming and sampling; names every other setting with its value', () => {
     const r = rerunRequestOf(record({ recordedRequest, params: { maxTokens: 300, temperature: 0.2 } }), endpoint);
     expect(r.contract).toEqual({ name: 'answer', schema: answerSchema, strict: true });
     expect(r.tools).toEqual([{ name: 'lookup', description: 'Look a policy up', parameters: { type: 'object', properties: { q: { type: 'string' } } } }]);
     expect(r.toolChoice).toEqual({ name: 'lookup' });
-    expect(r).toMatchObject({ stream: true, maxTokens: 300, temperature: 0.2 });
+    expect(r).toMatchObject({ stream: true, maxTokens: 300, temperature: 0.2, sampling: { topP: 0.9, seed: 7 } });
     expect(r.fidelity).toEqual({
-      sent: ['max_tokens 300', 'temperature 0.2', 'response_format json_schema "answer" (strict)', 'tools: lookup', 'tool_choice lookup', 'stream'],
+      sent: ['max_tokens 300', 'temperature 0.2', 'response_format json_schema "answer" (strict)', 'tools: lookup', 'tool_choice lookup', 'top_p 0.9', 'seed 7', 'stream'],
       // An empty value sets nothing, so `user: ''` is not named.
-      notSent: ['top_p 0.9', 'seed 7', 'logit_bias {"50256":-100}', 'n 2'],
+      notSent: ['logit_bias {"50256":-100}', 'n 2'],
       added: [], settingsRecorded: true,
     });
   });
@@ -39,7 +39,7 @@ describe('what a rerun sends again of an OpenAI-shaped recorded request', () => 
     const body = { model: 'm', messages: [], max_tokens: 300, temperature: 0.2, response_format: { type: 'json_schema' }, stream: true };
     expect(confirmSent(r, body)).toMatchObject({
       sent: ['max_tokens 300', 'temperature 0.2', 'response_format json_schema "answer" (strict)', 'stream'],
-      notSent: ["tools: lookup (the endpoint's provider left it out)", "tool_choice lookup (the endpoint's provider left it out)", 'top_p 0.9', 'seed 7', 'logit_bias {"50256":-100}', 'n 2'],
+      notSent: ["tools: lookup (the endpoint's provider left it out)", "tool_choice lookup (the endpoint's provider left it out)", "top_p 0.9 (the endpoint's provider left it out)", "seed 7 (the endpoint's provider left it out)", 'logit_bias {"50256":-100}', 'n 2'],
     });
   });
 
@@ -56,21 +56,31 @@ describe('what a rerun sends again of an OpenAI-shaped recorded request', () => 
     expect(r.fidelity.notSent).toEqual(['response_format json_schema "answer" (strict) (the endpoint profile has structured output off)']);
   });
 
-  it('names what it cannot map: JSON mode without a schema, tool_choice none, a tool that is not a function', () => {
+  it('sends JSON mode without a schema and tool_choice none; names a tool that is not a function', () => {
     const r = rerunRequestOf(record({ recordedRequest: { response_format: { type: 'json_object' }, tools: [{ type: 'web_search' }, recordedRequest.tools[0]], tool_choice: 'none' } }), endpoint);
     expect(r.contract).toBeUndefined();
+    expect(r.jsonMode).toBe(true);
     expect(r.tools?.map((t) => t.name)).toEqual(['lookup']);
-    expect(r.toolChoice).toBeUndefined();
+    expect(r.toolChoice).toBe('none');
+    expect(r.fidelity.sent).toEqual(['response_format json_object', 'tools: lookup', 'tool_choice none']);
+    expect(r.fidelity.notSent).toEqual(['tool {"type":"web_search"} (not a function tool)']);
+  });
+
+  it('names sampling values it cannot send as the setting, and a setting recorded under two names once sent', () => {
+    const r = rerunRequestOf(record({ recordedRequest: { top_p: 'high', seed: 7.5, stop: ['END'], stop_sequences: ['STOP'], presence_penalty: '0.5' } }), endpoint);
+    // A number recorded as text (as some tools write them) is read as the number.
+    expect(r.sampling).toEqual({ stop: ['END'], presencePenalty: 0.5 });
+    expect(r.fidelity.sent).toEqual(['stop ["END"]', 'presence_penalty 0.5']);
     expect(r.fidelity.notSent).toEqual([
-      'response_format json_object (JSON mode without a schema: the rerun can only send a JSON Schema)',
-      'tool {"type":"web_search"} (not a function tool)',
-      'tool_choice none (the rerun can only send auto, required or one named tool)',
+      'top_p high (not a value the rerun can send as topP)',
+      'seed 7.5 (not a value the rerun can send as seed)',
+      'stop_sequences ["STOP"] (stop was sent for the same setting)',
     ]);
   });
 });
 
 describe('what a rerun sends again of an Anthropic-shaped recorded request', () => {
-  it('tool-forced JSON: the tool with its input schema and the forced choice are sent; top_k, stop_sequences and thinking are named', () => {
+  it('tool-forced JSON: the tool with its input schema, the forced choice, top_k and stop_sequences are sent; thinking is named', () => {
     const recordedRequest = {
       model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'Answer with the tool.',
       tools: [{ name: 'record_answer', description: 'Record the answer', input_schema: answerSchema }],
@@ -80,8 +90,9 @@ describe('what a rerun sends again of an Anthropic-shaped recorded request', () 
     const r = rerunRequestOf(record({ recordedRequest, params: { maxTokens: 1024 } }), endpoint);
     expect(r.tools).toEqual([{ name: 'record_answer', description: 'Record the answer', parameters: answerSchema }]);
     expect(r.toolChoice).toEqual({ name: 'record_answer' });
-    expect(r.fidelity.sent).toEqual(['max_tokens 1024', 'tools: record_answer', 'tool_choice record_answer']);
-    expect(r.fidelity.notSent).toEqual(['disable_parallel_tool_use true', 'top_k 5', 'stop_sequences ["\\n\\nHuman:"]', 'thinking {"type":"enabled","budget_tokens":2048}']);
+    expect(r.sampling).toEqual({ topK: 5, stop: ['\n\nHuman:'] });
+    expect(r.fidelity.sent).toEqual(['max_tokens 1024', 'tools: record_answer', 'tool_choice record_answer', 'top_k 5', 'stop_sequences ["\\n\\nHuman:"]']);
+    expect(r.fidelity.notSent).toEqual(['disable_parallel_tool_use true', 'thinking {"type":"enabled","budget_tokens":2048}']);
   });
 
   it('structured output in output_config.format is sent as the contract; tool_choice any is "required"', () => {

@@ -1,5 +1,5 @@
 import { isRecord } from '../files/json-value.ts';
-import type { OutputContract, ToolChoice, ToolSpec } from '../providers/types.ts';
+import type { OutputContract, Sampling, ToolChoice, ToolSpec } from '../providers/types.ts';
 import type { AttemptRecord, RerunFidelity } from './events.ts';
 import { parseJsonValue } from './otlp/guard.ts';
 
@@ -20,6 +20,9 @@ export interface RerunRequest {
   contract?: OutputContract;
   tools?: ToolSpec[];
   toolChoice?: ToolChoice;
+  sampling?: Sampling;
+  /** JSON without a schema (a recorded `json_object`). */
+  jsonMode?: boolean;
   stream: boolean;
   fidelity: RerunFidelity;
   /** How to find each `sent` setting in the body the provider built (see confirmSent). */
@@ -55,6 +58,32 @@ const STREAM_KEYS = new Set(['stream', 'stream_options']);
 const FORMAT_KEYS = ['response_format', 'responseFormat', 'output_config', 'text', 'output_format'];
 const TOOL_CHOICE_KEYS = ['tool_choice', 'toolChoice'];
 
+/**
+ * Sampling settings a rerun sends again: the recorded keys (chat-completions, Anthropic and the
+ * Vercel AI SDK names), the setting, the type its value must have, and the body keys the
+ * providers write it under (confirmSent looks there).
+ */
+const SAMPLING: readonly { keys: readonly string[]; field: keyof Sampling; kind: 'number' | 'integer' | 'stops'; bodyKeys: readonly string[] }[] = [
+  { keys: ['top_p', 'topP'], field: 'topP', kind: 'number', bodyKeys: ['top_p'] },
+  { keys: ['top_k', 'topK'], field: 'topK', kind: 'integer', bodyKeys: ['top_k'] },
+  { keys: ['seed'], field: 'seed', kind: 'integer', bodyKeys: ['seed'] },
+  { keys: ['stop', 'stop_sequences', 'stopSequences'], field: 'stop', kind: 'stops', bodyKeys: ['stop', 'stop_sequences'] },
+  { keys: ['frequency_penalty', 'frequencyPenalty'], field: 'frequencyPenalty', kind: 'number', bodyKeys: ['frequency_penalty'] },
+  { keys: ['presence_penalty', 'presencePenalty'], field: 'presencePenalty', kind: 'number', bodyKeys: ['presence_penalty'] },
+];
+const SAMPLING_KEYS = SAMPLING.flatMap((s) => s.keys);
+
+/** A recorded sampling value in the type its setting takes, or undefined (then it is named, not sent). */
+function samplingValue(kind: 'number' | 'integer' | 'stops', raw: unknown): number | string[] | undefined {
+  const value = typeof raw === 'string' && kind !== 'stops' ? Number(raw) : raw;
+  if (kind === 'stops') {
+    const list = typeof value === 'string' ? [value] : value;
+    return Array.isArray(list) && list.length > 0 && list.every((v) => typeof v === 'string') ? list as string[] : undefined;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  return kind === 'integer' && !Number.isInteger(value) ? undefined : value;
+}
+
 const clip = (text: string, max = 60) => {
   const line = text.replace(/\s+/g, ' ');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -69,7 +98,7 @@ function recordedBody(record: AttemptRecord): Record<string, unknown> | undefine
 }
 
 /** A JSON Schema output format in any recorded shape, or why it cannot be sent. */
-function contractOf(key: string, value: unknown): { contract: OutputContract; label: string } | { notSent: string } | null {
+function contractOf(key: string, value: unknown): { contract: OutputContract; label: string } | { jsonMode: true; label: string } | { notSent: string } | null {
   // Responses API: text: { format: {...} }; Anthropic: output_config: { format: {...} }.
   const format = isRecord(value) && isRecord(value.format) && (key === 'text' || key === 'output_config') ? value.format : value;
   // Plain text is the default: it asks for nothing the rerun does not do.
@@ -86,7 +115,8 @@ function contractOf(key: string, value: unknown): { contract: OutputContract; la
   }
   if (key === 'text' && !(isRecord(value) && isRecord(value.format))) return { notSent: setting(key, value) };
   const type = isRecord(format) ? format.type : format;
-  if (type === 'json_object' || type === 'json') return { notSent: `${key} ${String(type)} (JSON mode without a schema: the rerun can only send a JSON Schema)` };
+  if (type === 'json_object') return { jsonMode: true, label: `${key} json_object` };
+  if (type === 'json') return { notSent: `${key} json (JSON output without a schema, in a shape the rerun cannot send)` };
   if (type === 'json_schema') return { notSent: `${key} json_schema (the trace did not record its schema)` };
   return { notSent: setting(key, value) };
 }
@@ -119,7 +149,7 @@ function toolChoiceOf(raw: unknown): { choice: ToolChoice; label: string; extra?
   if (type === 'auto') return withExtra({ choice: 'auto' as const, label: 'tool_choice auto' });
   if (type === 'required' || type === 'any') return withExtra({ choice: 'required' as const, label: `tool_choice ${String(type)}` });
   if ((type === 'function' || type === 'tool') && typeof name === 'string' && name) return withExtra({ choice: { name }, label: `tool_choice ${name}` });
-  if (type === 'none') return { notSent: 'tool_choice none (the rerun can only send auto, required or one named tool)' };
+  if (type === 'none') return withExtra({ choice: 'none' as const, label: 'tool_choice none' });
   return { notSent: setting('tool_choice', value) };
 }
 
@@ -158,10 +188,14 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
   // Output format.
   const format = get(FORMAT_KEYS);
   const formatResult = format ? contractOf(format[0], format[1]) : null;
-  if (formatResult && 'contract' in formatResult && !endpoint.structuredOutput) notSent.push(`${formatResult.label} (the endpoint profile has structured output off)`);
+  if (formatResult && !('notSent' in formatResult) && !endpoint.structuredOutput) notSent.push(`${formatResult.label} (the endpoint profile has structured output off)`);
   else if (formatResult && 'contract' in formatResult) {
     out.contract = formatResult.contract;
     send(formatResult.label, (b) => isRecord(b.response_format) || isRecord(b.output_config));
+  } else if (formatResult && 'jsonMode' in formatResult) {
+    // JSON mode without a schema: Chat Completions has it; a provider without it leaves it out.
+    out.jsonMode = true;
+    send(formatResult.label, (b) => isRecord(b.response_format) && b.response_format.type === 'json_object');
   } else if (formatResult) notSent.push(formatResult.notSent);
   // Settings that ride inside the format's object (the Responses API's text.verbosity) are named too.
   if (format && isRecord(format[1]) && (format[0] === 'text' || format[0] === 'output_config')) {
@@ -201,13 +235,31 @@ export function rerunRequestOf(record: AttemptRecord, endpoint: RerunEndpoint): 
     } else notSent.push(choice.notSent);
   }
 
+  // Sampling beyond the temperature, each where its recorded value has the setting's type.
+  const sampling: Sampling = {};
+  for (const s of SAMPLING) {
+    const all = entries.filter(([k]) => s.keys.includes(k));
+    const entry = all[0];
+    if (!entry) continue;
+    // Recorded under two names (stop and stop_sequences): the first is sent, the other named.
+    for (const other of all.slice(1)) notSent.push(`${setting(other[0], other[1])} (${entry[0]} was sent for the same setting)`);
+    const value = samplingValue(s.kind, entry[1]);
+    if (value === undefined) {
+      notSent.push(`${setting(entry[0], entry[1])} (not a value the rerun can send as ${s.field})`);
+      continue;
+    }
+    (sampling as Record<string, unknown>)[s.field] = value;
+    send(setting(entry[0], entry[1]), (b) => s.bodyKeys.some((k) => JSON.stringify(b[k]) === JSON.stringify(value)));
+  }
+  if (Object.keys(sampling).length) out.sampling = sampling;
+
   // Streaming: the body's flag, else the trace's.
   const streamEntry = get(['stream']);
   out.stream = streamEntry ? streamEntry[1] === true || streamEntry[1] === 'true' : recorded.stream;
   if (out.stream) send('stream', (b) => b.stream === true);
 
   // Everything else the recorded request set is named.
-  const known = new Set([...HANDLED, ...STREAM_KEYS, ...FORMAT_KEYS, ...TOOL_CHOICE_KEYS, 'tools']);
+  const known = new Set([...HANDLED, ...STREAM_KEYS, ...FORMAT_KEYS, ...TOOL_CHOICE_KEYS, ...SAMPLING_KEYS, 'tools']);
   for (const [key, value] of entries) if (!known.has(key)) notSent.push(setting(key, value));
   return { ...out, fidelity: { sent, notSent, added, settingsRecorded: body !== undefined }, checks };
 }
