@@ -67,12 +67,13 @@ describe('what a rerun sends again of an OpenAI-shaped recorded request', () => 
   });
 
   it('names sampling values it cannot send as the setting, and a setting recorded under two names once sent', () => {
-    const r = rerunRequestOf(record({ recordedRequest: { top_p: 'high', seed: 7.5, stop: ['END'], stop_sequences: ['STOP'], presence_penalty: '0.5' } }), endpoint);
+    const r = rerunRequestOf(record({ recordedRequest: { top_p: 'high', top_k: ' ', seed: 7.5, stop: ['END'], stop_sequences: ['STOP'], presence_penalty: '0.5' } }), endpoint);
     // A number recorded as text (as some tools write them) is read as the number.
     expect(r.sampling).toEqual({ stop: ['END'], presencePenalty: 0.5 });
     expect(r.fidelity.sent).toEqual(['stop ["END"]', 'presence_penalty 0.5']);
     expect(r.fidelity.notSent).toEqual([
       'top_p high (not a value the rerun can send as topP)',
+      'top_k   (not a value the rerun can send as topK)',
       'seed 7.5 (not a value the rerun can send as seed)',
       'stop_sequences ["STOP"] (stop was sent for the same setting)',
     ]);

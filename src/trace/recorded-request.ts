@@ -75,7 +75,8 @@ const SAMPLING_KEYS = SAMPLING.flatMap((s) => s.keys);
 
 /** A recorded sampling value in the type its setting takes, or undefined (then it is named, not sent). */
 function samplingValue(kind: 'number' | 'integer' | 'stops', raw: unknown): number | string[] | undefined {
-  const value = typeof raw === 'string' && kind !== 'stops' ? Number(raw) : raw;
+  // A number some tools record as text ("0.5") is read as the number; blank text is no number.
+  const value = typeof raw === 'string' && kind !== 'stops' && raw.trim() !== '' ? Number(raw) : raw;
   if (kind === 'stops') {
     const list = typeof value === 'string' ? [value] : value;
     return Array.isArray(list) && list.length > 0 && list.every((v) => typeof v === 'string') ? list as string[] : undefined;
