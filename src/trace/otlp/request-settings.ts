@@ -101,16 +101,19 @@ export function langfuseSettingsOf(params: Record<string, unknown>): Record<stri
   return Object.keys(out).length ? out : undefined;
 }
 
+/** Body keys that carry the conversation itself: the GenAI messages and system instructions carry it in an export. */
+const CONVERSATION_KEYS = new Set(['messages', 'system', 'system_instruction', 'instructions', 'input', 'prompt', 'contents']);
+
 /**
  * The settings of one call as Seamscope exports them (`seamscope.request.settings`): the body it
- * sent without the messages (the GenAI messages carry those), else what an importer kept. Read
+ * sent without the conversation (the GenAI messages carry that), else what an importer kept. Read
  * back with `keptSettings`, so a rerun of the re-imported call sends them again or names them.
  */
 export function settingsForExport(record: { requestBody?: unknown; recordedRequest?: Record<string, unknown> }): Record<string, unknown> | undefined {
   const source = isRecord(record.requestBody) ? record.requestBody : record.recordedRequest;
   if (!source) return undefined;
   const out = prototypeFreeRecord();
-  for (const [key, value] of Object.entries(source)) if (key !== 'messages' && isSet(value) && !CREDENTIALS.has(key)) out[key] = value;
+  for (const [key, value] of Object.entries(source)) if (!CONVERSATION_KEYS.has(key) && isSet(value) && !CREDENTIALS.has(key)) out[key] = value;
   return Object.keys(out).length ? out : undefined;
 }
 
