@@ -248,6 +248,10 @@ test('library: rename inline, delete with undo, revision history, import by drop
 });
 
 test('two tabs on one chain: the other tab follows, or asks when it has edits of its own', async ({ app, page, context }) => {
+  // The tabs' timers run on a clock the test can hold (the whole context shares it), so "both edit
+  // before either saves" is arranged, not raced: typed concurrently, one tab's save could land
+  // before the other's first key on a loaded machine, and that tab then rightly followed.
+  await context.clock.install();
   await openDemo(app, page);
   const second = await context.newPage();
   await second.goto('/');
@@ -258,8 +262,13 @@ test('two tabs on one chain: the other tab follows, or asks when it has edits of
   await app.typeInto(page.getByTestId('chain.name'), 'Edited in tab one');
   await expect(second.getByTestId('chain.name')).toHaveValue('Edited in tab one', { timeout: 10_000 });
 
-  // Both edit before either saves: the later save is refused and that tab asks.
-  await Promise.all([app.typeInto(page.getByTestId('chain.description'), 'From tab one'), new AppPage(second).typeInto(second.getByTestId('chain.description'), 'From tab two')]);
+  // Both edit before either saves (autosave waits for a quiet moment, on the held clock): the
+  // later save is refused and that tab asks.
+  await context.clock.pauseAt(Date.now() + 1_000);
+  await app.typeInto(page.getByTestId('chain.description'), 'From tab one');
+  await new AppPage(second).typeInto(second.getByTestId('chain.description'), 'From tab two');
+  await context.clock.runFor(1_000);
+  await context.clock.resume();
   const asks = async (p: Page) => p.getByTestId('tab.conflict').isVisible();
   await expect.poll(async () => (await asks(page)) || (await asks(second)), { timeout: 10_000 }).toBe(true);
   const asking = (await asks(page)) ? page : second;
