@@ -267,6 +267,9 @@ test('two tabs on one chain: the other tab follows, or asks when it has edits of
   await context.clock.pauseAt(Date.now() + 1_000);
   await app.typeInto(page.getByTestId('chain.description'), 'From tab one');
   await new AppPage(second).typeInto(second.getByTestId('chain.description'), 'From tab two');
+  // Both hold their own text, unsaved, when the saves run.
+  await expect(page.getByTestId('chain.description')).toHaveValue('From tab one');
+  await expect(second.getByTestId('chain.description')).toHaveValue('From tab two');
   await context.clock.runFor(1_000);
   await context.clock.resume();
   const asks = async (p: Page) => p.getByTestId('tab.conflict').isVisible();
