@@ -27,13 +27,16 @@ const truncation = z.object({
   bindingTokensBefore: z.number(), bindingTokensKept: z.number(), cutText: z.string(),
 }).loose();
 
+/** What a rerun sent of a recorded request and what not (AttemptRecord.asRecorded). */
+export const rerunFidelitySchema = z.object({ sent: z.array(z.string()), notSent: z.array(z.string()), added: z.array(z.string()), settingsRecorded: z.boolean() });
+
 export const attemptRecordSchema = z.object({
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }).loose()),
   segments: z.array(segment),
   params: z.object({ model: z.string(), maxTokens: z.number(), temperature: z.number().optional(), structured: z.boolean(), stream: z.boolean() }).loose(),
   requestBody: z.unknown().optional(),
   recordedRequest: z.record(z.string(), z.unknown()).optional(),
-  asRecorded: z.object({ sent: z.array(z.string()), notSent: z.array(z.string()), added: z.array(z.string()), settingsRecorded: z.boolean() }).loose().optional(),
+  asRecorded: rerunFidelitySchema.loose().optional(),
   rawResponse: z.unknown().optional(),
   text: z.string().optional(),
   finishReason: z.enum(['stop', 'length', 'refusal', 'content_filter', 'tool_calls', 'other']).optional(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { parseChain } from '../../chain/parse.ts';
 import type { Chain } from '../../chain/schema.ts';
-import { boundaryLabelSchema } from '../event-schemas.ts';
+import { boundaryLabelSchema, rerunFidelitySchema } from '../event-schemas.ts';
 import type { AttemptRecord, BoundaryLabel, RunStatus, TraceEvent } from '../events.ts';
 import { mapLlmAttributes, type LlmCall } from './conventions.ts';
 import { parseJsonValue } from './guard.ts';
@@ -25,7 +25,6 @@ const truncationSchema = z.object({
 const stepStatus = z.enum(['succeeded', 'failed', 'skipped', 'abstained', 'escalated', 'running']);
 const runStatus = z.enum(['running', 'succeeded', 'failed', 'abstained', 'escalated', 'interrupted', 'cancelled']);
 const stringList = z.array(z.string());
-const fidelitySchema = z.object({ sent: stringList, notSent: stringList, added: stringList, settingsRecorded: z.boolean() });
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -65,7 +64,7 @@ function overlay(record: AttemptRecord, a: Record<string, unknown>): AttemptReco
   // (or of a call with none) has only the GenAI ones, which stand for `params`, restored here.
   delete rest.recordedRequest;
   const settings = keptSettings(jsonOf(a['seamscope.request.settings']));
-  const fidelity = parsed(fidelitySchema, a['seamscope.rerun_fidelity']);
+  const fidelity = parsed(rerunFidelitySchema, a['seamscope.rerun_fidelity']);
   return {
     ...rest,
     ...(settings ? { recordedRequest: settings } : {}),

@@ -110,24 +110,19 @@ const CONVERSATION_KEYS = new Set(['messages', 'system', 'system_instruction', '
  * back with `keptSettings`, so a rerun of the re-imported call sends them again or names them.
  */
 export function settingsForExport(record: { requestBody?: unknown; recordedRequest?: Record<string, unknown> }): Record<string, unknown> | undefined {
-  const source = isRecord(record.requestBody) ? record.requestBody : record.recordedRequest;
-  if (!source) return undefined;
-  const out = prototypeFreeRecord();
-  for (const [key, value] of Object.entries(source)) if (!CONVERSATION_KEYS.has(key) && isSet(value) && !CREDENTIALS.has(key)) out[key] = value;
-  return Object.keys(out).length ? out : undefined;
+  return keptSettings(isRecord(record.requestBody) ? record.requestBody : record.recordedRequest, CONVERSATION_KEYS);
 }
 
-/** Recorded settings from an untrusted file, as kept: no credential-bearing keys, no unset values, no prototype. */
-export function keptSettings(value: unknown): Record<string, unknown> | undefined {
+/** Recorded settings from an untrusted file, as kept: no credential-bearing keys (nor `leaveOut`), no unset values, no prototype. */
+export function keptSettings(value: unknown, leaveOut: ReadonlySet<string> = new Set()): Record<string, unknown> | undefined {
   if (!isRecord(value)) return undefined;
   const out = prototypeFreeRecord();
-  for (const [key, v] of Object.entries(value)) if (isSet(v) && !CREDENTIALS.has(key)) out[key] = v;
+  for (const [key, v] of Object.entries(value)) if (!leaveOut.has(key) && isSet(v) && !CREDENTIALS.has(key)) out[key] = v;
   return Object.keys(out).length ? out : undefined;
 }
 
-/** The GenAI attribute for each body key an OTel viewer reads one setting per attribute (written beside the whole settings). */
-export const GENAI_SETTING_ATTRIBUTES: readonly [string, string][] = [
-  ['top_p', 'gen_ai.request.top_p'], ['top_k', 'gen_ai.request.top_k'], ['seed', 'gen_ai.request.seed'],
-  ['stop', 'gen_ai.request.stop_sequences'], ['frequency_penalty', 'gen_ai.request.frequency_penalty'],
-  ['presence_penalty', 'gen_ai.request.presence_penalty'], ['n', 'gen_ai.request.choice.count'],
-];
+/**
+ * The GenAI attribute for each body key (the import's table read the other way, its
+ * `gen_ai.request.*` names), for one setting per attribute beside the whole settings.
+ */
+export const GENAI_SETTING_ATTRIBUTES: readonly [string, string][] = ATTRIBUTE_KEYS.filter(([attr]) => attr.startsWith('gen_ai.request.')).map(([attr, key]) => [key, attr]);
